@@ -1,0 +1,59 @@
+"""elicit-tui: let an agent ask the person at the keyboard, and get a typed answer back.
+
+Importing `tui` does not import Textual; `tui.ElicitationApp` loads it on first use.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from tui.models import (
+    Action,
+    ChoiceRequest,
+    ConfirmationRequest,
+    ElicitationResult,
+    FormRequest,
+    KeyringTarget,
+    MultiChoiceRequest,
+    Option,
+    Request,
+    SecretRequest,
+    TextRequest,
+    parse_request,
+)
+from tui.queue import ElicitationQueue, Policy, QueueEvent
+from tui.scripted import ScriptedResponder, UnscriptedRequestError
+from tui.secret_ref import SecretRef
+
+if TYPE_CHECKING:
+    from tui.app import ElicitationApp
+
+__all__ = [
+    "Action",
+    "ChoiceRequest",
+    "ConfirmationRequest",
+    "ElicitationApp",
+    "ElicitationQueue",
+    "ElicitationResult",
+    "FormRequest",
+    "KeyringTarget",
+    "MultiChoiceRequest",
+    "Option",
+    "Policy",
+    "QueueEvent",
+    "Request",
+    "ScriptedResponder",
+    "SecretRef",
+    "SecretRequest",
+    "TextRequest",
+    "UnscriptedRequestError",
+    "parse_request",
+]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "ElicitationApp":
+        from tui.app import ElicitationApp
+
+        return ElicitationApp
+    raise AttributeError(f"module 'tui' has no attribute {name!r}")

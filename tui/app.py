@@ -1,0 +1,211 @@
+"""The Textual front end: shows queued requests one modal at a time and runs the agent."""
+
+from __future__ import annotations
+
+import threading
+from collections import deque
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from textual import events
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Footer, Header, Static
+
+from styles import APP_CSS
+from tui.messages import AgentFailed, AgentFinished, QueueEventPosted
+from tui.models import ElicitationResult, Request
+from tui.queue import ElicitationQueue, QueueEvent
+from widgets import modal_for
+from widgets.agent_status import AgentStatus
+from widgets.base import ElicitationModal
+from widgets.timeline import Timeline, TimeLabel, local_clock
+
+Agent = Callable[[ElicitationQueue], Any]
+"""A callable that asks through the queue; it runs in a thread of its own."""
+
+_ENDED_WITHOUT_USER = {
+    "timeout": "Timed out",
+    "cancelled_by_agent": "Withdrawn by the agent",
+    "closed": "Closed",
+}
+
+
+class ElicitationApp(App[Any]):
+    """Answers an `ElicitationQueue`'s requests with modals, in arrival order.
+
+    `agent`, if given, is called with the queue in a daemon thread; its return value
+    (or exception) is shown on the main screen and is the app's return value.
+    """
+
+    CSS_PATH = APP_CSS
+    TITLE = "elicit-tui"
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("q", "quit", "Quit"),
+    ]
+    """
+    | Key(s) | Description |
+    | :- | :- |
+    | q | Quit; every request still waiting is cancelled (reason `closed`). |
+    """
+
+    def __init__(
+        self,
+        queue: ElicitationQueue,
+        agent: Agent | None = None,
+        *,
+        input_grace: float = 0.2,
+        exit_when_agent_done: bool = False,
+        time_label: TimeLabel = local_clock,
+    ) -> None:
+        super().__init__()
+        self.queue = queue
+        self.agent = agent
+        self.input_grace = input_grace
+        self.exit_when_agent_done = exit_when_agent_done
+        self._time_label = time_label
+        self._waiting: deque[QueueEvent] = deque()
+        self._shown: ElicitationModal[Any] | None = None
+        self._unsubscribe: Callable[[], None] | None = None
+        self.agent_result: Any = None
+        """What the agent returned, once it has; also the app's return value on quit."""
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Vertical(id="main"):
+            with Horizontal(id="status-bar"):
+                yield AgentStatus(id="agent-status")
+                yield Static(id="waiting-count")
+            yield Timeline(self._time_label, id="timeline")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._update_waiting()
+        # Subscribe before the agent starts, so its first question finds a front end;
+        # subscribing also replays requests that were already waiting.
+        self._unsubscribe = self.queue.subscribe(self._on_queue_event)
+        status = self.query_one(AgentStatus)
+        if self.agent is None:
+            status.show_idle()
+        else:
+            status.show_running(getattr(self.agent, "__name__", "agent"))
+            # A daemon thread, not a Textual worker: an agent that never returns must not block exit.
+            threading.Thread(
+                target=self._run_agent, args=(self.agent,), name="elicit-agent", daemon=True
+            ).start()
+
+    def on_unmount(self) -> None:
+        self._close_queue()
+
+    def _close_queue(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
+        self.queue.close()
+
+    async def action_quit(self) -> None:
+        # Close first, so every waiting agent thread wakes before the UI goes away.
+        self._close_queue()
+        self.exit(self.agent_result)
+
+    # -- other threads -> UI thread ------------------------------------------------------
+
+    def _on_queue_event(self, event: QueueEvent) -> None:
+        """Called by the queue in any thread, with its lock held: only post, never block."""
+        self.post_message(QueueEventPosted(event))
+
+    def _run_agent(self, agent: Agent) -> None:
+        try:
+            value = agent(self.queue)
+        except BaseException as error:
+            self.post_message(AgentFailed(error))
+        else:
+            self.post_message(AgentFinished(value))
+
+    # -- UI thread ----------------------------------------------------------------------
+
+    def on_queue_event_posted(self, message: QueueEventPosted) -> None:
+        event = message.event
+        if event.type == "requested":
+            self._request_arrived(event)
+        elif event.result is not None:
+            self._request_resolved(event.request, event.result)
+
+    def _request_arrived(self, event: QueueEvent) -> None:
+        self.query_one(Timeline).add_request(event.request, event.at)
+        self._waiting.append(event)
+        if self._shown is None:
+            self.bell()
+            self.sub_title = f"question waiting: {event.request.message}"
+            self._show_next()
+        self._update_waiting()
+
+    def _request_resolved(self, request: Request, result: ElicitationResult) -> None:
+        self.query_one(Timeline).resolve(request, result)
+        shown = self._shown
+        if shown is not None and shown.request.id == request.id and shown.is_current:
+            label = _ENDED_WITHOUT_USER.get(result.reason or "", "Ended")
+            self.notify(f"{label}: {request.message}", severity="warning")
+            shown.dismiss(result)
+        for waiting in list(self._waiting):
+            if waiting.request.id == request.id:
+                self._waiting.remove(waiting)
+        self._update_waiting()
+
+    def _show_next(self) -> None:
+        while self._waiting:
+            event = self._waiting.popleft()
+            try:
+                modal = modal_for(
+                    event.request, deadline=event.deadline, input_grace=self.input_grace
+                )
+            except LookupError as error:
+                self.notify(str(error), severity="error")
+                self.queue.respond(
+                    event.request.id, ElicitationResult(action="cancel", reason="unsupported")
+                )
+                continue
+            self._shown = modal
+            modal.waiting = len(self._waiting)
+            self.push_screen(modal, callback=lambda result, r=event.request: self._answered(r, result))
+            return
+        self._shown = None
+        self.sub_title = ""
+
+    def _answered(self, request: Request, result: ElicitationResult | None) -> None:
+        if result is not None:
+            self.queue.respond(request.id, result)
+        self._shown = None
+        self._show_next()
+        self._update_waiting()
+
+    def _update_waiting(self) -> None:
+        count = len(self._waiting)
+        if self._shown is not None:
+            self._shown.waiting = count
+        shown = 1 if self._shown is not None else 0
+        self.query_one("#waiting-count", Static).update(
+            f"{count + shown} open · {count} waiting" if count + shown else "nothing waiting"
+        )
+
+    def on_agent_finished(self, message: AgentFinished) -> None:
+        self.agent_result = message.value
+        self.query_one(AgentStatus).show_finished(message.value)
+        if self.exit_when_agent_done:
+            self.exit(message.value)
+
+    def on_agent_failed(self, message: AgentFailed) -> None:
+        self.query_one(AgentStatus).show_failed(message.error)
+        self.notify(f"The agent failed: {message.error}", severity="error", timeout=8)
+
+    async def on_event(self, event: events.Event) -> None:
+        # Keys typed just as a modal appears were meant for what was there before.
+        if (
+            isinstance(event, events.Key)
+            and isinstance(self.screen, ElicitationModal)
+            and not self.screen.armed
+        ):
+            return
+        await super().on_event(event)

@@ -1,0 +1,312 @@
+"""Requests an agent can make and the results it gets back (pydantic v2, no Textual)."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Annotated, Any, ClassVar, Literal
+
+from pydantic import (
+    AliasChoices,
+    BaseModel,
+    ConfigDict,
+    Field,
+    SecretStr,
+    TypeAdapter,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
+
+from tui.secret_ref import SecretRef
+
+Action = Literal["accept", "decline", "cancel"]
+"""What the person (or the queue on their behalf) did with a request, in MCP's words."""
+
+
+def _new_id() -> str:
+    return uuid.uuid4().hex[:12]
+
+
+class Option(BaseModel):
+    """One entry of a choice list: what is shown, what the agent gets, and a hint."""
+
+    model_config = ConfigDict(frozen=True)
+
+    label: str = Field(min_length=1)
+    value: str = ""
+    description: str | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_plain_string(cls, data: Any) -> Any:
+        if isinstance(data, str):
+            return {"label": data, "value": data}
+        return data
+
+    @model_validator(mode="after")
+    def _value_defaults_to_label(self) -> Option:
+        if not self.value:
+            object.__setattr__(self, "value", self.label)
+        return self
+
+
+class _Request(BaseModel):
+    """Fields every request has; a kind adds its own and says how its content looks."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    sensitive: ClassVar[bool] = False
+    """True where the answer must never be shown, logged or sent to a model."""
+
+    id: str = Field(default_factory=_new_id, min_length=1)
+    message: str = Field(min_length=1)
+    title: str | None = None
+    description: str | None = None
+    source: str | None = None
+    timeout: float | None = Field(default=None, gt=0)
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("message")
+    @classmethod
+    def _message_not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("message must not be blank")
+        return value
+
+    def default_content(self) -> Any:
+        """The content accepting the request untouched would give; raises ValueError if none."""
+        raise ValueError(f"a {self.kind_name()} request has no default answer")
+
+    @classmethod
+    def kind_name(cls) -> str:
+        return str(cls.model_fields["kind"].default)
+
+    def describe_content(self, content: Any) -> str:
+        """A short, display-safe rendering of accepted content for timelines and summaries."""
+        return str(content)
+
+
+def _check_range(low: int | None, high: int | None, low_name: str, high_name: str) -> None:
+    if low is not None and high is not None and low > high:
+        raise ValueError(f"{low_name} ({low}) is greater than {high_name} ({high})")
+
+
+def _options_unique(options: list[Option]) -> list[Option]:
+    seen: set[str] = set()
+    for option in options:
+        if option.value in seen:
+            raise ValueError(f"option value {option.value!r} appears more than once")
+        seen.add(option.value)
+    return options
+
+
+def _not_an_option(value: str, options: list[Option]) -> ValueError:
+    allowed = ", ".join(repr(o.value) for o in options)
+    return ValueError(f"{value!r} is not one of the options: {allowed}")
+
+
+class TextRequest(_Request):
+    """Free text: one line, or several with `multiline`."""
+
+    kind: Literal["text"] = "text"
+    default: str | None = None
+    placeholder: str | None = None
+    multiline: bool = False
+    min_length: int | None = Field(default=None, ge=0)
+    max_length: int | None = Field(default=None, ge=1)
+
+    @model_validator(mode="after")
+    def _lengths_ordered(self) -> TextRequest:
+        _check_range(self.min_length, self.max_length, "min_length", "max_length")
+        return self
+
+    def default_content(self) -> str:
+        return self.default or ""
+
+
+class ChoiceRequest(_Request):
+    """Pick exactly one option; the content is the option's value."""
+
+    kind: Literal["choice"] = "choice"
+    options: list[Option] = Field(min_length=1)
+    default: str | None = None
+
+    _unique = field_validator("options")(_options_unique)
+
+    @field_validator("default")
+    @classmethod
+    def _default_is_option(cls, value: str | None, info: ValidationInfo) -> str | None:
+        options: list[Option] = info.data.get("options", [])
+        if value is not None and options and value not in {o.value for o in options}:
+            raise _not_an_option(value, options)
+        return value
+
+    def default_content(self) -> str:
+        return self.default if self.default is not None else self.options[0].value
+
+    def describe_content(self, content: Any) -> str:
+        return next((o.label for o in self.options if o.value == content), str(content))
+
+
+class MultiChoiceRequest(_Request):
+    """Pick any number of options (within bounds); the content is the list of values."""
+
+    kind: Literal["multi_choice"] = "multi_choice"
+    options: list[Option] = Field(min_length=1)
+    default: list[str] = Field(default_factory=list)
+    min_selected: int = Field(default=0, ge=0)
+    max_selected: int | None = Field(default=None, ge=1)
+
+    _unique = field_validator("options")(_options_unique)
+
+    @field_validator("default")
+    @classmethod
+    def _defaults_are_options(cls, value: list[str], info: ValidationInfo) -> list[str]:
+        options: list[Option] = info.data.get("options", [])
+        known = {o.value for o in options}
+        for item in value:
+            if options and item not in known:
+                raise _not_an_option(item, options)
+        return value
+
+    @model_validator(mode="after")
+    def _bounds_ordered(self) -> MultiChoiceRequest:
+        _check_range(self.min_selected, self.max_selected, "min_selected", "max_selected")
+        if self.min_selected > len(self.options):
+            raise ValueError(
+                f"min_selected ({self.min_selected}) is more than the "
+                f"{len(self.options)} options offered"
+            )
+        return self
+
+    def default_content(self) -> list[str]:
+        return list(self.default)
+
+    def describe_content(self, content: Any) -> str:
+        labels = {o.value: o.label for o in self.options}
+        return ", ".join(labels.get(v, v) for v in content) or "(none)"
+
+
+class KeyringTarget(BaseModel):
+    """Where a secret is stored in the system keyring."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    service: str = Field(min_length=1)
+    username: str = Field(min_length=1)
+
+
+class SecretRequest(_Request):
+    """A password, token or API key, typed masked; never shown, logged or sent to a model."""
+
+    sensitive: ClassVar[bool] = True
+
+    kind: Literal["secret"] = "secret"
+    placeholder: str | None = None
+    min_length: int | None = Field(default=None, ge=1)
+    pattern: str | None = None
+    """A hint of the expected shape, like `sk-...`: `...` stands for any characters."""
+    confirm: bool = False
+    store: KeyringTarget | None = None
+
+    def describe_content(self, content: Any) -> str:
+        if isinstance(content, SecretRef):
+            return f"stored in keyring {content.service}/{content.username}"
+        return "•••"
+
+
+class ConfirmationRequest(_Request):
+    """Yes or no; the content is a bool."""
+
+    kind: Literal["confirmation"] = "confirmation"
+    default: bool = False
+    yes_label: str = Field(default="Yes", min_length=1)
+    no_label: str = Field(default="No", min_length=1)
+
+    def default_content(self) -> bool:
+        return self.default
+
+    def describe_content(self, content: Any) -> str:
+        return self.yes_label if content else self.no_label
+
+
+class FormRequest(_Request):
+    """Several typed fields described by a JSON schema (MCP's `requestedSchema` subset)."""
+
+    kind: Literal["form"] = "form"
+    requested_schema: dict[str, Any] = Field(
+        validation_alias=AliasChoices("requested_schema", "requestedSchema", "schema"),
+        serialization_alias="requestedSchema",
+    )
+
+    @field_validator("requested_schema")
+    @classmethod
+    def _schema_in_subset(cls, value: dict[str, Any]) -> dict[str, Any]:
+        from tui.schema import parse_schema
+
+        parse_schema(value)
+        return value
+
+    def default_content(self) -> dict[str, Any]:
+        from tui.schema import default_content, parse_schema
+
+        return default_content(parse_schema(self.requested_schema))
+
+    def describe_content(self, content: Any) -> str:
+        if isinstance(content, BaseModel):
+            content = content.model_dump(mode="json")
+        return ", ".join(f"{k}={v}" for k, v in dict(content).items()) or "(empty)"
+
+
+Request = Annotated[
+    TextRequest
+    | ChoiceRequest
+    | MultiChoiceRequest
+    | SecretRequest
+    | ConfirmationRequest
+    | FormRequest,
+    Field(discriminator="kind"),
+]
+"""Any request; `kind` says which."""
+
+_REQUEST_ADAPTER: TypeAdapter[Request] = TypeAdapter(Request, config=ConfigDict(title="Request"))
+
+
+def parse_request(data: dict[str, Any]) -> Request:
+    """Build a request from plain JSON-like data; raises `pydantic.ValidationError` naming the field."""
+    return _REQUEST_ADAPTER.validate_python(data)
+
+
+class ElicitationResult(BaseModel):
+    """How a request ended: the action, the typed content on accept, and why if not the user."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True, frozen=True)
+
+    action: Action
+    content: Any = None
+    reason: str | None = None
+    """Why the request ended without the person: `timeout`, `closed`, `cancelled_by_agent`, ..."""
+
+    @property
+    def accepted(self) -> bool:
+        return self.action == "accept"
+
+    def __repr_args__(self) -> Any:
+        for name, value in super().__repr_args__():
+            yield name, ("SecretStr('**********')" if isinstance(value, SecretStr) else value)
+
+    def to_llm_text(self) -> str:
+        """A short sentence safe to hand to a model: secrets become references or a mention."""
+        if self.action == "decline":
+            return "The user declined to answer."
+        if self.action == "cancel":
+            why = f" ({self.reason})" if self.reason else ""
+            return f"The request was cancelled{why}; no answer was given."
+        content = self.content
+        if isinstance(content, SecretRef):
+            return f"The user stored the secret as keyring entry {content.service}/{content.username}."
+        if isinstance(content, SecretStr):
+            return "The user provided the secret; it is held by the program and not shown here."
+        if isinstance(content, BaseModel):
+            return f"The user answered: {content.model_dump_json()}"
+        return f"The user answered: {TypeAdapter(Any).dump_json(content).decode()}"

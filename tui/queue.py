@@ -1,0 +1,193 @@
+"""The one place agents and front ends meet: thread-safe, and ignorant of Textual."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from typing import Literal
+
+from tui.models import ElicitationResult, Request
+
+Policy = Literal["cancel", "accept_defaults", "decline", "wait"]
+"""What happens to a request while no front end is subscribed."""
+
+EventType = Literal["requested", "resolved"]
+
+
+@dataclass(frozen=True)
+class QueueEvent:
+    """Something that happened to a request; `result` is set on `resolved`."""
+
+    type: EventType
+    request: Request
+    result: ElicitationResult | None = None
+    deadline: float | None = None
+    """On `requested`: the `time.monotonic()` reading at which the request times out."""
+    at: float = field(default_factory=time.time)
+    """Wall-clock time (seconds since the epoch)."""
+    monotonic: float = field(default_factory=time.monotonic)
+    """A monotonic clock reading, for measuring latencies."""
+
+
+Subscriber = Callable[[QueueEvent], None]
+
+
+@dataclass
+class _Pending:
+    request: Request
+    future: Future[ElicitationResult]
+    deadline: float | None = None
+    timer: threading.Timer | None = None
+
+
+class ElicitationQueue:
+    """Requests in, answers out. Agents `ask`; front ends `subscribe` and `respond`.
+
+    Subscribers are called synchronously, in the thread that caused the event, with
+    the queue's lock held so events arrive in order: they must not block.
+    """
+
+    def __init__(self, policy: Policy = "cancel") -> None:
+        self.policy: Policy = policy
+        self._lock = threading.RLock()
+        self._pending: dict[str, _Pending] = {}
+        self._subscribers: list[Subscriber] = []
+        self._closed = False
+
+    # -- agent side ---------------------------------------------------------------
+
+    def submit(self, request: Request, timeout: float | None = None) -> Future[ElicitationResult]:
+        """Queue `request` and return a future of its result (never blocks)."""
+        future: Future[ElicitationResult] = Future()
+        with self._lock:
+            if self._closed:
+                future.set_result(ElicitationResult(action="cancel", reason="closed"))
+                return future
+            if request.id in self._pending:
+                raise ValueError(f"a request with id {request.id!r} is already waiting")
+            if not self._subscribers and self.policy != "wait":
+                future.set_result(self._policy_result(request))
+                return future
+            seconds = timeout if timeout is not None else request.timeout
+            deadline = None if seconds is None else time.monotonic() + seconds
+            pending = _Pending(request, future, deadline)
+            self._pending[request.id] = pending
+            if seconds is not None:
+                pending.timer = threading.Timer(seconds, self._expire, args=(request.id,))
+                pending.timer.daemon = True
+                pending.timer.start()
+            try:
+                self._emit(QueueEvent("requested", request, deadline=deadline))
+            except Exception as error:
+                # A front end that cannot take the request must not leave the asker waiting.
+                self._pending.pop(request.id, None)
+                if pending.timer is not None:
+                    pending.timer.cancel()
+                future.set_exception(error)
+        return future
+
+    def ask(self, request: Request, timeout: float | None = None) -> ElicitationResult:
+        """Queue `request` and block this thread until it is answered, cancelled or timed out."""
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            pass
+        else:
+            raise RuntimeError(
+                "ElicitationQueue.ask() was called from a thread running an event loop "
+                "(the UI thread?) and would deadlock it; use `await queue.ask_async(...)` "
+                "or `queue.submit(...)` there"
+            )
+        return self.submit(request, timeout).result()
+
+    async def ask_async(
+        self, request: Request, timeout: float | None = None
+    ) -> ElicitationResult:
+        """Queue `request` and await its result without blocking the event loop."""
+        future = self.submit(request, timeout)
+        try:
+            return await asyncio.wrap_future(future)
+        except asyncio.CancelledError:
+            self.cancel(request.id)
+            raise
+
+    def cancel(self, request_id: str, reason: str = "cancelled_by_agent") -> bool:
+        """Withdraw a waiting request; True if it was still waiting."""
+        return self._resolve(request_id, ElicitationResult(action="cancel", reason=reason))
+
+    # -- front-end side -----------------------------------------------------------
+
+    def subscribe(self, subscriber: Subscriber) -> Callable[[], None]:
+        """Receive events from now on (and `requested` for every request already waiting).
+
+        Returns a function that unsubscribes.
+        """
+        with self._lock:
+            self._subscribers.append(subscriber)
+            for pending in list(self._pending.values()):
+                subscriber(QueueEvent("requested", pending.request, deadline=pending.deadline))
+
+        def unsubscribe() -> None:
+            with self._lock:
+                if subscriber in self._subscribers:
+                    self._subscribers.remove(subscriber)
+
+        return unsubscribe
+
+    def respond(self, request_id: str, result: ElicitationResult) -> bool:
+        """Answer a waiting request; True if this answer counted (later ones are ignored)."""
+        return self._resolve(request_id, result)
+
+    def pending(self) -> list[Request]:
+        """The requests still waiting, oldest first."""
+        with self._lock:
+            return [p.request for p in self._pending.values()]
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def close(self) -> None:
+        """Refuse new requests and end every waiting one with `cancel` / `closed`."""
+        with self._lock:
+            self._closed = True
+            waiting = list(self._pending)
+        for request_id in waiting:
+            self._resolve(request_id, ElicitationResult(action="cancel", reason="closed"))
+
+    # -- internals ----------------------------------------------------------------
+
+    def _expire(self, request_id: str) -> None:
+        self._resolve(request_id, ElicitationResult(action="cancel", reason="timeout"))
+
+    def _resolve(self, request_id: str, result: ElicitationResult) -> bool:
+        with self._lock:
+            pending = self._pending.pop(request_id, None)
+            if pending is None:
+                return False
+            if pending.timer is not None:
+                pending.timer.cancel()
+            # Wake the asker first: the event below is bookkeeping for the front ends.
+            pending.future.set_result(result)
+            self._emit(QueueEvent("resolved", pending.request, result))
+        return True
+
+    def _emit(self, event: QueueEvent) -> None:
+        for subscriber in list(self._subscribers):
+            subscriber(event)
+
+    def _policy_result(self, request: Request) -> ElicitationResult:
+        if self.policy == "decline":
+            return ElicitationResult(action="decline", reason="no_front_end")
+        if self.policy == "accept_defaults":
+            try:
+                return ElicitationResult(
+                    action="accept", content=request.default_content(), reason="no_front_end"
+                )
+            except ValueError:
+                pass
+        return ElicitationResult(action="cancel", reason="no_front_end")

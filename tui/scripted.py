@@ -1,0 +1,46 @@
+"""A front end for agent authors' tests: canned answers keyed by the request's message."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from tui.models import ElicitationResult, Request
+from tui.queue import ElicitationQueue, QueueEvent
+
+Answer = ElicitationResult | Callable[[Request], ElicitationResult] | Any
+"""A result, a function of the request giving one, or plain content (accepted)."""
+
+
+class UnscriptedRequestError(LookupError):
+    """An agent asked something the script has no answer for."""
+
+
+class ScriptedResponder:
+    """Answers each request at once from `answers`; every asked request is kept in `asked`.
+
+    An unknown message makes the agent's `ask()` raise `UnscriptedRequestError` naming it.
+    """
+
+    def __init__(self, queue: ElicitationQueue, answers: Mapping[str, Answer]) -> None:
+        self.answers = dict(answers)
+        self.asked: list[Request] = []
+        self._queue = queue
+        self.unsubscribe = queue.subscribe(self._on_event)
+
+    def _on_event(self, event: QueueEvent) -> None:
+        if event.type != "requested":
+            return
+        request = event.request
+        self.asked.append(request)
+        if request.message not in self.answers:
+            known = ", ".join(repr(m) for m in self.answers) or "none"
+            raise UnscriptedRequestError(
+                f"no scripted answer for message {request.message!r} (scripted: {known})"
+            )
+        answer = self.answers[request.message]
+        if callable(answer) and not isinstance(answer, ElicitationResult):
+            answer = answer(request)
+        if not isinstance(answer, ElicitationResult):
+            answer = ElicitationResult(action="accept", content=answer)
+        self._queue.respond(request.id, answer)

@@ -1,0 +1,8 @@
+"""The modal screens of elicit-tui, one per request kind, and the main screen's parts."""
+
+from __future__ import annotations
+
+from widgets import choice, confirmation, multi_choice, secret, text
+from widgets.registry import modal_for
+
+__all__ = ["choice", "confirmation", "modal_for", "multi_choice", "secret", "text"]

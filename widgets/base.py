@@ -1,0 +1,172 @@
+"""The modal every request kind builds on: header, body, error line, footer, countdown."""
+
+from __future__ import annotations
+
+import time
+from typing import Any, ClassVar, Generic, TypeVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.reactive import reactive
+from textual.screen import ModalScreen
+from textual.widget import Widget
+from textual.widgets import Footer, Markdown, Static
+
+from tui.models import ElicitationResult, Request
+
+RequestT = TypeVar("RequestT", bound=Request)
+
+
+class InvalidAnswer(ValueError):
+    """What the person entered cannot be accepted; `widget` is where to put the focus."""
+
+    def __init__(self, message: str, widget: Widget | None = None) -> None:
+        super().__init__(message)
+        self.widget = widget
+
+
+class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
+    """Shows one request and dismisses with its result; a kind builds the body and the content.
+
+    Subclasses set `kind`, implement `compose_body()` and `content()`, and raise
+    `InvalidAnswer` from `content()` to keep the modal open with a message.
+    """
+
+    kind: ClassVar[str]
+    registry: ClassVar[dict[str, type[ElicitationModal[Any]]]] = {}
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        # Priority: Input and OptionList would otherwise take Enter for themselves.
+        Binding("enter", "submit", "Accept", priority=True),
+        Binding("escape", "cancel", "Cancel"),
+        Binding("ctrl+n", "decline", "Decline"),
+    ]
+    """
+    | Key(s) | Description |
+    | :- | :- |
+    | enter | Accept the answer (a kind may first move to its next field). |
+    | escape | Cancel: the agent learns the question was dismissed. |
+    | ctrl+n | Decline: the person refuses to answer. |
+    """
+
+    waiting: reactive[int] = reactive(0)
+    """How many other requests wait behind this one."""
+
+    remaining: reactive[float | None] = reactive(None)
+    """Seconds left before the request times out, or None without a timeout."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "kind" in cls.__dict__:
+            ElicitationModal.registry[cls.kind] = cls
+
+    def __init__(
+        self,
+        request: RequestT,
+        *,
+        deadline: float | None = None,
+        input_grace: float = 0.2,
+    ) -> None:
+        super().__init__(classes=f"elicitation kind-{request.kind}")
+        self.request = request
+        self.deadline = deadline
+        """A `time.monotonic()` reading when the request times out."""
+        self.input_grace = input_grace
+        self._shown_at = time.monotonic()
+
+    # -- what a kind provides --------------------------------------------------------
+
+    def compose_body(self) -> ComposeResult:
+        """The widgets between the header and the error line."""
+        yield from ()
+
+    def content(self) -> Any:
+        """The typed content of an accepted answer; raise `InvalidAnswer` if there is none yet."""
+        raise NotImplementedError
+
+    # -- layout -----------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        request = self.request
+        with Vertical(id="dialog"):
+            yield Static(self._meta_text(), id="meta", markup=False)
+            if request.title:
+                yield Static(request.title, id="title", markup=False)
+            yield Static(request.message, id="message", markup=False)
+            with VerticalScroll(id="body", can_focus=False):
+                if request.description:
+                    yield Markdown(request.description, id="description")
+                yield from self.compose_body()
+            yield Static(id="error", markup=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        if self.deadline is not None:
+            self._tick()
+            self.set_interval(1.0, self._tick)
+
+    def on_screen_resume(self) -> None:
+        self._shown_at = time.monotonic()
+
+    @property
+    def armed(self) -> bool:
+        """False during the grace period after the modal appears, when keys are ignored."""
+        return time.monotonic() - self._shown_at >= self.input_grace
+
+    def _tick(self) -> None:
+        if self.deadline is not None:
+            self.remaining = max(0.0, self.deadline - time.monotonic())
+
+    def watch_waiting(self) -> None:
+        self._render_meta()
+
+    def watch_remaining(self) -> None:
+        self._render_meta()
+
+    def _render_meta(self) -> None:
+        if self.is_attached and self.children:
+            self.query_one("#meta", Static).update(self._meta_text())
+
+    def _meta_text(self) -> str:
+        parts = [self.request.source or "agent"]
+        if self.waiting:
+            parts.append(f"{self.waiting} more waiting")
+        if self.remaining is not None:
+            parts.append(f"⏱ {_format_seconds(self.remaining)}")
+        return " · ".join(parts)
+
+    # -- answering --------------------------------------------------------------------
+
+    def show_error(self, message: str) -> None:
+        """Show `message` under the body; an empty message clears it."""
+        error = self.query_one("#error", Static)
+        error.update(message)
+        error.set_class(bool(message), "visible")
+
+    def action_submit(self) -> None:
+        """Enter: accept; a kind with several fields may move to the next one instead."""
+        self.action_accept()
+
+    def action_accept(self) -> None:
+        try:
+            content = self.content()
+        except InvalidAnswer as invalid:
+            self.show_error(str(invalid))
+            if invalid.widget is not None:
+                invalid.widget.focus()
+            return
+        self.dismiss(ElicitationResult(action="accept", content=content))
+
+    def action_decline(self) -> None:
+        self.dismiss(ElicitationResult(action="decline"))
+
+    def action_cancel(self) -> None:
+        self.dismiss(ElicitationResult(action="cancel"))
+
+
+def _format_seconds(seconds: float) -> str:
+    whole = int(seconds + 0.999)
+    if whole < 120:
+        return f"{whole}s"
+    return f"{whole // 60}m {whole % 60:02d}s"

@@ -1,0 +1,111 @@
+"""Pick one option from a list; many options get a filter that typing fills."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option as ListOption
+
+from tui.models import ChoiceRequest, Option
+from widgets.base import ElicitationModal, InvalidAnswer
+
+FILTER_THRESHOLD = 10
+"""From this many options on, typing letters filters the list."""
+
+
+def option_prompt(number: int | None, option: Option) -> Text:
+    """The label (numbered for the first nine), with the description dimmed beneath it."""
+    prompt = Text()
+    prompt.append(f"{number} " if number is not None and number <= 9 else "  ", style="dim")
+    prompt.append(option.label)
+    if option.description:
+        prompt.append(f"\n  {option.description}", style="dim")
+    return prompt
+
+
+class ChoiceModal(ElicitationModal[ChoiceRequest]):
+    """One choice: arrows move, 1–9 pick, Enter accepts the highlighted option."""
+
+    kind = "choice"
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding(str(n), f"pick({n})", "Pick", show=False) for n in range(1, 10)
+    ]
+    """
+    | Key(s) | Description |
+    | :- | :- |
+    | 1-9 | Pick the numbered option and accept. |
+    """
+
+    def compose_body(self) -> ComposeResult:
+        if self.filtering:
+            yield Static(id="filter", markup=False)
+        yield OptionList(id="options")
+
+    @property
+    def filtering(self) -> bool:
+        return len(self.request.options) >= FILTER_THRESHOLD
+
+    def on_mount(self) -> None:
+        self._filter_text = ""
+        self._apply_filter()
+        options = self.query_one(OptionList)
+        default = self.request.default
+        if default is not None:
+            index = next(i for i, o in enumerate(self._shown) if o.value == default)
+            options.highlighted = index
+        options.focus()
+
+    def _apply_filter(self) -> None:
+        needle = self._filter_text.casefold()
+        self._shown = [
+            o
+            for o in self.request.options
+            if needle in o.label.casefold() or needle in (o.description or "").casefold()
+        ]
+        options = self.query_one(OptionList)
+        options.set_options(
+            ListOption(option_prompt(i, o), id=o.value) for i, o in enumerate(self._shown, 1)
+        )
+        if self._shown:
+            options.highlighted = 0
+        if self.filtering:
+            shown = f"{len(self._shown)} of {len(self.request.options)}"
+            hint = self._filter_text or "type to filter"
+            self.query_one("#filter", Static).update(f"🔎 {hint}  ({shown})")
+
+    def on_key(self, event: events.Key) -> None:
+        if not self.filtering:
+            return
+        if event.key == "backspace" and self._filter_text:
+            self._filter_text = self._filter_text[:-1]
+        elif event.key == "escape" and self._filter_text:
+            self._filter_text = ""
+        elif event.is_printable and event.character and not event.character.isdigit():
+            self._filter_text += event.character
+        else:
+            return
+        event.stop()
+        event.prevent_default()
+        self._apply_filter()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        # A mouse click on an option answers with it.
+        event.stop()
+        self.action_accept()
+
+    def action_pick(self, number: int) -> None:
+        if number <= len(self._shown):
+            self.query_one(OptionList).highlighted = number - 1
+            self.action_accept()
+
+    def content(self) -> str:
+        options = self.query_one(OptionList)
+        if options.highlighted is None or not self._shown:
+            raise InvalidAnswer("Nothing matches the filter; Backspace to widen it.", options)
+        return self._shown[options.highlighted].value

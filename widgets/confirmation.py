@@ -1,0 +1,58 @@
+"""Yes or no, with the default focused."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal
+from textual.widgets import Button
+
+from tui.models import ConfirmationRequest, ElicitationResult
+from widgets.base import ElicitationModal
+
+
+class ConfirmationModal(ElicitationModal[ConfirmationRequest]):
+    """Two buttons; `y` and `n` answer at once, Enter answers with the focused one."""
+
+    kind = "confirmation"
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "answer(True)", "Yes"),
+        Binding("n", "answer(False)", "No"),
+        Binding("left,right", "switch", "Switch", show=False),
+    ]
+    """
+    | Key(s) | Description |
+    | :- | :- |
+    | y | Answer yes. |
+    | n | Answer no. |
+    | left, right | Move between the two buttons. |
+    """
+
+    def compose_body(self) -> ComposeResult:
+        with Horizontal(id="buttons"):
+            yield Button(self.request.yes_label, id="yes", variant="success")
+            yield Button(self.request.no_label, id="no", variant="error")
+
+    def on_mount(self) -> None:
+        self.query_one("#yes" if self.request.default else "#no", Button).focus()
+
+    def action_switch(self) -> None:
+        focused_yes = self.focused is not None and self.focused.id == "yes"
+        self.query_one("#no" if focused_yes else "#yes", Button).focus()
+
+    def action_answer(self, value: bool) -> None:
+        self.dismiss(ElicitationResult(action="accept", content=value))
+
+    def action_submit(self) -> None:
+        self.action_answer(self.content())
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.action_answer(event.button.id == "yes")
+
+    def content(self) -> bool:
+        focused = self.focused
+        return focused.id == "yes" if focused is not None else self.request.default

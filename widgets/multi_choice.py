@@ -1,0 +1,102 @@
+"""Pick several options from a checklist, within the request's bounds."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.widgets import SelectionList, Static
+from textual.widgets.selection_list import Selection
+
+from tui.models import MultiChoiceRequest
+from widgets.base import ElicitationModal, InvalidAnswer
+from widgets.choice import option_prompt
+
+
+class MultiChoiceModal(ElicitationModal[MultiChoiceRequest]):
+    """A checklist: Space toggles, `a` toggles all, Enter accepts when the count fits."""
+
+    kind = "multi_choice"
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("space", "toggle", "Toggle", priority=True),
+        Binding("a", "toggle_all", "All/none"),
+        *(Binding(str(n), f"toggle_number({n})", "Toggle", show=False) for n in range(1, 10)),
+    ]
+    """
+    | Key(s) | Description |
+    | :- | :- |
+    | space | Tick or untick the highlighted option. |
+    | a | Tick all, or untick all when all are ticked. |
+    | 1-9 | Tick or untick the numbered option. |
+    """
+
+    def compose_body(self) -> ComposeResult:
+        defaults = set(self.request.default)
+        yield SelectionList[str](
+            *(
+                Selection(option_prompt(i, o), o.value, o.value in defaults)
+                for i, o in enumerate(self.request.options, 1)
+            ),
+            id="options",
+        )
+        yield Static(id="count")
+
+    def on_mount(self) -> None:
+        self._update_count()
+        self.query_one(SelectionList).focus()
+
+    @property
+    def checklist(self) -> SelectionList[str]:
+        return self.query_one(SelectionList)
+
+    def action_toggle(self) -> None:
+        highlighted = self.checklist.highlighted
+        if highlighted is not None:
+            self._toggle_highlighted(highlighted)
+
+    def _toggle_highlighted(self, index: int) -> None:
+        """Toggle the option at `index` by value (SelectionList ids are not values)."""
+        self.checklist.toggle(self.request.options[index].value)
+
+    def action_toggle_number(self, number: int) -> None:
+        if number <= len(self.request.options):
+            self.checklist.highlighted = number - 1
+            self._toggle_highlighted(number - 1)
+
+    def action_toggle_all(self) -> None:
+        checklist = self.checklist
+        if len(checklist.selected) == len(self.request.options):
+            checklist.deselect_all()
+        else:
+            checklist.select_all()
+
+    def on_selection_list_selected_changed(self) -> None:
+        self._update_count()
+        self.show_error("")
+
+    def _update_count(self) -> None:
+        request = self.request
+        count = len(self.checklist.selected)
+        bounds = _bounds_text(request.min_selected, request.max_selected)
+        self.query_one("#count", Static).update(f"{count} selected{bounds}")
+
+    def content(self) -> list[str]:
+        request = self.request
+        chosen = set(self.checklist.selected)
+        # Report in the order the options were offered, not the order they were ticked.
+        values = [o.value for o in request.options if o.value in chosen]
+        if len(values) < request.min_selected:
+            raise InvalidAnswer(f"Pick at least {request.min_selected} (you picked {len(values)}).")
+        if request.max_selected is not None and len(values) > request.max_selected:
+            raise InvalidAnswer(f"Pick at most {request.max_selected} (you picked {len(values)}).")
+        return values
+
+
+def _bounds_text(low: int, high: int | None) -> str:
+    if high is None:
+        return f" · pick at least {low}" if low else ""
+    if low == high:
+        return f" · pick exactly {low}"
+    return f" · pick {low}–{high}" if low else f" · pick up to {high}"

@@ -1,0 +1,88 @@
+"""Free text: a single-line input, or a text area when the request is multiline."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.widgets import Input, Static, TextArea
+
+from tui.models import TextRequest
+from widgets.base import ElicitationModal, InvalidAnswer
+
+
+def length_problem(length: int, low: int | None, high: int | None) -> str | None:
+    """Why a text of `length` characters does not fit the bounds, or None if it does."""
+    if low is not None and length < low:
+        return f"Enter at least {low} characters (you have {length})."
+    if high is not None and length > high:
+        return f"Enter at most {high} characters (you have {length})."
+    return None
+
+
+class TextModal(ElicitationModal[TextRequest]):
+    """Type an answer; Enter accepts (Ctrl+S in a multiline area, where Enter starts a line)."""
+
+    kind = "text"
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+s", "accept", "Accept"),
+    ]
+    """
+    | Key(s) | Description |
+    | :- | :- |
+    | ctrl+s | Accept (the way to accept a multiline answer). |
+    """
+
+    def compose_body(self) -> ComposeResult:
+        request = self.request
+        if request.multiline:
+            area = TextArea(request.default or "", id="answer", soft_wrap=True)
+            area.show_line_numbers = False
+            yield area
+        else:
+            yield Input(
+                request.default or "",
+                placeholder=request.placeholder or "",
+                max_length=request.max_length or 0,
+                id="answer",
+            )
+        yield Static(id="count")
+
+    def on_mount(self) -> None:
+        self._update_count()
+
+    def on_input_changed(self) -> None:
+        self._update_count()
+
+    def on_text_area_changed(self) -> None:
+        self._update_count()
+
+    def action_submit(self) -> None:
+        if self.request.multiline:
+            self.query_one("#answer", TextArea).insert("\n")
+        else:
+            self.action_accept()
+
+    @property
+    def text(self) -> str:
+        if self.request.multiline:
+            return self.query_one("#answer", TextArea).text
+        return self.query_one("#answer", Input).value
+
+    def _update_count(self) -> None:
+        request = self.request
+        if request.min_length is None and request.max_length is None:
+            return
+        limit = f"/{request.max_length}" if request.max_length else ""
+        minimum = f" · at least {request.min_length}" if request.min_length else ""
+        self.query_one("#count", Static).update(f"{len(self.text)}{limit} characters{minimum}")
+        self.show_error("")
+
+    def content(self) -> str:
+        text = self.text
+        problem = length_problem(len(text), self.request.min_length, self.request.max_length)
+        if problem:
+            raise InvalidAnswer(problem, self.query_one("#answer"))
+        return text

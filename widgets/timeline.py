@@ -1,0 +1,57 @@
+"""The main screen's record of every request and how it ended."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from textual.widgets import DataTable
+
+from tui.models import ElicitationResult, Request
+
+TimeLabel = Callable[[float], str]
+
+
+def local_clock(at: float) -> str:
+    """`at` (seconds since the epoch) as local HH:MM:SS."""
+    return time.strftime("%H:%M:%S", time.localtime(at))
+
+
+def outcome_text(request: Request, result: ElicitationResult) -> str:
+    """How a request ended, safe to show: secrets appear only as a reference or •••."""
+    if result.action == "accept":
+        return f"✔ {request.describe_content(result.content)}"
+    if result.action == "decline":
+        return "✖ declined"
+    return f"⊘ cancelled ({result.reason})" if result.reason else "⊘ cancelled"
+
+
+class Timeline(DataTable[str]):
+    """One row per request: when it came, its kind, its question, and its outcome."""
+
+    def __init__(self, time_label: TimeLabel = local_clock, *, id: str | None = None) -> None:
+        super().__init__(cursor_type="row", zebra_stripes=True, id=id)
+        self.time_label = time_label
+
+    def on_mount(self) -> None:
+        self.add_column("time", key="time")
+        self.add_column("kind", key="kind")
+        self.add_column("question", key="question")
+        self.add_column("outcome", key="outcome")
+
+    def add_request(self, request: Request, at: float) -> None:
+        """Add a row for a request that has just arrived."""
+        who = f"{request.source}: " if request.source else ""
+        self.add_row(
+            self.time_label(at),
+            request.kind,
+            f"{who}{request.message}",
+            "… waiting",
+            key=request.id,
+        )
+        self.move_cursor(row=self.row_count - 1)
+
+    def resolve(self, request: Request, result: ElicitationResult) -> None:
+        """Fill in the outcome of a request's row."""
+        if request.id in self.rows:
+            self.update_cell(request.id, "outcome", outcome_text(request, result), update_width=True)
