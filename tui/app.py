@@ -20,7 +20,7 @@ from tui.queue import ElicitationQueue, QueueEvent
 from widgets import modal_for
 from widgets.agent_status import AgentStatus
 from widgets.base import ElicitationModal
-from widgets.timeline import Timeline, TimeLabel, local_clock
+from widgets.timeline import TimeLabel, Timeline, local_clock
 
 Agent = Callable[[ElicitationQueue], Any]
 """A callable that asks through the queue; it runs in a thread of its own."""
@@ -56,6 +56,8 @@ class ElicitationApp(App[Any]):
         queue: ElicitationQueue,
         agent: Agent | None = None,
         *,
+        agent_name: str | None = None,
+        title: str | None = None,
         input_grace: float = 0.2,
         exit_when_agent_done: bool = False,
         time_label: TimeLabel = local_clock,
@@ -63,6 +65,9 @@ class ElicitationApp(App[Any]):
         super().__init__()
         self.queue = queue
         self.agent = agent
+        self.agent_name: str = agent_name or str(getattr(agent, "__name__", "agent"))
+        if title:
+            self.title = title
         self.input_grace = input_grace
         self.exit_when_agent_done = exit_when_agent_done
         self._time_label = time_label
@@ -90,7 +95,7 @@ class ElicitationApp(App[Any]):
         if self.agent is None:
             status.show_idle()
         else:
-            status.show_running(getattr(self.agent, "__name__", "agent"))
+            status.show_running(self.agent_name)
             # A daemon thread, not a Textual worker: an agent that never returns must not block exit.
             threading.Thread(
                 target=self._run_agent, args=(self.agent,), name="elicit-agent", daemon=True
@@ -169,7 +174,9 @@ class ElicitationApp(App[Any]):
                 continue
             self._shown = modal
             modal.waiting = len(self._waiting)
-            self.push_screen(modal, callback=lambda result, r=event.request: self._answered(r, result))
+            self.push_screen(
+                modal, callback=lambda result, r=event.request: self._answered(r, result)
+            )
             return
         self._shown = None
         self.sub_title = ""

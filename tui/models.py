@@ -10,6 +10,7 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    PrivateAttr,
     SecretStr,
     TypeAdapter,
     ValidationInfo,
@@ -239,6 +240,8 @@ class FormRequest(_Request):
         serialization_alias="requestedSchema",
     )
 
+    _model: type[BaseModel] | None = PrivateAttr(default=None)
+
     @field_validator("requested_schema")
     @classmethod
     def _schema_in_subset(cls, value: dict[str, Any]) -> dict[str, Any]:
@@ -247,10 +250,28 @@ class FormRequest(_Request):
         parse_schema(value)
         return value
 
-    def default_content(self) -> dict[str, Any]:
+    @classmethod
+    def from_model(cls, model: type[BaseModel], *, message: str, **fields: Any) -> FormRequest:
+        """A form asking for `model`'s fields; the accepted content is a `model` instance."""
+        from tui.schema import schema_from_model
+
+        request = cls(message=message, requested_schema=schema_from_model(model), **fields)
+        request._model = model
+        return request
+
+    @property
+    def model(self) -> type[BaseModel] | None:
+        """The pydantic model the content becomes, if the request was made from one."""
+        return self._model
+
+    def finish_content(self, content: dict[str, Any]) -> dict[str, Any] | BaseModel:
+        """Validated form content as the agent receives it: the model instance, if any."""
+        return content if self._model is None else self._model.model_validate(content)
+
+    def default_content(self) -> dict[str, Any] | BaseModel:
         from tui.schema import default_content, parse_schema
 
-        return default_content(parse_schema(self.requested_schema))
+        return self.finish_content(default_content(parse_schema(self.requested_schema)))
 
     def describe_content(self, content: Any) -> str:
         if isinstance(content, BaseModel):
@@ -304,7 +325,9 @@ class ElicitationResult(BaseModel):
             return f"The request was cancelled{why}; no answer was given."
         content = self.content
         if isinstance(content, SecretRef):
-            return f"The user stored the secret as keyring entry {content.service}/{content.username}."
+            return (
+                f"The user stored the secret as keyring entry {content.service}/{content.username}."
+            )
         if isinstance(content, SecretStr):
             return "The user provided the secret; it is held by the program and not shown here."
         if isinstance(content, BaseModel):

@@ -5,8 +5,8 @@ from __future__ import annotations
 import traceback
 from typing import Any
 
-from rich.pretty import Pretty
 from rich.console import Group
+from rich.pretty import Pretty
 from rich.text import Text
 from textual.widgets import Static
 

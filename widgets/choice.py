@@ -18,13 +18,15 @@ FILTER_THRESHOLD = 10
 """From this many options on, typing letters filters the list."""
 
 
-def option_prompt(number: int | None, option: Option) -> Text:
-    """The label (numbered for the first nine), with the description dimmed beneath it."""
+def option_prompt(number: int, option: Option, *, stacked: bool = True) -> Text:
+    """The label (numbered for the first nine) with the description dimmed beneath or beside it."""
     prompt = Text()
-    prompt.append(f"{number} " if number is not None and number <= 9 else "  ", style="dim")
+    prompt.append(f"{number} " if number <= 9 else "  ", style="dim")
     prompt.append(option.label)
     if option.description:
-        prompt.append(f"\n  {option.description}", style="dim")
+        prompt.append(
+            f"\n  {option.description}" if stacked else f" — {option.description}", style="dim"
+        )
     return prompt
 
 
@@ -34,7 +36,7 @@ class ChoiceModal(ElicitationModal[ChoiceRequest]):
     kind = "choice"
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding(str(n), f"pick({n})", "Pick", show=False) for n in range(1, 10)
+        Binding(str(n), f"pick({n})", "Pick", show=n == 1, key_display="1-9") for n in range(1, 10)
     ]
     """
     | Key(s) | Description |

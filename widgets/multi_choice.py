@@ -20,9 +20,12 @@ class MultiChoiceModal(ElicitationModal[MultiChoiceRequest]):
     kind = "multi_choice"
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("space", "toggle", "Toggle", priority=True),
+        Binding("space", "toggle_highlighted", "Toggle", priority=True),
         Binding("a", "toggle_all", "All/none"),
-        *(Binding(str(n), f"toggle_number({n})", "Toggle", show=False) for n in range(1, 10)),
+        *(
+            Binding(str(n), f"toggle_number({n})", "Toggle", show=False, key_display="1-9")
+            for n in range(1, 10)
+        ),
     ]
     """
     | Key(s) | Description |
@@ -36,7 +39,8 @@ class MultiChoiceModal(ElicitationModal[MultiChoiceRequest]):
         defaults = set(self.request.default)
         yield SelectionList[str](
             *(
-                Selection(option_prompt(i, o), o.value, o.value in defaults)
+                # SelectionList shows one line per option, so the description goes beside.
+                Selection(option_prompt(i, o, stacked=False), o.value, o.value in defaults)
                 for i, o in enumerate(self.request.options, 1)
             ),
             id="options",
@@ -51,7 +55,7 @@ class MultiChoiceModal(ElicitationModal[MultiChoiceRequest]):
     def checklist(self) -> SelectionList[str]:
         return self.query_one(SelectionList)
 
-    def action_toggle(self) -> None:
+    def action_toggle_highlighted(self) -> None:
         highlighted = self.checklist.highlighted
         if highlighted is not None:
             self._toggle_highlighted(highlighted)

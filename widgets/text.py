@@ -59,11 +59,13 @@ class TextModal(ElicitationModal[TextRequest]):
     def on_text_area_changed(self) -> None:
         self._update_count()
 
-    def action_submit(self) -> None:
-        if self.request.multiline:
-            self.query_one("#answer", TextArea).insert("\n")
-        else:
-            self.action_accept()
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # Multiline: Enter belongs to the text area and Ctrl+S accepts; single line: Enter.
+        if action == "submit":
+            return not self.request.multiline
+        if action == "accept":
+            return self.request.multiline
+        return True
 
     @property
     def text(self) -> str:

@@ -54,4 +54,6 @@ class Timeline(DataTable[str]):
     def resolve(self, request: Request, result: ElicitationResult) -> None:
         """Fill in the outcome of a request's row."""
         if request.id in self.rows:
-            self.update_cell(request.id, "outcome", outcome_text(request, result), update_width=True)
+            self.update_cell(
+                request.id, "outcome", outcome_text(request, result), update_width=True
+            )

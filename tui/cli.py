@@ -1,0 +1,62 @@
+"""The `elicit-tui` command."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from functools import partial
+
+
+def _run_demo(args: argparse.Namespace) -> int:
+    from tui.app import ElicitationApp
+    from tui.demo import setup_service_agent
+    from tui.queue import ElicitationQueue
+
+    agent = partial(setup_service_agent, pause=args.pause)
+    app = ElicitationApp(
+        ElicitationQueue(), agent, agent_name="setup-agent", title="elicit-tui demo"
+    )
+    summary = app.run()
+    if not summary:
+        print("The demo ended before the agent finished.")
+        return 1
+    print("The agent set up a service with these answers:")
+    for key, value in summary.items():
+        print(f"  {key:<12} {value}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser for every sub-command."""
+    parser = argparse.ArgumentParser(
+        prog="elicit-tui",
+        description="A terminal UI through which AI agents ask you structured questions.",
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    demo = commands.add_parser(
+        "demo",
+        help="run a demo agent that sets up a service, asking every kind of question",
+        description="Run a demo agent that asks for a service name, a framework, features, "
+        "an API key, a deployment form and a final confirmation; prints a summary on exit.",
+    )
+    demo.add_argument(
+        "--pause",
+        type=float,
+        default=0.6,
+        metavar="SECONDS",
+        help="how long the agent 'thinks' between questions (default: 0.6)",
+    )
+    demo.set_defaults(handler=_run_demo)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the `elicit-tui` console script; returns the exit code."""
+    args = build_parser().parse_args(argv)
+    return int(args.handler(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
