@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import fnmatch
+import json
 import uuid
 from typing import Annotated, Any, ClassVar, Literal
 
@@ -279,13 +281,219 @@ class FormRequest(_Request):
         return ", ".join(f"{k}={v}" for k, v in dict(content).items()) or "(empty)"
 
 
+class QuestionOption(BaseModel):
+    """One answer a question offers: its label (what the agent gets back), a hint and a preview."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    label: str = Field(min_length=1)
+    description: str | None = None
+    preview: str | None = None
+    """Shown beside the list while this option is highlighted (markdown, or the request's format)."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_plain_string(cls, data: Any) -> Any:
+        return {"label": data} if isinstance(data, str) else data
+
+
+class Question(BaseModel):
+    """One question of a batch; its answer is an option label, or the text typed as "Other"."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    question: str = Field(min_length=1)
+    header: str | None = None
+    """A short tab label; without one the tab says "Question n"."""
+    options: list[QuestionOption] = Field(min_length=1)
+    multi_select: bool = False
+    allow_other: bool = True
+    """Offer an "Other" field whose typed text becomes the answer (or one more item of it)."""
+
+    @field_validator("options")
+    @classmethod
+    def _labels_unique(cls, value: list[QuestionOption]) -> list[QuestionOption]:
+        seen: set[str] = set()
+        for option in value:
+            if option.label in seen:
+                raise ValueError(f"option label {option.label!r} appears more than once")
+            seen.add(option.label)
+        return value
+
+
+QuestionAnswer = str | list[str]
+"""A single-select question's answer is one string; a multi-select one's is a list."""
+
+
+class QuestionsRequest(_Request):
+    """A batch of multiple-choice questions answered together.
+
+    The content is `{"answers": {question: str | list[str]}, "notes": {question: str}}`:
+    every question is answered, and `notes` holds only the questions given a note.
+    Without a `message`, the message is the question (one) or "n questions" (several).
+    """
+
+    kind: Literal["questions"] = "questions"
+    questions: list[Question] = Field(min_length=1)
+    preview_format: Literal["markdown", "html"] = "markdown"
+    """How previews are written; HTML previews are shown as source, a terminal cannot render them."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _default_message(cls, data: Any) -> Any:
+        questions = data.get("questions") if isinstance(data, dict) else None
+        if not isinstance(questions, list) or not questions or "message" in data:
+            return data
+        first = questions[0]
+        text = first.question if isinstance(first, Question) else None
+        if isinstance(first, dict):
+            text = first.get("question")
+        single = len(questions) == 1 and isinstance(text, str)
+        return {**data, "message": text if single else f"{len(questions)} questions"}
+
+    @field_validator("questions")
+    @classmethod
+    def _questions_unique(cls, value: list[Question]) -> list[Question]:
+        # Answers are keyed by the question's text, so two equal texts would share one answer.
+        seen: set[str] = set()
+        for question in value:
+            if question.question in seen:
+                raise ValueError(f"question {question.question!r} appears more than once")
+            seen.add(question.question)
+        return value
+
+    def describe_content(self, content: Any) -> str:
+        answers: dict[str, Any] = dict(content).get("answers", {})
+        parts = []
+        for number, question in enumerate(self.questions, 1):
+            answer = answers.get(question.question)
+            shown = ", ".join(answer) if isinstance(answer, list) else str(answer)
+            parts.append(f"{question.header or f'Q{number}'}: {shown}")
+        return "; ".join(parts)
+
+
+ApprovalScope = Literal["once", "session", "always"]
+"""How far an approval reaches: this call only, the rest of this session, or from now on."""
+
+_SCOPES: dict[str, ApprovalScope] = {"once": "once", "session": "session", "always": "always"}
+_SCOPE_TEXT: dict[ApprovalScope, str] = {
+    "once": "allowed once",
+    "session": "allowed for this session",
+    "always": "always allowed",
+}
+
+
+class ArgumentPattern(BaseModel):
+    """Which calls of a tool a remembered approval covers, by a glob over their arguments.
+
+    With `argument`, `pattern` (fnmatch, case-sensitive) is matched against that argument's
+    value (strings as they are, anything else as JSON); a call without the argument never
+    matches. Without `argument`, it is matched against all arguments as compact JSON with
+    sorted keys, e.g. `{"command":"pytest -q"}`.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    argument: str | None = None
+    pattern: str = Field(min_length=1)
+
+    def matches(self, arguments: dict[str, Any]) -> bool:
+        """True if a call with these `arguments` is covered."""
+        if self.argument is None:
+            subject = json.dumps(arguments, sort_keys=True, separators=(",", ":"), default=str)
+        elif self.argument not in arguments:
+            return False
+        else:
+            value = arguments[self.argument]
+            subject = value if isinstance(value, str) else json.dumps(value, default=str)
+        return fnmatch.fnmatchcase(subject, self.pattern)
+
+    def describe(self) -> str:
+        """A short rendering for people: `command ~ pytest*`, or `arguments ~ ...`."""
+        return f"{self.argument or 'arguments'} ~ {self.pattern}"
+
+
+class ToolApprovalRequest(_Request):
+    """May the agent run this tool call? The id is `toolApproval:{tool_call_id}`.
+
+    Accepting allows the call; the content is `{"scope": "once" | "session" | "always"}`,
+    and an accept without content (as protocol-driven front ends send) allows it once.
+    Declining denies it; the content is `{"reason": str}` when the person gave one, else None.
+    Cancelling means the agent should stop its turn. Without a `message`, it is the `summary`.
+    """
+
+    kind: Literal["tool_approval"] = "tool_approval"
+    tool_name: str = Field(min_length=1)
+    summary: str = Field(min_length=1)
+    """One line saying what the call will do."""
+    arguments: dict[str, Any] = Field(default_factory=dict)
+    diff: str | None = None
+    """A unified diff of the change the call would make, if it edits files."""
+    tool_call_id: str = Field(min_length=1)
+    remember: ArgumentPattern | None = None
+    """What "for this session" and "always" allow from then on: calls of this tool that match
+    (None: every call of this tool)."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _derived_fields(cls, data: Any) -> Any:
+        if isinstance(data, dict):
+            call_id = data.get("tool_call_id")
+            if isinstance(call_id, str) and call_id and "id" not in data:
+                data = {**data, "id": f"toolApproval:{call_id}"}
+            if "message" not in data and "summary" in data:
+                data = {**data, "message": data["summary"]}
+        return data
+
+    @field_validator("summary")
+    @classmethod
+    def _summary_one_line(cls, value: str) -> str:
+        if "\n" in value.strip():
+            raise ValueError("summary must be one line")
+        return value.strip()
+
+    @model_validator(mode="after")
+    def _id_follows_call(self) -> ToolApprovalRequest:
+        expected = f"toolApproval:{self.tool_call_id}"
+        if self.id != expected:
+            raise ValueError(f"id must be {expected!r} (toolApproval:{{tool_call_id}})")
+        return self
+
+    def scope_of(self, result: ElicitationResult) -> ApprovalScope | None:
+        """How far `result` allows this call, or None if it does not (declined or cancelled).
+
+        An accept without content, or with content that names no known scope, allows this
+        call once: an unclear answer never grants more.
+        """
+        if result.action != "accept":
+            return None
+        content = result.content
+        scope = content.get("scope") if isinstance(content, dict) else None
+        return _SCOPES.get(scope, "once") if isinstance(scope, str) else "once"
+
+    def denial_reason(self, result: ElicitationResult) -> str | None:
+        """What the person told the agent when denying, if they said anything."""
+        content = result.content
+        if result.action == "decline" and isinstance(content, dict):
+            reason = content.get("reason")
+            if isinstance(reason, str) and reason.strip():
+                return reason.strip()
+        return None
+
+    def describe_content(self, content: Any) -> str:
+        result = ElicitationResult(action="accept", content=content)
+        return _SCOPE_TEXT[self.scope_of(result) or "once"]
+
+
 Request = Annotated[
     TextRequest
     | ChoiceRequest
     | MultiChoiceRequest
     | SecretRequest
     | ConfirmationRequest
-    | FormRequest,
+    | FormRequest
+    | QuestionsRequest
+    | ToolApprovalRequest,
     Field(discriminator="kind"),
 ]
 """Any request; `kind` says which."""
