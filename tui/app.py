@@ -162,6 +162,9 @@ class ElicitationApp(App[Any]):
     def _show_next(self) -> None:
         while self._waiting:
             event = self._waiting.popleft()
+            if not self.queue.is_pending(event.request.id):
+                # Answered already (a policy, another front end): nothing to ask.
+                continue
             try:
                 modal = modal_for(
                     event.request, deadline=event.deadline, input_grace=self.input_grace

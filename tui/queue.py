@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
@@ -16,6 +18,8 @@ Policy = Literal["cancel", "accept_defaults", "decline", "wait"]
 """What happens to a request while no front end is subscribed."""
 
 EventType = Literal["requested", "resolved"]
+
+_log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -48,7 +52,8 @@ class ElicitationQueue:
     """Requests in, answers out. Agents `ask`; front ends `subscribe` and `respond`.
 
     Subscribers are called synchronously, in the thread that caused the event, with
-    the queue's lock held so events arrive in order: they must not block.
+    the queue's lock held: they must not block, and every subscriber sees every event
+    in the same order, even when one answers a request while hearing of it.
     """
 
     def __init__(self, policy: Policy = "cancel") -> None:
@@ -57,6 +62,8 @@ class ElicitationQueue:
         self._pending: dict[str, _Pending] = {}
         self._subscribers: list[Subscriber] = []
         self._closed = False
+        self._events: deque[QueueEvent] = deque()
+        self._dispatching = False
 
     # -- agent side ---------------------------------------------------------------
 
@@ -80,14 +87,11 @@ class ElicitationQueue:
                 pending.timer = threading.Timer(seconds, self._expire, args=(request.id,))
                 pending.timer.daemon = True
                 pending.timer.start()
-            try:
-                self._emit(QueueEvent("requested", request, deadline=deadline))
-            except Exception as error:
-                # A front end that cannot take the request must not leave the asker waiting.
-                self._pending.pop(request.id, None)
-                if pending.timer is not None:
-                    pending.timer.cancel()
-                future.set_exception(error)
+            # Cancelling the future (directly, or the task awaiting ask_async) withdraws the request.
+            future.add_done_callback(
+                lambda done: self.cancel(request.id) if done.cancelled() else None
+            )
+            self._emit(QueueEvent("requested", request, deadline=deadline))
         return future
 
     def ask(self, request: Request, timeout: float | None = None) -> ElicitationResult:
@@ -104,16 +108,9 @@ class ElicitationQueue:
             )
         return self.submit(request, timeout).result()
 
-    async def ask_async(
-        self, request: Request, timeout: float | None = None
-    ) -> ElicitationResult:
+    async def ask_async(self, request: Request, timeout: float | None = None) -> ElicitationResult:
         """Queue `request` and await its result without blocking the event loop."""
-        future = self.submit(request, timeout)
-        try:
-            return await asyncio.wrap_future(future)
-        except asyncio.CancelledError:
-            self.cancel(request.id)
-            raise
+        return await asyncio.wrap_future(self.submit(request, timeout))
 
     def cancel(self, request_id: str, reason: str = "cancelled_by_agent") -> bool:
         """Withdraw a waiting request; True if it was still waiting."""
@@ -147,6 +144,11 @@ class ElicitationQueue:
         with self._lock:
             return [p.request for p in self._pending.values()]
 
+    def is_pending(self, request_id: str) -> bool:
+        """True while the request with this id waits for an answer."""
+        with self._lock:
+            return request_id in self._pending
+
     @property
     def closed(self) -> bool:
         return self._closed
@@ -164,7 +166,9 @@ class ElicitationQueue:
     def _expire(self, request_id: str) -> None:
         self._resolve(request_id, ElicitationResult(action="cancel", reason="timeout"))
 
-    def _resolve(self, request_id: str, result: ElicitationResult) -> bool:
+    def _resolve(
+        self, request_id: str, result: ElicitationResult, error: Exception | None = None
+    ) -> bool:
         with self._lock:
             pending = self._pending.pop(request_id, None)
             if pending is None:
@@ -172,13 +176,42 @@ class ElicitationQueue:
             if pending.timer is not None:
                 pending.timer.cancel()
             # Wake the asker first: the event below is bookkeeping for the front ends.
-            pending.future.set_result(result)
+            # An asker that cancelled its future gets no result, but front ends still hear of it.
+            if pending.future.set_running_or_notify_cancel():
+                if error is None:
+                    pending.future.set_result(result)
+                else:
+                    pending.future.set_exception(error)
             self._emit(QueueEvent("resolved", pending.request, result))
         return True
 
     def _emit(self, event: QueueEvent) -> None:
-        for subscriber in list(self._subscribers):
-            subscriber(event)
+        """Deliver `event` to every subscriber, after any event still being delivered."""
+        self._events.append(event)
+        if self._dispatching:
+            # A subscriber caused this event; the loop below delivers it next, in order.
+            return
+        self._dispatching = True
+        try:
+            while self._events:
+                current = self._events.popleft()
+                for subscriber in list(self._subscribers):
+                    try:
+                        subscriber(current)
+                    except Exception as error:
+                        self._subscriber_failed(current, error)
+        finally:
+            self._dispatching = False
+
+    def _subscriber_failed(self, event: QueueEvent, error: Exception) -> None:
+        if event.type == "requested":
+            # A front end that cannot take the request must not leave the asker waiting:
+            # the asker gets the error (a scripted responder's "no answer for ...").
+            failed = ElicitationResult(action="cancel", reason="front_end_error")
+            self._resolve(event.request.id, failed, error)
+        else:
+            # An answer has been given; a failing subscriber must not raise into whoever gave it.
+            _log.exception("a subscriber failed on the resolved event of %s", event.request.id)
 
     def _policy_result(self, request: Request) -> ElicitationResult:
         if self.policy == "decline":

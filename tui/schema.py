@@ -45,18 +45,20 @@ StringFormat = Literal["email", "uri", "date", "date-time"]
 
 _FORMATS: tuple[StringFormat, ...] = get_args(StringFormat)
 
-_MEANINGFUL = frozenset(
-    {
-        *("$ref", "$dynamicRef", "$defs", "definitions", "allOf", "anyOf", "oneOf", "not"),
-        *("if", "then", "else", "dependentSchemas", "dependencies", "prefixItems", "items"),
-        *("additionalItems", "contains", "properties", "patternProperties"),
-        *("additionalProperties", "propertyNames", "unevaluatedItems", "unevaluatedProperties"),
-        *("type", "enum", "const", "multipleOf", "maximum", "exclusiveMaximum", "minimum"),
-        *("exclusiveMinimum", "maxLength", "minLength", "pattern", "maxItems", "minItems"),
-        *("uniqueItems", "maxContains", "minContains", "maxProperties", "minProperties"),
-        *("required", "dependentRequired", "format"),
-    }
-)
+# fmt: off
+_MEANINGFUL = frozenset({
+    # core and applicators
+    "$ref", "$dynamicRef", "$defs", "definitions", "allOf", "anyOf", "oneOf", "not", "if",
+    "then", "else", "dependentSchemas", "dependencies", "prefixItems", "items",
+    "additionalItems", "contains", "properties", "patternProperties", "additionalProperties",
+    "propertyNames", "unevaluatedItems", "unevaluatedProperties",
+    # validation
+    "type", "enum", "const", "multipleOf", "maximum", "exclusiveMaximum", "minimum",
+    "exclusiveMinimum", "maxLength", "minLength", "pattern", "maxItems", "minItems",
+    "uniqueItems", "maxContains", "minContains", "maxProperties", "minProperties", "required",
+    "dependentRequired", "format",
+})
+# fmt: on
 """JSON Schema keywords that change what a schema accepts; any other key is an annotation."""
 
 _KEYWORDS: dict[str, frozenset[str]] = {
@@ -180,7 +182,7 @@ def build_content(spec: FormSpec, raws: dict[str, Any]) -> tuple[dict[str, Any],
     """The content of a filled-in form and the errors by field name (both in field order).
 
     Fields in `raws` are coerced with `parse_value`; fields not in it take their default.
-    Optional fields left empty are left out of the content.
+    Optional fields left empty are left out of the content; keys naming no field are ignored.
     """
     content: dict[str, Any] = {}
     errors: dict[str, str] = {}
@@ -203,7 +205,7 @@ def build_content(spec: FormSpec, raws: dict[str, Any]) -> tuple[dict[str, Any],
 
 
 def default_content(spec: FormSpec) -> dict[str, Any]:
-    """The content accepting the form untouched gives; ValueError names required fields without."""
+    """What accepting the form untouched gives; ValueError names required fields with no default."""
     content, errors = build_content(spec, {})
     if errors:
         names = ", ".join(repr(name) for name in errors)
@@ -267,6 +269,16 @@ _ADVICE = {
     "required": " here (list required properties in the top-level 'required')",
 }
 """What to do instead, for the refusals people run into most."""
+
+_DEFAULT_TYPES: dict[str, tuple[tuple[type, ...], str]] = {
+    "string": ((str,), "a string"),
+    "enum": ((str,), "a string"),
+    "integer": ((int,), "a whole number"),
+    "number": ((int, float), "a number"),
+    "boolean": ((bool,), "true or false"),
+    "multi_enum": ((list,), "a list"),
+}
+"""The Python types a default of each kind may have, and how to say so."""
 
 _FORMAT_HINTS: dict[str, str] = {
     "email": "name@example.com",
@@ -567,21 +579,12 @@ def _typed_default(where: str, spec: FieldSpec, value: Any) -> Any:
     """The schema's default as content holds it; SchemaError when it has the wrong type."""
     if spec.type == "integer" and isinstance(value, float) and value.is_integer():
         return int(value)
-    expected: dict[str, tuple[type, ...]] = {
-        "string": (str,),
-        "enum": (str,),
-        "integer": (int,),
-        "number": (int, float),
-        "boolean": (bool,),
-        "multi_enum": (list,),
-    }
-    what = {"integer": "a whole number", "number": "a number", "boolean": "true or false"}
-    is_bool = isinstance(value, bool) and spec.type != "boolean"
-    if is_bool or not isinstance(value, expected[spec.type]):
-        wanted = what.get(spec.type, "a list" if spec.type == "multi_enum" else "a string")
+    types, wanted = _DEFAULT_TYPES[spec.type]
+    # bool is an int to Python, but not a number to JSON Schema
+    wrong_bool = isinstance(value, bool) and spec.type != "boolean"
+    not_finite = isinstance(value, float) and not math.isfinite(value)
+    if wrong_bool or not_finite or not isinstance(value, types):
         raise SchemaError(f"{where}: default {value!r} is not {wanted}")
-    if isinstance(value, float) and not math.isfinite(value):
-        raise SchemaError(f"{where}: default {value!r} is not a number")
     return list(value) if isinstance(value, list) else value
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import traceback
 from typing import Any
 
-from rich.console import Group
+from rich.console import Group, RenderableType
 from rich.pretty import Pretty
 from rich.text import Text
 from textual.widgets import Static
@@ -14,25 +14,30 @@ from textual.widgets import Static
 class AgentStatus(Static):
     """Idle, running, finished with a value, or failed with an exception (shown, not fatal)."""
 
+    summary: str = ""
+    """The status in one plain line, as shown in its first line."""
+
+    def _show(self, state: str, heading: str, *details: RenderableType) -> None:
+        self.summary = heading
+        self.set_classes(state)
+        self.update(Group(Text(heading), *details) if details else Text(heading))
+
     def show_idle(self) -> None:
-        self.set_classes("idle")
-        self.update(Text("No agent attached: requests from the queue appear as they come."))
+        self._show("idle", "No agent attached: requests from the queue appear as they come.")
 
     def show_running(self, name: str) -> None:
-        self.set_classes("running")
-        self.update(Text.assemble(("● ", "bold"), f"Agent {name} is running"))
+        self._show("running", f"● Agent {name} is running")
 
     def show_finished(self, value: Any) -> None:
-        self.set_classes("finished")
-        heading = Text.assemble(("✔ ", "bold"), "Agent finished")
-        self.update(heading if value is None else Group(heading, Text("returned:"), Pretty(value)))
+        if value is None:
+            self._show("finished", "✔ Agent finished")
+        else:
+            self._show("finished", "✔ Agent finished and returned:", Pretty(value))
 
     def show_failed(self, error: BaseException) -> None:
-        self.set_classes("failed")
-        lines = traceback.format_exception(error)
-        self.update(
-            Group(
-                Text.assemble(("✖ ", "bold"), f"Agent failed: {type(error).__name__}: {error}"),
-                Text("".join(lines[-6:]).rstrip(), style="dim"),
-            )
+        trace = "".join(traceback.format_exception(error)[-6:]).rstrip()
+        self._show(
+            "failed",
+            f"✖ Agent failed: {type(error).__name__}: {error}",
+            Text(trace, style="dim"),
         )

@@ -1,0 +1,44 @@
+"""Builds apps for snapshot tests, with the clock, theme and cursor blink pinned."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from textual.pilot import Pilot
+from textual.widgets import Input, TextArea
+
+from tui.app import ElicitationApp
+from tui.models import Request
+from tui.queue import ElicitationQueue
+from widgets.base import ElicitationModal
+
+FIXED_TIME = "12:00:00"
+
+Ready = Callable[[Pilot[Any]], Awaitable[None]]
+
+
+def modal_app(*requests: Request, theme: str = "textual-dark") -> tuple[ElicitationApp, Ready]:
+    """An app that will show `requests` (the first as a modal), and a `run_before` that queues them.
+
+    The clock, the theme and the cursor blink are pinned so the SVG is the same on every run.
+    """
+    queue = ElicitationQueue()
+    app = ElicitationApp(queue, input_grace=0, time_label=lambda _at: FIXED_TIME)
+
+    async def ready(pilot: Pilot[Any]) -> None:
+        app.theme = theme
+        for request in requests:
+            queue.submit(request)
+        for _ in range(50):
+            await pilot.pause()
+            if isinstance(app.screen, ElicitationModal) or not requests:
+                break
+        await pilot.pause()
+        for widget in app.screen.query(Input).results():
+            widget.cursor_blink = False
+        for area in app.screen.query(TextArea).results():
+            area.cursor_blink = False
+        await pilot.pause()
+
+    return app, ready

@@ -1,0 +1,57 @@
+"""Shared fixtures."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import keyring
+import pytest
+from keyring.backend import KeyringBackend
+from keyring.backends import fail
+from keyring_backends import FailingKeyring, MemoryKeyring
+
+from tui.keyring_store import CONFIG_DIR_ENV
+
+
+@contextmanager
+def _installed(backend: KeyringBackend) -> Iterator[None]:
+    previous = keyring.get_keyring()
+    keyring.set_keyring(backend)
+    try:
+        yield
+    finally:
+        keyring.set_keyring(previous)
+
+
+@pytest.fixture
+def config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A temp folder set as ELICIT_TUI_CONFIG_DIR, so the stored-entry index never touches ~."""
+    folder = tmp_path / "config"
+    monkeypatch.setenv(CONFIG_DIR_ENV, str(folder))
+    return folder
+
+
+@pytest.fixture
+def memory_keyring(config_dir: Path) -> Iterator[MemoryKeyring]:
+    """An empty in-memory keyring installed as keyring's backend for one test (temp config)."""
+    backend = MemoryKeyring()
+    with _installed(backend):
+        yield backend
+
+
+@pytest.fixture
+def failing_keyring(config_dir: Path) -> Iterator[FailingKeyring]:
+    """A keyring whose set/delete raise `error_type` quoting the password (temp config)."""
+    backend = FailingKeyring()
+    with _installed(backend):
+        yield backend
+
+
+@pytest.fixture
+def no_keyring(config_dir: Path) -> Iterator[fail.Keyring]:
+    """keyring's "no backend found" keyring, as on a server without one (temp config)."""
+    backend = fail.Keyring()
+    with _installed(backend):
+        yield backend

@@ -1,0 +1,316 @@
+"""The real app, driven with Pilot: an agent thread asks, the keyboard answers."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from pydantic import SecretStr
+from textual.pilot import Pilot
+from textual.widgets import Input
+
+from tui import ElicitationApp, ElicitationQueue, ElicitationResult, parse_request
+from widgets.base import ElicitationModal
+from widgets.timeline import Timeline
+
+SIZE = (80, 24)
+
+
+async def wait_for(pilot: Pilot[Any], condition: Callable[[], bool], timeout: float = 3.0) -> None:
+    """Let the app run until `condition()` holds; fail the test if it never does."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError("condition not met in time")
+        await pilot.pause(0.02)
+
+
+def one_question(data: dict[str, Any], results: list[ElicitationResult]) -> Callable[..., str]:
+    """An agent that asks `data` once, keeps the result, and returns 'done'."""
+
+    def agent(queue: ElicitationQueue) -> str:
+        results.append(queue.ask(parse_request(data)))
+        return "done"
+
+    return agent
+
+
+async def answer(data: dict[str, Any], *keys: str) -> ElicitationResult:
+    """Show `data` in the app, press `keys`, and return what the agent received."""
+    results: list[ElicitationResult] = []
+    app = ElicitationApp(ElicitationQueue(), one_question(data, results), input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, ElicitationModal))
+        await pilot.press(*keys)
+        await wait_for(pilot, lambda: bool(results))
+    return results[0]
+
+
+CHOICE = {
+    "kind": "choice",
+    "message": "Which database?",
+    "options": ["Postgres", {"label": "SQLite", "value": "sqlite", "description": "a file"}],
+    "default": "sqlite",
+}
+MULTI = {
+    "kind": "multi_choice",
+    "message": "Which features?",
+    "options": ["auth", "metrics", "jobs"],
+    "default": ["metrics"],
+    "min_selected": 1,
+    "max_selected": 2,
+}
+TEXT = {"kind": "text", "message": "Service name?", "min_length": 3}
+MULTILINE = {"kind": "text", "message": "Release notes?", "multiline": True}
+SECRET = {"kind": "secret", "message": "API key?", "min_length": 4}
+CONFIRM = {"kind": "confirmation", "message": "Deploy now?", "default": True}
+FORM = {
+    "kind": "form",
+    "message": "Deployment",
+    "requestedSchema": {
+        "type": "object",
+        "properties": {
+            "name": {"type": "string", "minLength": 2},
+            "replicas": {"type": "integer", "minimum": 1, "maximum": 5, "default": 2},
+            "ratio": {"type": "number"},
+            "public": {"type": "boolean", "default": False},
+            "tier": {"type": "string", "enum": ["free", "pro"], "default": "free"},
+        },
+        "required": ["name", "replicas"],
+    },
+}
+
+
+@pytest.mark.parametrize(
+    ("data", "keys", "content"),
+    [
+        (CHOICE, ["enter"], "sqlite"),
+        (CHOICE, ["up", "enter"], "Postgres"),
+        (CHOICE, ["1"], "Postgres"),
+        (MULTI, ["1", "enter"], ["auth", "metrics"]),
+        (MULTI, ["down", "space", "3", "enter"], ["jobs"]),
+        (TEXT, ["a", "p", "i", "enter"], "api"),
+        (MULTILINE, ["a", "enter", "b", "ctrl+s"], "a\nb"),
+        (CONFIRM, ["enter"], True),
+        (CONFIRM, ["n"], False),
+        (CONFIRM, ["right", "enter"], False),
+        (
+            FORM,
+            ["w", "e", "b", "enter", "backspace", "3", "enter", "0", ".", "5", "ctrl+s"],
+            {"name": "web", "replicas": 3, "ratio": 0.5, "public": False, "tier": "free"},
+        ),
+    ],
+    ids=[
+        "choice-default",
+        "choice-arrow",
+        "choice-digit",
+        "multi-digit",
+        "multi-space",
+        "text",
+        "multiline",
+        "confirm-default",
+        "confirm-n",
+        "confirm-arrow",
+        "form",
+    ],
+)
+async def test_keyboard_accept_gives_typed_content(
+    data: dict[str, Any], keys: list[str], content: Any
+) -> None:
+    result = await answer(data, *keys)
+    assert result.action == "accept"
+    assert result.content == content
+    assert type(result.content) is type(content)
+
+
+async def test_secret_comes_back_as_secret_str() -> None:
+    result = await answer(SECRET, "s", "k", "-", "1", "enter")
+    assert result.action == "accept"
+    assert isinstance(result.content, SecretStr)
+    assert result.content.get_secret_value() == "sk-1"
+
+
+@pytest.mark.parametrize("data", [CHOICE, MULTI, TEXT, MULTILINE, SECRET, CONFIRM, FORM])
+async def test_escape_cancels_and_ctrl_n_declines(data: dict[str, Any]) -> None:
+    assert (await answer(data, "escape")).action == "cancel"
+    assert (await answer(data, "ctrl+n")).action == "decline"
+
+
+async def test_invalid_input_keeps_modal_open_and_text() -> None:
+    results: list[ElicitationResult] = []
+    app = ElicitationApp(ElicitationQueue(), one_question(TEXT, results), input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, ElicitationModal))
+        await pilot.press("a", "b", "enter")
+        await pilot.pause()
+        modal = app.screen
+        assert isinstance(modal, ElicitationModal)
+        assert "at least 3" in str(modal.query_one("#error").render())
+        assert modal.query_one(Input).value == "ab"
+        assert not results
+        await pilot.press("c", "enter")
+        await wait_for(pilot, lambda: bool(results))
+    assert results[0].content == "abc"
+
+
+async def test_multi_choice_bounds_are_enforced_with_a_message() -> None:
+    results: list[ElicitationResult] = []
+    app = ElicitationApp(ElicitationQueue(), one_question(MULTI, results), input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, ElicitationModal))
+        await pilot.press("a", "enter")
+        await pilot.pause()
+        assert "at most 2" in str(app.screen.query_one("#error").render())
+        await pilot.press("a", "enter")
+        await pilot.pause()
+        assert "at least 1" in str(app.screen.query_one("#error").render())
+        await pilot.press("2", "enter")
+        await wait_for(pilot, lambda: bool(results))
+    assert results[0].content == ["metrics"]
+
+
+async def test_many_options_filter_by_typing() -> None:
+    options = [f"region-{name}" for name in ("north", "south", "east", "west")] + [
+        f"zone-{n}" for n in range(8)
+    ]
+    data = {"kind": "choice", "message": "Where?", "options": options}
+    assert (await answer(data, "w", "e", "s", "enter")).content == "region-west"
+    # Digits pick by the number shown beside the filtered options: zone-2 is third.
+    assert (await answer(data, "z", "o", "n", "e", "3")).content == "zone-2"
+    assert (await answer(data, "x", "y", "backspace", "backspace", "2")).content == "region-south"
+
+
+async def test_keys_in_the_grace_period_are_ignored() -> None:
+    results: list[ElicitationResult] = []
+    app = ElicitationApp(ElicitationQueue(), one_question(CONFIRM, results), input_grace=0.5)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, ElicitationModal))
+        await pilot.press("n")
+        await pilot.pause(0.1)
+        assert not results, "a key pressed as the modal appeared answered it"
+        await pilot.pause(0.5)
+        await pilot.press("y")
+        await wait_for(pilot, lambda: bool(results))
+    assert results[0].content is True
+
+
+async def test_requests_are_shown_one_at_a_time_in_arrival_order() -> None:
+    queue = ElicitationQueue()
+    app = ElicitationApp(queue, input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        futures = [
+            queue.submit(parse_request({"kind": "confirmation", "message": f"Q{n}?"}))
+            for n in range(3)
+        ]
+        await wait_for(pilot, lambda: isinstance(app.screen, ElicitationModal))
+        modal = app.screen
+        assert isinstance(modal, ElicitationModal)
+        assert modal.request.message == "Q0?"
+        assert "2 more waiting" in str(modal.query_one("#meta").render())
+        for n in range(3):
+            await wait_for(
+                pilot,
+                lambda n=n: (
+                    isinstance(app.screen, ElicitationModal)
+                    and app.screen.request.message == f"Q{n}?"
+                ),
+            )
+            await pilot.press("y")
+        await wait_for(pilot, lambda: all(f.done() for f in futures))
+    assert [f.result().content for f in futures] == [True, True, True]
+
+
+async def test_timeout_closes_the_modal_with_a_notification() -> None:
+    queue = ElicitationQueue()
+    app = ElicitationApp(queue, input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        future = queue.submit(parse_request({**CONFIRM, "timeout": 0.3}))
+        await wait_for(pilot, lambda: isinstance(app.screen, ElicitationModal))
+        assert "⏱" in str(app.screen.query_one("#meta").render())
+        await wait_for(pilot, lambda: not isinstance(app.screen, ElicitationModal))
+        assert future.result() == ElicitationResult(action="cancel", reason="timeout")
+        await wait_for(pilot, lambda: any("Timed out" in n.message for n in app._notifications))
+
+
+async def test_agent_cancel_closes_the_modal() -> None:
+    queue = ElicitationQueue()
+    app = ElicitationApp(queue, input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        request = parse_request(CHOICE)
+        future = queue.submit(request)
+        await wait_for(pilot, lambda: isinstance(app.screen, ElicitationModal))
+        queue.cancel(request.id)
+        await wait_for(pilot, lambda: not isinstance(app.screen, ElicitationModal))
+        assert future.result().reason == "cancelled_by_agent"
+        await wait_for(pilot, lambda: any("Withdrawn" in n.message for n in app._notifications))
+
+
+async def test_quit_with_pending_requests_unblocks_every_agent_thread() -> None:
+    queue = ElicitationQueue()
+    results: list[ElicitationResult] = []
+    lock = threading.Lock()
+
+    def ask_one(n: int) -> None:
+        result = queue.ask(parse_request({"kind": "text", "message": f"Q{n}?"}))
+        with lock:
+            results.append(result)
+
+    threads = [threading.Thread(target=ask_one, args=(n,), daemon=True) for n in range(5)]
+    app = ElicitationApp(queue, input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        for thread in threads:
+            thread.start()
+        await wait_for(pilot, lambda: len(queue.pending()) == 5)
+        await pilot.press("ctrl+q")
+    started = time.monotonic()
+    for thread in threads:
+        thread.join(timeout=1.0)
+    assert time.monotonic() - started < 1.0
+    assert not any(thread.is_alive() for thread in threads)
+    assert results == [ElicitationResult(action="cancel", reason="closed")] * 5
+    assert queue.closed
+
+
+async def test_q_on_the_main_screen_quits_and_returns_the_agent_result() -> None:
+    results: list[ElicitationResult] = []
+    app = ElicitationApp(ElicitationQueue(), one_question(CONFIRM, results), input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, ElicitationModal))
+        await pilot.press("y")
+        await wait_for(pilot, lambda: app.agent_result == "done")
+        await pilot.press("q")
+        await pilot.pause()
+    assert app.return_value == "done"
+
+
+async def test_agent_exception_is_shown_not_fatal() -> None:
+    def failing_agent(queue: ElicitationQueue) -> None:
+        queue.ask(parse_request(CONFIRM))
+        raise RuntimeError("the deploy target is unreachable")
+
+    app = ElicitationApp(ElicitationQueue(), failing_agent, input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, ElicitationModal))
+        await pilot.press("y")
+        status = app.query_one("#agent-status")
+        await wait_for(pilot, lambda: status.has_class("failed"))
+        assert "RuntimeError: the deploy target is unreachable" in status.summary
+        assert app.is_running
+
+
+async def test_timeline_records_requests_and_outcomes() -> None:
+    results: list[ElicitationResult] = []
+    app = ElicitationApp(ElicitationQueue(), one_question(SECRET, results), input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, ElicitationModal))
+        assert app.sub_title.startswith("question waiting")
+        await pilot.press("h", "u", "n", "t", "e", "r", "2", "enter")
+        await wait_for(pilot, lambda: bool(results))
+        await pilot.pause()
+        timeline = app.query_one(Timeline)
+        row = timeline.get_row_at(0)
+        assert row[1:] == ["secret", "API key?", "✔ •••"]
+        assert "hunter2" not in " ".join(map(str, row))

@@ -1,0 +1,373 @@
+"""The scripted responder: canned answers keyed by message, for testing agents without a person."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import pytest
+from pydantic import SecretStr
+
+from tui import (
+    ElicitationQueue,
+    ElicitationResult,
+    Request,
+    ScriptedResponder,
+    UnscriptedRequestError,
+    parse_request,
+)
+
+CANARY = "sk-CANARY-0b1d-never-print-me"
+
+FRAMEWORK = "Which framework should the new service use?"
+FEATURES = "Which features should it start with?"
+API_KEY = "Paste the API key for the model provider"
+DEPLOY = "Where should it be deployed?"
+CONFIRM = "Create and deploy the service now?"
+
+
+def text_request(message: str, **fields: Any) -> Request:
+    return parse_request({"kind": "text", "message": message, **fields})
+
+
+def test_plain_content_is_accepted() -> None:
+    queue = ElicitationQueue()
+    ScriptedResponder(queue, {"Your name?": "Ada"})
+
+    result = queue.ask(text_request("Your name?"))
+
+    assert result == ElicitationResult(action="accept", content="Ada")
+
+
+@pytest.mark.parametrize("content", [True, False, ["a", "b"], {"name": "api"}, 0, ""])
+def test_plain_content_of_any_type_is_accepted_as_is(content: Any) -> None:
+    queue = ElicitationQueue()
+    ScriptedResponder(queue, {"Q": content})
+
+    result = queue.ask(text_request("Q"))
+
+    assert result.action == "accept"
+    assert result.content == content
+    assert type(result.content) is type(content)
+
+
+def test_none_is_accepted_as_content() -> None:
+    queue = ElicitationQueue()
+    ScriptedResponder(queue, {"Q": None})
+
+    assert queue.ask(text_request("Q")) == ElicitationResult(action="accept", content=None)
+
+
+def test_a_result_is_returned_as_given() -> None:
+    queue = ElicitationQueue()
+    declined = ElicitationResult(action="decline")
+    ScriptedResponder(queue, {"Your name?": declined})
+
+    assert queue.ask(text_request("Your name?")) is declined
+
+
+def test_a_callable_is_called_with_the_request() -> None:
+    queue = ElicitationQueue()
+    seen: list[Request] = []
+
+    def answer(request: Request) -> ElicitationResult:
+        seen.append(request)
+        return ElicitationResult(action="accept", content=request.message.upper())
+
+    ScriptedResponder(queue, {"Your name?": answer})
+    request = text_request("Your name?")
+
+    result = queue.ask(request)
+
+    assert seen == [request]
+    assert seen[0] is request
+    assert result == ElicitationResult(action="accept", content="YOUR NAME?")
+
+
+def test_a_callable_returning_plain_content_is_accepted() -> None:
+    queue = ElicitationQueue()
+    ScriptedResponder(queue, {"Your name?": lambda request: f"re: {request.message}"})
+
+    result = queue.ask(text_request("Your name?"))
+
+    assert result == ElicitationResult(action="accept", content="re: Your name?")
+
+
+def test_the_same_message_is_answered_every_time() -> None:
+    queue = ElicitationQueue()
+    ScriptedResponder(queue, {"Again?": "yes"})
+
+    results = [queue.ask(text_request("Again?")).content for _ in range(3)]
+
+    assert results == ["yes", "yes", "yes"]
+
+
+def test_asked_records_every_request_in_order() -> None:
+    queue = ElicitationQueue()
+    responder = ScriptedResponder(queue, {"one": "1", "two": "2"})
+    first, second, third = text_request("one"), text_request("two"), text_request("one")
+
+    for request in (first, second, third):
+        queue.ask(request)
+
+    assert responder.asked == [first, second, third]
+
+
+def test_unknown_message_makes_ask_raise_naming_it_and_the_scripted_ones() -> None:
+    queue = ElicitationQueue()
+    responder = ScriptedResponder(queue, {"Your name?": "Ada", "Your age?": "36"})
+    request = text_request("Your favourite colour?")
+
+    with pytest.raises(UnscriptedRequestError) as raised:
+        queue.ask(request)
+
+    message = str(raised.value)
+    assert "'Your favourite colour?'" in message
+    assert "'Your name?'" in message
+    assert "'Your age?'" in message
+    assert isinstance(raised.value, LookupError)
+    assert responder.asked == [request]
+    assert queue.pending() == []
+
+
+def test_unknown_message_with_an_empty_script_says_none_are_scripted() -> None:
+    queue = ElicitationQueue()
+    ScriptedResponder(queue, {})
+
+    with pytest.raises(UnscriptedRequestError, match=r"'Anything\?'.*none"):
+        queue.ask(text_request("Anything?"))
+
+
+def test_known_messages_still_work_after_an_unknown_one() -> None:
+    queue = ElicitationQueue()
+    ScriptedResponder(queue, {"Your name?": "Ada"})
+
+    with pytest.raises(UnscriptedRequestError):
+        queue.ask(text_request("Surprise?"))
+
+    assert queue.ask(text_request("Your name?")).content == "Ada"
+
+
+def test_unsubscribe_hands_requests_back_to_the_policy() -> None:
+    queue = ElicitationQueue()
+    responder = ScriptedResponder(queue, {"Your name?": "Ada"})
+
+    responder.unsubscribe()
+
+    result = queue.ask(text_request("Your name?"))
+    assert result == ElicitationResult(action="cancel", reason="no_front_end")
+    assert responder.asked == []
+
+
+def test_requests_already_waiting_are_answered_when_the_responder_subscribes() -> None:
+    queue = ElicitationQueue(policy="wait")
+    future = queue.submit(text_request("Your name?"))
+
+    ScriptedResponder(queue, {"Your name?": "Ada"})
+
+    assert future.result(timeout=5).content == "Ada"
+
+
+def test_answers_agents_in_other_threads() -> None:
+    queue = ElicitationQueue()
+    ScriptedResponder(queue, {f"question {i}": f"answer {i}" for i in range(20)})
+    results: dict[int, Any] = {}
+
+    def agent(i: int) -> None:
+        results[i] = queue.ask(text_request(f"question {i}")).content
+
+    threads = [threading.Thread(target=agent, args=(i,), daemon=True) for i in range(20)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(5)
+
+    assert results == {i: f"answer {i}" for i in range(20)}
+
+
+async def test_works_with_ask_async() -> None:
+    queue = ElicitationQueue()
+    ScriptedResponder(queue, {"Your name?": "Ada"})
+
+    result = await queue.ask_async(text_request("Your name?"))
+
+    assert result.content == "Ada"
+
+
+# -- a realistic agent, tested end to end --------------------------------------------
+
+
+def set_up_service(queue: ElicitationQueue) -> dict[str, Any]:
+    """A small agent: asks what a new service needs, and returns a plan (or why it stopped)."""
+    framework = queue.ask(
+        parse_request(
+            {
+                "kind": "choice",
+                "message": FRAMEWORK,
+                "source": "setup-agent",
+                "options": [
+                    {"label": "FastAPI", "value": "fastapi", "description": "async, typed"},
+                    {"label": "Flask", "value": "flask"},
+                    {"label": "Django", "value": "django"},
+                ],
+                "default": "fastapi",
+            }
+        )
+    )
+    if not framework.accepted:
+        return {"status": "stopped", "at": "framework", "why": framework.to_llm_text()}
+
+    features = queue.ask(
+        parse_request(
+            {
+                "kind": "multi_choice",
+                "message": FEATURES,
+                "options": ["auth", "database", "cache", "metrics"],
+                "default": ["auth"],
+                "max_selected": 3,
+            }
+        )
+    )
+    key_request = parse_request({"kind": "secret", "message": API_KEY, "min_length": 8})
+    api_key = queue.ask(key_request)
+    deploy_request = parse_request(
+        {
+            "kind": "form",
+            "message": DEPLOY,
+            "schema": {
+                "type": "object",
+                "properties": {
+                    "region": {"type": "string", "default": "eu-west-1"},
+                    "replicas": {"type": "integer", "minimum": 1, "default": 2},
+                },
+                "required": ["region"],
+            },
+        }
+    )
+    deploy = queue.ask(deploy_request)
+    confirm = queue.ask(parse_request({"kind": "confirmation", "message": CONFIRM}))
+
+    plan = {
+        "framework": framework.content,
+        "features": features.content if features.accepted else [],
+        "api_key": api_key.content if api_key.accepted else None,
+        "deploy": deploy.content if deploy.accepted else deploy_request.default_content(),
+    }
+    summary = "; ".join(
+        [
+            f"framework: {framework.content}",
+            f"features: {', '.join(plan['features']) or 'none'}",
+            f"api key: {key_request.describe_content(api_key.content)}",
+            f"deploy: {deploy_request.describe_content(plan['deploy'])}",
+        ]
+    )
+    status = "deployed" if confirm.accepted and confirm.content else "planned"
+    return {"status": status, "plan": plan, "summary": summary}
+
+
+def happy_script() -> dict[str, Any]:
+    return {
+        FRAMEWORK: "fastapi",
+        FEATURES: ["auth", "database"],
+        API_KEY: SecretStr(CANARY),
+        DEPLOY: lambda request: ElicitationResult(
+            action="accept", content={**request.default_content(), "replicas": 3}
+        ),
+        CONFIRM: True,
+    }
+
+
+def test_agent_end_to_end_with_every_answer() -> None:
+    queue = ElicitationQueue()
+    responder = ScriptedResponder(queue, happy_script())
+
+    outcome = set_up_service(queue)
+
+    assert outcome["status"] == "deployed"
+    plan = outcome["plan"]
+    assert plan["framework"] == "fastapi"
+    assert plan["features"] == ["auth", "database"]
+    assert plan["api_key"].get_secret_value() == CANARY
+    assert plan["deploy"] == {"region": "eu-west-1", "replicas": 3}
+    assert outcome["summary"] == (
+        "framework: fastapi; features: auth, database; api key: •••; "
+        "deploy: region=eu-west-1, replicas=3"
+    )
+    assert CANARY not in outcome["summary"]
+    assert CANARY not in repr(outcome)
+    assert [r.message for r in responder.asked] == [FRAMEWORK, FEATURES, API_KEY, DEPLOY, CONFIRM]
+    assert [r.kind for r in responder.asked] == [
+        "choice",
+        "multi_choice",
+        "secret",
+        "form",
+        "confirmation",
+    ]
+    assert responder.asked[0].source == "setup-agent"
+
+
+def test_agent_end_to_end_when_the_user_says_no_at_the_end() -> None:
+    queue = ElicitationQueue()
+    ScriptedResponder(queue, {**happy_script(), CONFIRM: False})
+
+    outcome = set_up_service(queue)
+
+    assert outcome["status"] == "planned"
+
+
+def test_agent_end_to_end_with_declines_and_cancels() -> None:
+    queue = ElicitationQueue()
+    script = {
+        **happy_script(),
+        FEATURES: ElicitationResult(action="decline"),
+        API_KEY: ElicitationResult(action="cancel", reason="timeout"),
+        DEPLOY: ElicitationResult(action="decline"),
+        CONFIRM: ElicitationResult(action="cancel", reason="closed"),
+    }
+    ScriptedResponder(queue, script)
+
+    outcome = set_up_service(queue)
+
+    assert outcome["status"] == "planned"
+    assert outcome["plan"]["features"] == []
+    assert outcome["plan"]["api_key"] is None
+    assert outcome["plan"]["deploy"] == {"region": "eu-west-1", "replicas": 2}
+
+
+def test_agent_end_to_end_stops_when_the_first_question_is_declined() -> None:
+    queue = ElicitationQueue()
+    responder = ScriptedResponder(
+        queue, {**happy_script(), FRAMEWORK: ElicitationResult(action="decline")}
+    )
+
+    outcome = set_up_service(queue)
+
+    assert outcome == {
+        "status": "stopped",
+        "at": "framework",
+        "why": "The user declined to answer.",
+    }
+    assert [r.message for r in responder.asked] == [FRAMEWORK]
+
+
+def test_agent_end_to_end_fails_loudly_on_a_question_nobody_scripted() -> None:
+    queue = ElicitationQueue()
+    script = happy_script()
+    del script[DEPLOY]
+    ScriptedResponder(queue, script)
+
+    with pytest.raises(UnscriptedRequestError, match="Where should it be deployed"):
+        set_up_service(queue)
+
+
+def test_agent_end_to_end_in_a_worker_thread() -> None:
+    queue = ElicitationQueue()
+    ScriptedResponder(queue, happy_script())
+    outcome: dict[str, Any] = {}
+
+    worker = threading.Thread(target=lambda: outcome.update(set_up_service(queue)), daemon=True)
+    worker.start()
+    worker.join(5)
+
+    assert not worker.is_alive()
+    assert outcome["status"] == "deployed"

@@ -1,0 +1,285 @@
+"""Store secrets in the system keyring, and remember the names (never values) of what was stored."""
+
+from __future__ import annotations
+
+import logging
+import os
+import tempfile
+import threading
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Literal
+
+import keyring
+import keyring.errors
+import platformdirs
+from keyring.backends import fail, null
+from keyring.backends.chainer import ChainerBackend
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
+
+from tui.models import KeyringTarget
+from tui.redaction import Redactor
+from tui.secret_ref import SecretRef
+
+NO_BACKEND_HINT = (
+    "Install a keyring backend such as keyrings.alt (`pip install keyrings.alt`), "
+    "or choose one with the PYTHON_KEYRING_BACKEND environment variable "
+    "(e.g. PYTHON_KEYRING_BACKEND=keyrings.alt.file.PlaintextKeyring)."
+)
+"""What to do on a machine without a usable keyring; the error message and README both say it."""
+
+CONFIG_DIR_ENV = "ELICIT_TUI_CONFIG_DIR"
+"""Environment variable that moves elicit-tui's config folder (and the stored-entry index)."""
+
+_INDEX_FILE = "keyring-entries.json"
+_INDEX_LOCK = threading.Lock()
+_log = logging.getLogger(__name__)
+
+KeyringProblem = Literal["no_backend", "locked", "failed", "index"]
+"""What went wrong: no usable backend, a locked keyring, a backend error, or an unreadable index."""
+
+
+class KeyringError(RuntimeError):
+    """Storing, reading or deleting a keyring entry failed; the message says which and what to do.
+
+    The message names the entry (service/username) and never contains the secret, even when
+    the backend's own error text did. `problem` tells a front end which case it is.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        problem: KeyringProblem,
+        service: str | None = None,
+        username: str | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.problem: KeyringProblem = problem
+        self.service = service
+        self.username = username
+
+
+class StoredEntry(BaseModel):
+    """A keyring entry elicit-tui stored: its name and when, never its value."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    service: str
+    username: str
+    stored_at: datetime
+
+
+class _Index(BaseModel):
+    """The index file's shape."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    entries: list[StoredEntry] = Field(default_factory=list)
+
+
+def index_path() -> Path:
+    """The JSON file naming what elicit-tui stored (it need not exist yet).
+
+    It lives in `$ELICIT_TUI_CONFIG_DIR` if set, else in the user config folder
+    (`platformdirs.user_config_dir("elicit-tui")`).
+    """
+    folder = os.environ.get(CONFIG_DIR_ENV) or platformdirs.user_config_dir(
+        "elicit-tui", appauthor=False
+    )
+    return Path(folder) / _INDEX_FILE
+
+
+def keyring_status() -> str | None:
+    """None if the configured keyring can store secrets, else why not and what to do about it.
+
+    A locked keyring still counts as usable here: only trying to store finds that out.
+    """
+    problem = _backend_problem()
+    return None if problem is None else f"No usable keyring: {problem} {NO_BACKEND_HINT}"
+
+
+def store_secret(target: KeyringTarget, value: SecretStr) -> SecretRef:
+    """Store `value` in the keyring under `target`; returns the reference the agent gets.
+
+    The value is read back to make sure the backend kept it, then the entry's name is recorded
+    for `list_stored` (a failure to record is logged, not raised: the secret is stored).
+    Raises `KeyringError` (without the value) when there is no usable backend, the keyring is
+    locked, or the backend fails or does not keep the value.
+    """
+    service, username = target.service, target.username
+    problem = _backend_problem()
+    if problem is not None:
+        raise KeyringError(
+            f"Could not store keyring entry {service}/{username}: {problem} {NO_BACKEND_HINT}",
+            problem="no_backend",
+            service=service,
+            username=username,
+        )
+    failure: KeyringError | None = None
+    # The plain value is never bound to a local: traceback renderers that show locals see none.
+    try:
+        keyring.set_password(service, username, value.get_secret_value())
+        kept = keyring.get_password(service, username) == value.get_secret_value()
+    except Exception as exc:
+        failure = _backend_failure("store", service, username, exc, value)
+    else:
+        if not kept:
+            failure = KeyringError(
+                f"Could not store keyring entry {service}/{username}: the keyring accepted the "
+                "value but did not return it when read back.",
+                problem="failed",
+                service=service,
+                username=username,
+            )
+    if failure is not None:
+        # Raised outside the `except` so neither the backend's exception nor its frames are chained.
+        raise failure from None
+    try:
+        _record(StoredEntry(service=service, username=username, stored_at=datetime.now(UTC)))
+    except KeyringError as index_failure:
+        _log.warning("Stored keyring entry %s/%s, but %s", service, username, index_failure)
+    return SecretRef(service=service, username=username)
+
+
+def list_stored() -> list[StoredEntry]:
+    """The entries elicit-tui stored, sorted by service and username (names and times only).
+
+    Raises `KeyringError` (problem "index") if the index file cannot be read.
+    """
+    with _INDEX_LOCK:
+        entries = _read_index(index_path())
+    return sorted(entries, key=lambda entry: (entry.service, entry.username))
+
+
+def delete_stored(service: str, username: str) -> bool:
+    """Remove an entry from the keyring and from the index; True if either had it.
+
+    An entry already gone from the keyring is not an error. Raises `KeyringError` when there is
+    no usable backend, the backend refuses, or the index cannot be read or written.
+    """
+    problem = _backend_problem()
+    if problem is not None:
+        raise KeyringError(
+            f"Could not delete keyring entry {service}/{username}: {problem} {NO_BACKEND_HINT}",
+            problem="no_backend",
+            service=service,
+            username=username,
+        )
+    failure: KeyringError | None = None
+    in_keyring = False
+    try:
+        in_keyring = _delete_from_keyring(service, username)
+    except Exception as exc:
+        failure = _backend_failure("delete", service, username, exc, None)
+    if failure is not None:
+        raise failure from None
+    with _INDEX_LOCK:
+        path = index_path()
+        entries = _read_index(path)
+        remaining = [e for e in entries if (e.service, e.username) != (service, username)]
+        if len(remaining) != len(entries):
+            _write_index(path, remaining)
+    return in_keyring or len(remaining) != len(entries)
+
+
+def _backend_problem() -> str | None:
+    """Why the configured keyring backend cannot keep a secret, or None if it can."""
+    try:
+        backend = keyring.get_keyring()
+    except Exception as exc:  # PYTHON_KEYRING_BACKEND or keyringrc.cfg names a broken backend
+        return f"the keyring backend could not be loaded ({type(exc).__name__}: {exc})."
+    name = f"{type(backend).__module__}.{type(backend).__qualname__}"
+    if isinstance(backend, fail.Keyring):
+        return f"no keyring backend is available ({name} is active)."
+    if isinstance(backend, null.Keyring):
+        return f"the keyring is disabled ({name} discards what is stored)."
+    if isinstance(backend, ChainerBackend) and not backend.backends:
+        return f"no keyring backend is available ({name} has no backends to chain)."
+    return None
+
+
+def _backend_failure(
+    verb: str, service: str, username: str, exc: Exception, value: SecretStr | None
+) -> KeyringError:
+    """A `KeyringError` for a backend exception, its text scrubbed of `value`."""
+    scrubber = Redactor(min_length=1)
+    if value is not None:
+        scrubber.register(value)
+    detail = scrubber.scrub(str(exc))
+    reason = f"{type(exc).__name__}: {detail}" if detail else type(exc).__name__
+    problem: KeyringProblem
+    if isinstance(exc, keyring.errors.NoKeyringError):
+        problem, advice = "no_backend", NO_BACKEND_HINT
+    elif isinstance(exc, keyring.errors.KeyringLocked):
+        problem, advice = "locked", "Unlock the keyring (or log in to the desktop) and try again."
+    else:
+        problem, advice = "failed", ""
+    return KeyringError(
+        f"Could not {verb} keyring entry {service}/{username}: {reason} {advice}".rstrip(),
+        problem=problem,
+        service=service,
+        username=username,
+    )
+
+
+def _delete_from_keyring(service: str, username: str) -> bool:
+    """True if the keyring had the entry and now does not; False if it never had it."""
+    try:
+        keyring.delete_password(service, username)
+    except keyring.errors.PasswordDeleteError:
+        # Backends raise this for a missing entry too; only an entry that survives is a failure.
+        if keyring.get_password(service, username) is None:
+            return False
+        raise
+    return True
+
+
+def _record(entry: StoredEntry) -> None:
+    """Add `entry` to the index, replacing an older record of the same name."""
+    with _INDEX_LOCK:
+        path = index_path()
+        entries = [
+            e
+            for e in _read_index(path)
+            if (e.service, e.username) != (entry.service, entry.username)
+        ]
+        _write_index(path, [*entries, entry])
+
+
+def _read_index(path: Path) -> list[StoredEntry]:
+    """The recorded entries (none if there is no index yet); `KeyringError` if unreadable."""
+    try:
+        return _Index.model_validate_json(path.read_bytes()).entries
+    except FileNotFoundError:
+        return []
+    except ValidationError as exc:
+        reason = exc.errors(include_url=False)[0]["msg"]
+    except OSError as exc:
+        reason = f"{type(exc).__name__}: {exc}"
+    raise KeyringError(
+        f"elicit-tui's list of stored keyring entries ({path}) is unreadable: {reason}. "
+        "Delete the file to start a new list; the secrets themselves stay in the keyring.",
+        problem="index",
+    )
+
+
+def _write_index(path: Path, entries: list[StoredEntry]) -> None:
+    """Replace the index with `entries` atomically; `KeyringError` if it cannot be written."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        # Written beside the index and renamed over it, so a reader never sees half a file.
+        handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8") as file:
+                file.write(_Index(entries=entries).model_dump_json(indent=2))
+            os.replace(temporary, path)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
+    except OSError as exc:
+        raise KeyringError(
+            f"could not write elicit-tui's list of stored keyring entries ({path}): "
+            f"{type(exc).__name__}: {exc}",
+            problem="index",
+        ) from None
