@@ -7,6 +7,8 @@ import sys
 from collections.abc import Sequence
 from functools import partial
 
+from tui.ask_command import add_ask_command
+
 
 def _run_demo(args: argparse.Namespace) -> int:
     from tui.app import ElicitationApp
@@ -49,6 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="how long the agent 'thinks' between questions (default: 0.6)",
     )
     demo.set_defaults(handler=_run_demo)
+    add_ask_command(commands)
     return parser
 
 

@@ -1,0 +1,277 @@
+"""`elicit-tui ask` in process: flags and JSON to requests, results to JSON, the one-modal app."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from pydantic import SecretStr
+from textual.pilot import Pilot
+
+from tui import (
+    ChoiceRequest,
+    ConfirmationRequest,
+    ElicitationResult,
+    FormRequest,
+    KeyringTarget,
+    MultiChoiceRequest,
+    SecretRef,
+    SecretRequest,
+    TextRequest,
+    parse_request,
+)
+from tui.ask_app import AskApp
+from tui.ask_command import (
+    EXIT_INVALID,
+    REDACTED,
+    InvalidRequest,
+    build_parser,
+    build_request,
+    main,
+    result_json,
+)
+from widgets.base import ElicitationModal
+
+SIZE = (80, 24)
+
+
+def request_from(*argv: str, stdin: str | None = None) -> Any:
+    args = build_parser().parse_args(argv)
+    return build_request(args, io.StringIO(stdin) if stdin is not None else None)
+
+
+# -- flags and JSON -> requests -------------------------------------------------------
+
+
+def test_choice_flags() -> None:
+    request = request_from(
+        "choice", "Which DB?", "-o", "Postgres", "-o", "SQLite", "--default", "SQLite"
+    )
+
+    assert isinstance(request, ChoiceRequest)
+    assert request.message == "Which DB?"
+    assert [o.value for o in request.options] == ["Postgres", "SQLite"]
+    assert request.default == "SQLite"
+
+
+def test_multi_flags_and_alias() -> None:
+    for kind in ("multi", "multi_choice"):
+        request = request_from(
+            kind, "Features?", "-o", "a", "-o", "b", "-o", "c", "--default", "a", "--default", "c",
+            "--min", "1", "--max", "2",
+        )  # fmt: skip
+
+        assert isinstance(request, MultiChoiceRequest)
+        assert request.default == ["a", "c"]
+        assert (request.min_selected, request.max_selected) == (1, 2)
+
+
+def test_text_flags() -> None:
+    request = request_from("text", "Notes?", "--default", "none", "--multiline", "--timeout", "30")
+
+    assert isinstance(request, TextRequest)
+    assert (request.default, request.multiline, request.timeout) == ("none", True, 30.0)
+
+
+def test_secret_store_splits_at_the_last_slash() -> None:
+    request = request_from("secret", "Token?", "--store", "https://api.example.com/ada")
+
+    assert isinstance(request, SecretRequest)
+    assert request.store == KeyringTarget(service="https://api.example.com", username="ada")
+
+
+@pytest.mark.parametrize(("flag", "default"), [([], False), (["--default", "yes"], True)])
+def test_confirm_flags(flag: list[str], default: bool) -> None:
+    request = request_from("confirm", "Deploy?", *flag, "--yes-label", "Ship it")
+
+    assert isinstance(request, ConfirmationRequest)
+    assert (request.default, request.yes_label, request.no_label) == (default, "Ship it", "No")
+
+
+def test_form_schema_flag() -> None:
+    schema = {"type": "object", "properties": {"name": {"type": "string"}}}
+    request = request_from("form", "Who?", "--schema", json.dumps(schema), "--title", "Setup")
+
+    assert isinstance(request, FormRequest)
+    assert request.requested_schema == schema
+    assert request.title == "Setup"
+
+
+def test_json_flag_and_stdin_give_the_same_request() -> None:
+    data = {"kind": "choice", "id": "q1", "message": "Which DB?", "options": ["a", "b"]}
+
+    from_flag = request_from("--json", json.dumps(data))
+    from_stdin = request_from(stdin=json.dumps(data))
+
+    assert from_flag == from_stdin == parse_request(data)
+
+
+@pytest.mark.parametrize(
+    ("argv", "stdin", "message"),
+    [
+        (["choice", "Q", "-o", "a", "--default", "b"], None, "choice.default: Value error, 'b' is not one of the options: 'a'"),
+        (["--json", '{"kind": "choice", "message": "Q", "options": []}'], None, "choice.options: List should have at least 1 item"),
+        (["--json", '{"kind": "nope", "message": "Q"}'], None, "does not match any of the expected tags"),
+        (["--json", "{not json"], None, "the request is not valid JSON"),
+        (["--json", "[1, 2]"], None, "the request must be a JSON object, not list"),
+        (["form", "Q", "--schema", '{"type": "object", "properties": {"a": {"type": "object"}}}'], None, "form.requested_schema"),
+        (["form", "Q", "--schema", "nope"], None, "the --schema is not valid JSON"),
+        (["--json", "{}", "choice", "Q", "-o", "a"], None, "not both"),
+        ([], "", "no request given"),
+    ],
+)  # fmt: skip
+def test_invalid_requests_say_what_is_wrong(
+    argv: list[str], stdin: str | None, message: str
+) -> None:
+    with pytest.raises(InvalidRequest) as raised:
+        request_from(*argv, stdin=stdin)
+
+    assert message in str(raised.value)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--bogus"],
+        ["choice", "Q"],
+        ["confirm", "Q", "--default", "maybe"],
+        ["text", "Q", "--timeout", "soon"],
+        ["secret", "Q", "--store", "no-slash"],
+        ["nope", "Q"],
+    ],
+)
+def test_usage_errors_exit_3_not_argparse_2(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(argv)
+
+    assert exited.value.code == EXIT_INVALID
+    assert "error:" in capsys.readouterr().err
+
+
+def test_invalid_request_exits_3_with_the_reason_on_stderr(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code = main(["--json", '{"kind": "choice", "message": "Q", "options": ["a"], "default": "z"}'])
+
+    captured = capsys.readouterr()
+    assert code == EXIT_INVALID
+    assert captured.out == ""
+    assert "'z' is not one of the options" in captured.err
+
+
+def test_reveal_secret_given_before_or_after_the_kind() -> None:
+    parser = build_parser()
+
+    assert parser.parse_args(["--reveal-secret", "secret", "Q"]).reveal_secret is True
+    assert parser.parse_args(["secret", "Q", "--reveal-secret"]).reveal_secret is True
+    assert parser.parse_args(["secret", "Q"]).reveal_secret is False
+
+
+def test_ask_is_registered_on_the_elicit_tui_command() -> None:
+    from tui.cli import build_parser as cli_parser
+
+    args = cli_parser().parse_args(["ask", "--json", "{}", "--reveal-secret"])
+
+    assert args.arguments == ["--json", "{}", "--reveal-secret"]
+    assert isinstance(args, argparse.Namespace)
+
+
+# -- results -> JSON ------------------------------------------------------------------
+
+
+def test_result_json_has_action_content_and_reason() -> None:
+    result = ElicitationResult(action="accept", content=["a", "b"])
+
+    assert json.loads(result_json(result)) == {
+        "action": "accept",
+        "content": ["a", "b"],
+        "reason": None,
+    }
+    assert json.loads(result_json(ElicitationResult(action="cancel", reason="timeout"))) == {
+        "action": "cancel",
+        "content": None,
+        "reason": "timeout",
+    }
+
+
+def test_a_typed_secret_is_redacted_unless_revealed() -> None:
+    result = ElicitationResult(action="accept", content=SecretStr("sk-CANARY-never"))
+
+    assert "sk-CANARY" not in result_json(result)
+    assert json.loads(result_json(result))["content"] == REDACTED
+    assert json.loads(result_json(result, reveal_secret=True))["content"] == "sk-CANARY-never"
+
+
+def test_a_stored_secret_prints_its_reference_even_when_revealing() -> None:
+    result = ElicitationResult(action="accept", content=SecretRef(service="github", username="ada"))
+
+    assert json.loads(result_json(result, reveal_secret=True))["content"] == {
+        "service": "github",
+        "username": "ada",
+    }
+
+
+# -- the one-modal app ----------------------------------------------------------------
+
+
+async def wait_for(pilot: Pilot[Any], condition: Callable[[], bool], timeout: float = 3.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError("condition not met in time")
+        await pilot.pause(0.02)
+
+
+CHOICE = {"kind": "choice", "message": "Which DB?", "options": ["Postgres", "SQLite"]}
+
+
+async def run_ask(data: dict[str, Any], *keys: str) -> tuple[Any, AskApp]:
+    app = AskApp(parse_request(data), input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, ElicitationModal))
+        modal = app.screen
+        # The dialog fills the screen above the modal's footer.
+        assert modal.query_one("#dialog").outer_size.width == SIZE[0]
+        assert modal.query_one("#dialog").outer_size.height >= SIZE[1] - 1
+        await pilot.press(*keys)
+        await wait_for(pilot, lambda: not app.is_running)
+    return app.return_value, app
+
+
+@pytest.mark.parametrize(
+    ("keys", "expected"),
+    [
+        (("2",), ElicitationResult(action="accept", content="SQLite")),
+        (("down", "enter"), ElicitationResult(action="accept", content="SQLite")),
+        (("ctrl+n",), ElicitationResult(action="decline")),
+        (("escape",), ElicitationResult(action="cancel")),
+    ],
+)
+async def test_the_app_returns_the_result(
+    keys: tuple[str, ...], expected: ElicitationResult
+) -> None:
+    result, _ = await run_ask(CHOICE, *keys)
+
+    assert result == expected
+
+
+async def test_quitting_instead_of_answering_returns_none() -> None:
+    result, app = await run_ask(CHOICE, "ctrl+q")
+
+    assert result is None
+    assert app.queue.closed
+
+
+async def test_a_timeout_ends_the_app_with_cancel() -> None:
+    app = AskApp(parse_request({**CHOICE, "timeout": 0.3}), input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: not app.is_running)
+
+    assert app.return_value == ElicitationResult(action="cancel", reason="timeout")

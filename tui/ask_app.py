@@ -1,0 +1,32 @@
+"""The app behind `elicit-tui ask`: one request, its modal filling the screen, its result returned."""
+
+from __future__ import annotations
+
+from functools import partial
+
+from tui.app import ElicitationApp
+from tui.models import ElicitationResult, Request
+from tui.queue import ElicitationQueue
+
+
+def _ask_once(request: Request, queue: ElicitationQueue) -> ElicitationResult:
+    return queue.ask(request)
+
+
+class AskApp(ElicitationApp):
+    """Shows `request` full screen and exits with its `ElicitationResult`.
+
+    It is an `ElicitationApp` whose agent asks the one request, so timeouts, the input grace
+    period and the modal are the same as in the full app. `run()` returns None when the
+    person quits the app instead of answering (the request then ends with `cancel`/`closed`).
+    """
+
+    def __init__(self, request: Request, *, input_grace: float = 0.2) -> None:
+        super().__init__(
+            ElicitationQueue(),
+            partial(_ask_once, request),
+            agent_name=request.source or "elicit-tui ask",
+            title=request.title or "elicit-tui ask",
+            input_grace=input_grace,
+            exit_when_agent_done=True,
+        )

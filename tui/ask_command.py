@@ -1,0 +1,328 @@
+"""`elicit-tui ask`: one request from the shell, answered in a full-screen modal, printed as JSON.
+
+The result is one line of JSON on stdout, `{"action": ..., "content": ..., "reason": ...}`, and
+the exit status says how the request ended: 0 accept, 1 decline, 2 cancel, 3 invalid request.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any, NoReturn, TextIO
+
+from pydantic import BaseModel, SecretStr, TypeAdapter, ValidationError
+
+from tui.models import Action, ElicitationResult, Request, parse_request
+
+EXIT_CODES: dict[Action, int] = {"accept": 0, "decline": 1, "cancel": 2}
+"""The exit status for each way a request can end."""
+
+EXIT_INVALID = 3
+"""The exit status when the command line or JSON does not describe a valid request."""
+
+REDACTED = "**********"
+"""What a typed secret is printed as without `--reveal-secret`."""
+
+_EPILOG = """\
+exit status: 0 accept, 1 decline, 2 cancel (Escape, quit, timeout, no terminal),
+3 invalid request (the reason on stderr; no UI is shown).
+The UI is drawn on the terminal (/dev/tty), so stdin and stdout may be pipes or files.
+"""
+
+Fields = Callable[[argparse.Namespace], dict[str, Any]]
+"""Turns one kind's parsed flags into that kind's request fields."""
+
+
+class InvalidRequest(ValueError):
+    """The command line or JSON does not describe a valid request; the message says why."""
+
+
+class _AskParser(argparse.ArgumentParser):
+    """An argument parser whose usage errors exit 3: argparse's own 2 means "cancel" here."""
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_INVALID, f"{self.prog}: error: {message}\n")
+
+
+def add_ask_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register `ask` on the `elicit-tui` parser; its arguments are read by `build_parser()`."""
+    ask = commands.add_parser(
+        "ask",
+        help="ask one question from the shell and print the answer as JSON",
+        add_help=False,
+        # No option prefix: every argument, `--help` and `--json` included, reaches the ask
+        # parser, so its usage errors exit 3 as documented.
+        prefix_chars="\0",
+    )
+    ask.add_argument("arguments", nargs=argparse.REMAINDER)
+    ask.set_defaults(handler=_run)
+
+
+def _run(args: argparse.Namespace) -> int:
+    return main(args.arguments)
+
+
+def main(argv: Sequence[str]) -> int:
+    """Run `elicit-tui ask` with `argv` (the arguments after `ask`); returns the exit status."""
+    args = build_parser().parse_args(argv)
+    try:
+        request = build_request(args)
+    except InvalidRequest as invalid:
+        print(f"elicit-tui ask: {invalid}", file=sys.stderr)
+        return EXIT_INVALID
+    result = _ask_on_terminal(request)
+    print(result_json(result, reveal_secret=args.reveal_secret), flush=True)
+    return EXIT_CODES[result.action]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of `elicit-tui ask`: a request as JSON, or a kind and its flags."""
+    parser = _AskParser(
+        prog="elicit-tui ask",
+        description="Ask the person at the terminal one question and print the answer as JSON. "
+        "Name a KIND with its flags, or give the request as JSON (a `kind` plus the "
+        "request's fields) with --json or on stdin.",
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--json", metavar="JSON", help="the request as a JSON object")
+    parser.add_argument(
+        "--reveal-secret",
+        action="store_true",
+        help="print a typed secret's value instead of a redacted marker "
+        "(a secret stored in the keyring is always printed as its reference)",
+    )
+    kinds = parser.add_subparsers(dest="kind", metavar="KIND", parser_class=_AskParser)
+
+    common = _AskParser(add_help=False)
+    common.add_argument("message", help="the question")
+    common.add_argument("--title", help="a heading above the question")
+    common.add_argument("--description", help="more detail, in markdown")
+    common.add_argument("--source", help="who is asking (shown above the question)")
+    common.add_argument(
+        "--timeout", type=float, metavar="SECONDS", help="cancel unanswered after this long"
+    )
+
+    choice = kinds.add_parser("choice", parents=[common], help="pick one option")
+    _add_options(choice)
+    choice.add_argument("--default", metavar="OPTION", help="the option highlighted first")
+    choice.set_defaults(fields=_choice_fields)
+
+    multi = kinds.add_parser(
+        "multi", aliases=["multi_choice"], parents=[common], help="pick any number of options"
+    )
+    _add_options(multi)
+    multi.add_argument(
+        "--default",
+        dest="defaults",
+        action="append",
+        metavar="OPTION",
+        help="an option ticked at first (repeat for more)",
+    )
+    multi.add_argument("--min", type=int, metavar="N", help="at least N options")
+    multi.add_argument("--max", type=int, metavar="N", help="at most N options")
+    multi.set_defaults(fields=_multi_fields)
+
+    text = kinds.add_parser("text", parents=[common], help="type free text")
+    text.add_argument("--default", help="the text filled in at first")
+    text.add_argument("--placeholder", help="a hint shown while the field is empty")
+    text.add_argument("--multiline", action="store_true", help="allow several lines")
+    text.set_defaults(fields=_text_fields)
+
+    secret = kinds.add_parser("secret", parents=[common], help="type a secret, masked")
+    secret.add_argument(
+        "--store",
+        type=_keyring_target,
+        metavar="SERVICE/USERNAME",
+        help="store the secret in the system keyring and print only its reference",
+    )
+    secret.add_argument("--confirm", action="store_true", help="ask for the secret twice")
+    secret.add_argument("--placeholder", help="a hint shown while the field is empty")
+    secret.add_argument(
+        "--reveal-secret",
+        action="store_true",
+        # Unset unless given, so it cannot undo a --reveal-secret given before KIND.
+        default=argparse.SUPPRESS,
+        help="print the typed value instead of a redacted marker",
+    )
+    secret.set_defaults(fields=_secret_fields)
+
+    confirm = kinds.add_parser(
+        "confirm", aliases=["confirmation"], parents=[common], help="answer yes or no"
+    )
+    confirm.add_argument("--default", choices=["yes", "no"], help="the answer focused first")
+    confirm.add_argument("--yes-label", help="the label of the yes button")
+    confirm.add_argument("--no-label", help="the label of the no button")
+    confirm.set_defaults(fields=_confirm_fields)
+
+    form = kinds.add_parser("form", parents=[common], help="fill in fields described by a schema")
+    form.add_argument(
+        "--schema",
+        required=True,
+        metavar="JSON",
+        help="an MCP requestedSchema: a flat JSON object schema",
+    )
+    form.set_defaults(fields=_form_fields)
+    return parser
+
+
+def _add_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "-o",
+        "--option",
+        dest="options",
+        action="append",
+        required=True,
+        metavar="LABEL",
+        help="an option (repeat for each)",
+    )
+
+
+def _keyring_target(value: str) -> dict[str, str]:
+    # The username is after the last slash: service names are often URLs.
+    service, _, username = value.rpartition("/")
+    if not service or not username:
+        raise argparse.ArgumentTypeError(f"expected SERVICE/USERNAME, like github/token: {value!r}")
+    return {"service": service, "username": username}
+
+
+def _choice_fields(args: argparse.Namespace) -> dict[str, Any]:
+    return {"kind": "choice", "options": args.options, "default": args.default}
+
+
+def _multi_fields(args: argparse.Namespace) -> dict[str, Any]:
+    return {
+        "kind": "multi_choice",
+        "options": args.options,
+        "default": args.defaults,
+        "min_selected": args.min,
+        "max_selected": args.max,
+    }
+
+
+def _text_fields(args: argparse.Namespace) -> dict[str, Any]:
+    return {
+        "kind": "text",
+        "default": args.default,
+        "placeholder": args.placeholder,
+        "multiline": args.multiline,
+    }
+
+
+def _secret_fields(args: argparse.Namespace) -> dict[str, Any]:
+    return {
+        "kind": "secret",
+        "store": args.store,
+        "confirm": args.confirm,
+        "placeholder": args.placeholder,
+    }
+
+
+def _confirm_fields(args: argparse.Namespace) -> dict[str, Any]:
+    return {
+        "kind": "confirmation",
+        "default": None if args.default is None else args.default == "yes",
+        "yes_label": args.yes_label,
+        "no_label": args.no_label,
+    }
+
+
+def _form_fields(args: argparse.Namespace) -> dict[str, Any]:
+    return {"kind": "form", "requested_schema": _json_object(args.schema, "--schema")}
+
+
+def build_request(args: argparse.Namespace, stdin: TextIO | None = None) -> Request:
+    """The request the parsed arguments describe (JSON from `stdin`, default `sys.stdin`, if
+    neither a kind nor --json is given); raises `InvalidRequest` saying what is wrong."""
+    if args.kind is None:
+        data = _json_object(args.json if args.json is not None else _read_stdin(stdin), "request")
+    elif args.json is not None:
+        raise InvalidRequest("give the request either as KIND and flags or as --json, not both")
+    else:
+        fields: Fields = args.fields
+        data = {
+            "message": args.message,
+            "title": args.title,
+            "description": args.description,
+            "source": args.source,
+            "timeout": args.timeout,
+            **fields(args),
+        }
+        # Unset flags leave the request's own defaults in place.
+        data = {name: value for name, value in data.items() if value is not None}
+    try:
+        return parse_request(data)
+    except ValidationError as error:
+        raise InvalidRequest(describe_validation_error(error)) from None
+
+
+def _read_stdin(stdin: TextIO | None) -> str:
+    stream = sys.stdin if stdin is None else stdin
+    text = "" if stream is None or stream.isatty() else stream.read()
+    if not text.strip():
+        raise InvalidRequest(
+            "no request given: name a KIND (choice, multi, text, secret, confirm, form), "
+            "pass --json, or pipe the request's JSON to stdin"
+        )
+    return text
+
+
+def _json_object(text: str, what: str) -> dict[str, Any]:
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise InvalidRequest(f"the {what} is not valid JSON: {error}") from None
+    if not isinstance(value, dict):
+        raise InvalidRequest(f"the {what} must be a JSON object, not {type(value).__name__}")
+    return value
+
+
+def describe_validation_error(error: ValidationError) -> str:
+    """One line per problem, each naming the field: what `ask` prints for an invalid request."""
+    lines = []
+    for problem in error.errors(include_url=False):
+        where = ".".join(str(part) for part in problem["loc"])
+        lines.append(f"{where}: {problem['msg']}" if where else problem["msg"])
+    return "invalid request:\n  " + "\n  ".join(lines)
+
+
+def _ask_on_terminal(request: Request) -> ElicitationResult:
+    # Textual is imported only here: an invalid request is refused without loading it.
+    from tui.ask_app import AskApp
+    from tui.terminal import NoTerminalError, streams_on_terminal
+
+    app = AskApp(request)
+    try:
+        with streams_on_terminal():
+            result = app.run()
+    except NoTerminalError as error:
+        print(f"elicit-tui ask: {error}; the request is cancelled", file=sys.stderr)
+        return ElicitationResult(action="cancel", reason="no_terminal")
+    if isinstance(result, ElicitationResult):
+        return result
+    # Quit before answering, or the app failed (Textual printed the traceback).
+    return ElicitationResult(action="cancel", reason="closed" if not app.return_code else "error")
+
+
+def result_json(result: ElicitationResult, *, reveal_secret: bool = False) -> str:
+    """The one-line JSON `ask` prints: a typed secret redacted unless `reveal_secret`."""
+    return json.dumps(
+        {
+            "action": result.action,
+            "content": _jsonable(result.content, reveal_secret),
+            "reason": result.reason,
+        },
+        ensure_ascii=False,
+    )
+
+
+def _jsonable(content: Any, reveal_secret: bool) -> Any:
+    if isinstance(content, SecretStr):
+        return content.get_secret_value() if reveal_secret else REDACTED
+    if isinstance(content, BaseModel):
+        # A keyring reference prints as {"service": ..., "username": ...}.
+        return content.model_dump(mode="json")
+    return TypeAdapter(Any).dump_python(content, mode="json")

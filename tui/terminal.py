@@ -1,0 +1,61 @@
+"""Run a full-screen UI on the controlling terminal while the process's own streams are elsewhere."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+_STANDARD_FDS = (0, 1, 2)
+
+
+class NoTerminalError(OSError):
+    """The process has no controlling terminal (`/dev/tty` cannot be opened), so nobody can answer."""
+
+
+@contextmanager
+def streams_on_terminal() -> Iterator[None]:
+    """Point file descriptors 0, 1 and 2 at the controlling terminal for the block, then restore them.
+
+    Textual reads keys from stdin, sizes the screen from stdout and draws on stderr; with this,
+    `cmd | elicit-tui ask ... > answer.json` still shows the UI and takes keys on the terminal,
+    and what is printed after the block goes where the caller redirected it.
+    Raises `NoTerminalError` when there is no controlling terminal.
+    """
+    try:
+        terminal = os.open("/dev/tty", os.O_RDWR | os.O_NOCTTY)
+    except OSError as error:
+        raise NoTerminalError(
+            f"no terminal to show the question on (/dev/tty: {error.strerror})"
+        ) from None
+    _flush_standard_streams()
+    saved = {fd: _duplicate(fd) for fd in _STANDARD_FDS}
+    try:
+        for fd in _STANDARD_FDS:
+            os.dup2(terminal, fd)
+        yield
+    finally:
+        _flush_standard_streams()
+        for fd, copy in saved.items():
+            if copy is None:
+                os.close(fd)
+            else:
+                os.dup2(copy, fd)
+                os.close(copy)
+        os.close(terminal)
+
+
+def _duplicate(fd: int) -> int | None:
+    """A copy of `fd` to restore later, or None if the process started with it closed."""
+    try:
+        return os.dup(fd)
+    except OSError:
+        return None
+
+
+def _flush_standard_streams() -> None:
+    # Python's buffers must reach the descriptor they were written for before it is repointed.
+    for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
+        if stream is not None:
+            stream.flush()
