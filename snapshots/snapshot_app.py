@@ -39,6 +39,7 @@ def modal_app(*requests: Request, theme: str = "textual-dark") -> tuple[Elicitat
             widget.cursor_blink = False
         for area in app.screen.query(TextArea).results():
             area.cursor_blink = False
+        await pilot.wait_for_scheduled_animations()
         await pilot.pause()
 
     return app, ready

@@ -6,24 +6,31 @@ import traceback
 from typing import Any
 
 from rich.console import Group, RenderableType
-from rich.pretty import Pretty
+from rich.highlighter import ReprHighlighter
+from rich.pretty import pretty_repr
 from rich.text import Text
 from textual.widgets import Static
 
+from tui.redaction import REDACTOR
+
 
 class AgentStatus(Static):
-    """Idle, running, finished with a value, or failed with an exception (shown, not fatal)."""
+    """Idle, running, finished with a value, or failed with an exception (shown, not fatal).
+
+    What the agent returned or raised is shown with every secret answered so far scrubbed.
+    """
 
     summary: str = ""
     """The status in one plain line, as shown in its first line."""
 
     def _show(self, state: str, heading: str, *details: RenderableType) -> None:
+        heading = REDACTOR.scrub(heading)
         self.summary = heading
         self.set_classes(state)
         self.update(Group(Text(heading), *details) if details else Text(heading))
 
     def show_idle(self) -> None:
-        self._show("idle", "No agent attached: requests from the queue appear as they come.")
+        self._show("idle", "No agent attached: queued requests appear as they come")
 
     def show_running(self, name: str) -> None:
         self._show("running", f"● Agent {name} is running")
@@ -32,12 +39,13 @@ class AgentStatus(Static):
         if value is None:
             self._show("finished", "✔ Agent finished")
         else:
-            self._show("finished", "✔ Agent finished and returned:", Pretty(value))
+            returned = ReprHighlighter()(Text(REDACTOR.scrub(pretty_repr(value))))
+            self._show("finished", "✔ Agent finished and returned:", returned)
 
     def show_failed(self, error: BaseException) -> None:
         trace = "".join(traceback.format_exception(error)[-6:]).rstrip()
         self._show(
             "failed",
             f"✖ Agent failed: {type(error).__name__}: {error}",
-            Text(trace, style="dim"),
+            Text(REDACTOR.scrub(trace), style="dim"),
         )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from rich.table import Table
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
@@ -18,15 +19,15 @@ FILTER_THRESHOLD = 10
 """From this many options on, typing letters filters the list."""
 
 
-def option_prompt(number: int, option: Option, *, stacked: bool = True) -> Text:
-    """The label (numbered for the first nine) with the description dimmed beneath or beside it."""
-    prompt = Text()
-    prompt.append(f"{number} " if number <= 9 else "  ", style="dim")
-    prompt.append(option.label)
+def option_prompt(number: int, option: Option) -> Table:
+    """The label (numbered for the first nine) with the description dimmed beneath it."""
+    prompt = Table.grid(padding=(0, 1))
+    prompt.add_column(no_wrap=True, style="dim")
+    prompt.add_column()
+    label = Text(option.label)
     if option.description:
-        prompt.append(
-            f"\n  {option.description}" if stacked else f" — {option.description}", style="dim"
-        )
+        label.append(f"\n{option.description}", style="dim")
+    prompt.add_row(str(number) if number <= 9 else " ", label)
     return prompt
 
 
@@ -79,7 +80,7 @@ class ChoiceModal(ElicitationModal[ChoiceRequest]):
         if self.filtering:
             shown = f"{len(self._shown)} of {len(self.request.options)}"
             hint = self._filter_text or "type to filter"
-            self.query_one("#filter", Static).update(f"🔎 {hint}  ({shown})")
+            self.query_one("#filter", Static).update(f"Filter: {hint}  ({shown})")
 
     def on_key(self, event: events.Key) -> None:
         if not self.filtering:

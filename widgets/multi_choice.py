@@ -4,14 +4,23 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import SelectionList, Static
 from textual.widgets.selection_list import Selection
 
-from tui.models import MultiChoiceRequest
+from tui.models import MultiChoiceRequest, Option
 from widgets.base import ElicitationModal, InvalidAnswer
-from widgets.choice import option_prompt
+
+
+def selection_prompt(number: int, option: Option) -> Text:
+    """One line: the number (first nine), the label, and the description dimmed beside it."""
+    prompt = Text.assemble((f"{number} " if number <= 9 else "  ", "dim"), option.label)
+    if option.description:
+        prompt.append(" — ")
+        prompt.append(option.description, style="dim")
+    return prompt
 
 
 class MultiChoiceModal(ElicitationModal[MultiChoiceRequest]):
@@ -39,8 +48,7 @@ class MultiChoiceModal(ElicitationModal[MultiChoiceRequest]):
         defaults = set(self.request.default)
         yield SelectionList[str](
             *(
-                # SelectionList shows one line per option, so the description goes beside.
-                Selection(option_prompt(i, o, stacked=False), o.value, o.value in defaults)
+                Selection(selection_prompt(i, o), o.value, o.value in defaults)
                 for i, o in enumerate(self.request.options, 1)
             ),
             id="options",

@@ -1,0 +1,110 @@
+"""What each simple modal looks like: as first shown, after a key or two, and on a small terminal."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from snapshot_app import modal_app
+
+from tui.models import (
+    ChoiceRequest,
+    ConfirmationRequest,
+    MultiChoiceRequest,
+    Request,
+    TextRequest,
+)
+
+FRAMEWORK = ChoiceRequest(
+    source="setup-agent",
+    title="New service",
+    message="Which web framework should billing-api use?",
+    description="All of them run on **Python 3.11+**.",
+    options=[
+        {"label": "FastAPI", "value": "fastapi", "description": "async, typed, OpenAPI docs"},
+        {"label": "Django", "value": "django", "description": "batteries included"},
+        {"label": "Flask", "value": "flask", "description": "small core"},
+    ],
+    default="django",
+)
+REGIONS = ChoiceRequest(
+    source="setup-agent",
+    message="Which region?",
+    options=[
+        f"{area}-{side}-{n}"
+        for area in ("eu", "us", "ap")
+        for side in ("west", "east")
+        for n in (1, 2)
+    ],
+)
+FEATURES = MultiChoiceRequest(
+    source="setup-agent",
+    message="Which features should the scaffold include?",
+    options=[
+        {"label": "PostgreSQL", "value": "postgres", "description": "database + migrations"},
+        {"label": "Redis cache", "value": "redis"},
+        {"label": "Authentication", "value": "auth", "description": "OAuth2 login"},
+        {"label": "Metrics", "value": "metrics"},
+    ],
+    default=["postgres"],
+    min_selected=1,
+    max_selected=3,
+)
+DEPLOY = ConfirmationRequest(
+    source="setup-agent",
+    message="Deploy billing-api to production now?",
+    default=True,
+    yes_label="Deploy",
+    no_label="Not yet",
+)
+NAME = TextRequest(
+    source="setup-agent",
+    message="What should the new service be called?",
+    placeholder="lowercase, dashes allowed",
+    min_length=3,
+    max_length=40,
+)
+NOTES = TextRequest(
+    source="setup-agent",
+    message="Release notes for this deploy?",
+    multiline=True,
+    default="- first release\n- health checks",
+)
+
+CASES: list[tuple[str, Request, list[str]]] = [
+    ("choice", FRAMEWORK, []),
+    ("choice_moved", FRAMEWORK, ["down"]),
+    ("choice_filter_first", REGIONS, []),
+    ("choice_filtered", REGIONS, ["u", "s"]),
+    ("multi_choice", FEATURES, []),
+    ("multi_choice_toggled", FEATURES, ["down", "space", "3"]),
+    ("multi_choice_too_many", FEATURES, ["a", "enter"]),
+    ("confirmation", DEPLOY, []),
+    ("confirmation_switched", DEPLOY, ["right"]),
+    ("text", NAME, []),
+    ("text_too_short", NAME, ["a", "b", "enter"]),
+    ("text_multiline", NOTES, []),
+]
+
+
+class TestAt80x24:
+    @pytest.mark.parametrize(("name", "request_", "keys"), CASES, ids=[c[0] for c in CASES])
+    def test_modal(self, snap_compare: Any, name: str, request_: Request, keys: list[str]) -> None:
+        app, ready = modal_app(request_)
+        assert snap_compare(app, run_before=ready, press=keys, terminal_size=(80, 24))
+
+
+SMALL = [case for case in CASES if not case[2]]
+
+
+class TestAt60x20:
+    @pytest.mark.parametrize(("name", "request_", "keys"), SMALL, ids=[c[0] for c in SMALL])
+    def test_modal(self, snap_compare: Any, name: str, request_: Request, keys: list[str]) -> None:
+        app, ready = modal_app(request_)
+        assert snap_compare(app, run_before=ready, press=keys, terminal_size=(60, 20))
+
+
+class TestMainScreen:
+    def test_waiting_count_and_timeline(self, snap_compare: Any) -> None:
+        app, ready = modal_app(DEPLOY, NAME, FRAMEWORK)
+        assert snap_compare(app, run_before=ready, press=["y"], terminal_size=(80, 24))
