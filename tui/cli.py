@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from functools import partial
 
 from tui.ask_command import add_ask_command
+from tui.serve import add_serve_command
 
 
 def _run_demo(args: argparse.Namespace) -> int:
@@ -52,6 +53,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     demo.set_defaults(handler=_run_demo)
     add_ask_command(commands)
+    add_serve_command(commands)
     return parser
 
 

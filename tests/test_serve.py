@@ -1,0 +1,428 @@
+"""`elicit-tui serve`: real MCP clients over streamable HTTP on 127.0.0.1, answered with Pilot."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx2
+import pytest
+from keyring_backends import MemoryKeyring
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.types import CallToolResult
+from textual.pilot import Pilot
+
+from tui.cli import main
+from tui.queue import ElicitationQueue
+from tui.serve_app import ServeApp
+from widgets.base import ElicitationModal
+from widgets.timeline import Timeline
+
+SIZE = (80, 24)
+CANARY = "sk-CANARY-5e1f-never-send-me"
+
+DB = {
+    "question": "Which database?",
+    "header": "DB",
+    "options": [
+        {"label": "Postgres", "description": "a server"},
+        {"label": "SQLite", "description": "a file"},
+    ],
+}
+
+
+async def wait_for(pilot: Pilot[Any], condition: Callable[[], bool], timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError("condition not met in time")
+        await pilot.pause(0.02)
+
+
+@pytest.fixture
+def listener() -> Iterator[socket.socket]:
+    sock = socket.create_server(("127.0.0.1", 0))
+    yield sock
+    sock.close()
+
+
+@pytest.fixture
+def app(listener: socket.socket) -> ServeApp:
+    return ServeApp(ElicitationQueue(policy="wait"), listener, input_grace=0)
+
+
+def modal(app: ServeApp) -> ElicitationModal[Any] | None:
+    """The modal on screen once it has mounted (acting on a half-mounted one is a race of its own)."""
+    screen = app.screen
+    return screen if isinstance(screen, ElicitationModal) and screen.is_mounted else None
+
+
+class _RecordingStream(httpx2.AsyncByteStream):
+    def __init__(self, inner: httpx2.AsyncByteStream, into: bytearray) -> None:
+        self._inner, self._into = inner, into
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        async for chunk in self._inner:
+            self._into.extend(chunk)
+            yield chunk
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+
+class RecordingTransport(httpx2.AsyncBaseTransport):
+    """Keeps every byte the server sent, to check that a secret never crossed the wire."""
+
+    def __init__(self) -> None:
+        self.received = bytearray()
+        self._inner = httpx2.AsyncHTTPTransport()
+
+    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
+        response = await self._inner.handle_async_request(request)
+        assert isinstance(response.stream, httpx2.AsyncByteStream)
+        return httpx2.Response(
+            status_code=response.status_code,
+            headers=response.headers,
+            stream=_RecordingStream(response.stream, self.received),
+            extensions=response.extensions,
+        )
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+
+async def call(
+    url: str, tool: str, arguments: dict[str, Any], *, mode: str = "auto", name: str = "agent"
+) -> CallToolResult:
+    from mcp.types import Implementation
+
+    async with Client(url, mode=mode, client_info=Implementation(name=name, version="1")) as client:
+        return await client.call_tool(tool, arguments)
+
+
+async def answered(
+    app: ServeApp, pilot: Pilot[Any], pending: Awaitable[CallToolResult], *keys: str
+) -> CallToolResult:
+    task = asyncio.ensure_future(pending)
+    await wait_for(pilot, lambda: modal(app) is not None or task.done())
+    await pilot.press(*keys)
+    return await asyncio.wait_for(task, 15)
+
+
+# -- ask_user -------------------------------------------------------------------------------
+
+
+async def test_the_tools_are_listed_with_input_and_output_schemas(app: ServeApp) -> None:
+    async with app.run_test(size=SIZE), Client(app.url) as client:
+        tools = {tool.name: tool for tool in (await client.list_tools()).tools}
+
+    assert set(tools) == {"ask_user", "request_secret"}
+    question = tools["ask_user"].input_schema["$defs"]["QuestionInput"]["properties"]
+    assert {"question", "header", "options", "multiSelect"} <= set(question)
+    assert tools["ask_user"].output_schema is not None
+    assert set(tools["request_secret"].input_schema["required"]) == {
+        "message",
+        "service",
+        "username",
+    }
+
+
+async def test_the_server_address_is_in_the_title(app: ServeApp, listener: socket.socket) -> None:
+    port = listener.getsockname()[1]
+    async with app.run_test(size=SIZE):
+        assert app.url == f"http://127.0.0.1:{port}/mcp"
+        assert app.url in app.title
+
+
+@pytest.mark.parametrize("mode", ["auto", "legacy"])
+async def test_ask_user_returns_the_answer(app: ServeApp, mode: str) -> None:
+    async with app.run_test(size=SIZE) as pilot:
+        pending = call(app.url, "ask_user", {"questions": [DB]}, mode=mode, name="claude-code")
+        task = asyncio.ensure_future(pending)
+        await wait_for(pilot, lambda: modal(app) is not None)
+        shown = modal(app)
+        assert shown is not None
+        assert shown.request.source == "claude-code"
+        await pilot.press("2")
+        result = await asyncio.wait_for(task, 15)
+
+    assert not result.is_error
+    assert result.structured_content == {
+        "action": "accept",
+        "answers": {"Which database?": "SQLite"},
+        "notes": {},
+        "reason": None,
+    }
+    assert result.content[0].type == "text"
+    assert "SQLite" in result.content[0].text
+
+
+async def test_a_multi_select_answer_is_a_list(app: ServeApp) -> None:
+    features = {
+        "question": "Which features?",
+        "options": ["auth", "jobs", "metrics"],
+        "multiSelect": True,
+    }
+    async with app.run_test(size=SIZE) as pilot:
+        pending = call(app.url, "ask_user", {"questions": [features]})
+        result = await answered(app, pilot, pending, "1", "3", "enter")
+
+    assert result.structured_content is not None
+    assert result.structured_content["answers"] == {"Which features?": ["auth", "metrics"]}
+
+
+async def test_declining_is_reported_in_words_and_structure(app: ServeApp) -> None:
+    async with app.run_test(size=SIZE) as pilot:
+        result = await answered(
+            app, pilot, call(app.url, "ask_user", {"questions": [DB]}), "ctrl+n"
+        )
+
+    assert result.structured_content == {
+        "action": "decline",
+        "answers": {},
+        "notes": {},
+        "reason": None,
+    }
+    assert result.content[0].type == "text"
+    assert result.content[0].text == "The user declined to answer."
+
+
+async def test_invalid_questions_are_a_tool_error_and_nothing_is_shown(app: ServeApp) -> None:
+    same_twice = {"question": "Which?", "options": ["a", "a"]}
+    async with app.run_test(size=SIZE) as pilot:
+        result = await asyncio.wait_for(call(app.url, "ask_user", {"questions": [same_twice]}), 15)
+        await pilot.pause()
+        assert modal(app) is None
+
+    assert result.is_error
+    assert result.content[0].type == "text"
+    assert "option label 'a' appears more than once" in result.content[0].text
+
+
+async def test_calls_from_two_agents_wait_their_turn(app: ServeApp) -> None:
+    first_question = {**DB, "question": "First?"}
+    second_question = {**DB, "question": "Second?"}
+    async with app.run_test(size=SIZE) as pilot:
+        first = asyncio.ensure_future(
+            call(app.url, "ask_user", {"questions": [first_question]}, name="one")
+        )
+        await wait_for(pilot, lambda: modal(app) is not None)
+        second = asyncio.ensure_future(
+            call(app.url, "ask_user", {"questions": [second_question]}, name="two")
+        )
+        await wait_for(pilot, lambda: len(app.queue.pending()) == 2)
+        shown = modal(app)
+        assert shown is not None and shown.request.source == "one"
+        await pilot.press("1")
+        await wait_for(pilot, lambda: (m := modal(app)) is not None and m.request.source == "two")
+        await pilot.press("2")
+        results = await asyncio.wait_for(asyncio.gather(first, second), 15)
+
+    assert [r.structured_content and r.structured_content["answers"] for r in results] == [
+        {"First?": "Postgres"},
+        {"Second?": "SQLite"},
+    ]
+
+
+# -- request_secret -------------------------------------------------------------------------
+
+
+SECRET_CALL = {"message": "GitHub token?", "service": "github", "username": "ada"}
+
+
+async def test_request_secret_returns_only_the_keyring_reference(
+    app: ServeApp, memory_keyring: MemoryKeyring
+) -> None:
+    transport = RecordingTransport()
+    notifications: list[Any] = []
+
+    async def keep(message: Any) -> None:
+        notifications.append(message)
+
+    async with app.run_test(size=SIZE) as pilot:
+
+        async def request_secret() -> CallToolResult:
+            async with (
+                httpx2.AsyncClient(transport=transport, timeout=httpx2.Timeout(30)) as http,
+                Client(
+                    streamable_http_client(app.url, http_client=http), message_handler=keep
+                ) as client,
+            ):
+                return await client.call_tool("request_secret", SECRET_CALL)
+
+        result = await answered(app, pilot, request_secret(), *CANARY, "enter")
+
+    assert result.structured_content == {
+        "action": "accept",
+        "stored": True,
+        "service": "github",
+        "username": "ada",
+        "reason": None,
+    }
+    assert result.content[0].type == "text"
+    assert "github/ada" in result.content[0].text
+    assert memory_keyring.entries[("github", "ada")] == CANARY
+    # Nothing the client received holds the secret: not the result, not any message, no byte.
+    assert CANARY not in result.model_dump_json()
+    assert all(CANARY not in repr(n) for n in notifications)
+    assert transport.received
+    assert CANARY.encode() not in bytes(transport.received)
+
+
+async def test_a_cancelled_secret_is_not_stored(
+    app: ServeApp, memory_keyring: MemoryKeyring
+) -> None:
+    async with app.run_test(size=SIZE) as pilot:
+        result = await answered(app, pilot, call(app.url, "request_secret", SECRET_CALL), "escape")
+
+    assert result.structured_content == {
+        "action": "cancel",
+        "stored": False,
+        "service": None,
+        "username": None,
+        "reason": None,
+    }
+    assert memory_keyring.entries == {}
+
+
+# -- agents that go away --------------------------------------------------------------------
+
+
+async def raw_legacy_call(url: str, arguments: dict[str, Any]) -> None:
+    """A 2025-11-25 session that calls ask_user and then drops the connection (when cancelled)."""
+    headers = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+    initialize = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-11-25",
+            "capabilities": {},
+            "clientInfo": {"name": "raw", "version": "1"},
+        },
+    }
+    async with httpx2.AsyncClient(timeout=30) as http:
+        response = await http.post(url, headers=headers, json=initialize)
+        session = {
+            **headers,
+            "mcp-session-id": response.headers["mcp-session-id"],
+            "mcp-protocol-version": "2025-11-25",
+        }
+        await http.post(
+            url, headers=session, json={"jsonrpc": "2.0", "method": "notifications/initialized"}
+        )
+        request = {
+            "jsonrpc": "2.0",
+            "id": 2,
+            "method": "tools/call",
+            "params": {"name": "ask_user", "arguments": arguments},
+        }
+        async with http.stream("POST", url, headers=session, json=request) as stream:
+            async for _ in stream.aiter_lines():
+                pass
+
+
+def client_call(mode: str) -> Callable[[str], Awaitable[Any]]:
+    return lambda url: call(url, "ask_user", {"questions": [DB]}, mode=mode)
+
+
+@pytest.mark.parametrize(
+    "agent",
+    [
+        pytest.param(client_call("auto"), id="2026-07-28-client-cancels"),
+        pytest.param(client_call("legacy"), id="2025-11-25-client-cancels"),
+        pytest.param(
+            lambda url: raw_legacy_call(url, {"questions": [DB]}), id="2025-11-25-connection-drops"
+        ),
+    ],
+)
+async def test_an_agent_that_goes_away_has_its_modal_closed(
+    app: ServeApp, agent: Callable[[str], Awaitable[Any]]
+) -> None:
+    async with app.run_test(size=SIZE) as pilot:
+        task = asyncio.ensure_future(agent(app.url))
+        await wait_for(pilot, lambda: modal(app) is not None)
+        shown = modal(app)
+        assert shown is not None
+        task.cancel()
+        await wait_for(pilot, lambda: modal(app) is None)
+
+        assert app.queue.pending() == []
+        await pilot.pause()
+        outcome = app.query_one(Timeline).get_cell(shown.request.id, "outcome")
+        assert outcome == "⊘ cancelled (cancelled_by_agent)"
+
+
+async def test_quitting_ends_waiting_calls_with_cancel(app: ServeApp) -> None:
+    async with app.run_test(size=SIZE) as pilot:
+        task = asyncio.ensure_future(call(app.url, "ask_user", {"questions": [DB]}))
+        await wait_for(pilot, lambda: modal(app) is not None)
+        await app.action_quit()
+        result = await asyncio.wait_for(task, 15)
+
+    assert result.structured_content == {
+        "action": "cancel",
+        "answers": {},
+        "notes": {},
+        "reason": "closed",
+    }
+
+
+# -- the command ----------------------------------------------------------------------------
+
+
+def test_a_busy_port_is_reported_before_the_app_starts(
+    listener: socket.socket, capsys: pytest.CaptureFixture[str]
+) -> None:
+    port = listener.getsockname()[1]
+    listener.listen()
+
+    assert main(["serve", "--port", str(port)]) == 1
+    assert f"cannot listen on 127.0.0.1:{port}" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("port", ["-1", "65536", "http"])
+def test_a_bad_port_is_a_usage_error(port: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["serve", "--port", port])
+
+    assert exited.value.code == 2
+    assert "not a port number" in capsys.readouterr().err
+
+
+def test_without_a_terminal_serve_says_so(tmp_path: Path) -> None:
+    env = {**os.environ, "ELICIT_TUI_CONFIG_DIR": str(tmp_path)}
+    finished = subprocess.run(
+        [sys.executable, "-m", "tui.cli", "serve", "--port", "0"],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        cwd=Path(__file__).resolve().parent.parent,
+        env=env,
+        start_new_session=True,
+        timeout=30,
+    )
+
+    assert finished.returncode == 1
+    assert "no terminal" in finished.stderr
+
+
+def test_without_the_mcp_extra_serve_says_how_to_install_it(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for name in ("tui.serve_app", "tui.mcp_server"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    for name in [m for m in sys.modules if m.partition(".")[0] in ("mcp", "mcp_types")]:
+        monkeypatch.setitem(sys.modules, name, None)
+    monkeypatch.setitem(sys.modules, "mcp", None)
+
+    assert main(["serve", "--port", "0"]) == 1
+    assert "pip install 'elicit-tui[mcp]'" in capsys.readouterr().err

@@ -1,0 +1,75 @@
+"""`elicit-tui serve`: the TUI plus an MCP server on 127.0.0.1 through which agents ask you."""
+
+from __future__ import annotations
+
+import argparse
+import socket
+import sys
+
+HOST = "127.0.0.1"
+"""Only this machine's agents may ask: the server never listens on other interfaces."""
+
+DEFAULT_PORT = 8765
+
+
+def add_serve_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register `serve` on the `elicit-tui` parser."""
+    serve = commands.add_parser(
+        "serve",
+        help="run the TUI with an MCP server that agents call to ask you questions",
+        description="Run the TUI with an MCP server (streamable HTTP on "
+        f"http://{HOST}:PORT/mcp) whose tools ask_user and request_secret show each "
+        "agent's question here and return your answer. Needs the `mcp` extra.",
+    )
+    serve.add_argument(
+        "--port",
+        type=_port,
+        default=DEFAULT_PORT,
+        help=f"the port to listen on (default: {DEFAULT_PORT}; 0 picks a free one)",
+    )
+    serve.set_defaults(handler=_run)
+
+
+def _port(value: str) -> int:
+    try:
+        port = int(value)
+    except ValueError:
+        port = -1
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"not a port number (0-65535): {value!r}")
+    return port
+
+
+def _run(args: argparse.Namespace) -> int:
+    try:
+        from tui.serve_app import ServeApp
+    except ImportError as error:
+        print(
+            f"elicit-tui serve needs the MCP SDK ({error.name} is not installed): "
+            "pip install 'elicit-tui[mcp]'",
+            file=sys.stderr,
+        )
+        return 1
+    from tui.queue import ElicitationQueue
+    from tui.terminal import NoTerminalError, streams_on_terminal
+
+    try:
+        listener = socket.create_server((HOST, args.port))
+    except OSError as error:
+        print(
+            f"elicit-tui serve: cannot listen on {HOST}:{args.port} ({error.strerror}); "
+            "pick another with --port",
+            file=sys.stderr,
+        )
+        return 1
+    # Calls that arrive before the app shows them wait for it instead of being cancelled.
+    app = ServeApp(ElicitationQueue(policy="wait"), listener)
+    try:
+        # On the terminal even when the output is logged: `elicit-tui serve > serve.log 2>&1`.
+        with streams_on_terminal():
+            app.run()
+    except NoTerminalError as error:
+        listener.close()
+        print(f"elicit-tui serve: {error}", file=sys.stderr)
+        return 1
+    return app.return_code or 0

@@ -1,0 +1,70 @@
+"""The app behind `elicit-tui serve`: the TUI, with an MCP server running in its event loop."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import uvicorn
+from textual import events, on
+
+from tui.app import ElicitationApp
+from tui.mcp_server import create_server
+from tui.queue import ElicitationQueue
+
+SHUTDOWN_GRACE = 1
+"""Seconds the server waits for open streams (an agent's idle SSE stream) before closing them."""
+
+
+class _EmbeddedServer(uvicorn.Server):
+    """A uvicorn server that leaves the signals to the app it runs in."""
+
+    @contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        yield
+
+
+class ServeApp(ElicitationApp):
+    """Shows the requests of agents calling the MCP server at `url`, which runs while the app does.
+
+    `listener` is a socket already bound (to 127.0.0.1), so a busy port is reported before the
+    app starts. Tool calls await the queue in this event loop; when the app quits, the queue
+    is closed (every waiting call ends with `cancel`/`closed`) and then the server stops.
+    """
+
+    def __init__(
+        self, queue: ElicitationQueue, listener: socket.socket, *, input_grace: float = 0.2
+    ) -> None:
+        host, port = listener.getsockname()[:2]
+        self.url = f"http://{host}:{port}/mcp"
+        """Where MCP clients connect (streamable HTTP)."""
+        super().__init__(queue, title=f"elicit-tui · MCP on {self.url}", input_grace=input_grace)
+        self._listener = listener
+        config = uvicorn.Config(
+            create_server(queue).streamable_http_app(host=host),
+            log_config=None,
+            log_level="warning",
+            access_log=False,
+            timeout_graceful_shutdown=SHUTDOWN_GRACE,
+        )
+        self._server = _EmbeddedServer(config)
+        self._serving: asyncio.Task[None] | None = None
+
+    def on_mount(self) -> None:
+        self._serving = asyncio.create_task(self._server.serve(sockets=[self._listener]))
+        self._serving.add_done_callback(self._server_stopped)
+
+    @on(events.Unmount)
+    async def _stop_server(self) -> None:
+        if self._serving is not None and not self._serving.done():
+            self._server.should_exit = True
+            await self._serving
+
+    def _server_stopped(self, serving: asyncio.Task[None]) -> None:
+        if self._server.should_exit or serving.cancelled():
+            return
+        error = serving.exception()
+        why = f": {type(error).__name__}: {error}" if error is not None else ""
+        self.notify(f"The MCP server stopped{why}", severity="error", timeout=30)
