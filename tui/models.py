@@ -485,6 +485,29 @@ class ToolApprovalRequest(_Request):
         return _SCOPE_TEXT[self.scope_of(result) or "once"]
 
 
+class UrlRequest(_Request):
+    """Consent to open a web page (MCP's URL mode); the content says whether a browser opened it.
+
+    Only http and https links with a domain are accepted. Nothing is fetched: the front end
+    shows the full URL, its real domain and warnings, and opens it only on accept. There is
+    no default answer, so a policy never consents on the person's behalf.
+    """
+
+    kind: Literal["url"] = "url"
+    url: str
+
+    @field_validator("url")
+    @classmethod
+    def _openable(cls, value: str) -> str:
+        from tui.url_check import check_url
+
+        check_url(value)
+        return value
+
+    def describe_content(self, content: Any) -> str:
+        return "opened in the browser" if content else "agreed; no browser could open it"
+
+
 Request = Annotated[
     TextRequest
     | ChoiceRequest
@@ -493,7 +516,8 @@ Request = Annotated[
     | ConfirmationRequest
     | FormRequest
     | QuestionsRequest
-    | ToolApprovalRequest,
+    | ToolApprovalRequest
+    | UrlRequest,
     Field(discriminator="kind"),
 ]
 """Any request; `kind` says which."""

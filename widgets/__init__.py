@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from widgets import choice, confirmation, form, multi_choice, secret, text
+from widgets import choice, confirmation, form, multi_choice, secret, text, url
 from widgets.registry import modal_for
 
-__all__ = ["choice", "confirmation", "form", "modal_for", "multi_choice", "secret", "text"]
+__all__ = ["choice", "confirmation", "form", "modal_for", "multi_choice", "secret", "text", "url"]

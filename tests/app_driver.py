@@ -1,0 +1,39 @@
+"""Driving the real app from a test: wait until something is on screen, with a time limit."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from textual.pilot import Pilot
+
+from widgets.base import ElicitationModal
+
+SIZE = (80, 24)
+
+
+async def wait_for(pilot: Pilot[Any], condition: Callable[[], bool], timeout: float = 10.0) -> None:
+    """Let the app run until `condition()` holds; fail the test if it never does."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError("condition not met in time")
+        await pilot.pause(0.02)
+
+
+async def wait_for_modal(
+    pilot: Pilot[Any], message: str | None = None, timeout: float = 10.0
+) -> ElicitationModal[Any]:
+    """The modal on screen once there is one (asking `message`, if given)."""
+
+    def shown() -> bool:
+        screen = pilot.app.screen
+        return isinstance(screen, ElicitationModal) and (
+            message is None or screen.request.message == message
+        )
+
+    await wait_for(pilot, shown, timeout)
+    modal = pilot.app.screen
+    assert isinstance(modal, ElicitationModal)
+    return modal
