@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from functools import partial
 
 from tui.ask_command import add_ask_command
+from tui.mcp_command import add_mcp_command
 from tui.serve import add_serve_command
 
 
@@ -53,6 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     demo.set_defaults(handler=_run_demo)
     add_ask_command(commands)
+    add_mcp_command(commands)
     add_serve_command(commands)
     return parser
 

@@ -1,0 +1,320 @@
+"""`elicit-tui mcp`: its command line, `--auto` with no TUI, the interactive flow, and failures."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any, TextIO
+
+import pytest
+from app_driver import SIZE, wait_for, wait_for_modal
+from textual.pilot import Pilot
+from textual.widgets import TextArea
+
+import tui.cli
+from tui import ElicitationApp, ElicitationQueue, FormRequest, TextRequest
+from tui.mcp_command import McpOptions
+from tui.mcp_session import CommandFailed, Results, run_session
+from widgets.base import ElicitationModal
+
+EXAMPLE = (sys.executable, "-m", "tui.examples.mcp_elicit_server")
+TEST_SERVER = (sys.executable, str(Path(__file__).with_name("mcp_test_server.py")))
+ROOT = Path(__file__).parent.parent
+
+BOOKING_DEFAULTS = {
+    "party_size": 2,
+    "day": "friday",
+    "seating": "indoors",
+    "high_chair": False,
+    "notes": "",
+    "restaurant": "Chez Elicit",
+    "confirmation": "Table for 2 at Chez Elicit on friday, indoors.",
+}
+
+
+def elicit_tui(*args: str) -> subprocess.CompletedProcess[str]:
+    """Run `elicit-tui` in a process of its own, as a script would."""
+    return subprocess.run(
+        [sys.executable, "-m", "tui.cli", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+        check=False,
+    )
+
+
+@pytest.fixture
+def errlog() -> Iterator[TextIO]:
+    with tempfile.TemporaryFile("w+", encoding="utf-8") as file:
+        yield file
+
+
+@asynccontextmanager
+async def app_answering() -> AsyncIterator[tuple[ElicitationQueue, Pilot[Any]]]:
+    queue = ElicitationQueue()
+    app = ElicitationApp(queue, input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        yield queue, pilot
+
+
+# -- --auto: no person, no TUI -----------------------------------------------------------
+
+
+def test_auto_accept_defaults_prints_the_result_with_the_defaults() -> None:
+    done = elicit_tui("mcp", "--call", "book_table", "--auto", "accept-defaults", "--", *EXAMPLE)
+    assert done.returncode == 0, done.stderr
+    (line,) = done.stdout.splitlines()
+    result = json.loads(line)
+    assert result["isError"] is False
+    assert result["structuredContent"] == BOOKING_DEFAULTS
+
+
+@pytest.mark.parametrize(
+    ("protocol", "policy", "answer"),
+    [
+        ("legacy", "accept-defaults", "accept"),
+        ("2026-07-28", "decline", "decline"),
+        ("auto", "cancel", "cancel"),
+    ],
+)
+async def test_auto_answers_every_elicitation_by_its_policy(
+    protocol: str, policy: str, answer: str, errlog: TextIO
+) -> None:
+    from tui.mcp_command import AUTO_POLICIES
+
+    options = McpOptions(
+        command=TEST_SERVER,
+        call="form",
+        arguments={"case": "defaults"},
+        auto=policy,
+        protocol=protocol,
+    )
+    queue = ElicitationQueue(policy=AUTO_POLICIES[policy])
+    (result,) = await run_session(queue, options, errlog=errlog)
+    assert result["structuredContent"]["q"]["action"] == answer
+
+
+def test_a_tool_error_exits_1_and_still_prints_the_result() -> None:
+    done = elicit_tui("mcp", "--call", "book_table", "--auto", "decline", "--", *EXAMPLE)
+    assert done.returncode == 1
+    result = json.loads(done.stdout)
+    assert result["isError"] is True
+    assert "No table booked: the person chose to decline." in result["content"][0]["text"]
+
+
+def test_a_server_that_crashes_mid_call_exits_1_saying_so() -> None:
+    done = elicit_tui("mcp", "--call", "crash", "--auto", "cancel", "--", *TEST_SERVER)
+    assert done.returncode == 1
+    assert done.stdout == ""
+    assert "closed the connection" in done.stderr
+    # with --auto the server's stderr is ours
+    assert "test-elicitor: falling over now" in done.stderr
+
+
+# -- the command line --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ([], "say which server: a command after -- (stdio), or --url URL"),
+        (["--url", "http://127.0.0.1:9/mcp", "--", "srv"], "either as a command after -- or"),
+        (["--args", "{}", "--", "srv"], "--args needs --call TOOL"),
+        (["--auto", "cancel", "--", "srv"], "--auto needs --call TOOL"),
+        (["--call", "t", "--args", "{nope", "--", "srv"], "--args is not JSON"),
+        (["--call", "t", "--args", "[1]", "--", "srv"], "--args must be a JSON object"),
+        (["--call", "t", "--protocol", "1999", "--auto", "cancel", "--", "srv"], "--protocol"),
+    ],
+)
+def test_a_command_line_that_does_not_say_what_to_do_exits_2(
+    args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert tui.cli.main(["mcp", *args]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_the_server_command_after_the_double_dash_keeps_its_own_options() -> None:
+    args = tui.cli.build_parser().parse_args(
+        ["mcp", "--call", "t", "--", "python", "-m", "srv", "--call", "x"]
+    )
+    options = McpOptions.from_args(args)
+    assert options.command == ("python", "-m", "srv", "--call", "x")
+    assert (options.call, options.label) == ("t", "python -m srv --call x")
+
+
+async def test_an_unknown_tool_is_a_usage_error_naming_the_tools(errlog: TextIO) -> None:
+    options = McpOptions(command=EXAMPLE, call="order_pizza", auto="cancel")
+    with pytest.raises(Exception, match="no tool 'order_pizza'") as refused:
+        await run_session(ElicitationQueue(), options, errlog=errlog)
+    assert "its tools: book_table, connect_account" in str(refused.value)
+
+
+async def test_a_server_that_cannot_start_is_named(errlog: TextIO) -> None:
+    options = McpOptions(command=("no-such-mcp-server",), call="t", auto="cancel")
+    with pytest.raises(CommandFailed, match="cannot start 'no-such-mcp-server'"):
+        await run_session(ElicitationQueue(), options, errlog=errlog)
+
+
+async def test_a_url_nobody_listens_on_is_named() -> None:
+    options = McpOptions(url="http://127.0.0.1:9/mcp", call="t", auto="cancel")
+    with pytest.raises(CommandFailed, match=r"cannot talk to 'http://127\.0\.0\.1:9/mcp'"):
+        await run_session(ElicitationQueue(), options)
+
+
+def test_without_the_mcp_extra_the_command_says_how_to_install_it(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for name in [m for m in sys.modules if m.partition(".")[0] in ("mcp", "mcp_types")]:
+        monkeypatch.setitem(sys.modules, name, None)
+    monkeypatch.setitem(sys.modules, "mcp", None)
+    for name in ("tui.mcp_client", "tui.mcp_session"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    assert tui.cli.main(["mcp", "--", "srv"]) == 2
+    assert "pip install 'elicit-tui[mcp]'" in capsys.readouterr().err
+
+
+def test_importing_tui_does_not_import_mcp() -> None:
+    probe = "import sys, tui, tui.cli; print(sorted(m for m in sys.modules if m.startswith('mcp')))"
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, check=True
+    )
+    assert done.stdout.strip() == "[]"
+
+
+# -- in the TUI --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("protocol", ["legacy", "auto"])
+async def test_pick_fill_answer_and_see_the_result(protocol: str, errlog: TextIO) -> None:
+    options = McpOptions(command=EXAMPLE, protocol=protocol)
+    async with app_answering() as (queue, pilot):
+        task = asyncio.create_task(run_session(queue, options, errlog=errlog))
+        pick = await wait_for_modal(pilot, "Which tool should run?")
+        assert pick.request.source == "elicit-tui-example"
+        await pilot.press("enter")  # book_table, the first
+        arguments = await wait_for_modal(pilot, "Arguments for book_table")
+        assert isinstance(arguments.request, FormRequest)
+        await pilot.press("ctrl+u", *"Luigi", "ctrl+s")
+        await wait_for_modal(pilot, "How should we book Luigi?")
+        await pilot.press("ctrl+u", "4", "ctrl+s")
+        result = await wait_for_modal(pilot, "book_table returned")
+        assert "Table for 4 at Luigi on friday, indoors." in (result.request.description or "")
+        await pilot.press("2")  # Done
+        results: Results = await asyncio.wait_for(task, 30)
+    (booked,) = results
+    assert booked["structuredContent"] == BOOKING_DEFAULTS | {
+        "party_size": 4,
+        "restaurant": "Luigi",
+        "confirmation": "Table for 4 at Luigi on friday, indoors.",
+    }
+
+
+async def test_arguments_no_form_fits_are_typed_as_json(errlog: TextIO) -> None:
+    options = McpOptions(command=TEST_SERVER)
+    async with app_answering() as (queue, pilot):
+        task = asyncio.create_task(run_session(queue, options, errlog=errlog))
+        pick = await wait_for_modal(pilot, "Which tool should run?")
+        values = [option.value for option in getattr(pick.request, "options", [])]
+        await pilot.press(str(values.index("nested_arguments") + 1))
+        json_modal = await wait_for_modal(pilot, "Arguments for nested_arguments, as a JSON object")
+        assert isinstance(json_modal.request, TextRequest)
+        assert "No form fits its schema (schema: keyword '$defs' is not supported" in (
+            json_modal.request.description or ""
+        )
+        await pilot.press("end", "x", "ctrl+s")
+        again = await wait_for_modal(pilot, json_modal.request.message)
+        await wait_for(pilot, lambda: again is not json_modal)
+        assert "That is not JSON yet" in (again.request.description or "")
+        assert again.query_one(TextArea).text == "{}x"
+        again.query_one(TextArea).load_text('{"home": {"street": "Elm"}}')
+        await pilot.press("ctrl+s")
+        result = await wait_for_modal(pilot, "nested_arguments returned")
+        assert "lives on Elm" in (result.request.description or "")
+        await pilot.press("escape")
+        results = await asyncio.wait_for(task, 30)
+    assert [r["structuredContent"] for r in results] == [{"result": "lives on Elm"}]
+
+
+async def test_cancelling_the_pick_ends_without_a_call(errlog: TextIO) -> None:
+    async with app_answering() as (queue, pilot):
+        task = asyncio.create_task(run_session(queue, McpOptions(command=EXAMPLE), errlog=errlog))
+        await wait_for_modal(pilot, "Which tool should run?")
+        await pilot.press("escape")
+        assert await asyncio.wait_for(task, 30) == []
+
+
+@pytest.mark.parametrize("protocol", ["legacy", "2026-07-28"])
+async def test_a_server_that_crashes_mid_call_is_a_clear_error_and_the_app_goes_on(
+    protocol: str, errlog: TextIO
+) -> None:
+    options = McpOptions(command=TEST_SERVER, call="crash_while_asking", protocol=protocol)
+    async with app_answering() as (queue, pilot):
+        task = asyncio.create_task(run_session(queue, options, errlog=errlog))
+        await wait_for_modal(pilot, "How many?")
+        if protocol == "2026-07-28":
+            # the server asked and returned; it is gone when the answer is sent
+            await asyncio.sleep(1)
+            await pilot.press("ctrl+s")
+        with pytest.raises(CommandFailed) as failed:
+            await asyncio.wait_for(task, 30)
+        await wait_for(pilot, lambda: not isinstance(pilot.app.screen, ElicitationModal))
+        assert queue.pending() == []
+        assert pilot.app.is_running
+    message = str(failed.value)
+    assert "closed the connection" in message
+    assert "Its last words on stderr:\ntest-elicitor: about to fall over" in message
+
+
+# -- streamable HTTP ---------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def http_server() -> Iterator[str]:
+    """The example server on streamable HTTP at a free 127.0.0.1 port; its URL."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    serve = (
+        "from tui.examples.mcp_elicit_server import server; "
+        f"server.run('streamable-http', host='127.0.0.1', port={port})"
+    )
+    process = subprocess.Popen(
+        [sys.executable, "-c", serve],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            with socket.socket() as attempt:
+                if attempt.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError("the example server did not start on streamable HTTP")
+            time.sleep(0.1)
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+@pytest.mark.parametrize("protocol", ["legacy", "auto"])
+async def test_a_streamable_http_server_is_reached_with_url(
+    protocol: str, http_server: str
+) -> None:
+    options = McpOptions(
+        url=http_server, call="book_table", auto="accept-defaults", protocol=protocol
+    )
+    queue = ElicitationQueue(policy="accept_defaults")
+    (result,) = await run_session(queue, options)
+    assert result["structuredContent"] == BOOKING_DEFAULTS

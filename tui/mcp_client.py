@@ -1,0 +1,110 @@
+"""The MCP client bridge: a server's elicitations become queue requests, answered by the person.
+
+`elicitation_callback(queue)` is the `elicitation_callback=` of `mcp.Client` and
+`mcp.client.ClientSession`. It serves both protocol generations the SDK speaks: a
+2025-11-25 session's `elicitation/create` requests, and the elicitations embedded in a
+2026-07-28 `input_required` result, which `mcp.Client` retries with the answers. Several
+elicitations at once simply queue.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import ValidationError
+
+try:
+    from mcp.client.session import ClientRequestContext, ElicitationFnT
+    from mcp_types import (
+        INTERNAL_ERROR,
+        INVALID_PARAMS,
+        ElicitRequestFormParams,
+        ElicitRequestParams,
+        ElicitResult,
+        ErrorData,
+    )
+except ImportError as missing:  # pragma: no cover - depends on what is installed
+    raise ImportError(
+        "elicit-tui's MCP support needs the `mcp` package: pip install 'elicit-tui[mcp]'",
+        name="mcp",
+    ) from missing
+
+from tui.models import ElicitationResult, FormRequest, UrlRequest
+from tui.queue import ElicitationQueue
+from tui.schema import build_content, parse_schema, validate_content
+
+__all__ = ["elicitation_callback", "request_from_params"]
+
+
+def elicitation_callback(queue: ElicitationQueue, *, source: str | None = None) -> ElicitationFnT:
+    """A callback that asks the person through `queue` (with `ask_async`, never blocking the loop).
+
+    Form mode becomes a `FormRequest`, URL mode a `UrlRequest`; the server's name is the
+    request's `source` when the session knows it, else `source`. Accepted form content is
+    checked against the schema, untouched fields carrying their defaults. Params elicit-tui
+    cannot show (a schema outside the subset, a URL without a scheme, a blank message) are
+    answered with an MCP invalid-params error saying why; nothing is shown then.
+    """
+
+    async def callback(
+        context: ClientRequestContext, params: ElicitRequestParams
+    ) -> ElicitResult | ErrorData:
+        server_info = context.session.server_info
+        asker = server_info.name if server_info is not None and server_info.name else source
+        try:
+            request = request_from_params(params, source=asker)
+        except ValidationError as error:
+            return ErrorData(code=INVALID_PARAMS, message=_refusal(error))
+        result = await queue.ask_async(request)
+        return _elicit_result(request, result)
+
+    return callback
+
+
+def request_from_params(
+    params: ElicitRequestParams, *, source: str | None = None
+) -> FormRequest | UrlRequest:
+    """The queue request showing one elicitation; `pydantic.ValidationError` if it cannot."""
+    if isinstance(params, ElicitRequestFormParams):
+        return FormRequest(
+            message=params.message,
+            requested_schema=params.requested_schema,
+            source=source,
+            metadata={"mcp": {"mode": "form"}},
+        )
+    mcp: dict[str, Any] = {"mode": "url"}
+    if params.elicitation_id is not None:
+        mcp["elicitation_id"] = params.elicitation_id
+    return UrlRequest(message=params.message, url=params.url, source=source, metadata={"mcp": mcp})
+
+
+def _elicit_result(
+    request: FormRequest | UrlRequest, result: ElicitationResult
+) -> ElicitResult | ErrorData:
+    if result.action != "accept":
+        return ElicitResult(action=result.action)
+    if isinstance(request, UrlRequest):
+        # URL mode answers consent only; what happens at the link stays out of band
+        return ElicitResult(action="accept")
+    if not isinstance(result.content, dict):
+        return ErrorData(code=INTERNAL_ERROR, message="the answer to a form is not an object")
+    schema = request.requested_schema
+    # front ends other than the form (a script, a policy) may leave untouched fields out
+    defaults, _missing = build_content(parse_schema(schema), {})
+    content = defaults | result.content
+    try:
+        validate_content(schema, content)
+    except ValueError as problem:
+        return ErrorData(
+            code=INTERNAL_ERROR, message=f"the answer does not fit the requested schema: {problem}"
+        )
+    return ElicitResult(action="accept", content=content)
+
+
+def _refusal(error: ValidationError) -> str:
+    """One line naming what elicit-tui cannot show, like "requested_schema: property 'a': ..."."""
+    reasons = []
+    for problem in error.errors(include_url=False):
+        where = str(problem["loc"][-1]) if problem["loc"] else "request"
+        reasons.append(f"{where}: {problem['msg'].removeprefix('Value error, ')}")
+    return "elicit-tui cannot show this elicitation: " + "; ".join(reasons)

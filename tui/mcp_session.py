@@ -1,0 +1,280 @@
+"""The conversation of `elicit-tui mcp` with a server: connect, pick a tool, fill it, call it.
+
+Every question to the person goes through the queue, like the server's own elicitations,
+so the same code runs under the TUI and under a policy with nobody there.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any, TextIO
+
+from mcp import Client, StdioServerParameters
+from mcp.client._transport import Transport
+from mcp.client.stdio import stdio_client
+from mcp.shared.exceptions import MCPError
+from mcp_types import (
+    CONNECTION_CLOSED,
+    CallToolResult,
+    EmbeddedResource,
+    ResourceLink,
+    TextContent,
+    Tool,
+)
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+from pydantic import ValidationError
+
+from tui.mcp_client import elicitation_callback
+from tui.mcp_command import McpOptions, UsageError
+from tui.models import ChoiceRequest, FormRequest, Option, TextRequest
+from tui.queue import ElicitationQueue
+
+__all__ = ["PROTOCOLS", "CommandFailed", "Results", "run_session"]
+
+Results = list[dict[str, Any]]
+"""The results of the calls made, in order, each a `CallToolResult` as JSON."""
+
+PROTOCOLS = ("auto", "legacy", *MODERN_PROTOCOL_VERSIONS)
+"""`--protocol` values: probe, the 2025-11-25 handshake, or a 2026-era version."""
+
+_ANOTHER = "another"
+_LOG_LINES = 12
+"""How much of a failed server's stderr an error message quotes."""
+
+
+class CommandFailed(RuntimeError):
+    """The server could not be started or reached, went away, or refused the call."""
+
+
+async def run_session(
+    queue: ElicitationQueue, options: McpOptions, *, errlog: TextIO | None = None
+) -> Results:
+    """Connect, call (the `--call` tool, or what the person picks), and return the results.
+
+    Elicitations go to `queue`, and so do the questions of picking and filling a tool. A
+    stdio server's stderr goes to `errlog` (a file, quoted when the server fails), else to
+    ours. Raises `UsageError` for a tool the server does not have or an unknown protocol,
+    and `CommandFailed` when the server cannot be started or reached, goes away, or
+    refuses the call.
+    """
+    if options.protocol not in PROTOCOLS:
+        raise UsageError(f"--protocol must be one of: {', '.join(PROTOCOLS)}")
+    results: Results = []
+    target: Transport | str
+    if options.url is not None:
+        target = options.url
+    else:
+        server = StdioServerParameters(command=options.command[0], args=[*options.command[1:]])
+        target = stdio_client(server, errlog=errlog or sys.stderr)
+    callback = elicitation_callback(queue, source=options.label)
+    try:
+        async with Client(target, mode=options.protocol, elicitation_callback=callback) as client:
+            info = client.session.server_info
+            asker = info.name if info is not None and info.name else options.label
+            tools = await _all_tools(client)
+            if options.call is not None:
+                tool = _find(tools, options.call)
+                results.append(_as_json(await client.call_tool(tool.name, options.arguments)))
+            else:
+                await _pick_and_call(client, queue, tools, asker, results)
+    except Exception as error:
+        # the client's task groups wrap what went wrong, often twice
+        cause = _innermost(error)
+        if isinstance(cause, UsageError | CommandFailed):
+            raise cause from None
+        raise CommandFailed(_explain(cause, options, errlog)) from error
+    return results
+
+
+async def _all_tools(client: Client) -> list[Tool]:
+    tools: list[Tool] = []
+    cursor: str | None = None
+    while True:
+        page = await client.list_tools(cursor=cursor)
+        tools.extend(page.tools)
+        cursor = page.next_cursor
+        if cursor is None or not page.tools:
+            return tools
+
+
+def _find(tools: list[Tool], name: str) -> Tool:
+    for tool in tools:
+        if tool.name == name:
+            return tool
+    names = ", ".join(tool.name for tool in tools) or "none"
+    raise UsageError(f"the server has no tool {name!r} (its tools: {names})")
+
+
+async def _pick_and_call(
+    client: Client,
+    queue: ElicitationQueue,
+    tools: list[Tool],
+    asker: str,
+    results: list[dict[str, Any]],
+) -> None:
+    """Pick a tool, fill its arguments, call it, show the result; again until the person is done."""
+    if not tools:
+        raise CommandFailed(f"{asker} offers no tools")
+    while True:
+        tool = await _pick_tool(queue, tools, asker)
+        if tool is None:
+            return
+        arguments = await _ask_arguments(queue, tool, asker)
+        if arguments is None:
+            continue
+        outcome: CallToolResult | MCPError
+        try:
+            outcome = await client.call_tool(tool.name, arguments)
+        except MCPError as error:
+            if error.code == CONNECTION_CLOSED:
+                raise
+            outcome = error
+        else:
+            results.append(_as_json(outcome))
+        if not await _show_result(queue, tool, outcome, asker):
+            return
+
+
+async def _pick_tool(queue: ElicitationQueue, tools: list[Tool], asker: str) -> Tool | None:
+    request = ChoiceRequest(
+        message="Which tool should run?",
+        source=asker,
+        options=[
+            Option(label=tool.name, value=tool.name, description=_first_line(tool.description))
+            for tool in tools
+        ],
+    )
+    result = await queue.ask_async(request)
+    return _find(tools, result.content) if result.accepted else None
+
+
+async def _ask_arguments(queue: ElicitationQueue, tool: Tool, asker: str) -> dict[str, Any] | None:
+    """The arguments from a form of the tool's input schema, or as JSON where no form fits it."""
+    # the title is the SDK's "<tool>Arguments": the message already says so
+    schema = {key: value for key, value in tool.input_schema.items() if key != "title"}
+    if not schema.get("properties"):
+        return {}
+    try:
+        request = FormRequest(
+            message=f"Arguments for {tool.name}",
+            description=tool.description,
+            requested_schema=schema,
+            source=asker,
+        )
+    except ValidationError as error:
+        why = str(error.errors(include_url=False)[0]["msg"]).removeprefix("Value error, ")
+        return await _ask_json_arguments(queue, tool, asker, f"No form fits its schema ({why}).")
+    result = await queue.ask_async(request)
+    return dict(result.content) if result.accepted else None
+
+
+async def _ask_json_arguments(
+    queue: ElicitationQueue, tool: Tool, asker: str, problem: str
+) -> dict[str, Any] | None:
+    text = "{}"
+    schema = json.dumps(tool.input_schema, indent=2, ensure_ascii=False)
+    while True:
+        about = f"{tool.description}\n\n" if tool.description else ""
+        request = TextRequest(
+            message=f"Arguments for {tool.name}, as a JSON object",
+            description=f"{about}{problem}\n\nThe input schema:\n\n```json\n{schema}\n```",
+            default=text,
+            multiline=True,
+            source=asker,
+        )
+        result = await queue.ask_async(request)
+        if not result.accepted:
+            return None
+        text = str(result.content)
+        try:
+            value = json.loads(text)
+        except json.JSONDecodeError as error:
+            problem = f"That is not JSON yet: {error}."
+            continue
+        if isinstance(value, dict):
+            return value
+        problem = 'The arguments must be a JSON object, like {"name": "value"}.'
+
+
+async def _show_result(
+    queue: ElicitationQueue, tool: Tool, outcome: CallToolResult | MCPError, asker: str
+) -> bool:
+    """Show what the call gave; True when the person wants to call another tool."""
+    failed = isinstance(outcome, MCPError) or outcome.is_error
+    request = ChoiceRequest(
+        message=f"{tool.name} {'failed' if failed else 'returned'}",
+        description=_as_markdown(outcome),
+        source=asker,
+        options=[Option(label="Call another tool", value=_ANOTHER), Option(label="Done")],
+    )
+    result = await queue.ask_async(request)
+    return result.accepted and result.content == _ANOTHER
+
+
+def _as_json(result: CallToolResult) -> dict[str, Any]:
+    return result.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+
+def _as_markdown(outcome: CallToolResult | MCPError) -> str:
+    if isinstance(outcome, MCPError):
+        return f"The server answered with error {outcome.code}: {outcome.message}"
+    parts: list[str] = []
+    for block in outcome.content:
+        if isinstance(block, TextContent):
+            parts.append(_text_as_markdown(block.text))
+        elif isinstance(block, ResourceLink):
+            parts.append(f"[{block.name}]({block.uri})")
+        elif isinstance(block, EmbeddedResource):
+            parts.append(f"*a resource: {block.resource.uri}*")
+        else:
+            parts.append(f"*{block.type} content ({block.mime_type})*")
+    if not parts and outcome.structured_content is not None:
+        parts.append(_json_block(outcome.structured_content))
+    return "\n\n".join(parts) or "*(no content)*"
+
+
+def _text_as_markdown(text: str) -> str:
+    """Text as markdown, except JSON (as servers send structured content), shown as JSON."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return text
+    return _json_block(value) if isinstance(value, dict | list) else text
+
+
+def _json_block(value: Any) -> str:
+    return f"```json\n{json.dumps(value, indent=2, ensure_ascii=False)}\n```"
+
+
+def _first_line(text: str | None) -> str | None:
+    return text.strip().splitlines()[0] if text and text.strip() else None
+
+
+def _innermost(error: BaseException) -> BaseException:
+    while isinstance(error, BaseExceptionGroup):
+        error = error.exceptions[0]
+    return error
+
+
+def _explain(error: BaseException, options: McpOptions, errlog: TextIO | None) -> str:
+    """What went wrong with the server, in one sentence (and its last stderr lines, if kept)."""
+    if isinstance(error, MCPError) and error.code == CONNECTION_CLOSED:
+        what = f"the server {options.label!r} closed the connection"
+    elif isinstance(error, MCPError):
+        what = f"the server {options.label!r} answered with error {error.code}: {error.message}"
+    elif isinstance(error, OSError) and options.url is None:
+        what = f"cannot start {options.label!r}: {error}"
+    else:
+        what = f"cannot talk to {options.label!r}: {type(error).__name__}: {error}"
+    return what + _log_tail(errlog)
+
+
+def _log_tail(errlog: TextIO | None) -> str:
+    if errlog is None:
+        return ""
+    errlog.seek(0)
+    lines = [line for line in errlog.read().splitlines() if line.strip()]
+    if not lines:
+        return ""
+    return "\nIts last words on stderr:\n" + "\n".join(lines[-_LOG_LINES:])
