@@ -55,3 +55,20 @@ def no_keyring(config_dir: Path) -> Iterator[fail.Keyring]:
     backend = fail.Keyring()
     with _installed(backend):
         yield backend
+
+
+@pytest.fixture(autouse=True)
+def isolated_keyring(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> MemoryKeyring:
+    """Every test starts on an empty in-memory keyring and a temp config folder, never the user's.
+
+    Subprocesses a test starts inherit PYTHON_KEYRING_BACKEND naming keyring's "no backend"
+    keyring, so they cannot reach the real one either.
+    """
+    monkeypatch.setenv(CONFIG_DIR_ENV, str(tmp_path_factory.mktemp("config")))
+    monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.fail.Keyring")
+    backend = MemoryKeyring()
+    # Set, not swapped with the previous one: reading that would make keyring probe the system.
+    keyring.set_keyring(backend)
+    return backend

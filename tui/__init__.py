@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from tui.models import (
+    KEYRING_UNAVAILABLE,
     Action,
     ChoiceRequest,
     ConfirmationRequest,
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
     from tui.app import ElicitationApp
 
 __all__ = [
+    "KEYRING_UNAVAILABLE",
     "Action",
     "ChoiceRequest",
     "ConfirmationRequest",

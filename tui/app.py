@@ -11,12 +11,15 @@ from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.notifications import SeverityLevel
 from textual.widgets import Footer, Header, Static
 
 from styles import APP_CSS
 from tui.messages import AgentFailed, AgentFinished, QueueEventPosted
 from tui.models import ElicitationResult, Request
 from tui.queue import ElicitationQueue, QueueEvent
+from tui.redaction import REDACTOR, install_log_redaction
+from tui.screenshot import masked_screenshot
 from widgets import modal_for
 from widgets.agent_status import AgentStatus
 from widgets.base import ElicitationModal
@@ -74,6 +77,7 @@ class ElicitationApp(App[Any]):
         self._waiting: deque[QueueEvent] = deque()
         self._shown: ElicitationModal[Any] | None = None
         self._unsubscribe: Callable[[], None] | None = None
+        self._uninstall_log_redaction: Callable[[], None] | None = None
         self.agent_result: Any = None
         """What the agent returned, once it has; also the app's return value on quit."""
 
@@ -87,6 +91,8 @@ class ElicitationApp(App[Any]):
         yield Footer()
 
     def on_mount(self) -> None:
+        # Secrets answered from now on are scrubbed from every log record (see tui.redaction).
+        self._uninstall_log_redaction = install_log_redaction()
         self._update_waiting()
         # Subscribe before the agent starts, so its first question finds a front end;
         # subscribing also replays requests that were already waiting.
@@ -103,6 +109,11 @@ class ElicitationApp(App[Any]):
 
     def on_unmount(self) -> None:
         self._close_queue()
+        if self._uninstall_log_redaction is not None:
+            self._uninstall_log_redaction()
+            self._uninstall_log_redaction = None
+        # The secrets were registered for this run only; the redactor holds them in plain text.
+        REDACTOR.clear()
 
     def _close_queue(self) -> None:
         if self._unsubscribe is not None:
@@ -143,7 +154,7 @@ class ElicitationApp(App[Any]):
         self._waiting.append(event)
         if self._shown is None:
             self.bell()
-            self.sub_title = f"question waiting: {event.request.message}"
+            self.sub_title = REDACTOR.scrub(f"question waiting: {event.request.message}")
             self._show_next()
         self._update_waiting()
 
@@ -186,6 +197,8 @@ class ElicitationApp(App[Any]):
 
     def _answered(self, request: Request, result: ElicitationResult | None) -> None:
         if result is not None:
+            # Before the agent wakes, so nothing it does with a secret can show it.
+            REDACTOR.register_found(result.content)
             self.queue.respond(request.id, result)
         self._shown = None
         self._show_next()
@@ -209,6 +222,30 @@ class ElicitationApp(App[Any]):
     def on_agent_failed(self, message: AgentFailed) -> None:
         self.query_one(AgentStatus).show_failed(message.error)
         self.notify(f"The agent failed: {message.error}", severity="error", timeout=8)
+
+    # -- redaction of what leaves the app ---------------------------------------------------
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Show a notification, with every secret answered so far scrubbed from it."""
+        super().notify(
+            REDACTOR.scrub(message),
+            title=REDACTOR.scrub(title),
+            severity=severity,
+            timeout=timeout,
+            markup=markup,
+        )
+
+    def export_screenshot(self, *, title: str | None = None, simplify: bool = False) -> str:
+        """An SVG screenshot of the current screen, every secret answered so far masked."""
+        return masked_screenshot(self, REDACTOR, title=title, simplify=simplify)
 
     async def on_event(self, event: events.Event) -> None:
         # Keys typed just as a modal appears were meant for what was there before.

@@ -9,6 +9,7 @@ from functools import partial
 
 from tui.ask_command import add_ask_command
 from tui.mcp_command import add_mcp_command
+from tui.secrets_command import add_secrets_command
 from tui.serve import add_serve_command
 
 
@@ -55,6 +56,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo.set_defaults(handler=_run_demo)
     add_ask_command(commands)
     add_mcp_command(commands)
+    add_secrets_command(commands)
     add_serve_command(commands)
     return parser
 

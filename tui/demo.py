@@ -10,6 +10,7 @@ from tui.models import (
     ConfirmationRequest,
     ElicitationResult,
     FormRequest,
+    KeyringTarget,
     MultiChoiceRequest,
     SecretRequest,
     TextRequest,
@@ -17,6 +18,9 @@ from tui.models import (
 from tui.queue import ElicitationQueue
 
 SOURCE = "setup-agent"
+
+DEMO_KEY = KeyringTarget(service="elicit-tui-demo", username="deploy_api_key")
+"""Where the demo saves the API key; `elicit-tui secrets delete` removes it again."""
 
 DEPLOY_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -45,6 +49,19 @@ DEPLOY_SCHEMA: dict[str, Any] = {
     },
     "required": ["region", "instances", "domain"],
 }
+
+
+def api_key_request() -> SecretRequest:
+    """The demo's API-key question: saved to the keyring, so the agent holds only a reference."""
+    return SecretRequest(
+        source=SOURCE,
+        message="Paste the deploy API key for the hosting provider",
+        description="It is saved in your system keyring; the agent, the transcript and "
+        "the model's context get only a reference to it.",
+        pattern="sk-...",
+        min_length=8,
+        store=DEMO_KEY,
+    )
 
 
 def _think(pause: float) -> None:
@@ -127,13 +144,7 @@ def setup_service_agent(queue: ElicitationQueue, pause: float = 0.6) -> dict[str
     )
     ask(
         "api_key",
-        SecretRequest(
-            source=SOURCE,
-            message="Paste the deploy API key for the hosting provider",
-            description="It is kept out of the transcript and the model's context.",
-            pattern="sk-...",
-            min_length=8,
-        ),
+        api_key_request(),
     )
     ask(
         "deployment",

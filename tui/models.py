@@ -267,8 +267,24 @@ class FormRequest(_Request):
         return self._model
 
     def finish_content(self, content: dict[str, Any]) -> dict[str, Any] | BaseModel:
-        """Validated form content as the agent receives it: the model instance, if any."""
-        return content if self._model is None else self._model.model_validate(content)
+        """Validated form content as the agent receives it: the model instance, if any.
+
+        Without a model, secret fields (format "password", `writeOnly`) become `SecretStr`;
+        a model's own field types decide (declare secrets as `SecretStr`).
+        """
+        if self._model is not None:
+            return self._model.model_validate(content)
+        secret = self.secret_fields()
+        return {
+            k: SecretStr(v) if k in secret and isinstance(v, str) else v for k, v in content.items()
+        }
+
+    def secret_fields(self) -> frozenset[str]:
+        """The names of the fields typed masked and never shown."""
+        from tui.schema import parse_schema
+
+        return frozenset(f.name for f in parse_schema(self.requested_schema).fields if f.secret)
+
 
     def default_content(self) -> dict[str, Any] | BaseModel:
         from tui.schema import default_content, parse_schema
@@ -278,7 +294,9 @@ class FormRequest(_Request):
     def describe_content(self, content: Any) -> str:
         if isinstance(content, BaseModel):
             content = content.model_dump(mode="json")
-        return ", ".join(f"{k}={v}" for k, v in dict(content).items()) or "(empty)"
+        secret = self.secret_fields()
+        shown = {k: "•••" if k in secret else v for k, v in dict(content).items()}
+        return ", ".join(f"{k}={v}" for k, v in shown.items()) or "(empty)"
 
 
 class QuestionOption(BaseModel):
@@ -530,6 +548,10 @@ def parse_request(data: dict[str, Any]) -> Request:
     return _REQUEST_ADAPTER.validate_python(data)
 
 
+KEYRING_UNAVAILABLE = "keyring_unavailable"
+"""A result's reason when a secret meant for the keyring could not be stored there."""
+
+
 class ElicitationResult(BaseModel):
     """How a request ended: the action, the typed content on accept, and why if not the user."""
 
@@ -538,7 +560,13 @@ class ElicitationResult(BaseModel):
     action: Action
     content: Any = None
     reason: str | None = None
-    """Why the request ended without the person: `timeout`, `closed`, `cancelled_by_agent`, ..."""
+    """Why the request ended without the person: `timeout`, `closed`, `cancelled_by_agent`, ...
+
+    Also `keyring_unavailable` when a secret was to be stored and the keyring could not: with
+    `accept` the person chose to keep it in memory (content is a `SecretStr`), with `cancel`
+    they chose not to give it.
+    """
+
 
     @property
     def accepted(self) -> bool:
@@ -559,6 +587,11 @@ class ElicitationResult(BaseModel):
         if isinstance(content, SecretRef):
             return (
                 f"The user stored the secret as keyring entry {content.service}/{content.username}."
+            )
+        if isinstance(content, SecretStr) and self.reason == KEYRING_UNAVAILABLE:
+            return (
+                "The user provided the secret; the keyring could not store it, so the program "
+                "holds it in memory for this run only and it is not shown here."
             )
         if isinstance(content, SecretStr):
             return "The user provided the secret; it is held by the program and not shown here."

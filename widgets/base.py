@@ -14,6 +14,7 @@ from textual.widget import Widget
 from textual.widgets import Footer, Markdown, Static
 
 from tui.models import ElicitationResult, Request
+from tui.redaction import REDACTOR
 
 RequestT = TypeVar("RequestT", bound=Request)
 
@@ -92,11 +93,12 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         with Vertical(id="dialog"):
             yield Static(self._meta_text(), id="meta", markup=False)
             if request.title:
-                yield Static(request.title, id="title", markup=False)
-            yield Static(request.message, id="message", markup=False)
+                yield Static(REDACTOR.scrub(request.title), id="title", markup=False)
+            # An agent may echo an earlier secret back in its question; the screen never does.
+            yield Static(REDACTOR.scrub(request.message), id="message", markup=False)
             with VerticalScroll(id="body", can_focus=False):
                 if request.description:
-                    yield Markdown(request.description, id="description")
+                    yield Markdown(REDACTOR.scrub(request.description), id="description")
                 yield from self.compose_body()
             yield Static(id="error", markup=False)
         yield Footer()
@@ -129,7 +131,7 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
             self.query_one("#meta", Static).update(self._meta_text())
 
     def _meta_text(self) -> str:
-        parts = [self.request.source or "agent"]
+        parts = [REDACTOR.scrub(self.request.source or "agent")]
         if self.waiting:
             parts.append(f"{self.waiting} more waiting")
         if self.remaining is not None:
@@ -141,7 +143,7 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
     def show_error(self, message: str) -> None:
         """Show `message` under the body; an empty message clears it."""
         error = self.query_one("#error", Static)
-        error.update(message)
+        error.update(REDACTOR.scrub(message))
         error.set_class(bool(message), "visible")
 
     def action_submit(self) -> None:
@@ -156,6 +158,10 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
             if invalid.widget is not None:
                 invalid.widget.focus()
             return
+        self.accept_content(content)
+
+    def accept_content(self, content: Any) -> None:
+        """Dismiss with `content` accepted; a kind may do more first (store a secret, ...)."""
         self.dismiss(ElicitationResult(action="accept", content=content))
 
     def action_decline(self) -> None:

@@ -6,12 +6,18 @@ import re
 from typing import ClassVar
 
 from pydantic import SecretStr
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
-from textual.widgets import Input, Static
+from textual.widgets import Button, Input, Static
+from textual.worker import Worker, WorkerState
 
-from tui.models import SecretRequest
+from tui.keyring_store import keyring_status, store_secret
+from tui.models import KEYRING_UNAVAILABLE, ElicitationResult, KeyringTarget, SecretRequest
+from tui.redaction import REDACTOR
+from tui.secret_ref import SecretRef
 from widgets.base import ElicitationModal, InvalidAnswer
 
 
@@ -21,7 +27,13 @@ def pattern_regex(pattern: str) -> re.Pattern[str]:
 
 
 class SecretModal(ElicitationModal[SecretRequest]):
-    """Masked entry; Ctrl+R shows the characters on screen until pressed again."""
+    """Masked entry; Ctrl+R shows the characters on screen until pressed again.
+
+    With `store`, accepting saves the value in the keyring and the content is its `SecretRef`.
+    If the keyring cannot keep it, the modal says why and offers two ways out: keep the secret
+    in memory for this run only (accept, content `SecretStr`) or cancel; both results carry
+    the reason `keyring_unavailable`.
+    """
 
     kind = "secret"
 
@@ -35,6 +47,16 @@ class SecretModal(ElicitationModal[SecretRequest]):
     """
 
     revealed: reactive[bool] = reactive(False)
+    """True while the typed characters are shown; False again whenever the modal is hidden."""
+
+    storing: reactive[bool] = reactive(False)
+    """True while the keyring is being written."""
+
+    choosing: reactive[bool] = reactive(False)
+    """True once the keyring refused the secret: keep it in memory, or cancel."""
+
+    _value: SecretStr | None = None
+    """The accepted value while it goes to the keyring, and while the person chooses."""
 
     def compose_body(self) -> ComposeResult:
         request = self.request
@@ -49,9 +71,29 @@ class SecretModal(ElicitationModal[SecretRequest]):
         if request.store:
             hints.append(f"saved to keyring {request.store.service}/{request.store.username}")
         yield Static(" · ".join(hints), id="hint", markup=False)
+        if request.store:
+            status = keyring_status()
+            if status is not None:
+                with Vertical(id="keyring-warning"):
+                    yield Static(
+                        "⚠ The keyring cannot save secrets here: this one can be kept in memory "
+                        "for this run only.",
+                        classes="headline",
+                    )
+                    yield Static(status, classes="detail", markup=False)
+            with Vertical(id="keyring-problem"):
+                yield Static(id="keyring-reason", markup=False)
+                yield Static("Keep the secret in memory for this run only, or cancel?")
+                with Horizontal(id="keyring-choices"):
+                    yield Button(
+                        "Keep in memory for this run only", id="keep-in-memory", variant="warning"
+                    )
+                    yield Button("Cancel", id="cancel-secret")
 
     def on_mount(self) -> None:
         self.query_one("#secret", Input).focus()
+
+    # -- the reveal toggle ---------------------------------------------------------------
 
     def watch_revealed(self, revealed: bool) -> None:
         for field in self.query(Input):
@@ -60,10 +102,22 @@ class SecretModal(ElicitationModal[SecretRequest]):
     def action_toggle_reveal(self) -> None:
         self.revealed = not self.revealed
 
+    def on_screen_suspend(self) -> None:
+        # Whatever covers or closes the modal, the characters are hidden again.
+        self.revealed = False
+
+    # -- typing and accepting --------------------------------------------------------------
+
     def on_input_changed(self) -> None:
         self.show_error("")
 
     def action_submit(self) -> None:
+        if self.storing:
+            return
+        if self.choosing:
+            if isinstance(self.focused, Button):
+                self.focused.press()
+            return
         again = self.query("#again").first(Input) if self.request.confirm else None
         if again is not None and self.focused is not again and not again.value:
             again.focus()
@@ -88,3 +142,70 @@ class SecretModal(ElicitationModal[SecretRequest]):
             if again.value != value:
                 raise InvalidAnswer("The two entries differ; type it again.", again)
         return SecretStr(value)
+
+    def accept_content(self, content: SecretStr) -> None:
+        target = self.request.store
+        if target is None:
+            super().accept_content(content)
+            return
+        # The result will hold only the reference, so the app never sees this value: register
+        # it here, before the keyring (or its error message) can echo it anywhere.
+        REDACTOR.register(content)
+        self._value = content
+        self.storing = True
+        self._store(target, content)
+
+    def watch_storing(self) -> None:
+        self._lock_fields()
+
+    def watch_choosing(self, choosing: bool) -> None:
+        self._lock_fields()
+        # The class hides what no longer matters (description, hints) and shows the choice.
+        self.set_class(choosing, "choosing")
+
+    def _lock_fields(self) -> None:
+        for field in self.query(Input):
+            field.disabled = self.storing or self.choosing
+
+    @work(thread=True, exit_on_error=False, group="keyring")
+    def _store(self, target: KeyringTarget, value: SecretStr) -> SecretRef:
+        # A thread: a keyring may take its time (an unlock prompt, a D-Bus round trip).
+        return store_secret(target, value)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        worker = event.worker
+        # Not current: the request ended (a timeout, the agent withdrew it) while storing.
+        if worker.group != "keyring" or not self.is_current:
+            return
+        if event.state == WorkerState.SUCCESS:
+            self.dismiss(ElicitationResult(action="accept", content=worker.result))
+        elif event.state == WorkerState.ERROR:
+            self._offer_memory(worker.error)
+
+    # -- when the keyring cannot keep it ---------------------------------------------------
+
+    def _offer_memory(self, error: BaseException | None) -> None:
+        """Say why the keyring failed, and offer to keep the value in memory or to cancel."""
+        reason = str(error) if error else "The keyring failed without saying why."
+        self.query_one("#keyring-reason", Static).update(f"✖ {REDACTOR.scrub(reason)}")
+        self.choosing = True
+        self.storing = False
+        self.show_error("")
+        keep = self.query_one("#keep-in-memory", Button)
+        keep.focus(scroll_visible=False)
+        # Once the panel is laid out, bring the whole choice into view on a small screen.
+        self.call_after_refresh(self.query_one("#keyring-problem").scroll_visible, animate=False)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "keep-in-memory":
+            self.dismiss(
+                ElicitationResult(action="accept", content=self._value, reason=KEYRING_UNAVAILABLE)
+            )
+        elif event.button.id == "cancel-secret":
+            self.action_cancel()
+
+    def action_cancel(self) -> None:
+        if self.choosing:
+            self.dismiss(ElicitationResult(action="cancel", reason=KEYRING_UNAVAILABLE))
+        else:
+            super().action_cancel()

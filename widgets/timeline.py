@@ -8,6 +8,7 @@ from collections.abc import Callable
 from textual.widgets import DataTable
 
 from tui.models import ElicitationResult, Request
+from tui.redaction import REDACTOR
 
 TimeLabel = Callable[[float], str]
 
@@ -27,7 +28,10 @@ def outcome_text(request: Request, result: ElicitationResult) -> str:
 
 
 class Timeline(DataTable[str]):
-    """One row per request: when it came, its kind, its question, and its outcome."""
+    """One row per request: when it came, its kind, its question, and its outcome.
+
+    Questions and outcomes are shown with every secret answered so far scrubbed.
+    """
 
     def __init__(self, time_label: TimeLabel = local_clock, *, id: str | None = None) -> None:
         super().__init__(cursor_type="row", zebra_stripes=True, id=id)
@@ -45,7 +49,7 @@ class Timeline(DataTable[str]):
         self.add_row(
             self.time_label(at),
             request.kind,
-            f"{who}{request.message}",
+            REDACTOR.scrub(f"{who}{request.message}"),
             "… waiting",
             key=request.id,
         )
@@ -55,5 +59,8 @@ class Timeline(DataTable[str]):
         """Fill in the outcome of a request's row."""
         if request.id in self.rows:
             self.update_cell(
-                request.id, "outcome", outcome_text(request, result), update_width=True
+                request.id,
+                "outcome",
+                REDACTOR.scrub(outcome_text(request, result)),
+                update_width=True,
             )

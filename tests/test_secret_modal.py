@@ -1,0 +1,290 @@
+"""The secret modal in the real app: masking, checks, reveal, keyring storage and its failures."""
+
+from __future__ import annotations
+
+import pytest
+from keyring.errors import KeyringLocked, PasswordSetError
+from keyring_backends import FailingKeyring, MemoryKeyring
+from pydantic import SecretStr
+from secret_session import CANARY, SIZE, TARGET, asking_app, static_text, wait_for, wait_for_modal
+from textual.widgets import Button, Input, Static
+
+from tui.demo import api_key_request
+from tui.keyring_store import NO_BACKEND_HINT, list_stored
+from tui.models import KEYRING_UNAVAILABLE, ElicitationResult, SecretRequest
+from tui.redaction import MASK
+from tui.secret_ref import SecretRef
+from widgets.secret import SecretModal
+
+
+def secret_of(result: ElicitationResult) -> str:
+    assert isinstance(result.content, SecretStr)
+    return result.content.get_secret_value()
+
+
+def error_text(modal: SecretModal) -> str:
+    error = modal.query_one("#error", Static)
+    return static_text(error) if error.has_class("visible") else ""
+
+
+class TestEntry:
+    async def test_typed_value_comes_back_as_secret_str(self) -> None:
+        app, results = asking_app(SecretRequest(message="API key?"))
+        async with app.run_test(size=SIZE) as pilot:
+            modal = await wait_for_modal(pilot, SecretModal)
+            field = modal.query_one("#secret", Input)
+            assert field.password
+            assert field.has_focus
+            await pilot.press(*CANARY, "enter")
+            await wait_for(pilot, lambda: bool(results))
+
+        [result] = results
+        assert (result.action, result.reason) == ("accept", None)
+        assert secret_of(result) == CANARY
+
+    async def test_empty_entry_is_refused(self) -> None:
+        app, results = asking_app(SecretRequest(message="API key?"))
+        async with app.run_test(size=SIZE) as pilot:
+            modal = await wait_for_modal(pilot, SecretModal)
+            await pilot.press("enter")
+            await pilot.pause()
+
+            assert error_text(modal) == "Type the secret, or press Escape to cancel."
+            assert app.screen is modal
+            assert results == []
+
+    async def test_too_short_is_refused_until_long_enough(self) -> None:
+        app, results = asking_app(SecretRequest(message="PIN?", min_length=8))
+        async with app.run_test(size=SIZE) as pilot:
+            modal = await wait_for_modal(pilot, SecretModal)
+            await pilot.press(*"short", "enter")
+            await pilot.pause()
+
+            assert error_text(modal) == "Too short: at least 8 characters (you typed 5)."
+            assert app.screen is modal
+            await pilot.press(*"-enough")
+            assert error_text(modal) == ""
+            await pilot.press("enter")
+            await wait_for(pilot, lambda: bool(results))
+
+        assert secret_of(results[0]) == "short-enough"
+
+    async def test_pattern_hint_is_checked_before_accept(self) -> None:
+        app, results = asking_app(SecretRequest(message="API key?", pattern="sk-..."))
+        async with app.run_test(size=SIZE) as pilot:
+            modal = await wait_for_modal(pilot, SecretModal)
+            assert "looks like sk-..." in static_text(modal.query_one("#hint", Static))
+            await pilot.press(*"pk-live-123", "enter")
+            await pilot.pause()
+
+            assert error_text(modal) == "That does not look like sk-...."
+            assert results == []
+            modal.query_one("#secret", Input).clear()
+            await pilot.press(*CANARY, "enter")
+            await wait_for(pilot, lambda: bool(results))
+
+        assert secret_of(results[0]) == CANARY
+
+    async def test_confirm_mismatch_is_shown_and_focuses_the_second_field(self) -> None:
+        app, results = asking_app(SecretRequest(message="New password?", confirm=True))
+        async with app.run_test(size=SIZE) as pilot:
+            modal = await wait_for_modal(pilot, SecretModal)
+            again = modal.query_one("#again", Input)
+            assert again.password
+            await pilot.press(*CANARY, "enter")
+            assert again.has_focus
+            await pilot.press(*"sk-typo", "enter")
+            await pilot.pause()
+
+            assert error_text(modal) == "The two entries differ; type it again."
+            assert again.has_focus
+            assert app.screen is modal
+            assert results == []
+            again.clear()
+            await pilot.press(*CANARY, "enter")
+            await wait_for(pilot, lambda: bool(results))
+
+        assert secret_of(results[0]) == CANARY
+
+    async def test_escape_cancels(self) -> None:
+        app, results = asking_app(SecretRequest(message="API key?", store=TARGET))
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_for_modal(pilot, SecretModal)
+            await pilot.press(*CANARY, "escape")
+            await wait_for(pilot, lambda: bool(results))
+
+        assert results == [ElicitationResult(action="cancel")]
+        assert list_stored() == []
+
+
+class TestReveal:
+    async def test_toggle_shows_and_hides_every_field(self) -> None:
+        app, _results = asking_app(SecretRequest(message="Password?", confirm=True))
+        async with app.run_test(size=SIZE) as pilot:
+            modal = await wait_for_modal(pilot, SecretModal)
+            fields = list(modal.query(Input))
+            assert len(fields) == 2
+
+            await pilot.press("ctrl+r")
+            assert modal.revealed
+            assert not any(field.password for field in fields)
+            await pilot.press("ctrl+r")
+            assert not modal.revealed
+            assert all(field.password for field in fields)
+
+    async def test_resets_when_the_modal_closes_and_leaves_the_value_alone(self) -> None:
+        app, results = asking_app(SecretRequest(message="API key?"))
+        async with app.run_test(size=SIZE) as pilot:
+            modal = await wait_for_modal(pilot, SecretModal)
+            field = modal.query_one("#secret", Input)
+            await pilot.press(*CANARY, "ctrl+r")
+            assert not field.password
+            await pilot.press("enter")
+            await wait_for(pilot, lambda: bool(results))
+            await pilot.pause()
+
+            assert app.screen is not modal
+            assert not modal.revealed
+            assert field.password
+        assert secret_of(results[0]) == CANARY
+
+
+class TestKeyring:
+    async def test_stored_value_comes_back_as_a_reference(
+        self, memory_keyring: MemoryKeyring
+    ) -> None:
+        app, results = asking_app(SecretRequest(message="API key?", store=TARGET))
+        async with app.run_test(size=SIZE) as pilot:
+            modal = await wait_for_modal(pilot, SecretModal)
+            assert "saved to keyring myapp/openai_api_key" in static_text(
+                modal.query_one("#hint", Static)
+            )
+            assert not modal.query("#keyring-warning")
+            await pilot.press(*CANARY, "enter")
+            await wait_for(pilot, lambda: bool(results))
+
+        [result] = results
+        assert result == ElicitationResult(
+            action="accept", content=SecretRef(service="myapp", username="openai_api_key")
+        )
+        assert memory_keyring.entries == {("myapp", "openai_api_key"): CANARY}
+        assert [(e.service, e.username) for e in list_stored()] == [("myapp", "openai_api_key")]
+
+    @pytest.mark.parametrize(
+        ("error_type", "advice"),
+        [(PasswordSetError, "PasswordSetError"), (KeyringLocked, "Unlock the keyring")],
+    )
+    async def test_failure_shows_the_reason_and_keeps_in_memory_on_request(
+        self, failing_keyring: FailingKeyring, error_type: type[Exception], advice: str
+    ) -> None:
+        failing_keyring.error_type = error_type
+        app, results = asking_app(SecretRequest(message="API key?", store=TARGET))
+        async with app.run_test(size=SIZE) as pilot:
+            modal = await wait_for_modal(pilot, SecretModal)
+            assert not modal.query_one("#keyring-problem").display
+            await pilot.press(*CANARY, "enter")
+            await wait_for(pilot, lambda: modal.choosing)
+
+            reason = static_text(modal.query_one("#keyring-reason", Static))
+            assert reason.startswith("✖ Could not store keyring entry myapp/openai_api_key")
+            assert advice in reason
+            assert MASK in reason
+            assert CANARY not in reason
+            assert modal.query_one("#keyring-problem").display
+            assert modal.query_one("#secret", Input).disabled
+            assert modal.query_one("#keep-in-memory", Button).has_focus
+            assert results == []
+            await pilot.press("enter")
+            await wait_for(pilot, lambda: bool(results))
+
+        [result] = results
+        assert (result.action, result.reason) == ("accept", KEYRING_UNAVAILABLE)
+        assert secret_of(result) == CANARY
+        assert failing_keyring.entries == {}
+        assert list_stored() == []
+
+    @pytest.mark.parametrize("keys", [["tab", "enter"], ["escape"]], ids=["button", "escape"])
+    async def test_failure_can_be_cancelled(
+        self, failing_keyring: FailingKeyring, keys: list[str]
+    ) -> None:
+        app, results = asking_app(SecretRequest(message="API key?", store=TARGET))
+        async with app.run_test(size=SIZE) as pilot:
+            modal = await wait_for_modal(pilot, SecretModal)
+            await pilot.press(*CANARY, "enter")
+            await wait_for(pilot, lambda: modal.choosing)
+            await pilot.press(*keys)
+            await wait_for(pilot, lambda: bool(results))
+
+        assert results == [ElicitationResult(action="cancel", reason=KEYRING_UNAVAILABLE)]
+
+    async def test_no_backend_is_announced_before_typing(self, no_keyring: object) -> None:
+        app, results = asking_app(SecretRequest(message="API key?", store=TARGET))
+        async with app.run_test(size=SIZE) as pilot:
+            modal = await wait_for_modal(pilot, SecretModal)
+            warning = modal.query_one("#keyring-warning")
+            assert warning.display
+            headline = static_text(warning.query_one(".headline", Static))
+            assert headline.endswith("can be kept in memory for this run only.")
+            detail = static_text(warning.query_one(".detail", Static))
+            assert detail.startswith("No usable keyring: no keyring backend is available")
+            assert detail.endswith(NO_BACKEND_HINT)
+            assert modal.query_one("#secret", Input).has_focus
+
+            await pilot.press(*CANARY, "enter")
+            await wait_for(pilot, lambda: modal.choosing)
+            assert not warning.display
+            reason = static_text(modal.query_one("#keyring-reason", Static))
+            assert "keyring.backends.fail.Keyring" in reason
+            assert NO_BACKEND_HINT in reason
+            await pilot.press("enter")
+            await wait_for(pilot, lambda: bool(results))
+
+        [result] = results
+        assert (result.action, result.reason) == ("accept", KEYRING_UNAVAILABLE)
+        assert secret_of(result) == CANARY
+
+    async def test_no_backend_can_be_cancelled(self, no_keyring: object) -> None:
+        app, results = asking_app(SecretRequest(message="API key?", store=TARGET))
+        async with app.run_test(size=SIZE) as pilot:
+            modal = await wait_for_modal(pilot, SecretModal)
+            await pilot.press(*CANARY, "enter")
+            await wait_for(pilot, lambda: modal.choosing)
+            await pilot.click("#cancel-secret")
+            await wait_for(pilot, lambda: bool(results))
+
+        assert results == [ElicitationResult(action="cancel", reason=KEYRING_UNAVAILABLE)]
+
+
+class TestDemo:
+    async def test_api_key_is_stored_and_summarised_as_the_reference(
+        self, memory_keyring: MemoryKeyring
+    ) -> None:
+        request = api_key_request()
+        app, results = asking_app(request)
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_for_modal(pilot, SecretModal)
+            await pilot.press(*CANARY, "enter")
+            await wait_for(pilot, lambda: bool(results))
+
+        [result] = results
+        assert result.content == SecretRef(service="elicit-tui-demo", username="deploy_api_key")
+        assert memory_keyring.entries == {("elicit-tui-demo", "deploy_api_key"): CANARY}
+        assert request.describe_content(result.content) == (
+            "stored in keyring elicit-tui-demo/deploy_api_key"
+        )
+
+    async def test_without_a_keyring_the_key_can_stay_in_memory(self, no_keyring: object) -> None:
+        request = api_key_request()
+        app, results = asking_app(request)
+        async with app.run_test(size=SIZE) as pilot:
+            modal = await wait_for_modal(pilot, SecretModal)
+            assert modal.query_one("#keyring-warning").display
+            await pilot.press(*CANARY, "enter")
+            await wait_for(pilot, lambda: modal.choosing)
+            await pilot.press("enter")
+            await wait_for(pilot, lambda: bool(results))
+
+        [result] = results
+        assert result.reason == KEYRING_UNAVAILABLE
+        assert secret_of(result) == CANARY
+        assert request.describe_content(result.content) == "•••"
