@@ -1,0 +1,105 @@
+"""What a batch of questions looks like: the tab strip, a preview, "Other", the Review tab."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from snapshot_app import modal_app
+from textual.pilot import Pilot
+
+from tui.keyring_store import CONFIG_DIR_ENV
+from tui.models import QuestionsRequest
+
+BATCH = QuestionsRequest(
+    source="claude-code",
+    message="A few decisions before I scaffold billing-api",
+    questions=[
+        {
+            "question": "How should users sign in?",
+            "header": "Auth",
+            "options": [
+                {
+                    "label": "OAuth",
+                    "description": "Google and GitHub; no passwords to keep",
+                    "preview": "```python\n@app.get('/login')\nasync def login(request):\n"
+                    "    return await oauth.redirect(request)\n```",
+                },
+                {
+                    "label": "Email and password",
+                    "description": "argon2 hashes, reset links",
+                    "preview": "Passwords are hashed with **argon2**.\n\n"
+                    "- reset links by email\n- lockout after 5 tries",
+                },
+                {"label": "Magic links", "description": "a one-time link by email"},
+            ],
+        },
+        {
+            "question": "Which datastores do you need?",
+            "header": "Storage",
+            "multi_select": True,
+            "options": [
+                {"label": "PostgreSQL", "description": "primary database"},
+                {"label": "Redis", "description": "cache and queues"},
+                {"label": "S3", "description": "file uploads"},
+            ],
+        },
+        {
+            "question": "Where will it run?",
+            "header": "Deploy",
+            "options": ["Fly.io", "AWS ECS", "Kubernetes"],
+        },
+        {
+            "question": "Which license?",
+            "header": "License",
+            "allow_other": False,
+            "options": ["MIT", "Apache-2.0", "Proprietary"],
+        },
+    ],
+)
+
+CASES: list[tuple[str, list[str]]] = [
+    ("tab_strip", ["1", "1", "3", "tab"]),
+    ("preview_shown", ["down"]),
+    ("other_typed", ["tab", "tab", *"Hetzner"]),
+    ("review_one_unanswered", ["1", "1", "tab", "tab", "2", "enter"]),
+]
+
+
+@pytest.fixture(autouse=True)
+def no_remembered_approvals(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(CONFIG_DIR_ENV, str(tmp_path))
+
+
+def answered(keys: list[str]) -> tuple[Any, Any]:
+    """The app and a `run_before` that shows the batch, presses `keys` and lets previews render."""
+    app, ready = modal_app(BATCH)
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await ready(pilot)
+        await pilot.press(*keys)
+        # Previews render in the background: wait until the screen stops changing.
+        shot = ""
+        for _ in range(50):
+            await pilot.wait_for_scheduled_animations()
+            await pilot.pause(0.05)
+            previous, shot = shot, app.export_screenshot()
+            if shot == previous:
+                break
+
+    return app, run_before
+
+
+class TestAt80x24:
+    @pytest.mark.parametrize(("name", "keys"), CASES, ids=[c[0] for c in CASES])
+    def test_questions(self, snap_compare: Any, name: str, keys: list[str]) -> None:
+        app, run_before = answered(keys)
+        assert snap_compare(app, run_before=run_before, terminal_size=(80, 24))
+
+
+class TestAt120x40:
+    @pytest.mark.parametrize(("name", "keys"), CASES, ids=[c[0] for c in CASES])
+    def test_questions(self, snap_compare: Any, name: str, keys: list[str]) -> None:
+        app, run_before = answered(keys)
+        assert snap_compare(app, run_before=run_before, terminal_size=(120, 40))

@@ -1,0 +1,64 @@
+"""What a tool approval looks like: the arguments as JSON, a diff, the reason for a denial."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from snapshot_app import modal_app
+
+from tui.keyring_store import CONFIG_DIR_ENV
+from tui.models import ToolApprovalRequest
+
+SHELL = ToolApprovalRequest(
+    source="coder",
+    tool_name="shell",
+    summary="Run the API tests",
+    arguments={"command": "uv run pytest -q tests/api", "cwd": "/work/billing-api", "timeout": 120},
+    tool_call_id="call_7",
+    remember={"argument": "command", "pattern": "uv run pytest*"},
+)
+EDIT = ToolApprovalRequest(
+    source="coder",
+    tool_name="edit_file",
+    summary="Add a /health endpoint to billing_api/main.py",
+    arguments={"path": "billing_api/main.py"},
+    diff=(
+        "--- a/billing_api/main.py\n+++ b/billing_api/main.py\n@@ -3,4 +3,9 @@\n"
+        ' app = FastAPI(title="billing-api")\n \n+\n+@app.get("/health")\n'
+        "+def health() -> dict[str, str]:\n"
+        '+    return {"status": "ok"}\n+\n \n @app.get("/invoices")\n'
+    ),
+    tool_call_id="call_8",
+)
+
+CASES: list[tuple[str, ToolApprovalRequest, list[str]]] = [
+    ("json_arguments", SHELL, []),
+    ("diff", EDIT, []),
+    ("deny_with_reason", SHELL, ["n", *"use make test"]),
+]
+
+
+@pytest.fixture(autouse=True)
+def no_remembered_approvals(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A rule in the user's own approvals file would answer these without a modal.
+    monkeypatch.setenv(CONFIG_DIR_ENV, str(tmp_path))
+
+
+class TestAt80x24:
+    @pytest.mark.parametrize(("name", "request_", "keys"), CASES, ids=[c[0] for c in CASES])
+    def test_approval(
+        self, snap_compare: Any, name: str, request_: ToolApprovalRequest, keys: list[str]
+    ) -> None:
+        app, ready = modal_app(request_)
+        assert snap_compare(app, run_before=ready, press=keys, terminal_size=(80, 24))
+
+
+class TestAt120x40:
+    @pytest.mark.parametrize(("name", "request_", "keys"), CASES, ids=[c[0] for c in CASES])
+    def test_approval(
+        self, snap_compare: Any, name: str, request_: ToolApprovalRequest, keys: list[str]
+    ) -> None:
+        app, ready = modal_app(request_)
+        assert snap_compare(app, run_before=ready, press=keys, terminal_size=(120, 40))

@@ -1,0 +1,29 @@
+"""For Pilot tests of the agent-harness dialogs: an agent that asks, and keys sent in a burst."""
+
+from __future__ import annotations
+
+from textual import events
+
+from tui.app import ElicitationApp
+from tui.models import ElicitationResult, Request
+from tui.queue import ElicitationQueue
+
+
+class Asker:
+    """An agent that asks its requests one after another and keeps every result."""
+
+    def __init__(self, *requests: Request) -> None:
+        self.requests = list(requests)
+        self.results: list[ElicitationResult] = []
+
+    def __call__(self, queue: ElicitationQueue) -> str:
+        for request in self.requests:
+            self.results.append(queue.ask(request))
+        return "done"
+
+
+def burst(app: ElicitationApp, *keys: str) -> None:
+    """Send `keys` all at once, as a fast typist or a terminal multiplexer does."""
+    for key in keys:
+        character = " " if key == "space" else key if len(key) == 1 else None
+        app.post_message(events.Key(key, character))

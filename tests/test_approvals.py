@@ -1,0 +1,266 @@
+"""Remembered tool approvals: "for this session", "always", and `elicit-tui approvals`."""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from concurrent.futures import Future
+from pathlib import Path
+from typing import Any
+
+import pytest
+from app_driver import SIZE, wait_for, wait_for_modal
+from asking import Asker
+
+import tui.app
+from tui.app import ElicitationApp
+from tui.approvals import (
+    AUTO_APPROVED,
+    ApprovalPolicy,
+    load_always_rules,
+    rules_path,
+)
+from tui.cli import main
+from tui.models import ArgumentPattern, ElicitationResult, Request, parse_request
+from tui.queue import ElicitationQueue
+from widgets.base import ElicitationModal
+from widgets.timeline import Timeline
+
+PYTEST = ArgumentPattern(argument="command", pattern="pytest*")
+
+
+def shell(call_id: str, command: str) -> Request:
+    return parse_request(
+        {
+            "kind": "tool_approval",
+            "tool_name": "shell",
+            "summary": f"Run {command}",
+            "arguments": {"command": command},
+            "tool_call_id": call_id,
+            "remember": {"argument": "command", "pattern": "pytest*"},
+        }
+    )
+
+
+def edit(call_id: str) -> Request:
+    return parse_request(
+        {
+            "kind": "tool_approval",
+            "tool_name": "edit_file",
+            "summary": "Edit app.py",
+            "arguments": {"path": "app.py"},
+            "diff": "--- a/app.py\n+++ b/app.py\n@@ -1 +1 @@\n-a\n+b\n",
+            "tool_call_id": call_id,
+        }
+    )
+
+
+def auto(scope: str) -> ElicitationResult:
+    return ElicitationResult(action="accept", content={"scope": scope}, reason=AUTO_APPROVED)
+
+
+def person(scope: str) -> ElicitationResult:
+    return ElicitationResult(action="accept", content={"scope": scope})
+
+
+@pytest.fixture
+def shown(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The ids of the requests the app built a modal for, in order."""
+    ids: list[str] = []
+    build = tui.app.modal_for
+
+    def recording(request: Request, **kwargs: Any) -> ElicitationModal[Any]:
+        ids.append(request.id)
+        return build(request, **kwargs)
+
+    monkeypatch.setattr(tui.app, "modal_for", recording)
+    return ids
+
+
+async def test_session_auto_approves_the_next_matching_call_without_a_modal(
+    shown: list[str],
+) -> None:
+    asker = Asker(shell("c1", "pytest -q"), shell("c2", "pytest tests/api"), shell("c3", "rm x"))
+    app = ElicitationApp(ElicitationQueue(), asker, input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_modal(pilot, "Run pytest -q")
+        await pilot.press("2")
+        await wait_for_modal(pilot, "Run rm x")  # no pattern match: asked
+        await pilot.press("1")
+        await wait_for(pilot, lambda: len(asker.results) == 3)
+        outcome = app.query_one(Timeline).get_cell("toolApproval:c2", "outcome")
+    assert asker.results == [person("session"), auto("session"), person("once")]
+    assert shown == ["toolApproval:c1", "toolApproval:c3"]
+    assert outcome == "⚡ auto-approved · allowed for this session"
+    assert not rules_path().exists()  # a session rule is never written down
+
+
+async def test_once_and_deny_remember_nothing(shown: list[str]) -> None:
+    asker = Asker(shell("c1", "pytest"), shell("c2", "pytest"), shell("c3", "pytest"))
+    app = ElicitationApp(ElicitationQueue(), asker, input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        for call, keys in (("c1", ["y"]), ("c2", ["n", "enter"]), ("c3", ["escape"])):
+            await wait_for(pilot, lambda call=call: shown[-1:] == [f"toolApproval:{call}"])
+            await pilot.press(*keys)
+        await wait_for(pilot, lambda: len(asker.results) == 3)
+    assert [r.action for r in asker.results] == ["accept", "decline", "cancel"]
+    assert app.approvals.rules() == []
+
+
+async def test_always_survives_an_app_restart(config_dir: Path, shown: list[str]) -> None:
+    first = Asker(shell("c1", "pytest -q"))
+    app = ElicitationApp(ElicitationQueue(), first, input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_modal(pilot)
+        await pilot.press("3")
+        await wait_for(pilot, lambda: bool(first.results))
+    saved = json.loads((config_dir / "approvals.json").read_text())
+    assert [(r["tool"], r["match"], r["scope"]) for r in saved["rules"]] == [
+        ("shell", {"argument": "command", "pattern": "pytest*"}, "always")
+    ]
+
+    second = Asker(shell("c2", "pytest tests/api"))
+    app = ElicitationApp(ElicitationQueue(), second, input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: bool(second.results))
+    assert second.results == [auto("always")]
+    assert shown == ["toolApproval:c1"]
+
+
+@pytest.mark.parametrize("key", ["3", "2"], ids=["always", "session"])
+async def test_a_new_rule_answers_matching_approvals_already_waiting(
+    key: str, shown: list[str]
+) -> None:
+    futures: list[Future[ElicitationResult]] = []
+    done = threading.Event()
+
+    def agent(queue: ElicitationQueue) -> None:
+        # Three tool calls asked at once, as an agent running tools in parallel does.
+        futures.extend(
+            queue.submit(r) for r in (shell("c1", "pytest"), shell("c2", "pytest -x"), edit("c3"))
+        )
+        done.set()
+
+    app = ElicitationApp(ElicitationQueue(), agent, input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, done.is_set)
+        await wait_for_modal(pilot, "Run pytest")
+        await pilot.press(key)
+        assert futures[1].result(timeout=5) == auto("always" if key == "3" else "session")
+        await wait_for_modal(pilot, "Edit app.py")  # another tool: still asked
+        await pilot.press("1")
+        await wait_for(pilot, lambda: all(f.done() for f in futures))
+    assert shown == ["toolApproval:c1", "toolApproval:c3"]
+
+
+# -- the policy on its own -------------------------------------------------------------------
+
+
+def test_a_policy_answers_at_once_what_a_rule_allows(tmp_path: Path) -> None:
+    queue = ElicitationQueue(policy="wait")
+    policy = ApprovalPolicy(tmp_path / "approvals.json")
+    policy.attach(queue)
+    policy.allow("shell", PYTEST)
+    assert queue.submit(shell("c1", "pytest -q")).result(timeout=1) == auto("session")
+    waiting = queue.submit(shell("c2", "make test"))
+    assert not waiting.done()
+    # An answer given with the action alone allows this call only: nothing is remembered.
+    queue.respond("toolApproval:c2", ElicitationResult(action="accept"))
+    assert waiting.result(timeout=1) == ElicitationResult(action="accept")
+    assert [rule.describe() for rule in policy.rules()] == ["shell (command ~ pytest*)"]
+
+
+def test_a_rule_detached_from_the_queue_answers_nothing(tmp_path: Path) -> None:
+    queue = ElicitationQueue(policy="wait")
+    policy = ApprovalPolicy(tmp_path / "approvals.json")
+    policy.allow("shell")
+    detach = policy.attach(queue)
+    detach()
+    assert not queue.submit(shell("c1", "ls")).done()
+
+
+def test_an_unreadable_rules_file_asks_instead(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = tmp_path / "approvals.json"
+    path.write_text("{not json")
+    queue = ElicitationQueue(policy="wait")
+    ApprovalPolicy(path).attach(queue)
+    with caplog.at_level(logging.WARNING):
+        future = queue.submit(shell("c1", "pytest"))
+    assert not future.done()
+    assert "approvals file" in caplog.text and "unreadable" in caplog.text
+
+
+def test_a_policy_that_is_not_persistent_never_touches_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "approvals.json"
+    policy = ApprovalPolicy(path, persistent=False)
+    rule = policy.allow("shell", scope="always")
+    assert policy.rules() == [rule]
+    assert not path.exists()
+
+
+@pytest.mark.parametrize(
+    ("pattern", "arguments", "matches"),
+    [
+        (
+            ArgumentPattern(argument="command", pattern="git status*"),
+            {"command": "git status -s"},
+            True,
+        ),
+        (
+            ArgumentPattern(argument="command", pattern="git status*"),
+            {"command": "git push"},
+            False,
+        ),
+        (ArgumentPattern(argument="command", pattern="*"), {"path": "x"}, False),
+        (ArgumentPattern(argument="depth", pattern="[12]"), {"depth": 2}, True),
+        (ArgumentPattern(pattern='{"path":"src/*"}'), {"path": "src/app.py"}, True),
+        (ArgumentPattern(pattern='{"path":"src/*"}'), {"path": "tests/x.py"}, False),
+    ],
+)
+def test_argument_patterns(
+    pattern: ArgumentPattern, arguments: dict[str, Any], matches: bool
+) -> None:
+    assert pattern.matches(arguments) is matches
+
+
+# -- elicit-tui approvals ---------------------------------------------------------------------
+
+
+def test_the_cli_lists_and_revokes_always_rules(
+    config_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    policy = ApprovalPolicy()
+    policy.allow("shell", PYTEST, scope="always")
+    policy.allow("shell", ArgumentPattern(argument="command", pattern="ls*"), scope="always")
+    policy.allow("read_file", scope="always")
+
+    assert main(["approvals", "list"]) == 0
+    listing = capsys.readouterr().out
+    assert str(config_dir / "approvals.json") in listing
+    assert "shell (command ~ pytest*)" in listing and "read_file (every call)" in listing
+
+    assert main(["approvals", "revoke", "shell", "--pattern", "pytest*"]) == 0
+    assert capsys.readouterr().out == "Revoked: shell (command ~ pytest*)\n"
+    assert [r.describe() for r in load_always_rules()] == [
+        "shell (command ~ ls*)",
+        "read_file (every call)",
+    ]
+
+    assert main(["approvals", "revoke", "write_file"]) == 1
+    assert "nothing revoked" in capsys.readouterr().err
+    assert main(["approvals", "revoke", "--all"]) == 0
+    assert load_always_rules() == []
+    assert main(["approvals", "list"]) == 0
+    assert "No remembered approvals" in capsys.readouterr().out
+
+
+def test_the_cli_says_when_the_file_is_unreadable(
+    config_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config_dir.mkdir(parents=True)
+    (config_dir / "approvals.json").write_text('{"rules": [{"tool": ""}]}')
+    assert main(["approvals", "list"]) == 2
+    assert "is unreadable" in capsys.readouterr().err

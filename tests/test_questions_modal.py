@@ -1,0 +1,321 @@
+"""The `questions` kind in the real app: a batch answered with the keyboard only."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from app_driver import SIZE, wait_for, wait_for_modal
+from asking import Asker, burst
+from pydantic import ValidationError
+from rich.console import Console
+from textual.widgets import Markdown, Static, Tab, Tabs
+
+from tui.app import ElicitationApp
+from tui.ask_user_question import (
+    from_ask_user_question,
+    to_ask_user_question_answer,
+    to_pilotdeck_answer,
+)
+from tui.models import ElicitationResult, QuestionsRequest, parse_request
+from tui.queue import ElicitationQueue
+from widgets.questions import QuestionsModal
+
+AUTH = "How should users sign in?"
+STORAGE = "Which datastores do you need?"
+DEPLOY = "Where will it run?"
+LICENSE = "Which license?"
+
+BATCH: dict[str, Any] = {
+    "kind": "questions",
+    "message": "A few decisions before I scaffold the service",
+    "questions": [
+        {
+            "question": AUTH,
+            "header": "Auth",
+            "options": [
+                {"label": "OAuth", "description": "no passwords", "preview": "# OAuth\nredirect"},
+                {"label": "Email + password", "preview": "# Passwords\nargon2"},
+                {"label": "Magic links"},
+            ],
+        },
+        {
+            "question": STORAGE,
+            "header": "Storage",
+            "multi_select": True,
+            "options": ["PostgreSQL", "Redis", "S3"],
+        },
+        {"question": DEPLOY, "header": "Deploy", "options": ["Fly.io", "AWS ECS"]},
+        {
+            "question": LICENSE,
+            "header": "License",
+            "allow_other": False,
+            "options": ["MIT", "Apache-2.0"],
+        },
+    ],
+}
+
+
+def plain(renderable: Any) -> str:
+    """`renderable` as the terminal would show it, without styles."""
+    console = Console(width=100, color_system=None)
+    with console.capture() as captured:
+        console.print(renderable)
+    return captured.get()
+
+
+async def modal_of(pilot: Any) -> QuestionsModal:
+    modal = await wait_for_modal(pilot)
+    assert isinstance(modal, QuestionsModal)
+    return modal
+
+
+async def test_four_questions_answered_with_the_keyboard_give_exactly_the_content() -> None:
+    asker = Asker(parse_request(BATCH))
+    app = ElicitationApp(ElicitationQueue(), asker, input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await modal_of(pilot)
+        # Auth: highlight the second option, pick it without moving on, add a note.
+        await pilot.press("down", "space", "down", "down", "down", *"keep sessions short")
+        await pilot.press("enter")
+        # Storage: tick 1 and 3, then type one more in "Other" (the list's last row leads there).
+        await pilot.press("1", "3", "down", *"DuckDB", "enter")
+        # Deploy: printable keys on the list go to "Other".
+        await pilot.press(*"Hetzner", "enter")
+        # License (no "Other"): 2 picks and moves on to Review, where Enter submits.
+        await pilot.press("2", "enter")
+        await wait_for(pilot, lambda: bool(asker.results))
+    assert asker.results == [
+        ElicitationResult(
+            action="accept",
+            content={
+                "answers": {
+                    AUTH: "Email + password",
+                    STORAGE: ["PostgreSQL", "S3", "DuckDB"],
+                    DEPLOY: "Hetzner",
+                    LICENSE: "Apache-2.0",
+                },
+                "notes": {AUTH: "keep sessions short"},
+            },
+        )
+    ]
+
+
+async def test_switching_tabs_never_carries_text_across() -> None:
+    app = ElicitationApp(ElicitationQueue(), Asker(parse_request(BATCH)), input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        modal = await modal_of(pilot)
+        auth, storage, deploy, _ = modal.panes
+        await pilot.press(*"alpha", "down", *"first note", "tab")
+        assert modal.focused is storage.option_list
+        assert (storage.other_input.value, storage.note) == ("", "")  # type: ignore[union-attr]
+        await pilot.press(*"beta", "shift+tab")
+        assert auth.other_input.value == "alpha"  # type: ignore[union-attr]
+        assert (auth.answer, auth.note) == ("alpha", "first note")
+        assert storage.answer == ["beta"]
+        # Keys sent faster than the focus moves still land on the tab they were typed for.
+        burst(app, "tab", "tab", *"gamma")
+        await wait_for(pilot, lambda: deploy.answer == "gamma")
+        assert (auth.answer, storage.answer) == ("alpha", ["beta"])
+
+
+async def test_submit_with_an_unanswered_question_is_refused_on_the_review_tab() -> None:
+    asker = Asker(parse_request(BATCH))
+    app = ElicitationApp(ElicitationQueue(), asker, input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        modal = await modal_of(pilot)
+        await pilot.press("1", "2")  # Auth, then a Storage tick (a multi-select stays)
+        await pilot.press("tab", "tab", "2", "enter")  # skip Deploy; License; on Review, submit
+        await pilot.pause()
+        assert modal.is_current and not asker.results
+        assert modal.on_review
+        assert "unanswered: Deploy" in str(modal.query_one("#error").render())
+        assert "1 unanswered" in str(modal.query_one("#progress").render())
+        review = plain(modal.query_one("#page-review", Static).content)
+        assert "✖ Deploy  unanswered" in review and "✔ Auth    OAuth" in review
+        assert modal.query_one(Tabs).query_one("#tab-2", Tab).label.plain == "○ Deploy"
+        await pilot.press("left", "left", "1", "enter", "enter")  # Deploy; License; submit
+        await wait_for(pilot, lambda: bool(asker.results))
+    assert asker.results[0].content["answers"][DEPLOY] == "Fly.io"
+
+
+async def test_a_lone_single_select_question_is_answered_by_its_pick() -> None:
+    request = QuestionsRequest(
+        questions=[{"question": LICENSE, "header": "License", "options": ["MIT", "Apache-2.0"]}]
+    )
+    asker = Asker(request)
+    app = ElicitationApp(ElicitationQueue(), asker, input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        modal = await modal_of(pilot)
+        assert not modal.query(Tabs)
+        await pilot.press("2")
+        await wait_for(pilot, lambda: bool(asker.results))
+    assert asker.results[0].content == {"answers": {LICENSE: "Apache-2.0"}, "notes": {}}
+
+
+async def test_the_highlighted_option_s_preview_is_shown() -> None:
+    app = ElicitationApp(ElicitationQueue(), Asker(parse_request(BATCH)), input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        modal = await modal_of(pilot)
+        preview = modal.panes[0].query_one(".preview", Markdown)
+        await wait_for(pilot, lambda: preview.source == "# OAuth\nredirect")
+        await pilot.press("down")
+        await wait_for(pilot, lambda: preview.source == "# Passwords\nargon2")
+        await pilot.press("down")
+        await wait_for(pilot, lambda: "No preview" in preview.source)
+
+
+async def test_a_long_list_scrolls_and_filters() -> None:
+    request = QuestionsRequest(
+        questions=[
+            {
+                "question": "Which region?",
+                "allow_other": False,
+                "options": [f"{area}-{n}" for area in ("eu", "us", "ap", "sa") for n in (1, 2, 3)],
+            }
+        ]
+    )
+    asker = Asker(request)
+    app = ElicitationApp(ElicitationQueue(), asker, input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        modal = await modal_of(pilot)
+        await pilot.press("a", "p", "-", "2")  # no "Other": typing filters the list
+        pane = modal.panes[0]
+        assert pane.filter_input is not None and pane.filter_input.value == "ap-2"
+        await pilot.press("down", "1")
+        await wait_for(pilot, lambda: bool(asker.results))
+    assert asker.results[0].content["answers"] == {"Which region?": "ap-2"}
+
+
+def test_questions_are_refused_when_they_cannot_be_told_apart() -> None:
+    twice = {"question": AUTH, "options": ["a"]}
+    with pytest.raises(ValidationError, match="appears more than once"):
+        QuestionsRequest(questions=[twice, twice])
+    with pytest.raises(ValidationError, match="appears more than once"):
+        QuestionsRequest(questions=[{"question": AUTH, "options": ["a", "a"]}])
+
+
+# -- Claude Code's AskUserQuestion and PilotDeck's elicitation shapes ------------------------
+
+CLAUDE_INPUT: dict[str, Any] = {
+    "questions": [
+        {
+            "question": "Which library should we use for date formatting?",
+            "header": "Library",
+            "options": [
+                {"label": "date-fns", "description": "Modular and tree-shakeable"},
+                {"label": "Day.js", "description": "Tiny, with a Moment-compatible API"},
+            ],
+            "multiSelect": False,
+        },
+        {
+            "question": "Which features do you want to enable?",
+            "header": "Features",
+            "options": [
+                {"label": "Dark mode", "description": "Follow the system theme"},
+                {"label": "Offline cache", "description": "Service worker with a cache"},
+                {"label": "Analytics", "description": "Privacy-friendly page views"},
+            ],
+            "multiSelect": True,
+        },
+    ]
+}
+
+PILOTDECK_REQUEST: dict[str, Any] = {
+    "toolCallId": "toolu_01",
+    "toolName": "AskUserQuestion",
+    "previewFormat": "markdown",
+    "questions": [
+        {
+            "question": "Which layout for the settings page?",
+            "header": "Layout",
+            "options": [
+                {
+                    "label": "Sidebar",
+                    "description": "Sections in a left column",
+                    "preview": "| nav | form |",
+                },
+                {"label": "Tabs", "description": "Sections as tabs", "preview": "[a] [b] [c]"},
+            ],
+        },
+        {
+            "question": "Which sections ship first?",
+            "header": "Sections",
+            "options": [
+                {"label": "Profile", "description": "Name and avatar"},
+                {"label": "Billing", "description": "Plan and invoices"},
+            ],
+            "multiSelect": True,
+        },
+    ],
+}
+
+
+async def answered(request: QuestionsRequest, *keys: str) -> ElicitationResult:
+    asker = Asker(request)
+    app = ElicitationApp(ElicitationQueue(), asker, input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await modal_of(pilot)
+        await pilot.press(*keys)
+        await wait_for(pilot, lambda: bool(asker.results))
+    return asker.results[0]
+
+
+async def test_claude_code_s_input_renders_and_round_trips_to_its_answer_shape() -> None:
+    request = from_ask_user_question(CLAUDE_INPUT, source="claude-code")
+    assert request.message == "2 questions"
+    assert [q.multi_select for q in request.questions] == [False, True]
+    # date-fns with a note; Dark mode and Analytics; Review submits.
+    result = await answered(
+        request, "space", "down", "down", "down", *"v3 only", "enter", "1", "3", "enter", "enter"
+    )
+    assert to_ask_user_question_answer(request, result) == {
+        "answers": {
+            "Which library should we use for date formatting?": "date-fns",
+            "Which features do you want to enable?": "Dark mode, Analytics",
+        },
+        "annotations": {"Which library should we use for date formatting?": {"notes": "v3 only"}},
+    }
+    assert to_ask_user_question_answer(request, ElicitationResult(action="decline")) is None
+
+
+async def test_pilotdeck_s_request_renders_and_round_trips_to_its_answer_shape() -> None:
+    request = from_ask_user_question(PILOTDECK_REQUEST)
+    assert request.id == "toolu_01"
+    assert request.metadata == {"toolName": "AskUserQuestion"}
+    assert request.questions[0].options[1].preview == "[a] [b] [c]"
+    result = await answered(request, "2", "1", "2", "down", *"Teams", "enter", "enter")
+    assert to_pilotdeck_answer(request, result) == {
+        "type": "answered",
+        "answers": {
+            "Which layout for the settings page?": "Tabs",
+            "Which sections ship first?": ["Profile", "Billing", "Teams"],
+        },
+        "annotations": {"Which layout for the settings page?": {"preview": "[a] [b] [c]"}},
+    }
+
+
+@pytest.mark.parametrize(
+    ("result", "answer"),
+    [
+        (ElicitationResult(action="decline"), {"type": "cancelled", "reason": "user_declined"}),
+        (ElicitationResult(action="cancel"), {"type": "cancelled", "reason": "user_cancelled"}),
+        (
+            ElicitationResult(action="cancel", reason="timeout"),
+            {"type": "cancelled", "reason": "timeout"},
+        ),
+    ],
+)
+def test_an_unanswered_pilotdeck_request_is_cancelled(
+    result: ElicitationResult, answer: dict[str, str]
+) -> None:
+    assert to_pilotdeck_answer(from_ask_user_question(PILOTDECK_REQUEST), result) == answer
+
+
+def test_html_previews_and_malformed_input() -> None:
+    request = from_ask_user_question({**PILOTDECK_REQUEST, "previewFormat": "html"})
+    assert request.preview_format == "html"
+    with pytest.raises(ValidationError, match=r"questions\.0\.options"):
+        from_ask_user_question({"questions": [{"question": "Why?", "header": "Why"}]})
+    with pytest.raises(ValidationError, match="questions"):
+        from_ask_user_question({})

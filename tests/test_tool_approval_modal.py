@@ -1,0 +1,163 @@
+"""The `tool_approval` kind: its model, and its modal's four answers in the real app."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from app_driver import SIZE, wait_for, wait_for_modal
+from asking import Asker
+from pydantic import ValidationError
+from textual.containers import VerticalScroll
+from textual.content import Content
+from textual.widgets import Input, Static
+
+from tui.app import ElicitationApp
+from tui.models import ElicitationResult, ToolApprovalRequest, parse_request
+from tui.queue import ElicitationQueue
+from widgets.timeline import Timeline
+from widgets.tool_approval import ToolApprovalModal
+
+SHELL: dict[str, Any] = {
+    "kind": "tool_approval",
+    "tool_name": "shell",
+    "summary": "Run the test suite",
+    "arguments": {"command": "pytest -q", "cwd": "/work/app"},
+    "tool_call_id": "call_1",
+}
+EDIT: dict[str, Any] = {
+    "kind": "tool_approval",
+    "tool_name": "edit_file",
+    "summary": "Add a health check",
+    "arguments": {"path": "app/main.py"},
+    "diff": "--- a/app/main.py\n+++ b/app/main.py\n@@ -1 +1,2 @@\n app = App()\n+app.health()\n",
+    "tool_call_id": "call_2",
+}
+
+
+def test_the_id_follows_the_tool_call() -> None:
+    request = parse_request(SHELL)
+    assert isinstance(request, ToolApprovalRequest)
+    assert request.id == "toolApproval:call_1"
+    assert request.message == "Run the test suite"
+    with pytest.raises(ValidationError, match="toolApproval:call_1"):
+        parse_request({**SHELL, "id": "call_1"})
+    with pytest.raises(ValidationError, match="one line"):
+        parse_request({**SHELL, "summary": "two\nlines"})
+
+
+@pytest.mark.parametrize(
+    ("result", "scope", "reason"),
+    [
+        # Protocol-driven front ends answer with the action alone.
+        (ElicitationResult(action="accept"), "once", None),
+        (ElicitationResult(action="decline"), None, None),
+        (ElicitationResult(action="cancel"), None, None),
+        (ElicitationResult(action="accept", content={"scope": "session"}), "session", None),
+        (ElicitationResult(action="accept", content={"scope": "forever"}), "once", None),
+        (ElicitationResult(action="decline", content={"reason": " no "}), None, "no"),
+    ],
+)
+def test_what_a_result_allows(result: ElicitationResult, scope: str | None, reason: str) -> None:
+    request = parse_request(SHELL)
+    assert isinstance(request, ToolApprovalRequest)
+    assert request.scope_of(result) == scope
+    assert request.denial_reason(result) == reason
+
+
+def styled(content: Content, text: str) -> str:
+    """The style of the span that starts where `text` does in `content` and covers it."""
+    start = content.plain.index(text)
+    spans = [s for s in content.spans if s.start == start and s.end >= start + len(text)]
+    assert spans, f"{text!r} is not highlighted"
+    return str(spans[0].style)
+
+
+async def approve(data: dict[str, Any], *keys: str) -> ElicitationResult:
+    """Show the approval, press `keys`, and return what the agent received."""
+    asker = Asker(parse_request(data))
+    app = ElicitationApp(ElicitationQueue(), asker, input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        modal = await wait_for_modal(pilot)
+        assert isinstance(modal, ToolApprovalModal)
+        await pilot.press(*keys)
+        await wait_for(pilot, lambda: bool(asker.results))
+    return asker.results[0]
+
+
+@pytest.mark.parametrize(
+    ("keys", "result"),
+    [
+        (["1"], ElicitationResult(action="accept", content={"scope": "once"})),
+        (["y"], ElicitationResult(action="accept", content={"scope": "once"})),
+        (["enter"], ElicitationResult(action="accept", content={"scope": "once"})),
+        (["2"], ElicitationResult(action="accept", content={"scope": "session"})),
+        (["down", "enter"], ElicitationResult(action="accept", content={"scope": "session"})),
+        (["3"], ElicitationResult(action="accept", content={"scope": "always"})),
+        (["4", "enter"], ElicitationResult(action="decline")),
+        (
+            ["n", *"use make test", "enter"],
+            ElicitationResult(action="decline", content={"reason": "use make test"}),
+        ),
+        (["escape"], ElicitationResult(action="cancel")),
+    ],
+    ids=["1", "y", "enter", "2", "arrow", "3", "4", "n-reason", "escape"],
+)
+async def test_each_answer(keys: list[str], result: ElicitationResult) -> None:
+    assert await approve(SHELL, *keys) == result
+
+
+async def test_escape_in_the_reason_goes_back_to_the_choices() -> None:
+    result = await approve(EDIT, "n", *"no", "escape", "2")
+    assert result == ElicitationResult(action="accept", content={"scope": "session"})
+
+
+async def test_the_call_is_shown_as_json_and_diff() -> None:
+    app = ElicitationApp(ElicitationQueue(), Asker(parse_request(EDIT)), input_grace=0)
+    async with app.run_test(size=(100, 40)) as pilot:
+        modal = await wait_for_modal(pilot)
+        arguments = modal.query_one("#arguments", Static).content
+        assert isinstance(arguments, Content)
+        assert arguments.plain.strip() == '{\n  "path": "app/main.py"\n}'
+        assert styled(arguments, '"app/main.py"').startswith("$text-success")  # a JSON string
+        diff = modal.query_one("#diff", Static).content
+        assert isinstance(diff, Content)
+        assert diff.plain.strip() == EDIT["diff"].strip()
+        assert styled(diff, "+app.health()") == "$text-success on $success-muted"
+        assert not modal.query_one("#deny-line").display
+        await pilot.press("n")
+        assert modal.query_one("#deny-line").display
+        assert modal.focused is modal.query_one("#deny-reason", Input)
+
+
+async def test_page_down_scrolls_a_long_diff() -> None:
+    long_diff = "--- a/x\n+++ b/x\n@@ -0,0 +1,60 @@\n" + "".join(f"+line {n}\n" for n in range(60))
+    request = parse_request({**EDIT, "diff": long_diff})
+    app = ElicitationApp(ElicitationQueue(), Asker(request), input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        modal = await wait_for_modal(pilot)
+        call = modal.query_one("#call", VerticalScroll)
+        assert call.scroll_y == 0 and call.max_scroll_y > 0
+        await pilot.press("pagedown")
+        assert call.scroll_y > 0
+        assert modal.is_current  # scrolling answers nothing
+
+
+async def test_action_only_answers_close_the_modal_and_reach_the_agent() -> None:
+    queue = ElicitationQueue()
+    asker = Asker(parse_request(SHELL), parse_request(EDIT))
+    app = ElicitationApp(queue, asker, input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_modal(pilot, "Run the test suite")
+        # Another front end (a protocol client) answers with the action alone.
+        queue.respond("toolApproval:call_1", ElicitationResult(action="accept"))
+        await wait_for_modal(pilot, "Add a health check")
+        queue.respond("toolApproval:call_2", ElicitationResult(action="decline"))
+        await wait_for(pilot, lambda: len(asker.results) == 2)
+        timeline = app.query_one(Timeline)
+        await wait_for(pilot, lambda: "✖" in timeline.get_cell("toolApproval:call_2", "outcome"))
+        assert timeline.get_cell("toolApproval:call_1", "outcome") == "✔ allowed once"
+    assert asker.results == [
+        ElicitationResult(action="accept"),
+        ElicitationResult(action="decline"),
+    ]

@@ -1,0 +1,224 @@
+"""Remembered tool approvals: answer matching calls at once, without asking again.
+
+"Allow for this session" rules live in memory for as long as the `ApprovalPolicy` does;
+"Always allow" rules live in `approvals.json` in elicit-tui's config folder
+(`$ELICIT_TUI_CONFIG_DIR`, else `platformdirs.user_config_dir("elicit-tui")`), so they
+outlast the app. A rule names a tool and, optionally, an `ArgumentPattern` its calls must
+match; a rule without one covers every call of the tool.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import tempfile
+import threading
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from tui.keyring_store import index_path
+from tui.models import ArgumentPattern, ElicitationResult, ToolApprovalRequest
+from tui.queue import ElicitationQueue, QueueEvent
+
+AUTO_APPROVED = "auto_approved"
+"""The `reason` of a result given by a remembered rule instead of the person."""
+
+RULES_FILE = "approvals.json"
+
+RuleScope = Literal["session", "always"]
+
+_FILE_LOCK = threading.Lock()
+_log = logging.getLogger(__name__)
+
+
+class ApprovalRule(BaseModel):
+    """Calls of `tool` allowed without asking: those `match` covers, or all without it."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    tool: str = Field(min_length=1)
+    match: ArgumentPattern | None = None
+    scope: RuleScope
+    added_at: datetime = Field(default_factory=lambda: datetime.now(UTC))
+
+    def covers(self, request: ToolApprovalRequest) -> bool:
+        """True if this rule allows `request`'s call."""
+        if request.tool_name != self.tool:
+            return False
+        return self.match is None or self.match.matches(request.arguments)
+
+    def same_target(self, tool: str, match: ArgumentPattern | None) -> bool:
+        """True if this rule allows exactly the calls a rule for `tool` and `match` would."""
+        return self.tool == tool and self.match == match
+
+    def describe(self) -> str:
+        """`shell (command ~ pytest*)`, or `shell (every call)`."""
+        return f"{self.tool} ({self.match.describe() if self.match else 'every call'})"
+
+
+class _RulesFile(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    rules: list[ApprovalRule] = Field(default_factory=list)
+
+
+class ApprovalsFileError(RuntimeError):
+    """The file of "always" rules cannot be read or written; the message says which and why."""
+
+
+def rules_path() -> Path:
+    """Where "always" rules are kept: `approvals.json` beside the keyring index (may not exist)."""
+    return index_path().parent / RULES_FILE
+
+
+def load_always_rules(path: Path | None = None) -> list[ApprovalRule]:
+    """The "always" rules in `path` (default `rules_path()`), oldest first; none without a file.
+
+    Raises `ApprovalsFileError` if the file is unreadable or not a rules file.
+    """
+    path = path or rules_path()
+    try:
+        return _RulesFile.model_validate_json(path.read_bytes()).rules
+    except FileNotFoundError:
+        return []
+    except ValidationError as exc:
+        reason = exc.errors(include_url=False)[0]["msg"]
+    except OSError as exc:
+        reason = f"{type(exc).__name__}: {exc}"
+    raise ApprovalsFileError(
+        f"The approvals file {path} is unreadable: {reason}. Delete it to forget every "
+        "'always' rule, or fix it."
+    )
+
+
+def revoke_always_rules(
+    tool: str | None, pattern: str | None = None, path: Path | None = None
+) -> list[ApprovalRule]:
+    """Remove the "always" rules for `tool` (every tool if None), only those whose pattern is
+    `pattern` if given; returns the rules removed. Raises `ApprovalsFileError`."""
+    path = path or rules_path()
+    with _FILE_LOCK:
+        rules = load_always_rules(path)
+        removed = [
+            rule
+            for rule in rules
+            if (tool is None or rule.tool == tool)
+            and (pattern is None or (rule.match is not None and rule.match.pattern == pattern))
+        ]
+        if removed:
+            _write_rules(path, [rule for rule in rules if rule not in removed])
+    return removed
+
+
+def _add_always_rule(path: Path, rule: ApprovalRule) -> None:
+    with _FILE_LOCK:
+        rules = [r for r in load_always_rules(path) if not r.same_target(rule.tool, rule.match)]
+        _write_rules(path, [*rules, rule])
+
+
+def _write_rules(path: Path, rules: list[ApprovalRule]) -> None:
+    """Replace the file with `rules` atomically; `ApprovalsFileError` if it cannot be written."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        # Written beside the file and renamed over it, so a reader never sees half a file.
+        handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8") as file:
+                file.write(_RulesFile(rules=rules).model_dump_json(indent=2, exclude_none=True))
+            os.replace(temporary, path)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
+    except OSError as exc:
+        raise ApprovalsFileError(
+            f"Could not write the approvals file {path}: {type(exc).__name__}: {exc}"
+        ) from None
+
+
+class ApprovalPolicy:
+    """Answers tool approvals a remembered rule covers, and remembers what the person allows.
+
+    Attached to a queue, it accepts a matching `tool_approval` request the moment it arrives
+    (content `{"scope": <the rule's scope>}`, reason `auto_approved`), so no front end asks.
+    When a request is answered "for this session" or "always", it remembers a rule for the
+    tool and the request's `remember` pattern, and answers the matching approvals already
+    waiting. "Always" rules are read from and written to `path` (default: `rules_path()`);
+    with `persistent=False` no file is touched and they last as long as the policy (demos).
+    """
+
+    def __init__(self, path: Path | None = None, *, persistent: bool = True) -> None:
+        self.path = path or rules_path()
+        self.persistent = persistent
+        self._lock = threading.Lock()
+        self._session: list[ApprovalRule] = []
+
+    def attach(self, queue: ElicitationQueue) -> Callable[[], None]:
+        """Start answering `queue`'s tool approvals (waiting ones too); returns a detach function."""
+        return queue.subscribe(lambda event: self._on_event(queue, event))
+
+    def rules(self) -> list[ApprovalRule]:
+        """The rules in force: those held in memory, then the persisted "always" ones.
+
+        An unreadable approvals file counts as no "always" rules; the problem is logged.
+        """
+        with self._lock:
+            session = list(self._session)
+        if not self.persistent:
+            return session
+        try:
+            return session + load_always_rules(self.path)
+        except ApprovalsFileError as problem:
+            _log.warning("%s", problem)
+            return session
+
+    def rule_for(self, request: ToolApprovalRequest) -> ApprovalRule | None:
+        """The first rule that allows `request`'s call, or None if the person must be asked."""
+        return next((rule for rule in self.rules() if rule.covers(request)), None)
+
+    def allow(
+        self, tool: str, match: ArgumentPattern | None = None, *, scope: RuleScope = "session"
+    ) -> ApprovalRule:
+        """Allow calls of `tool` (matching `match`) from now on; returns the rule.
+
+        A "session" rule lasts as long as this policy. An "always" rule is written to the
+        approvals file; if that fails, it is kept for this session and the problem is logged.
+        """
+        rule = ApprovalRule(tool=tool, match=match, scope=scope)
+        if scope == "always" and self.persistent:
+            try:
+                _add_always_rule(self.path, rule)
+                return rule
+            except ApprovalsFileError as problem:
+                _log.warning("%s; the rule holds for this session only", problem)
+        with self._lock:
+            if not any(r.same_target(tool, match) for r in self._session):
+                self._session.append(rule)
+        return rule
+
+    def _on_event(self, queue: ElicitationQueue, event: QueueEvent) -> None:
+        # Called with the queue's lock held; the queue delivers what `respond` causes in order.
+        request = event.request
+        if not isinstance(request, ToolApprovalRequest):
+            return
+        if event.type == "requested":
+            rule = self.rule_for(request)
+            if rule is not None:
+                queue.respond(request.id, _auto_approval(rule))
+            return
+        result = event.result
+        if result is None or result.reason == AUTO_APPROVED:
+            return
+        scope = request.scope_of(result)
+        if scope == "session" or scope == "always":
+            rule = self.allow(request.tool_name, request.remember, scope=scope)
+            for waiting in queue.pending():
+                if isinstance(waiting, ToolApprovalRequest) and rule.covers(waiting):
+                    queue.respond(waiting.id, _auto_approval(rule))
+
+
+def _auto_approval(rule: ApprovalRule) -> ElicitationResult:
+    return ElicitationResult(action="accept", content={"scope": rule.scope}, reason=AUTO_APPROVED)

@@ -1,0 +1,65 @@
+"""`elicit-tui approvals list|revoke`: see and forget the "always allow" rules."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from tui.approvals import ApprovalsFileError, load_always_rules, revoke_always_rules, rules_path
+
+
+def add_approvals_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register `approvals list` and `approvals revoke` on the `elicit-tui` parser."""
+    approvals = commands.add_parser(
+        "approvals",
+        help='list or revoke the tool approvals remembered with "Always allow"',
+        description='Manage the tool approvals remembered with "Always allow" (kept in '
+        f"{rules_path()}; ELICIT_TUI_CONFIG_DIR moves it). "
+        '"Allow for this session" rules live only as long as the app.',
+    )
+    actions = approvals.add_subparsers(dest="approvals_command", metavar="ACTION", required=True)
+    listing = actions.add_parser("list", help="list the remembered rules")
+    listing.set_defaults(handler=_list)
+    revoke = actions.add_parser(
+        "revoke",
+        help="forget rules: every rule of a tool, one pattern of it, or --all",
+        description="Forget the remembered rules of TOOL (only those with --pattern, if given), "
+        "or every rule with --all. Exits 1 if no rule matched.",
+    )
+    target = revoke.add_mutually_exclusive_group(required=True)
+    target.add_argument("tool", nargs="?", metavar="TOOL", help="the tool whose rules to forget")
+    target.add_argument("--all", action="store_true", help="forget every remembered rule")
+    revoke.add_argument(
+        "--pattern", metavar="GLOB", help="forget only the rule with this argument pattern"
+    )
+    revoke.set_defaults(handler=_revoke)
+
+
+def _list(args: argparse.Namespace) -> int:
+    try:
+        rules = load_always_rules()
+    except ApprovalsFileError as problem:
+        print(f"elicit-tui approvals: {problem}", file=sys.stderr)
+        return 2
+    if not rules:
+        print(f"No remembered approvals ({rules_path()}).")
+        return 0
+    print(f"Always allowed ({rules_path()}):")
+    for rule in rules:
+        added = rule.added_at.astimezone().strftime("%Y-%m-%d %H:%M")
+        print(f"  {rule.describe():<50} since {added}")
+    return 0
+
+
+def _revoke(args: argparse.Namespace) -> int:
+    try:
+        removed = revoke_always_rules(None if args.all else args.tool, args.pattern)
+    except ApprovalsFileError as problem:
+        print(f"elicit-tui approvals: {problem}", file=sys.stderr)
+        return 2
+    if not removed:
+        print("No remembered approval matched; nothing revoked.", file=sys.stderr)
+        return 1
+    for rule in removed:
+        print(f"Revoked: {rule.describe()}")
+    return 0

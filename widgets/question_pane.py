@@ -1,0 +1,326 @@
+"""One question of a batch: its options, an "Other" field, a note, and the highlighted preview."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
+from textual.widget import Widget
+from textual.widgets import Input, Label, Markdown, OptionList, Static
+from textual.widgets.option_list import Option as ListOption
+
+from tui.models import Question, QuestionAnswer
+from widgets.choice import FILTER_THRESHOLD
+
+NO_PREVIEW = "*No preview for this option.*"
+
+
+class QuestionPane(Vertical):
+    """A question's own widgets and state; nothing in one pane ever shows in another.
+
+    Single-select: picking an option replaces the "Other" answer and typing in "Other"
+    replaces the pick. Multi-select: the ticked options plus the "Other" text, if any.
+    Printable keys typed on the list go to "Other" (or, without it, to the filter).
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("slash", "filter", "Filter"),
+    ]
+    """
+    | Key(s) | Description |
+    | :- | :- |
+    | / | Filter a long list of options. |
+    """
+
+    class Changed(Message):
+        """The pane's answer or note changed."""
+
+        def __init__(self, pane: QuestionPane) -> None:
+            super().__init__()
+            self.pane = pane
+
+        @property
+        def control(self) -> QuestionPane:
+            return self.pane
+
+    class Chosen(Message):
+        """An option was chosen with the mouse or Enter on the list (the modal may move on)."""
+
+        def __init__(self, pane: QuestionPane) -> None:
+            super().__init__()
+            self.pane = pane
+
+        @property
+        def control(self) -> QuestionPane:
+            return self.pane
+
+    def __init__(
+        self,
+        question: Question,
+        *,
+        show_question: bool = True,
+        html_previews: bool = False,
+        id: str | None = None,
+    ) -> None:
+        super().__init__(id=id, classes="question-pane")
+        self.question = question
+        self.show_question = show_question
+        self.html_previews = html_previews
+        self._picked: set[int] = set()
+        self._other_chosen = False
+        self._shown: list[int] = list(range(len(question.options)))
+
+    # -- layout ---------------------------------------------------------------------------
+
+    @property
+    def filtering(self) -> bool:
+        return len(self.question.options) >= FILTER_THRESHOLD
+
+    @property
+    def has_previews(self) -> bool:
+        return any(option.preview for option in self.question.options)
+
+    def compose(self) -> ComposeResult:
+        question = self.question
+        if self.show_question:
+            kind = "pick any" if question.multi_select else "pick one"
+            text = Text(question.question, style="bold")
+            text.append(f"  ({kind})", style="dim")
+            yield Static(text, classes="question-text")
+        if self.filtering:
+            yield Input(placeholder="/ filter the options", classes="filter", select_on_focus=False)
+        with Horizontal(classes="choices"):
+            yield OptionList(classes="options")
+            if self.has_previews:
+                with VerticalScroll(classes="preview-pane", can_focus=False):
+                    yield Markdown(classes="preview")
+        if question.allow_other:
+            with Horizontal(classes="line"):
+                yield Label("Other", classes="line-label")
+                yield Input(
+                    placeholder="type your own answer", classes="other", select_on_focus=False
+                )
+        with Horizontal(classes="line note-line" if question.allow_other else "line"):
+            yield Label("Note", classes="line-label")
+            yield Input(
+                placeholder="optional note for the agent", classes="note", select_on_focus=False
+            )
+
+    def on_mount(self) -> None:
+        self._render_options()
+
+    @property
+    def option_list(self) -> OptionList:
+        return self.query_one(".options", OptionList)
+
+    @property
+    def other_input(self) -> Input | None:
+        found = self.query(".other").results(Input)
+        return next(found, None)
+
+    @property
+    def note_input(self) -> Input:
+        return self.query_one(".note", Input)
+
+    @property
+    def filter_input(self) -> Input | None:
+        return next(self.query(".filter").results(Input), None)
+
+    # -- state ----------------------------------------------------------------------------
+
+    @property
+    def answer(self) -> QuestionAnswer | None:
+        """The answer so far: a label or the typed text (a list for multi-select); None if none."""
+        labels = [o.label for i, o in enumerate(self.question.options) if i in self._picked]
+        other = self.other_input.value.strip() if self.other_input is not None else ""
+        if self.question.multi_select:
+            answer = labels + ([other] if other else [])
+            return answer or None
+        if self._other_chosen and other:
+            return other
+        return labels[0] if labels else None
+
+    @property
+    def note(self) -> str:
+        """The note typed for the agent, stripped ("" if none)."""
+        return self.note_input.value.strip()
+
+    def pick(self, number: int) -> bool:
+        """Pick (single) or toggle (multi) the option shown as `number`; False if there is none."""
+        if not 1 <= number <= len(self._shown):
+            return False
+        self.option_list.highlighted = number - 1
+        self._choose(self._shown[number - 1])
+        return True
+
+    def pick_highlighted(self) -> bool:
+        """Pick or toggle the highlighted option; False if nothing is highlighted."""
+        highlighted = self.option_list.highlighted
+        if highlighted is None or not self._shown:
+            return False
+        self._choose(self._shown[highlighted])
+        return True
+
+    def choose_other(self) -> None:
+        """Make the typed "Other" text the single-select answer (if there is any text)."""
+        other = self.other_input
+        if other is not None and other.value.strip() and not self.question.multi_select:
+            self._other_chosen = True
+            self._picked.clear()
+            self._changed()
+
+    def _choose(self, index: int) -> None:
+        if self.question.multi_select:
+            self._picked ^= {index}
+        else:
+            self._picked = {index}
+            self._other_chosen = False
+        self._changed()
+
+    def _changed(self) -> None:
+        self._render_options()
+        self.post_message(self.Changed(self))
+
+    # -- rendering ------------------------------------------------------------------------
+
+    def _render_options(self) -> None:
+        options = self.option_list
+        highlighted = options.highlighted
+        options.set_options(
+            ListOption(self._prompt(number, index), id=str(index))
+            for number, index in enumerate(self._shown, 1)
+        )
+        if self._shown:
+            options.highlighted = min(highlighted or 0, len(self._shown) - 1)
+        other = self.other_input
+        if other is not None:
+            other.set_class(self._other_chosen or self.question.multi_select, "chosen")
+
+    def _prompt(self, number: int, index: int) -> Text:
+        option = self.question.options[index]
+        picked = index in self._picked
+        if self.question.multi_select:
+            mark = "☑ " if picked else "☐ "
+        else:
+            mark = "● " if picked else "○ "
+        prompt = Text(mark, style="bold" if picked else "dim")
+        prompt.append(f"{number} " if number <= 9 else "  ", style="dim")
+        prompt.append(option.label, style="bold" if picked else "")
+        if option.description:
+            prompt.append(f"\n    {option.description}", style="dim")
+        return prompt
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        event.stop()
+        if not self.has_previews or event.option_id is None:
+            return
+        preview = self.question.options[int(event.option_id)].preview
+        if preview and self.html_previews:
+            preview = f"```html\n{preview}\n```"
+        self.query_one(".preview", Markdown).update(preview or NO_PREVIEW)
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        # A click (Enter never reaches the list: the modal's Enter binding has priority).
+        event.stop()
+        if event.option_id is not None:
+            self._choose(int(event.option_id))
+            self.post_message(self.Chosen(self))
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        event.stop()
+        if event.input.has_class("filter"):
+            self._apply_filter(event.value)
+            return
+        if event.input.has_class("other") and not self.question.multi_select:
+            self._other_chosen = bool(event.value.strip())
+            if self._other_chosen:
+                self._picked.clear()
+        self._changed()
+
+    def _apply_filter(self, text: str) -> None:
+        needle = text.casefold()
+        self._shown = [
+            i
+            for i, o in enumerate(self.question.options)
+            if needle in o.label.casefold() or needle in (o.description or "").casefold()
+        ]
+        self._render_options()
+
+    # -- moving around --------------------------------------------------------------------
+
+    @property
+    def fields(self) -> list[Widget]:
+        """The focusable parts, top to bottom."""
+        parts: list[Widget | None] = [
+            self.filter_input,
+            self.option_list,
+            self.other_input,
+            self.note_input,
+        ]
+        return [part for part in parts if part is not None]
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self.filtering if action == "filter" else True
+
+    def action_filter(self) -> None:
+        if self.filter_input is not None:
+            self.screen.set_focus(self.filter_input)
+
+    def focus_options(self) -> None:
+        """Put the focus on the option list (at once, so the next key lands there)."""
+        self.screen.set_focus(self.option_list)
+
+    def take_character(self, character: str) -> bool:
+        """Type `character` where typing on this question goes; False if it is a list key.
+
+        Into the focused field; from the list, into "Other" (or, without it, the filter).
+        Keys typed faster than the focus moves were sent to the list: they land here too.
+        """
+        focused = self.screen.focused
+        target: Input | None
+        if isinstance(focused, Input) and focused in self.fields:
+            target = focused
+        elif character in "123456789 " or (character == "/" and self.filtering):
+            return False
+        else:
+            target = self.other_input or self.filter_input
+        if target is None:
+            return False
+        self.screen.set_focus(target)
+        target.insert_text_at_cursor(character)
+        return True
+
+    def move(self, step: int) -> None:
+        """Up (-1) or down (1): through the options, and past either end to the next field.
+
+        The fields run filter → options → "Other" → note.
+        """
+        focused = self.screen.focused
+        fields = self.fields
+        options = self.option_list
+        if focused is options:
+            highlighted = options.highlighted
+            last = len(self._shown) - 1
+            if step > 0 and (highlighted is None or highlighted >= last):
+                self._focus_field(fields, fields.index(options) + 1, step)
+            elif step < 0 and highlighted in (None, 0):
+                self._focus_field(fields, fields.index(options) - 1, step)
+            elif step > 0:
+                options.action_cursor_down()
+            else:
+                options.action_cursor_up()
+        elif focused in fields:
+            self._focus_field(fields, fields.index(focused) + step, step)
+        else:
+            self.focus_options()
+
+    def _focus_field(self, fields: list[Widget], position: int, step: int) -> None:
+        if 0 <= position < len(fields):
+            target = fields[position]
+            self.screen.set_focus(target)
+            if target is self.option_list and self._shown:
+                self.option_list.highlighted = 0 if step > 0 else len(self._shown) - 1

@@ -1,0 +1,267 @@
+"""A batch of questions: a tab per question plus a Review tab, answered together."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from rich.table import Table
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.content import Content
+from textual.widgets import ContentSwitcher, Input, Static, Tab, Tabs
+
+from tui.models import QuestionAnswer, QuestionsRequest
+from widgets.base import ElicitationModal, InvalidAnswer
+from widgets.question_pane import QuestionPane
+
+REVIEW = "review"
+
+
+class QuestionsModal(ElicitationModal[QuestionsRequest]):
+    """Questions on tabs: 1–9 pick, Enter moves on, and the Review tab submits them all.
+
+    A lone question has no tabs and is submitted by Enter (a single-select one by its pick).
+    """
+
+    kind = "questions"
+
+    # Priority: each key acts the moment it arrives, so keys typed in a burst (or faster
+    # than the focus moves) apply in order to the question on show, never to the last one.
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "submit", "Next", priority=True),
+        Binding("enter", "submit_all", "Submit", priority=True),
+        Binding("tab", "switch(1)", "Next question", priority=True),
+        Binding("shift+tab", "switch(-1)", "Previous question", show=False, priority=True),
+        Binding("right", "switch(1, True)", "Next question", show=False, priority=True),
+        Binding("left", "switch(-1, True)", "Previous question", show=False, priority=True),
+        Binding("down", "move(1)", "Down", show=False, priority=True),
+        Binding("up", "move(-1)", "Up", show=False, priority=True),
+        Binding("space", "tick", "Tick", priority=True),
+        *(
+            Binding(str(n), f"pick({n})", "Pick", show=n == 1, key_display="1-9", priority=True)
+            for n in range(1, 10)
+        ),
+    ]
+    """
+    | Key(s) | Description |
+    | :- | :- |
+    | enter | Take the highlighted (single-select) option and move on; on Review, submit all. |
+    | enter | (a lone question, or on Review) Submit. |
+    | tab, right | Next question (or Review); in a text field, right moves the cursor. |
+    | shift+tab, left | Previous question; in a text field, left moves the cursor. |
+    | down, up | Move through the options, and past the ends to "Other" and the note. |
+    | space | Tick or untick (multi-select), or pick without moving on (single-select). |
+    | 1-9 | Pick the numbered option and move on (multi-select: tick or untick it). |
+
+    In a text field, space, 1-9, left and right type or move the cursor as usual.
+    """
+
+    def __init__(self, request: QuestionsRequest, **kwargs: Any) -> None:
+        super().__init__(request, **kwargs)
+        self.several = len(request.questions) > 1
+        self._page = 0
+
+    # -- layout ---------------------------------------------------------------------------
+
+    def compose_body(self) -> ComposeResult:
+        request = self.request
+        if self.several:
+            tabs = Tabs(
+                *(Tab(self._tab_label(i), id=f"tab-{i}") for i in range(len(request.questions))),
+                Tab("Review", id=f"tab-{REVIEW}"),
+                id="question-tabs",
+            )
+            # Keys belong to the question under the strip; the strip only shows where you are.
+            tabs.can_focus = False
+            yield tabs
+            yield Static(id="progress", markup=False)
+        with ContentSwitcher(initial="page-0", id="pages"):
+            html = request.preview_format == "html"
+            for i, question in enumerate(request.questions):
+                show = self.several or question.question != request.message
+                yield QuestionPane(question, show_question=show, html_previews=html, id=f"page-{i}")
+            if self.several:
+                yield Static(id=f"page-{REVIEW}", markup=False)
+
+    def on_mount(self) -> None:
+        self._refresh_status()
+        self.panes[0].focus_options()
+
+    @property
+    def panes(self) -> list[QuestionPane]:
+        return list(self.query(QuestionPane))
+
+    @property
+    def on_review(self) -> bool:
+        return self._page == len(self.request.questions)
+
+    def header(self, index: int) -> str:
+        """What question `index` is called on its tab and on the Review tab."""
+        return self.request.questions[index].header or f"Question {index + 1}"
+
+    def _tab_label(self, index: int, answered: bool = False) -> Content:
+        mark = ("✔", "$text-success") if answered else ("○", "$text-warning")
+        return Content.assemble(mark, f" {self.header(index)}")
+
+    # -- moving between questions ------------------------------------------------------------
+
+    def go_to(self, page: int) -> None:
+        """Show question `page` (0-based), or the Review tab after the last question."""
+        self._page = max(0, min(page, len(self.request.questions)))
+        name = REVIEW if self.on_review else str(self._page)
+        # Switched here, not on the Tabs' message, so a key typed next lands on the new page.
+        self.query_one(ContentSwitcher).current = f"page-{name}"
+        self.query_one(Tabs).active = f"tab-{name}"
+        if self.on_review:
+            self.set_focus(None)
+        else:
+            self.panes[self._page].focus_options()
+        self._refresh_status()
+        self.refresh_bindings()
+
+    def on_tabs_tab_activated(self, event: Tabs.TabActivated) -> None:
+        event.stop()
+        name = (event.tab.id or "").removeprefix("tab-")
+        page = len(self.request.questions) if name == REVIEW else int(name)
+        if page != self._page:
+            self.go_to(page)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        typing = isinstance(self.focused, Input)
+        if action == "switch":
+            # Tab always switches; in a text field the arrows (by_arrow) move the cursor.
+            return self.several and not (typing and len(parameters) > 1)
+        if action == "submit":
+            return self.several and not self.on_review
+        if action == "submit_all":
+            return not self.several or self.on_review
+        if action in ("pick", "tick"):
+            return not self.on_review and not typing
+        if action == "move":
+            return not self.on_review
+        return True
+
+    def action_switch(self, step: int, by_arrow: bool = False) -> None:
+        self.go_to(self._page + step)
+
+    def action_move(self, step: int) -> None:
+        self.panes[self._page].move(step)
+
+    def _move_on(self) -> None:
+        if self.several:
+            self.go_to(self._page + 1)
+        else:
+            self.action_accept()
+
+    # -- answering ------------------------------------------------------------------------
+
+    def on_key(self, event: events.Key) -> None:
+        # Printable keys no field took go to the question on show ("Other", the filter, ...).
+        character = event.character
+        if self.on_review or not event.is_printable or character is None:
+            return
+        if self.panes[self._page].take_character(character):
+            event.stop()
+
+    def action_pick(self, number: int) -> None:
+        pane = self.panes[self._page]
+        if pane.pick(number) and not pane.question.multi_select:
+            self._move_on()
+
+    def action_tick(self) -> None:
+        self.panes[self._page].pick_highlighted()
+
+    def action_cancel(self) -> None:
+        # Escape in a filter with text clears it; anywhere else it cancels the request.
+        filter_input = None if self.on_review else self.panes[self._page].filter_input
+        if filter_input is not None and self.focused is filter_input and filter_input.value:
+            filter_input.value = ""
+        else:
+            super().action_cancel()
+
+    def action_submit_all(self) -> None:
+        # Enter's label says "Submit" here; what it does depends on the page, as for "Next".
+        self.action_submit()
+
+    def action_submit(self) -> None:
+        if self.on_review:
+            self.action_accept()
+            return
+        pane = self.panes[self._page]
+        focused = self.focused
+        if focused is pane.filter_input:
+            pane.focus_options()
+            return
+        if focused is pane.option_list and not pane.question.multi_select:
+            pane.pick_highlighted()
+        elif focused is pane.other_input:
+            pane.choose_other()
+        self._move_on()
+
+    def on_question_pane_chosen(self, event: QuestionPane.Chosen) -> None:
+        if not event.pane.question.multi_select:
+            self._move_on()
+
+    def on_question_pane_changed(self) -> None:
+        self.show_error("")
+        self._refresh_status()
+
+    def _refresh_status(self) -> None:
+        if not self.several:
+            return
+        panes = self.panes
+        for i, pane in enumerate(panes):
+            self.query_one(f"#tab-{i}", Tab).label = self._tab_label(i, pane.answer is not None)
+        missing = sum(pane.answer is None for pane in panes)
+        left = f"{missing} unanswered" if missing else "all answered"
+        if self.on_review:
+            hint = "Enter submits" if not missing else "answer them to submit"
+            progress = f"Review · {left} · {hint}"
+        else:
+            progress = f"Question {self._page + 1} of {len(panes)} · {left}"
+        self.query_one("#progress", Static).update(progress)
+        self.query_one(f"#page-{REVIEW}", Static).update(self._review(panes))
+
+    def _review(self, panes: list[QuestionPane]) -> Table:
+        """One row per question: a mark, its header, and the answer over the question's text."""
+        table = Table.grid(padding=(0, 1))
+        table.add_column(no_wrap=True)
+        table.add_column(no_wrap=True, style="bold")
+        table.add_column()
+        for i, pane in enumerate(panes):
+            answer = pane.answer
+            if answer is None:
+                mark, shown = Text("✖", "red"), Text.assemble(("unanswered", "bold red"))
+            else:
+                mark, shown = Text("✔", "green"), Text(_shown(answer))
+            shown.append(f"\n{pane.question.question}", style="dim")
+            if pane.note:
+                shown.append(f"\nnote: {pane.note}", style="italic")
+            table.add_row(mark, self.header(i), shown)
+        return table
+
+    def content(self) -> dict[str, Any]:
+        panes = self.panes
+        missing = [pane for pane in panes if pane.answer is None]
+        if missing:
+            if not self.several:
+                raise InvalidAnswer(
+                    "Pick an option or type your own answer.", missing[0].option_list
+                )
+            names = ", ".join(self.header(panes.index(pane)) for pane in missing)
+            raise InvalidAnswer(f"Answer every question first; unanswered: {names}.")
+        answers: dict[str, QuestionAnswer] = {}
+        notes: dict[str, str] = {}
+        for pane in panes:
+            answer = pane.answer
+            if answer is not None:
+                answers[pane.question.question] = answer
+            if pane.note:
+                notes[pane.question.question] = pane.note
+        return {"answers": answers, "notes": notes}
+
+
+def _shown(answer: QuestionAnswer) -> str:
+    return ", ".join(answer) if isinstance(answer, list) else answer
