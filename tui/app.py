@@ -15,6 +15,7 @@ from textual.notifications import SeverityLevel
 from textual.widgets import Footer, Header, Static
 
 from styles import APP_CSS
+from tui.approvals import ApprovalPolicy
 from tui.messages import AgentFailed, AgentFinished, QueueEventPosted
 from tui.models import ElicitationResult, Request
 from tui.queue import ElicitationQueue, QueueEvent
@@ -40,6 +41,8 @@ class ElicitationApp(App[Any]):
 
     `agent`, if given, is called with the queue in a daemon thread; its return value
     (or exception) is shown on the main screen and is the app's return value.
+    `approvals` answers tool approvals a remembered rule covers (a fresh `ApprovalPolicy()`
+    if None: session rules in memory, "always" rules from the config folder).
     """
 
     CSS_PATH = APP_CSS
@@ -64,6 +67,7 @@ class ElicitationApp(App[Any]):
         input_grace: float = 0.2,
         exit_when_agent_done: bool = False,
         time_label: TimeLabel = local_clock,
+        approvals: ApprovalPolicy | None = None,
     ) -> None:
         super().__init__()
         self.queue = queue
@@ -77,6 +81,8 @@ class ElicitationApp(App[Any]):
         self._waiting: deque[QueueEvent] = deque()
         self._shown: ElicitationModal[Any] | None = None
         self._unsubscribe: Callable[[], None] | None = None
+        self.approvals = approvals if approvals is not None else ApprovalPolicy()
+        self._detach_approvals: Callable[[], None] | None = None
         self._uninstall_log_redaction: Callable[[], None] | None = None
         self.agent_result: Any = None
         """What the agent returned, once it has; also the app's return value on quit."""
@@ -97,6 +103,8 @@ class ElicitationApp(App[Any]):
         # Subscribe before the agent starts, so its first question finds a front end;
         # subscribing also replays requests that were already waiting.
         self._unsubscribe = self.queue.subscribe(self._on_queue_event)
+        # After the app: requests already waiting that a rule answers still reach the timeline.
+        self._detach_approvals = self.approvals.attach(self.queue)
         status = self.query_one(AgentStatus)
         if self.agent is None:
             status.show_idle()
@@ -116,6 +124,9 @@ class ElicitationApp(App[Any]):
         REDACTOR.clear()
 
     def _close_queue(self) -> None:
+        if self._detach_approvals is not None:
+            self._detach_approvals()
+            self._detach_approvals = None
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None

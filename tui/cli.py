@@ -7,6 +7,7 @@ import sys
 from collections.abc import Sequence
 from functools import partial
 
+from tui.approvals_command import add_approvals_command
 from tui.ask_command import add_ask_command
 from tui.mcp_command import add_mcp_command
 from tui.secrets_command import add_secrets_command
@@ -15,12 +16,18 @@ from tui.serve import add_serve_command
 
 def _run_demo(args: argparse.Namespace) -> int:
     from tui.app import ElicitationApp
+    from tui.approvals import ApprovalPolicy
     from tui.demo import setup_service_agent
     from tui.queue import ElicitationQueue
 
     agent = partial(setup_service_agent, pause=args.pause)
     app = ElicitationApp(
-        ElicitationQueue(), agent, agent_name="setup-agent", title="elicit-tui demo"
+        ElicitationQueue(),
+        agent,
+        agent_name="setup-agent",
+        title="elicit-tui demo",
+        # The demo's "shell" rules must never approve a real agent's calls, nor real rules its.
+        approvals=ApprovalPolicy(persistent=False),
     )
     summary = app.run()
     if not summary:
@@ -55,6 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     demo.set_defaults(handler=_run_demo)
     add_ask_command(commands)
+    add_approvals_command(commands)
     add_mcp_command(commands)
     add_secrets_command(commands)
     add_serve_command(commands)

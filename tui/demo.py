@@ -12,8 +12,10 @@ from tui.models import (
     FormRequest,
     KeyringTarget,
     MultiChoiceRequest,
+    QuestionsRequest,
     SecretRequest,
     TextRequest,
+    ToolApprovalRequest,
 )
 from tui.queue import ElicitationQueue
 
@@ -142,6 +144,11 @@ def setup_service_agent(queue: ElicitationQueue, pause: float = 0.6) -> dict[str
             min_selected=1,
         ),
     )
+    ask("decisions", scaffold_questions(service))
+    # Scaffolding: each tool call waits for approval; "for this session" covers the re-run.
+    ask("run_tests", tests_approval("call-1", "uv run pytest -q"))
+    ask("edit", health_check_edit("call-2", service))
+    ask("rerun_tests", tests_approval("call-3", "uv run pytest -q tests/test_health.py"))
     ask(
         "api_key",
         api_key_request(),
@@ -167,3 +174,99 @@ def setup_service_agent(queue: ElicitationQueue, pause: float = 0.6) -> dict[str
     _think(pause)
     summary["status"] = "deployed" if go.accepted and go.content else "not deployed"
     return summary
+
+
+def scaffold_questions(service: str) -> QuestionsRequest:
+    """Three decisions asked as one batch, with code previews and room for notes."""
+    return QuestionsRequest(
+        source=SOURCE,
+        message=f"A few decisions before I scaffold {service}",
+        questions=[
+            {
+                "question": "How should users sign in?",
+                "header": "Auth",
+                "options": [
+                    {
+                        "label": "OAuth",
+                        "description": "Google and GitHub; no passwords to keep",
+                        "preview": "```python\n@app.get('/login')\n"
+                        "async def login(request):\n"
+                        "    return await oauth.google.authorize_redirect(request)\n```",
+                    },
+                    {
+                        "label": "Email and password",
+                        "description": "argon2 hashes, reset links by email",
+                        "preview": "```python\nhash = argon2.hash(password)\n"
+                        "user = User(email=email, password_hash=hash)\n```",
+                    },
+                    {
+                        "label": "Magic links",
+                        "description": "a one-time link by email",
+                        "preview": "A link valid for **15 minutes** signs the user in.",
+                    },
+                ],
+            },
+            {
+                "question": "Which API style?",
+                "header": "API",
+                "options": [
+                    {
+                        "label": "REST",
+                        "description": "resources and OpenAPI docs",
+                        "preview": "```http\nGET /invoices?status=open\n```",
+                    },
+                    {
+                        "label": "GraphQL",
+                        "description": "one endpoint, typed queries",
+                        "preview": "```graphql\n{ invoices(status: OPEN) { id total } }\n```",
+                    },
+                ],
+            },
+            {
+                "question": "Which checks should CI run on every push?",
+                "header": "CI",
+                "multi_select": True,
+                "options": [
+                    {"label": "Tests", "description": "pytest"},
+                    {"label": "Lint", "description": "ruff check and ruff format"},
+                    {"label": "Types", "description": "mypy --strict"},
+                    {"label": "Audit", "description": "pip-audit for known CVEs"},
+                ],
+            },
+        ],
+    )
+
+
+def tests_approval(call_id: str, command: str) -> ToolApprovalRequest:
+    """A shell call running the tests; "for this session" covers every later pytest run."""
+    return ToolApprovalRequest(
+        source=SOURCE,
+        tool_name="shell",
+        summary=f"Run the test suite: {command}",
+        arguments={"command": command, "cwd": "."},
+        tool_call_id=call_id,
+        remember={"argument": "command", "pattern": "uv run pytest*"},
+    )
+
+
+def health_check_edit(call_id: str, service: str) -> ToolApprovalRequest:
+    """A file edit adding a health check, shown as a diff."""
+    path = f"{service.replace('-', '_')}/main.py"
+    return ToolApprovalRequest(
+        source=SOURCE,
+        tool_name="edit_file",
+        summary=f"Add a /health endpoint to {path}",
+        arguments={"path": path},
+        diff=(
+            f"--- a/{path}\n+++ b/{path}\n@@ -3,4 +3,9 @@\n"
+            f' app = FastAPI(title="{service}")\n \n'
+            "+\n"
+            '+@app.get("/health")\n'
+            "+def health() -> dict[str, str]:\n"
+            '+    return {"status": "ok"}\n'
+            "+\n"
+            " \n"
+            ' @app.get("/invoices")\n'
+        ),
+        tool_call_id=call_id,
+    )

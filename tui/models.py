@@ -352,6 +352,7 @@ class QuestionsRequest(_Request):
     """
 
     kind: Literal["questions"] = "questions"
+    message: str = Field(default="", min_length=1)
     questions: list[Question] = Field(min_length=1)
     preview_format: Literal["markdown", "html"] = "markdown"
     """How previews are written; HTML previews are shown as source, a terminal cannot render them."""
@@ -381,7 +382,9 @@ class QuestionsRequest(_Request):
         return value
 
     def describe_content(self, content: Any) -> str:
-        answers: dict[str, Any] = dict(content).get("answers", {})
+        answers = content.get("answers") if isinstance(content, dict) else None
+        if not isinstance(answers, dict):
+            return "(no answers)"
         parts = []
         for number, question in enumerate(self.questions, 1):
             answer = answers.get(question.question)
@@ -441,6 +444,7 @@ class ToolApprovalRequest(_Request):
     """
 
     kind: Literal["tool_approval"] = "tool_approval"
+    message: str = Field(default="", min_length=1)
     tool_name: str = Field(min_length=1)
     summary: str = Field(min_length=1)
     """One line saying what the call will do."""

@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from textual.widgets import DataTable
 
+from tui.approvals import AUTO_APPROVED
 from tui.models import ElicitationResult, Request
 from tui.redaction import REDACTOR
 
@@ -21,7 +22,9 @@ def local_clock(at: float) -> str:
 def outcome_text(request: Request, result: ElicitationResult) -> str:
     """How a request ended, safe to show: secrets appear only as a reference or •••."""
     if result.action == "accept":
-        return f"✔ {request.describe_content(result.content)}"
+        # A remembered approval answered, not the person: the row must say so.
+        mark = "⚡ auto-approved ·" if result.reason == AUTO_APPROVED else "✔"
+        return f"{mark} {request.describe_content(result.content)}"
     if result.action == "decline":
         return "✖ declined"
     return f"⊘ cancelled ({result.reason})" if result.reason else "⊘ cancelled"
