@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from tui.models import (
     KEYRING_UNAVAILABLE,
     Action,
+    ArgumentPattern,
     ChoiceRequest,
     ConfirmationRequest,
     ElicitationResult,
@@ -17,9 +18,13 @@ from tui.models import (
     KeyringTarget,
     MultiChoiceRequest,
     Option,
+    Question,
+    QuestionOption,
+    QuestionsRequest,
     Request,
     SecretRequest,
     TextRequest,
+    ToolApprovalRequest,
     parse_request,
 )
 from tui.queue import ElicitationQueue, Policy, QueueEvent
@@ -32,6 +37,7 @@ if TYPE_CHECKING:
 __all__ = [
     "KEYRING_UNAVAILABLE",
     "Action",
+    "ArgumentPattern",
     "ChoiceRequest",
     "ConfirmationRequest",
     "ElicitationApp",
@@ -42,12 +48,16 @@ __all__ = [
     "MultiChoiceRequest",
     "Option",
     "Policy",
+    "Question",
+    "QuestionOption",
+    "QuestionsRequest",
     "QueueEvent",
     "Request",
     "ScriptedResponder",
     "SecretRef",
     "SecretRequest",
     "TextRequest",
+    "ToolApprovalRequest",
     "UnscriptedRequestError",
     "parse_request",
 ]
