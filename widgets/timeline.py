@@ -43,8 +43,9 @@ class Timeline(DataTable[str]):
     def on_mount(self) -> None:
         self.add_column("time", key="time")
         self.add_column("kind", key="kind")
-        self.add_column("question", key="question")
+        # The outcome before the question: questions are long, and the outcome must stay in view.
         self.add_column("outcome", key="outcome")
+        self.add_column("question", key="question")
 
     def add_request(self, request: Request, at: float) -> None:
         """Add a row for a request that has just arrived."""
@@ -52,8 +53,8 @@ class Timeline(DataTable[str]):
         self.add_row(
             self.time_label(at),
             request.kind,
-            REDACTOR.scrub(f"{who}{request.message}"),
             "… waiting",
+            REDACTOR.scrub(f"{who}{request.message}"),
             key=request.id,
         )
         self.move_cursor(row=self.row_count - 1)
