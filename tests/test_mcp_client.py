@@ -11,6 +11,7 @@ import asyncio
 import warnings
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -251,3 +252,18 @@ def test_params_become_requests_of_their_kind() -> None:
     assert isinstance(link, UrlRequest)
     assert (link.url, link.source) == ("https://example.com", None)
     assert link.metadata == {"mcp": {"mode": "url", "elicitation_id": "e1"}}
+
+
+async def test_a_password_field_reaches_the_server_as_its_value() -> None:
+    queue = ElicitationQueue()
+    schema = {"type": "object", "properties": {"token": {"type": "string", "format": "password"}}}
+    ScriptedResponder(
+        queue, {"Token?": lambda request: request.finish_content({"token": "s3cret"})}
+    )
+    callback = elicitation_callback(queue, source="srv")
+    context = SimpleNamespace(session=SimpleNamespace(server_info=None))
+    params = ElicitRequestFormParams(message="Token?", requested_schema=schema)
+
+    answer = await callback(context, params)  # type: ignore[arg-type]
+
+    assert answer.content == {"token": "s3cret"}  # type: ignore[union-attr]

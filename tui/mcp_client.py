@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import SecretStr, ValidationError
 
 try:
     from mcp.client.session import ClientRequestContext, ElicitationFnT
@@ -91,7 +91,11 @@ def _elicit_result(
     schema = request.requested_schema
     # front ends other than the form (a script, a policy) may leave untouched fields out
     defaults, _missing = build_content(parse_schema(schema), {})
-    content = defaults | result.content
+    # The server asked for the password field itself: it gets the value, not the mask.
+    content = {
+        name: value.get_secret_value() if isinstance(value, SecretStr) else value
+        for name, value in (defaults | result.content).items()
+    }
     try:
         validate_content(schema, content)
     except ValueError as problem:
