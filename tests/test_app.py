@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
 from collections.abc import Callable
@@ -314,3 +315,16 @@ async def test_timeline_records_requests_and_outcomes() -> None:
         row = timeline.get_row_at(0)
         assert row[1:] == ["secret", "✔ •••", "API key?"]
         assert "hunter2" not in " ".join(map(str, row))
+
+
+@pytest.mark.parametrize("delay", [0, 0.002, 0.01])
+async def test_quitting_while_a_modal_mounts_is_clean(delay: float) -> None:
+    queue = ElicitationQueue()
+    app = ElicitationApp(queue, input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause(0.1)
+        future = queue.submit(parse_request(CHOICE))
+        await asyncio.sleep(delay)
+        await app.action_quit()
+        await pilot.pause(0.1)
+    assert future.result() == ElicitationResult(action="cancel", reason="closed")

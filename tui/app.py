@@ -135,6 +135,10 @@ class ElicitationApp(App[Any]):
     async def action_quit(self) -> None:
         # Close first, so every waiting agent thread wakes before the UI goes away.
         self._close_queue()
+        shown = self._shown
+        if shown is not None and not shown.is_mounted:
+            # Exiting while a modal mounts would pull its widgets from under its on_mount.
+            await shown._mounted_event.wait()
         self.exit(self.agent_result)
 
     # -- other threads -> UI thread ------------------------------------------------------
