@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -17,6 +18,30 @@ from tui.models import Question, QuestionAnswer
 from widgets.choice import FILTER_THRESHOLD
 
 NO_PREVIEW = "*No preview for this option.*"
+
+
+class _Options(OptionList):
+    """The options; a typed character sent to them goes to "Other" the moment it arrives.
+
+    The app hands a key to the focused widget on arrival (`post_message`), before it is
+    handled: moving it to "Other" here keeps it in order with the keys that follow it,
+    which then find "Other" focused (a queued redirect would let a following space tick
+    an option, say).
+    """
+
+    def __init__(self, pane: QuestionPane) -> None:
+        super().__init__(classes="options")
+        self.pane = pane
+
+    def post_message(self, message: Message) -> bool:
+        if (
+            isinstance(message, events.Key)
+            and message.is_printable
+            and message.character is not None
+            and self.pane.take_character(message.character)
+        ):
+            return True
+        return super().post_message(message)
 
 
 class QuestionPane(Vertical):
@@ -94,7 +119,7 @@ class QuestionPane(Vertical):
         if self.filtering:
             yield Input(placeholder="/ filter the options", classes="filter", select_on_focus=False)
         with Horizontal(classes="choices"):
-            yield OptionList(classes="options")
+            yield _Options(self)
             if self.has_previews:
                 with VerticalScroll(classes="preview-pane", can_focus=False):
                     yield Markdown(classes="preview")
@@ -277,8 +302,7 @@ class QuestionPane(Vertical):
     def take_character(self, character: str) -> bool:
         """Type `character` where typing on this question goes; False if it is a list key.
 
-        Into the focused field; from the list, into "Other" (or, without it, the filter).
-        Keys typed faster than the focus moves were sent to the list: they land here too.
+        Into the focused field, else into "Other" (or, without it, the filter).
         """
         focused = self.screen.focused
         target: Input | None
