@@ -73,7 +73,7 @@ class QuestionPane(Vertical):
             return self.pane
 
     class Chosen(Message):
-        """An option was chosen with the mouse or Enter on the list (the modal may move on)."""
+        """An option was clicked (a single-select question may move on)."""
 
         def __init__(self, pane: QuestionPane) -> None:
             super().__init__()
@@ -116,6 +116,8 @@ class QuestionPane(Vertical):
             text = Text(question.question, style="bold")
             text.append(f"  ({kind})", style="dim")
             yield Static(text, classes="question-text")
+        # select_on_focus=False: a key typed on the list lands in a field and the focus follows;
+        # selecting all on focus would let the next key replace it.
         if self.filtering:
             yield Input(placeholder="/ filter the options", classes="filter", select_on_focus=False)
         with Horizontal(classes="choices"):
@@ -300,18 +302,14 @@ class QuestionPane(Vertical):
         self.screen.set_focus(self.option_list)
 
     def take_character(self, character: str) -> bool:
-        """Type `character` where typing on this question goes; False if it is a list key.
+        """Type `character` into "Other" (or, without it, the filter), focusing it.
 
-        Into the focused field, else into "Other" (or, without it, the filter).
+        False, and nothing typed, for the list's own keys (1–9, space, and / on a long list)
+        or when the question has neither field.
         """
-        focused = self.screen.focused
-        target: Input | None
-        if isinstance(focused, Input) and focused in self.fields:
-            target = focused
-        elif character in "123456789 " or (character == "/" and self.filtering):
+        if character in "123456789 " or (character == "/" and self.filtering):
             return False
-        else:
-            target = self.other_input or self.filter_input
+        target = self.other_input or self.filter_input
         if target is None:
             return False
         self.screen.set_focus(target)

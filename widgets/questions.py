@@ -6,7 +6,6 @@ from typing import Any, ClassVar
 
 from rich.table import Table
 from rich.text import Text
-from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.content import Content
@@ -156,14 +155,6 @@ class QuestionsModal(ElicitationModal[QuestionsRequest]):
             self.action_accept()
 
     # -- answering ------------------------------------------------------------------------
-
-    def on_key(self, event: events.Key) -> None:
-        # Printable keys no field took go to the question on show ("Other", the filter, ...).
-        character = event.character
-        if self.on_review or not event.is_printable or character is None:
-            return
-        if self.panes[self._page].take_character(character):
-            event.stop()
 
     def action_pick(self, number: int) -> None:
         pane = self.panes[self._page]
