@@ -7,7 +7,6 @@ from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.highlighter import ReprHighlighter
-from rich.pretty import pretty_repr
 from rich.text import Text
 from textual.widgets import Static
 
@@ -39,7 +38,8 @@ class AgentStatus(Static):
         if value is None:
             self._show("finished", "✔ Agent finished")
         else:
-            returned = ReprHighlighter()(Text(REDACTOR.scrub(pretty_repr(value))))
+            # One wrapped paragraph, not one line per key: the timeline below must stay in view.
+            returned = ReprHighlighter()(Text(REDACTOR.scrub(repr(value))))
             self._show("finished", "✔ Agent finished and returned:", returned)
 
     def show_failed(self, error: BaseException) -> None:
