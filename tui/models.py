@@ -254,10 +254,19 @@ class FormRequest(_Request):
 
     @classmethod
     def from_model(cls, model: type[BaseModel], *, message: str, **fields: Any) -> FormRequest:
-        """A form asking for `model`'s fields; the accepted content is a `model` instance."""
-        from tui.schema import schema_from_model
+        """A form asking for `model`'s fields; the accepted content is a `model` instance.
 
-        request = cls(message=message, requested_schema=schema_from_model(model), **fields)
+        A model with a field outside the form subset raises `SchemaError` (a `ValueError`,
+        like pydantic's `ValidationError`) naming the model, the field and why — here, when
+        the request is made, not when it is shown.
+        """
+        from tui.schema import SchemaError, schema_from_model
+
+        try:
+            schema = schema_from_model(model)
+        except SchemaError as error:
+            raise SchemaError(f"model {model.__name__}: {error}") from None
+        request = cls(message=message, requested_schema=schema, **fields)
         request._model = model
         return request
 
@@ -273,7 +282,17 @@ class FormRequest(_Request):
         a model's own field types decide (declare secrets as `SecretStr`).
         """
         if self._model is not None:
-            return self._model.model_validate(content)
+            # an `X | None` field without a default is required by the model but optional in
+            # the form: left empty, it is None
+            asked = set(self.requested_schema.get("required", ()))
+            empty = {
+                key: None
+                for name, info in self._model.model_fields.items()
+                if info.is_required()
+                and (key := info.alias or name) not in asked
+                and key not in content
+            }
+            return self._model.model_validate(content | empty)
         secret = self.secret_fields()
         return {
             k: SecretStr(v) if k in secret and isinstance(v, str) else v for k, v in content.items()

@@ -10,9 +10,11 @@ from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
-from tui.models import ElicitationResult, Request
+from pydantic import BaseModel
+
+from tui.models import ElicitationResult, FormRequest, Request
 
 Policy = Literal["cancel", "accept_defaults", "decline", "wait"]
 """What happens to a request while no front end is subscribed."""
@@ -107,6 +109,22 @@ class ElicitationQueue:
                 "or `queue.submit(...)` there"
             )
         return self.submit(request, timeout).result()
+
+    def ask_form(
+        self,
+        model: type[BaseModel],
+        *,
+        message: str,
+        timeout: float | None = None,
+        **fields: Any,
+    ) -> ElicitationResult:
+        """Ask for `model`'s fields as a form and block until answered.
+
+        On accept the result's content is a `model` instance. `fields` go to the request
+        (`title`, `description`, `source`, ...). A model outside the form subset raises
+        `SchemaError` before anything is asked.
+        """
+        return self.ask(FormRequest.from_model(model, message=message, **fields), timeout)
 
     async def ask_async(self, request: Request, timeout: float | None = None) -> ElicitationResult:
         """Queue `request` and await its result without blocking the event loop."""

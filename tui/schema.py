@@ -220,7 +220,7 @@ def validate_content(schema: dict[str, Any], content: dict[str, Any]) -> None:
     than the maximum of 100".
     """
     # jsonschema takes a fifth of a second to import; only a form's final check needs it
-    from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
+    from jsonschema import Draft202012Validator
 
     validator = Draft202012Validator(schema, format_checker=_format_checker())
     problems: list[str] = []

@@ -5,67 +5,114 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, ValidationError
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.widget import Widget
 from textual.widgets import Button, Input, OptionList, Select, SelectionList, Switch
 from textual.widgets._select import SelectOverlay
 
 from tui.models import FormRequest
-from tui.schema import FormSpec, build_content, parse_schema, validate_content
+from tui.schema import FieldSpec, FormSpec, build_content, parse_schema, validate_content
 from widgets.base import ElicitationModal, InvalidAnswer
-from widgets.form_field import FormField, field_values
+from widgets.form_field import FormField, field_rows, field_values
 
 
 class FormModal(ElicitationModal[FormRequest]):
-    """Fields in schema order; Enter moves on, Ctrl+S (or the button) submits when all is valid."""
+    """Fields in schema order; Enter moves on, Ctrl+S (or the button) submits when all is valid.
+
+    Only the fields that fill the first screen are built and composed; the rest are built
+    and mounted in one batch right after the first paint, so a long form shows at once.
+    Fields not built yet count as untouched: they give their defaults.
+    """
 
     kind = "form"
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "submit", "Next", priority=True),
         Binding("ctrl+s", "accept", "Submit"),
+        Binding("tab", "step_focus(1)", "Next field", show=False),
+        Binding("shift+tab", "step_focus(-1)", "Previous field", show=False),
     ]
     """
     | Key(s) | Description |
     | :- | :- |
     | enter | Move to the next field; on the last field or the button, submit. |
     | ctrl+s | Submit the form. |
+    | tab | Move to the next field (in schema order), then to the button. |
+    | shift+tab | Move to the previous field. |
     """
 
     def __init__(self, request: FormRequest, **kwargs: Any) -> None:
         super().__init__(request, **kwargs)
         self.spec: FormSpec = parse_schema(request.requested_schema)
+        self.fields: list[FormField] = []
+        """The fields built so far, in schema order: all of them once `complete`."""
+        self._by_control: dict[Widget, FormField] = {}
         self._submitted_once = False
 
+    @property
+    def complete(self) -> bool:
+        """True once the form is mounted, with every field, and has focused its first field."""
+        return (
+            self.is_mounted
+            and len(self.fields) == len(self.spec.fields)
+            and all(f.control.is_mounted for f in self.fields)
+        )
+
+    def _build(self, specs: tuple[FieldSpec, ...]) -> list[Widget]:
+        """Build fields for `specs`; returns their widgets to mount, top to bottom."""
+        built = [FormField(spec) for spec in specs]
+        self.fields.extend(built)
+        self._by_control.update((f.control, f) for f in built)
+        return [widget for form_field in built for widget in form_field.widgets]
+
     def compose_body(self) -> ComposeResult:
-        for field in self.spec.fields:
-            yield FormField(field)
+        yield from self._build(self.spec.fields[: self._first_screenful()])
         yield Button("Submit", id="submit", variant="primary")
 
-    @property
-    def fields(self) -> list[FormField]:
-        return list(self.query(FormField))
+    def _first_screenful(self) -> int:
+        """How many fields fill the screen, at least."""
+        rows = 0
+        for count, field in enumerate(self.spec.fields, 1):
+            rows += field_rows(field)
+            if rows >= self.app.size.height:
+                return count
+        return len(self.spec.fields)
 
     def on_mount(self) -> None:
-        for form_field in self.fields:
-            form_field.show_error(None)
-        first = self.query(".control").first()
-        first.focus()
+        if len(self.fields) < len(self.spec.fields):
+            self.call_after_refresh(self._mount_rest)
+        self.set_focus(self.fields[0].control if self.fields else self.query_one("#submit"))
+
+    async def _mount_rest(self) -> None:
+        if self not in self.app.screen_stack:
+            return  # answered or withdrawn before the first paint
+        widgets = self._build(self.spec.fields[len(self.fields) :])
+        await self.query_one("#body").mount_all(widgets, before="#submit")
+
+    def field_of(self, widget: Widget) -> FormField | None:
+        """The field `widget` belongs to (its control, or a part of the control), if any."""
+        for node in widget.ancestors_with_self:
+            if isinstance(node, Widget) and node in self._by_control:
+                return self._by_control[node]
+        return None
 
     # -- validation while typing -------------------------------------------------------
 
-    def _changed(self, control: Any) -> None:
-        for form_field in control.ancestors:
-            if isinstance(form_field, FormField):
-                form_field.touched = True
-                form_field.check(show_required=self._submitted_once)
-                self.show_error("")
-                return
+    def _changed(self, control: Widget) -> None:
+        form_field = self.field_of(control)
+        if form_field is not None:
+            form_field.check(show_required=self._submitted_once)
+            self.show_error("")
 
     def on_input_changed(self, event: Input.Changed) -> None:
         self._changed(event.input)
 
     def on_switch_changed(self, event: Switch.Changed) -> None:
+        form_field = self.field_of(event.switch)
+        if form_field is not None:
+            form_field.show_switch(event.value)
         self._changed(event.switch)
 
     def on_select_changed(self, event: Select.Changed) -> None:
@@ -75,8 +122,21 @@ class FormModal(ElicitationModal[FormRequest]):
         self._changed(event.selection_list)
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
-        if not isinstance(event.option_list, SelectOverlay) and event.option_list.has_focus:
+        # a Select's overlay highlights as the person browses: only its Changed counts
+        if isinstance(event.option_list, SelectOverlay | SelectionList):
+            return
+        form_field = self.field_of(event.option_list)
+        if form_field is not None:
+            form_field.show_choice(event.option_index)
             self._changed(event.option_list)
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        form_field = self.field_of(event.widget)
+        if form_field is not None:
+            # the whole box with its title and hint or error, and the help line if there is room
+            if form_field.help is not None:
+                form_field.help.scroll_visible(animate=False)
+            form_field.box.scroll_visible(animate=False)
 
     # -- keys ----------------------------------------------------------------------------
 
@@ -85,25 +145,40 @@ class FormModal(ElicitationModal[FormRequest]):
         if isinstance(focused, SelectOverlay):
             focused.action_select()
             return
-        if isinstance(focused, Select):
-            focused.action_show_overlay()
-            return
-        controls = list(self.query(".control"))
-        if focused is None or isinstance(focused, Button) or focused is controls[-1]:
+        last = self.fields[-1].control if self.fields else None
+        if focused is None or isinstance(focused, Button) or focused is last:
             self.action_accept()
         else:
+            self.action_step_focus(1)
+
+    def action_step_focus(self, step: int) -> None:
+        """Focus the field `step` places on, in schema order, the button last.
+
+        Textual's own order follows where widgets are on screen, which fields mounted a
+        moment ago do not know yet.
+        """
+        order = [f.control for f in self.fields if f.control.is_mounted]
+        order.append(self.query_one("#submit"))
+        focused = self.focused
+        if focused in order:
+            self.set_focus(order[(order.index(focused) + step) % len(order)])
+        elif step > 0:
             self.focus_next()
+        else:
+            self.focus_previous()
 
     def content(self) -> dict[str, Any] | BaseModel:
         self._submitted_once = True
-        fields = self.fields
-        for form_field in fields:
+        for form_field in self.fields:
             form_field.check(show_required=True)
-        content, errors = build_content(self.spec, field_values(fields))
+        content, errors = build_content(self.spec, field_values(self.fields))
         if errors:
-            first = next(f for f in fields if f.field.name in errors)
-            names = ", ".join(f.field.title for f in fields if f.field.name in errors)
-            raise InvalidAnswer(f"Fix {len(errors)} field(s) first: {names}", first.control)
+            names = ", ".join(f.title for f in self.spec.fields if f.name in errors)
+            mounted = [f.control for f in self.fields if f.control.is_mounted]
+            first = next((c for c in mounted if self._by_control[c].field.name in errors), None)
+            raise InvalidAnswer(
+                f"Fix {len(errors)} field{'s' if len(errors) > 1 else ''} first: {names}", first
+            )
         try:
             validate_content(self.request.requested_schema, content)
             return self.request.finish_content(content)

@@ -1,49 +1,102 @@
-"""One field of a form: a control chosen for the keyboard, titled, with help or error beneath."""
+"""One field of a form: a control chosen for the keyboard in a titled box, with hint and help."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from textual.app import ComposeResult
-from textual.containers import Vertical
+from textual import events
+from textual.containers import Horizontal
+from textual.content import Content
 from textual.widget import Widget
 from textual.widgets import Input, OptionList, Select, SelectionList, Static, Switch
 from textual.widgets.option_list import Option as ListOption
 from textual.widgets.selection_list import Selection
 
+from tui.models import Option
 from tui.schema import FieldSpec, parse_value
 
 SHORT_ENUM = 6
-"""Enums with at most this many options show as a list; longer ones as a searchable Select."""
+"""Enums with at most this many options show as a radio list; longer ones as a searchable Select."""
+
+LIST_ROWS = 8
+"""The most rows a radio list or checklist shows before it scrolls (as in styles/app.tcss)."""
+
+RawValue = str | bool | list[str] | None
+"""What a control holds, in the form `tui.schema.parse_value` takes."""
 
 _INPUT_TYPES = {"integer": "integer", "number": "number"}
+_CHOSEN, _NOT_CHOSEN = "◉ ", "○ "
+_NONE_LABEL = "(none)"
+
+
+class _SearchSelect(Select[str]):
+    """A Select that opens on the first letter typed and searches with it (type to search)."""
+
+    def check_consume_key(self, key: str, character: str | None = None) -> bool:
+        return character is not None and character.isprintable()
+
+    def _on_mount(self, event: events.Mount) -> None:
+        # removed while it mounted (the request ended meanwhile): Select's own mount handler,
+        # called after this one, would look for children that are gone
+        if not self.children:
+            event.prevent_default()
+
+    async def _on_key(self, event: events.Key) -> None:
+        if self.expanded or not event.is_printable:
+            return
+        event.stop()
+        event.prevent_default()
+        self.action_show_overlay()
+        # the overlay, focused now, searches for the letter as if it had been typed there
+        self.query_one(OptionList).post_message(events.Key(event.key, event.character))
+
+
+def _radio_choices(field: FieldSpec) -> list[Option | None]:
+    """The options of a short enum, led by None ("(none)") when an optional pick can be undone."""
+    if field.required or field.default is not None:
+        return list(field.options)
+    return [None, *field.options]
+
+
+def _radio_prompt(option: Option | None, chosen: bool) -> Content:
+    marker = _CHOSEN if chosen else _NOT_CHOSEN
+    if option is None:
+        return Content.assemble(marker, (_NONE_LABEL, "dim"))
+    if option.description:
+        return Content.assemble(marker, option.label, (f" · {option.description}", "dim"))
+    return Content.assemble(marker, option.label)
 
 
 def make_control(field: FieldSpec) -> Widget:
-    """The widget that edits `field`, prefilled with its default."""
+    """The widget that edits `field`, prefilled with its default; it has the class `control`."""
     default = field.default
     if field.type == "boolean":
         return Switch(value=bool(default), classes="control")
     if field.type == "enum" and len(field.options) > SHORT_ENUM:
-        return Select(
+        return _SearchSelect(
             [(o.label, o.value) for o in field.options],
             value=default if default is not None else Select.NULL,
             allow_blank=default is None,
-            prompt=f"Type to search {len(field.options)} options",
+            prompt=f"type to search {len(field.options)} options",
+            compact=True,
             classes="control",
         )
     if field.type == "enum":
-        options = OptionList(
-            *(ListOption(o.label, id=o.value) for o in field.options), classes="control"
+        choices = _radio_choices(field)
+        # "(none)" is the one option without an id: it stands for no value
+        ids = [None if option is None else option.value for option in choices]
+        chosen = ids.index(default) if default in ids else None
+        radio = OptionList(
+            *(
+                ListOption(_radio_prompt(option, index == chosen), id=ids[index])
+                for index, option in enumerate(choices)
+            ),
+            classes="control radio",
         )
-        values = [o.value for o in field.options]
-        if default in values:
-            options.highlighted = values.index(default)
-        return options
+        radio.highlighted = chosen
+        return radio
     if field.type == "multi_enum":
-        chosen = set(default or ())
+        picked = set(default or ())
         return SelectionList[str](
-            *(Selection(o.label, o.value, o.value in chosen) for o in field.options),
+            *(Selection(o.label, o.value, o.value in picked) for o in field.options),
             classes="control",
         )
     return Input(
@@ -56,7 +109,16 @@ def make_control(field: FieldSpec) -> Widget:
     )
 
 
-def control_value(control: Widget) -> str | bool | list[str] | None:
+def field_rows(field: FieldSpec) -> int:
+    """About how many rows `field` takes on screen: its box, the control in it, the help line."""
+    if field.type == "multi_enum" or (field.type == "enum" and len(field.options) <= SHORT_ENUM):
+        content = min(len(field.options) + 1, LIST_ROWS)
+    else:
+        content = 1
+    return content + 2 + (field.description is not None)
+
+
+def control_value(control: Widget) -> RawValue:
     """What the control holds, in the raw form `tui.schema.parse_value` takes."""
     if isinstance(control, Input):
         return control.value
@@ -72,60 +134,120 @@ def control_value(control: Widget) -> str | bool | list[str] | None:
     raise TypeError(f"not a form control: {control!r}")
 
 
-class FormField(Vertical):
-    """A field's control in a titled box; the help line beneath turns into the error."""
+class FormField:
+    """The widgets of one field and what the person did with it.
+
+    The field is a box titled with its name (`*` when required): the control itself, or for
+    a boolean the switch with "yes"/"no" beside it. The box's bottom border shows the hint
+    ("YYYY-MM-DD", "1–100", "pick 1–3"; an empty input shows it as its placeholder instead)
+    or, while the value is invalid, the error; the description is a help line under the box.
+    Not a container widget: one per field would double what a long form costs to show.
+    """
 
     def __init__(self, field: FieldSpec) -> None:
-        super().__init__(classes=f"form-field type-{field.type}")
         self.field = field
-        self.touched = False
-        """True once the person changed the value (untouched fields give their default)."""
-        self.border_title = f"{field.title} *" if field.required else field.title
-        self._help = " · ".join(part for part in (field.description, _hint_beside(field)) if part)
-
-    def compose(self) -> ComposeResult:
-        yield make_control(self.field)
-        yield Static(self._help, classes="help", markup=False)
+        self.control = make_control(field)
+        """The widget that edits the value (what gets focus)."""
+        self._state: Static | None = None
+        if isinstance(self.control, Switch):
+            self._state = Static(_yes_no(self.control.value), classes="switch-state")
+            self.box: Widget = Horizontal(self.control, self._state, classes="switch-row")
+        else:
+            self.box = self.control
+        """The widget drawn as the field's titled box."""
+        self.help = (
+            Static(field.description, classes="help", markup=False) if field.description else None
+        )
+        """The description under the box, if the schema gives one."""
+        self._initial = _comparable(self.raw)
+        self.error: str | None = None
+        """The message shown for the current value, or None while it is valid."""
+        self.box.add_class("form-field", f"type-{field.type}")
+        title = Content(field.title)
+        self.box.border_title = (
+            Content.assemble(title, (" *", "bold $text-error")) if field.required else title
+        )
+        self.box.border_subtitle = self._hint_line()
 
     @property
-    def control(self) -> Widget:
-        return self.query_one(".control", Widget)
+    def widgets(self) -> list[Widget]:
+        """What to mount for this field, top to bottom."""
+        return [self.box] if self.help is None else [self.box, self.help]
 
     @property
-    def raw(self) -> str | bool | list[str] | None:
+    def raw(self) -> RawValue:
+        """What the control holds now."""
         return control_value(self.control)
 
+    @property
+    def touched(self) -> bool:
+        """True while the value differs from what the field started with.
+
+        Untouched fields give their default exactly (not as retyped by their control), and a
+        value changed back counts as untouched.
+        """
+        return _comparable(self.raw) != self._initial
+
     def check(self, *, show_required: bool) -> str | None:
-        """Validate the current value and show the outcome; returns the error, if any."""
+        """Validate the current value and show the outcome; returns the error, if any.
+
+        "required" is returned but only shown with `show_required` (after a first submit):
+        an empty field is no mistake until the person tries to send the form. An untouched
+        field with a default is valid: it gives the default, which the schema's check passed.
+        """
+        if not self.touched and self.field.default is not None:
+            self.show_error(None)
+            return None
         try:
             parse_value(self.field, self.raw)
         except ValueError as problem:
             message = str(problem)
-            if message == "required" and not show_required:
-                self.show_error(None)
-                return message
-            self.show_error(message)
+            self.show_error(message if show_required or message != "required" else None)
             return message
         self.show_error(None)
         return None
 
     def show_error(self, message: str | None) -> None:
-        """Show `message` under the control in place of the help; None restores the help."""
-        help_line = self.query_one(".help", Static)
-        help_line.update(f"✖ {message}" if message else self._help)
-        help_line.display = bool(message or self._help)
-        self.set_class(bool(message), "invalid")
+        """Show `message` under the control, in place of the hint; None restores the hint."""
+        self.error = message
+        self.box.border_subtitle = f"✖ {message}" if message else self._hint_line()
+        self.box.set_class(message is not None, "invalid")
+
+    def show_switch(self, value: bool) -> None:
+        """Say "yes" or "no" beside the switch."""
+        if self._state is not None:
+            self._state.update(_yes_no(value))
+
+    def show_choice(self, index: int) -> None:
+        """Mark the option at `index` of a radio list as the chosen one."""
+        if self.field.type == "enum" and isinstance(self.control, OptionList):
+            for at, option in enumerate(_radio_choices(self.field)):
+                self.control.replace_option_prompt_at_index(at, _radio_prompt(option, at == index))
+
+    def _hint_line(self) -> str:
+        """The hint for the bottom border, unless an empty input shows it as its placeholder."""
+        if isinstance(self.control, Input) and not self.control.value:
+            return ""
+        return self.field.hint()
 
 
-def _hint_beside(field: FieldSpec) -> str:
-    """The hint for the help line: text inputs already show it as their placeholder."""
-    return field.hint() if field.type in ("multi_enum",) else ""
+def _comparable(raw: RawValue) -> RawValue | frozenset[str]:
+    """`raw` compared as the answer it is: the order things were ticked in does not count."""
+    return frozenset(raw) if isinstance(raw, list) else raw
 
 
-def field_values(fields: list[FormField]) -> dict[str, Any]:
-    """The raw values of the fields a person touched (required switches count as touched)."""
-    return {
-        f.field.name: f.raw
-        for f in fields
-        if f.touched or (f.field.type == "boolean" and f.field.required)
-    }
+def _yes_no(value: bool) -> str:
+    return "yes" if value else "no"
+
+
+def field_values(fields: list[FormField]) -> dict[str, RawValue]:
+    """The raw values of the fields a person touched.
+
+    Required switches and checklists without a default count as touched: what they show
+    (off, nothing ticked) is an answer, not a blank.
+    """
+    return {f.field.name: f.raw for f in fields if f.touched or _answers_untouched(f.field)}
+
+
+def _answers_untouched(field: FieldSpec) -> bool:
+    return field.required and field.default is None and field.type in ("boolean", "multi_enum")

@@ -1,0 +1,114 @@
+"""What the form looks like: every field type, errors under fields, a long form, a small screen."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from snapshot_app import modal_app
+
+from tui.models import FormRequest
+
+EVERY_TYPE = FormRequest(
+    source="setup-agent",
+    title="New service",
+    message="Tell me about the service",
+    requested_schema={
+        "type": "object",
+        "properties": {
+            "name": {
+                "type": "string",
+                "title": "Name",
+                "description": "Lower case, used in URLs",
+                "minLength": 3,
+            },
+            "email": {"type": "string", "format": "email", "title": "Owner's email"},
+            "launch": {"type": "string", "format": "date", "title": "Launch day"},
+            "replicas": {
+                "type": "integer",
+                "title": "Replicas",
+                "minimum": 1,
+                "maximum": 10,
+                "default": 2,
+            },
+            "budget": {"type": "number", "title": "Monthly budget (EUR)", "minimum": 0},
+            "public": {"type": "boolean", "title": "Public", "default": True},
+            "tier": {
+                "type": "string",
+                "title": "Tier",
+                "oneOf": [
+                    {"const": "free", "title": "Free", "description": "shared runners"},
+                    {"const": "pro", "title": "Pro", "description": "dedicated runners"},
+                ],
+                "default": "pro",
+            },
+            "region": {
+                "type": "string",
+                "title": "Region",
+                "enum": [
+                    f"{area}-{side}-{n}"
+                    for area in ("eu", "us", "ap")
+                    for side in ("west", "east")
+                    for n in (1, 2)
+                ],
+            },
+            "features": {
+                "type": "array",
+                "title": "Features",
+                "items": {"enum": ["auth", "metrics", "jobs", "cache"]},
+                "minItems": 1,
+                "maxItems": 2,
+                "default": ["metrics"],
+            },
+        },
+        "required": ["name", "email", "region"],
+    },
+)
+
+SIGNUP = FormRequest(
+    source="setup-agent",
+    message="Who should own billing-api?",
+    requested_schema={
+        "type": "object",
+        "properties": {
+            "name": {"type": "string", "title": "Name", "minLength": 3},
+            "email": {"type": "string", "format": "email", "title": "Email"},
+            "age": {"type": "integer", "title": "Age", "minimum": 18, "maximum": 120},
+        },
+        "required": ["name", "email"],
+    },
+)
+
+
+def long_form(fields: int) -> FormRequest:
+    """A form of `fields` short text fields, every third one required."""
+    properties: dict[str, Any] = {
+        f"f{i}": {"type": "string", "title": f"Field {i}"} for i in range(1, fields + 1)
+    }
+    return FormRequest(
+        message=f"A form of {fields} fields",
+        requested_schema={
+            "type": "object",
+            "properties": properties,
+            "required": list(properties)[::3],
+        },
+    )
+
+
+class TestFormLooks:
+    def test_every_field_type(self, snap_compare: Any) -> None:
+        app, ready = modal_app(EVERY_TYPE)
+        assert snap_compare(app, run_before=ready, terminal_size=(80, 52))
+
+    def test_validation_errors_under_fields(self, snap_compare: Any) -> None:
+        app, ready = modal_app(SIGNUP)
+        keys = ["a", "b", "tab", *"ada@", "tab", *"12", "ctrl+s"]
+        assert snap_compare(app, run_before=ready, press=keys, terminal_size=(80, 24))
+
+    def test_long_form_scrolled_to_the_middle(self, snap_compare: Any) -> None:
+        app, ready = modal_app(long_form(50))
+        keys = ["tab"] * 24
+        assert snap_compare(app, run_before=ready, press=keys, terminal_size=(80, 24))
+
+    def test_small_terminal(self, snap_compare: Any) -> None:
+        app, ready = modal_app(EVERY_TYPE)
+        assert snap_compare(app, run_before=ready, terminal_size=(60, 20))

@@ -1,0 +1,428 @@
+"""The form modal in the real app, driven by the keyboard: checks, errors, content, models."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import jsonschema
+import pytest
+from pydantic import BaseModel, Field, SecretStr
+from test_app import wait_for
+from textual.pilot import Pilot
+from textual.widgets import Input, Select, Static, Switch
+
+from tui.app import ElicitationApp
+from tui.models import ElicitationResult, FormRequest
+from tui.queue import ElicitationQueue
+from tui.schema import SchemaError
+from widgets.form import FormModal
+
+SIZE = (80, 24)
+
+
+@dataclass
+class Session:
+    """A running app showing one form, and what the agent got back."""
+
+    app: ElicitationApp
+    pilot: Pilot[Any]
+    results: list[ElicitationResult] = field(default_factory=list)
+
+    @property
+    def modal(self) -> FormModal:
+        screen = self.app.screen
+        assert isinstance(screen, FormModal)
+        return screen
+
+    def error(self, name: str) -> str | None:
+        """The message shown under the field called `name`, if any."""
+        return next(f.error for f in self.modal.fields if f.field.name == name)
+
+    def value(self, name: str) -> Any:
+        return next(f.raw for f in self.modal.fields if f.field.name == name)
+
+    def modal_error(self) -> str:
+        return str(self.modal.query_one("#error", Static).render())
+
+    async def answered(self) -> ElicitationResult:
+        await wait_for(self.pilot, lambda: bool(self.results), timeout=10)
+        return self.results[0]
+
+
+@asynccontextmanager
+async def showing(
+    ask: Callable[[ElicitationQueue], ElicitationResult], size: tuple[int, int] = SIZE
+) -> AsyncIterator[Session]:
+    """Run the app with an agent thread that asks once; yield when the form is complete."""
+    queue = ElicitationQueue()
+    app = ElicitationApp(queue, input_grace=0)
+    async with app.run_test(size=size) as pilot:
+        session = Session(app, pilot)
+        threading.Thread(target=lambda: session.results.append(ask(queue)), daemon=True).start()
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, FormModal) and app.screen.complete,
+            timeout=10,
+        )
+        yield session
+
+
+def form(schema: dict[str, Any]) -> Callable[[ElicitationQueue], ElicitationResult]:
+    return lambda queue: queue.ask(FormRequest(message="Fill this in", requested_schema=schema))
+
+
+SIGNUP = {
+    "type": "object",
+    "properties": {
+        "name": {"type": "string", "title": "Name", "minLength": 3},
+        "email": {"type": "string", "format": "email", "title": "Email"},
+        "age": {"type": "integer", "title": "Age", "minimum": 18, "maximum": 120},
+        "birthday": {"type": "string", "format": "date", "title": "Birthday"},
+        "tags": {
+            "type": "array",
+            "title": "Tags",
+            "items": {"enum": ["news", "tips", "offers"]},
+            "minItems": 2,
+        },
+    },
+    "required": ["name", "email", "tags"],
+}
+
+
+class TestValidation:
+    async def test_invalid_values_are_shown_refused_and_kept_then_fixed(self) -> None:
+        async with showing(form(SIGNUP)) as s:
+            await s.pilot.press(*"ab", "tab", *"ada@", "tab", *"12", "tab", *"2024-13-01")
+            await s.pilot.press("tab", "space")
+            assert s.error("name") == "at least 3 characters"
+            assert s.error("email") == "not an email address"
+            assert s.error("age") == "must be at least 18"
+            assert s.error("birthday") == "not a date (YYYY-MM-DD)"
+            assert s.error("tags") == "pick at least 2"
+            name_box = s.modal.fields[0].box
+            assert name_box.has_class("invalid")
+            assert "✖ at least 3 characters" in str(name_box.border_subtitle)
+
+            await s.pilot.press("ctrl+s")
+            assert s.results == []
+            assert isinstance(s.app.screen, FormModal)
+            assert s.modal_error() == "Fix 5 fields first: Name, Email, Age, Birthday, Tags"
+            assert s.app.focused is s.modal.fields[0].control
+            assert [s.value(n) for n in ("name", "email", "age", "birthday", "tags")] == [
+                "ab",
+                "ada@",
+                "12",
+                "2024-13-01",
+                ["news"],
+            ]
+
+            # focus selects the field's text, so typing replaces it
+            await s.pilot.press(*"Ada", "tab", *"ada@example.com", "tab", *"36", "tab")
+            await s.pilot.press(*"1989-05-17", "tab", "down", "space", "ctrl+s")
+            result = await s.answered()
+        assert result.action == "accept"
+        assert result.content == {
+            "name": "Ada",
+            "email": "ada@example.com",
+            "age": 36,
+            "birthday": "1989-05-17",
+            "tags": ["news", "tips"],
+        }
+
+    async def test_required_is_not_nagged_before_the_first_submit(self) -> None:
+        async with showing(form(SIGNUP)) as s:
+            await s.pilot.press("x", "backspace")
+            assert s.error("name") is None
+            await s.pilot.press("ctrl+s")
+            assert s.error("name") == "required"
+            assert s.error("email") == "required"
+            assert s.error("age") is None
+            await s.pilot.press("x")
+            assert s.error("name") == "at least 3 characters"
+
+    async def test_out_of_range_number_names_the_bound(self) -> None:
+        schema = {
+            "type": "object",
+            "properties": {"ratio": {"type": "number", "minimum": 0, "maximum": 1}},
+        }
+        async with showing(form(schema)) as s:
+            await s.pilot.press(*"1.5", "enter")
+            assert s.error("ratio") == "must be at most 1"
+            assert s.results == []
+
+
+EVERY_TYPE = {
+    "type": "object",
+    "properties": {
+        "name": {"type": "string"},
+        "count": {"type": "integer"},
+        "ratio": {"type": "number"},
+        "public": {"type": "boolean"},
+        "tier": {"type": "string", "enum": ["free", "pro"]},
+        "region": {"type": "string", "enum": [f"region-{n}" for n in range(10)]},
+        "tags": {"type": "array", "items": {"enum": ["a", "b", "c"]}},
+        "token": {"type": "string", "format": "password"},
+    },
+}
+
+
+class TestContent:
+    async def test_values_come_back_typed(self) -> None:
+        async with showing(form(EVERY_TYPE), size=(80, 40)) as s:
+            await s.pilot.press(*"Ada", "enter", *"42", "enter", *"0.5", "enter", "space")
+            await s.pilot.press("enter", "down", "down", "enter")
+            # type to search: the closed Select opens on the first letter and jumps to it
+            await s.pilot.press(*"region-7")
+            await s.pilot.press("enter")
+            await s.pilot.press("enter", "space", "down", "down", "space", "enter")
+            await s.pilot.press(*"s3cret", "enter")
+            result = await s.answered()
+        content = result.content
+        assert content == {
+            "name": "Ada",
+            "count": 42,
+            "ratio": 0.5,
+            "public": True,
+            "tier": "pro",
+            "region": "region-7",
+            "tags": ["a", "c"],
+            "token": SecretStr("s3cret"),
+        }
+        assert [type(content[k]) for k in content] == [
+            str,
+            int,
+            float,
+            bool,
+            str,
+            str,
+            list,
+            SecretStr,
+        ]
+        assert content["token"].get_secret_value() == "s3cret"
+
+    async def test_untouched_optional_fields_are_left_out(self) -> None:
+        async with showing(form(EVERY_TYPE), size=(80, 40)) as s:
+            await s.pilot.press("ctrl+s")
+            result = await s.answered()
+        assert result.content == {}
+
+    async def test_an_optional_pick_can_be_taken_back(self) -> None:
+        schema = {"type": "object", "properties": {"tier": {"enum": ["free", "pro"]}}}
+        schema["properties"]["tier"]["type"] = "string"
+        async with showing(form(schema)) as s:
+            assert s.value("tier") is None
+            await s.pilot.press("down")
+            assert s.value("tier") == "free"
+            await s.pilot.press("up")
+            assert s.value("tier") is None
+            await s.pilot.press("enter")
+            result = await s.answered()
+        assert result.content == {}
+
+    async def test_a_switch_says_yes_or_no(self) -> None:
+        schema = {"type": "object", "properties": {"ok": {"type": "boolean", "default": True}}}
+        async with showing(form(schema)) as s:
+            state = s.modal.query_one(".switch-state", Static)
+            assert str(state.render()) == "yes"
+            assert isinstance(s.app.focused, Switch)
+            await s.pilot.press("space")
+            assert str(state.render()) == "no"
+            await s.pilot.press("enter")
+            result = await s.answered()
+        assert result.content == {"ok": False}
+
+    async def test_a_form_without_fields_submits_empty(self) -> None:
+        async with showing(form({"type": "object", "properties": {}})) as s:
+            await s.pilot.press("enter")
+            result = await s.answered()
+        assert (result.action, result.content) == ("accept", {})
+
+
+# The elicitation schema of the MCP "everything" reference server, every kind the subset has.
+EVERYTHING: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "name": {"type": "string", "title": "Full name", "description": "Your full, legal name"},
+        "check": {"type": "boolean", "title": "Agree", "description": "Agree to the terms"},
+        "firstLine": {
+            "type": "string",
+            "title": "String with default",
+            "default": "It was a dark and stormy night.",
+        },
+        "email": {"type": "string", "format": "email", "title": "Email"},
+        "homepage": {"type": "string", "format": "uri", "title": "Homepage"},
+        "birthdate": {"type": "string", "format": "date", "title": "Birthdate"},
+        "meeting": {"type": "string", "format": "date-time", "title": "Meeting"},
+        "age": {"type": "integer", "title": "Age", "minimum": 1, "maximum": 100, "default": 42},
+        "score": {
+            "type": "number",
+            "title": "Score",
+            "minimum": 0,
+            "maximum": 1000,
+            "default": 3.14,
+        },
+        "untitledSingleSelectEnum": {
+            "type": "string",
+            "title": "Friend",
+            "enum": ["Monica", "Rachel", "Joey", "Chandler", "Ross", "Phoebe"],
+            "default": "Monica",
+        },
+        "titledSingleSelectEnum": {
+            "type": "string",
+            "title": "Hero",
+            "oneOf": [
+                {"const": "hero-1", "title": "Superman"},
+                {"const": "hero-2", "title": "Green Lantern"},
+                {"const": "hero-3", "title": "Wonder Woman"},
+            ],
+            "default": "hero-1",
+        },
+        "legacyTitledEnum": {
+            "type": "string",
+            "title": "Pet",
+            "enum": ["pet-1", "pet-2", "pet-3"],
+            "enumNames": ["Cats", "Dogs", "Birds"],
+            "default": "pet-1",
+        },
+        "untitledMultipleSelectEnum": {
+            "type": "array",
+            "title": "Instruments",
+            "minItems": 1,
+            "maxItems": 3,
+            "items": {"type": "string", "enum": ["Guitar", "Piano", "Violin", "Drums", "Bass"]},
+            "default": ["Guitar"],
+        },
+        "titledMultipleSelectEnum": {
+            "type": "array",
+            "title": "Fish",
+            "minItems": 1,
+            "maxItems": 3,
+            "items": {
+                "anyOf": [
+                    {"const": "fish-1", "title": "Tuna"},
+                    {"const": "fish-2", "title": "Salmon"},
+                    {"const": "fish-3", "title": "Trout"},
+                ]
+            },
+            "default": ["fish-1"],
+        },
+    },
+    "required": ["name"],
+}
+
+
+async def test_everything_server_schema_renders_and_returns_valid_content() -> None:
+    async with showing(form(EVERYTHING)) as s:
+        assert [f.field.name for f in s.modal.fields] == list(EVERYTHING["properties"])
+        assert len(s.modal.query(".form-field")) == len(EVERYTHING["properties"])
+        await s.pilot.press("ctrl+s")
+        assert s.error("name") == "required"
+        await s.pilot.press(*"Ada Lovelace", "ctrl+s")
+        result = await s.answered()
+    assert result.content == {
+        "name": "Ada Lovelace",
+        "firstLine": "It was a dark and stormy night.",
+        "age": 42,
+        "score": 3.14,
+        "untitledSingleSelectEnum": "Monica",
+        "titledSingleSelectEnum": "hero-1",
+        "legacyTitledEnum": "pet-1",
+        "untitledMultipleSelectEnum": ["Guitar"],
+        "titledMultipleSelectEnum": ["fish-1"],
+    }
+    validator = jsonschema.Draft202012Validator
+    jsonschema.validate(
+        result.content, EVERYTHING, validator, format_checker=validator.FORMAT_CHECKER
+    )
+
+
+class Profile(BaseModel):
+    """Who is deploying."""
+
+    name: str = Field(min_length=2, description="Your name")
+    age: int = Field(30, ge=18, le=120)
+    plan: Literal["free", "pro"] = "free"
+    topics: list[Literal["news", "tips"]] = Field(default=["news"])
+    nickname: str | None
+
+
+class Nested(BaseModel):
+    profile: Profile
+
+
+class TestPydanticModels:
+    async def test_ask_form_returns_a_model_instance(self) -> None:
+        def ask(queue: ElicitationQueue) -> ElicitationResult:
+            return queue.ask_form(Profile, message="Who are you?", source="deployer")
+
+        async with showing(ask) as s:
+            assert s.modal.request.source == "deployer"
+            await s.pilot.press(*"Ada", "enter", *"36", "ctrl+s")
+            result = await s.answered()
+        assert result.content == Profile(
+            name="Ada", age=36, plan="free", topics=["news"], nickname=None
+        )
+        assert isinstance(result.content, Profile)
+
+    def test_a_model_outside_the_subset_fails_when_asked(self) -> None:
+        queue = ElicitationQueue()
+        with pytest.raises(SchemaError, match=r"^model Nested: property 'profile': .*nested"):
+            queue.ask_form(Nested, message="?")
+
+
+def long_form(fields: int) -> dict[str, Any]:
+    properties = {f"f{i}": {"type": "string", "title": f"Field {i}"} for i in range(1, fields + 1)}
+    return {"type": "object", "properties": properties}
+
+
+async def test_a_long_form_scrolls_to_keep_the_focused_field_in_view() -> None:
+    async with showing(form(long_form(50))) as s:
+        body = s.modal.query_one("#body")
+        assert body.max_scroll_y > 0
+        await s.pilot.press(*["tab"] * 29)
+        focused = s.app.focused
+        assert isinstance(focused, Input)
+        assert focused is s.modal.fields[29].control
+        assert body.scroll_y > 0
+        assert body.content_region.contains_region(focused.region)
+
+
+async def test_enter_moves_on_and_shift_tab_goes_back() -> None:
+    async with showing(form(long_form(3))) as s:
+        controls = [f.control for f in s.modal.fields]
+        assert s.app.focused is controls[0]
+        await s.pilot.press("enter")
+        assert s.app.focused is controls[1]
+        await s.pilot.press("shift+tab")
+        assert s.app.focused is controls[0]
+        await s.pilot.press("enter", "enter", "enter")
+        result = await s.answered()
+    assert result.action == "accept"
+
+
+async def test_a_form_withdrawn_while_it_mounts_does_not_break_the_app() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            f"f{i}": {"type": "string", "enum": [f"v{n}" for n in range(12)]} for i in range(40)
+        },
+    }
+    queue = ElicitationQueue()
+    app = ElicitationApp(queue, input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        future = queue.submit(FormRequest(message="Many", requested_schema=schema), timeout=0.05)
+        await wait_for(pilot, future.done)
+        await pilot.pause(0.3)
+        assert not isinstance(app.screen, FormModal)
+    assert future.result().reason == "timeout"
+    assert app.return_code in (None, 0)
+
+
+async def test_a_long_enum_is_a_select() -> None:
+    async with showing(form(EVERY_TYPE), size=(80, 40)) as s:
+        region = next(f for f in s.modal.fields if f.field.name == "region")
+        assert isinstance(region.control, Select)

@@ -1,0 +1,79 @@
+"""Any schema of the subset renders as a form, and submitting it untouched gives its defaults."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import jsonschema
+from hypothesis import HealthCheck, given, settings
+from pydantic import SecretStr
+from test_app import wait_for
+from test_schema import schemas
+
+from tui.app import ElicitationApp
+from tui.models import FormRequest
+from tui.queue import ElicitationQueue
+from widgets.form import FormModal
+
+
+def _answered_untouched(prop: dict[str, Any]) -> Any:
+    """What a required field without a default gives untouched, if it gives anything: a
+    switch is off, a checklist has nothing ticked."""
+    return {"boolean": False, "array": []}.get(prop["type"])
+
+
+def _blocking(schema: dict[str, Any]) -> set[str]:
+    """The fields that stop an untouched form: required without a default, unless they hold
+    an answer anyway (a checklist then still needs its `minItems`)."""
+    props = schema["properties"]
+    return {
+        name
+        for name in schema["required"]
+        if "default" not in props[name]
+        and (_answered_untouched(props[name]) is None or props[name].get("minItems", 0) > 0)
+    }
+
+
+def _revealed(content: dict[str, Any]) -> dict[str, Any]:
+    return {k: v.get_secret_value() if isinstance(v, SecretStr) else v for k, v in content.items()}
+
+
+async def _submit_untouched(schema: dict[str, Any]) -> None:
+    queue = ElicitationQueue()
+    app = ElicitationApp(queue, input_grace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        future = queue.submit(FormRequest(message="Generated", requested_schema=schema))
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, FormModal) and app.screen.complete, timeout=10
+        )
+        modal = app.screen
+        assert isinstance(modal, FormModal)
+        assert [f.field.name for f in modal.fields] == list(schema["properties"])
+        await pilot.press("ctrl+s")
+        blocking = _blocking(schema)
+        if blocking:
+            await pilot.pause()
+            assert not future.done()
+            assert {f.field.name for f in modal.fields if f.error is not None} == blocking
+            return
+        await wait_for(pilot, future.done, timeout=10)
+    result = future.result()
+    assert result.action == "accept"
+    content = _revealed(result.content)
+    validator = jsonschema.Draft202012Validator
+    jsonschema.validate(content, schema, validator, format_checker=validator.FORMAT_CHECKER)
+    props = schema["properties"]
+    for name, prop in props.items():
+        if "default" in prop:
+            assert content[name] == prop["default"]
+        elif name in schema["required"]:
+            assert content[name] == _answered_untouched(prop)
+        else:
+            assert name not in content
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(schemas())
+def test_any_schema_renders_and_submits_its_defaults(schema: dict[str, Any]) -> None:
+    asyncio.run(_submit_untouched(schema))
