@@ -79,8 +79,8 @@ SIGNUP = FormRequest(
 )
 
 
-def long_form(fields: int) -> FormRequest:
-    """A form of `fields` short text fields, every third one required."""
+def long_form(fields: int, required: list[str] | None = None) -> FormRequest:
+    """A form of `fields` short text fields, `required` (else every third one) required."""
     properties: dict[str, Any] = {
         f"f{i}": {"type": "string", "title": f"Field {i}"} for i in range(1, fields + 1)
     }
@@ -89,7 +89,7 @@ def long_form(fields: int) -> FormRequest:
         requested_schema={
             "type": "object",
             "properties": properties,
-            "required": list(properties)[::3],
+            "required": list(properties)[::3] if required is None else required,
         },
     )
 
@@ -108,6 +108,10 @@ class TestFormLooks:
         app, ready = modal_app(long_form(50))
         keys = ["tab"] * 24
         assert snap_compare(app, run_before=ready, press=keys, terminal_size=(80, 24))
+
+    def test_long_form_refused_points_at_the_field(self, snap_compare: Any) -> None:
+        app, ready = modal_app(long_form(50, required=["f40"]))
+        assert snap_compare(app, run_before=ready, press=["ctrl+s"], terminal_size=(80, 24))
 
     def test_small_terminal(self, snap_compare: Any) -> None:
         app, ready = modal_app(EVERY_TYPE)

@@ -391,6 +391,20 @@ async def test_a_long_form_scrolls_to_keep_the_focused_field_in_view() -> None:
         assert body.content_region.contains_region(focused.region)
 
 
+async def test_a_refused_long_form_says_why_in_view() -> None:
+    schema = {**long_form(50), "required": ["f40"]}
+    async with showing(form(schema)) as s:
+        await s.pilot.press("ctrl+s")
+        assert s.modal_error() == "Fix 1 field first: Field 40"
+        assert s.app.focused is s.modal.fields[39].control
+        dialog = s.modal.query_one("#dialog").content_region
+        error = s.modal.query_one("#error").region
+        body = s.modal.query_one("#body").region
+        assert dialog.contains_region(error)
+        assert body.bottom <= error.y
+        assert body.contains_region(s.modal.fields[39].control.region)
+
+
 async def test_enter_moves_on_and_shift_tab_goes_back() -> None:
     async with showing(form(long_form(3))) as s:
         controls = [f.control for f in s.modal.fields]

@@ -17,6 +17,9 @@ from tui.schema import FieldSpec, FormSpec, build_content, parse_schema, validat
 from widgets.base import ElicitationModal, InvalidAnswer
 from widgets.form_field import FormField, field_rows, field_values
 
+_CHROME_ROWS = 12
+"""Rows of the dialog around its fields: borders, source, title, message, button, error."""
+
 
 class FormModal(ElicitationModal[FormRequest]):
     """Fields in schema order; Enter moves on, Ctrl+S (or the button) submits when all is valid.
@@ -50,6 +53,7 @@ class FormModal(ElicitationModal[FormRequest]):
         """The fields built so far, in schema order: all of them once `complete`."""
         self._by_control: dict[Widget, FormField] = {}
         self._submitted_once = False
+        self.set_class(self._taller_than_screen(), "tall")
 
     @property
     def complete(self) -> bool:
@@ -79,6 +83,16 @@ class FormModal(ElicitationModal[FormRequest]):
             if rows >= self.app.size.height:
                 return count
         return len(self.spec.fields)
+
+    def _taller_than_screen(self) -> bool:
+        """About whether the dialog, with every field, is taller than the screen."""
+        description = self.request.description
+        around = _CHROME_ROWS + (len(description.splitlines()) + 1 if description else 0)
+        rows = around + sum(field_rows(field) for field in self.spec.fields)
+        return rows > self.app.size.height
+
+    def on_resize(self) -> None:
+        self.set_class(self._taller_than_screen(), "tall")
 
     def on_mount(self) -> None:
         if len(self.fields) < len(self.spec.fields):
