@@ -10,16 +10,15 @@ match; a rule without one covers every call of the tool.
 from __future__ import annotations
 
 import logging
-import os
-import tempfile
 import threading
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
+from tui.json_file import JsonFileError, read_model, write_model
 from tui.keyring_store import index_path
 from tui.models import ArgumentPattern, ElicitationResult, ToolApprovalRequest
 from tui.queue import ElicitationQueue, QueueEvent
@@ -82,17 +81,13 @@ def load_always_rules(path: Path | None = None) -> list[ApprovalRule]:
     """
     path = path or rules_path()
     try:
-        return _RulesFile.model_validate_json(path.read_bytes()).rules
-    except FileNotFoundError:
-        return []
-    except ValidationError as exc:
-        reason = exc.errors(include_url=False)[0]["msg"]
-    except OSError as exc:
-        reason = f"{type(exc).__name__}: {exc}"
-    raise ApprovalsFileError(
-        f"The approvals file {path} is unreadable: {reason}. Delete it to forget every "
-        "'always' rule, or fix it."
-    )
+        stored = read_model(path, _RulesFile)
+    except JsonFileError as reason:
+        raise ApprovalsFileError(
+            f"The approvals file {path} is unreadable: {reason}. Delete it to forget every "
+            "'always' rule, or fix it."
+        ) from None
+    return [] if stored is None else stored.rules
 
 
 def revoke_always_rules(
@@ -123,20 +118,9 @@ def _add_always_rule(path: Path, rule: ApprovalRule) -> None:
 def _write_rules(path: Path, rules: list[ApprovalRule]) -> None:
     """Replace the file with `rules` atomically; `ApprovalsFileError` if it cannot be written."""
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        # Written beside the file and renamed over it, so a reader never sees half a file.
-        handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-        try:
-            with os.fdopen(handle, "w", encoding="utf-8") as file:
-                file.write(_RulesFile(rules=rules).model_dump_json(indent=2, exclude_none=True))
-            os.replace(temporary, path)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
-    except OSError as exc:
-        raise ApprovalsFileError(
-            f"Could not write the approvals file {path}: {type(exc).__name__}: {exc}"
-        ) from None
+        write_model(path, _RulesFile(rules=rules))
+    except JsonFileError as reason:
+        raise ApprovalsFileError(f"Could not write the approvals file {path}: {reason}") from None
 
 
 class ApprovalPolicy:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 import os
-import tempfile
 import threading
 from datetime import UTC, datetime
 from pathlib import Path
@@ -15,8 +14,9 @@ import keyring.errors
 import platformdirs
 from keyring.backends import fail, null
 from keyring.backends.chainer import ChainerBackend
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
+from tui.json_file import JsonFileError, read_model, write_model
 from tui.models import KeyringTarget
 from tui.redaction import Redactor
 from tui.secret_ref import SecretRef
@@ -250,36 +250,22 @@ def _record(entry: StoredEntry) -> None:
 def _read_index(path: Path) -> list[StoredEntry]:
     """The recorded entries (none if there is no index yet); `KeyringError` if unreadable."""
     try:
-        return _Index.model_validate_json(path.read_bytes()).entries
-    except FileNotFoundError:
-        return []
-    except ValidationError as exc:
-        reason = exc.errors(include_url=False)[0]["msg"]
-    except OSError as exc:
-        reason = f"{type(exc).__name__}: {exc}"
-    raise KeyringError(
-        f"elicit-tui's list of stored keyring entries ({path}) is unreadable: {reason}. "
-        "Delete the file to start a new list; the secrets themselves stay in the keyring.",
-        problem="index",
-    )
+        index = read_model(path, _Index)
+    except JsonFileError as reason:
+        raise KeyringError(
+            f"elicit-tui's list of stored keyring entries ({path}) is unreadable: {reason}. "
+            "Delete the file to start a new list; the secrets themselves stay in the keyring.",
+            problem="index",
+        ) from None
+    return [] if index is None else index.entries
 
 
 def _write_index(path: Path, entries: list[StoredEntry]) -> None:
     """Replace the index with `entries` atomically; `KeyringError` if it cannot be written."""
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        # Written beside the index and renamed over it, so a reader never sees half a file.
-        handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-        try:
-            with os.fdopen(handle, "w", encoding="utf-8") as file:
-                file.write(_Index(entries=entries).model_dump_json(indent=2))
-            os.replace(temporary, path)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
-    except OSError as exc:
+        write_model(path, _Index(entries=entries))
+    except JsonFileError as reason:
         raise KeyringError(
-            f"could not write elicit-tui's list of stored keyring entries ({path}): "
-            f"{type(exc).__name__}: {exc}",
+            f"could not write elicit-tui's list of stored keyring entries ({path}): {reason}",
             problem="index",
         ) from None
