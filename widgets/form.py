@@ -116,8 +116,12 @@ class FormModal(ElicitationModal[FormRequest]):
 
     def _changed(self, control: Widget) -> None:
         form_field = self.field_of(control)
-        if form_field is not None:
+        if form_field is None:
+            return
+        # controls report their first value as they mount: nothing to check or clear then
+        if form_field.touched or form_field.error is not None or self._submitted_once:
             form_field.check(show_required=self._submitted_once)
+        if self.query_one("#error").has_class("visible"):
             self.show_error("")
 
     def on_input_changed(self, event: Input.Changed) -> None:

@@ -65,11 +65,13 @@ def _radio_prompt(option: Option | None, chosen: bool) -> Content:
     return Content.assemble(marker, option.label)
 
 
-def make_control(field: FieldSpec) -> Widget:
-    """The widget that edits `field`, prefilled with its default; it has the class `control`."""
+def make_control(field: FieldSpec, classes: str = "") -> Widget:
+    """The widget that edits `field`, prefilled with its default, with the class `control`
+    and `classes` (given here: classes added later cost a restyle each)."""
     default = field.default
+    classes = f"control {classes}".strip()
     if field.type == "boolean":
-        return Switch(value=bool(default), classes="control")
+        return Switch(value=bool(default), classes=classes)
     if field.type == "enum" and len(field.options) > SHORT_ENUM:
         return _SearchSelect(
             [(o.label, o.value) for o in field.options],
@@ -77,7 +79,7 @@ def make_control(field: FieldSpec) -> Widget:
             allow_blank=default is None,
             prompt=f"type to search {len(field.options)} options",
             compact=True,
-            classes="control",
+            classes=classes,
         )
     if field.type == "enum":
         choices = _radio_choices(field)
@@ -89,7 +91,7 @@ def make_control(field: FieldSpec) -> Widget:
                 ListOption(_radio_prompt(option, index == chosen), id=ids[index])
                 for index, option in enumerate(choices)
             ),
-            classes="control radio",
+            classes=f"{classes} radio",
         )
         radio.highlighted = chosen
         return radio
@@ -97,7 +99,7 @@ def make_control(field: FieldSpec) -> Widget:
         picked = set(default or ())
         return SelectionList[str](
             *(Selection(o.label, o.value, o.value in picked) for o in field.options),
-            classes="control",
+            classes=classes,
         )
     return Input(
         "" if default is None else str(default),
@@ -105,7 +107,7 @@ def make_control(field: FieldSpec) -> Widget:
         password=field.secret,
         type=_INPUT_TYPES.get(field.type, "text"),  # type: ignore[arg-type]
         max_length=field.max_length or 0,
-        classes="control",
+        classes=classes,
     )
 
 
@@ -146,14 +148,17 @@ class FormField:
 
     def __init__(self, field: FieldSpec) -> None:
         self.field = field
-        self.control = make_control(field)
-        """The widget that edits the value (what gets focus)."""
+        box_classes = f"form-field type-{field.type}"
         self._state: Static | None = None
-        if isinstance(self.control, Switch):
-            self._state = Static(_yes_no(self.control.value), classes="switch-state")
-            self.box: Widget = Horizontal(self.control, self._state, classes="switch-row")
+        if field.type == "boolean":
+            control = make_control(field)
+            self._state = Static(_yes_no(bool(field.default)), classes="switch-state")
+            box: Widget = Horizontal(control, self._state, classes=f"{box_classes} switch-row")
         else:
-            self.box = self.control
+            control = box = make_control(field, box_classes)
+        self.control = control
+        """The widget that edits the value (what gets focus)."""
+        self.box = box
         """The widget drawn as the field's titled box."""
         self.help = (
             Static(field.description, classes="help", markup=False) if field.description else None
@@ -162,12 +167,12 @@ class FormField:
         self._initial = _comparable(self.raw)
         self.error: str | None = None
         """The message shown for the current value, or None while it is valid."""
-        self.box.add_class("form-field", f"type-{field.type}")
         title = Content(field.title)
         self.box.border_title = (
             Content.assemble(title, (" *", "bold $text-error")) if field.required else title
         )
-        self.box.border_subtitle = self._hint_line()
+        self._subtitle = self._hint_line()
+        self.box.border_subtitle = self._subtitle
 
     @property
     def widgets(self) -> list[Widget]:
@@ -210,7 +215,10 @@ class FormField:
     def show_error(self, message: str | None) -> None:
         """Show `message` under the control, in place of the hint; None restores the hint."""
         self.error = message
-        self.box.border_subtitle = f"✖ {message}" if message else self._hint_line()
+        subtitle = f"✖ {message}" if message else self._hint_line()
+        # setting a border title repaints the box: not on every key that changes nothing here
+        if subtitle != self._subtitle:
+            self.box.border_subtitle = self._subtitle = subtitle
         self.box.set_class(message is not None, "invalid")
 
     def show_switch(self, value: bool) -> None:
