@@ -304,7 +304,6 @@ class FormRequest(_Request):
 
         return frozenset(f.name for f in parse_schema(self.requested_schema).fields if f.secret)
 
-
     def default_content(self) -> dict[str, Any] | BaseModel:
         from tui.schema import default_content, parse_schema
 
@@ -589,7 +588,6 @@ class ElicitationResult(BaseModel):
     `accept` the person chose to keep it in memory (content is a `SecretStr`), with `cancel`
     they chose not to give it.
     """
-
 
     @property
     def accepted(self) -> bool:
