@@ -113,6 +113,11 @@ class TestFormLooks:
         app, ready = modal_app(long_form(50, required=["f40"]))
         assert snap_compare(app, run_before=ready, press=["ctrl+s"], terminal_size=(80, 24))
 
+    def test_long_enum_searched_as_typed(self, snap_compare: Any) -> None:
+        app, ready = modal_app(EVERY_TYPE)
+        keys = ["tab"] * 7 + ["u", "s", "-", "e"]
+        assert snap_compare(app, run_before=ready, press=keys, terminal_size=(80, 24))
+
     def test_small_terminal(self, snap_compare: Any) -> None:
         app, ready = modal_app(EVERY_TYPE)
         assert snap_compare(app, run_before=ready, terminal_size=(60, 20))

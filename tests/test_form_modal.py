@@ -12,6 +12,7 @@ import jsonschema
 import pytest
 from pydantic import BaseModel, Field, SecretStr
 from test_app import wait_for
+from textual import events
 from textual.pilot import Pilot
 from textual.widgets import Input, Select, Static, Switch
 
@@ -416,6 +417,32 @@ async def test_enter_moves_on_and_shift_tab_goes_back() -> None:
         await s.pilot.press("enter", "enter", "enter")
         result = await s.answered()
     assert result.action == "accept"
+
+
+async def test_keys_typed_in_a_burst_land_in_their_fields() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "name": {"type": "string"},
+            "count": {"type": "integer"},
+            "public": {"type": "boolean", "default": True},
+            "note": {"type": "string"},
+        },
+    }
+    keys = ["A", "d", "a", "tab", "4", "2", "tab", "space", "tab", "o", "k", "shift+tab"]
+    async with showing(form(schema)) as s:
+        # all at once, as a terminal delivers a fast typist's or a multiplexer's keys
+        for key in keys:
+            character = " " if key == "space" else key if len(key) == 1 else None
+            s.app.post_message(events.Key(key, character))
+        await s.pilot.pause(0.3)
+        assert [s.value(n) for n in ("name", "count", "public", "note")] == [
+            "Ada",
+            "42",
+            False,
+            "ok",
+        ]
+        assert s.app.focused is s.modal.fields[2].control
 
 
 async def test_a_form_withdrawn_while_it_mounts_does_not_break_the_app() -> None:

@@ -34,8 +34,9 @@ class FormModal(ElicitationModal[FormRequest]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "submit", "Next", priority=True),
         Binding("ctrl+s", "accept", "Submit"),
-        Binding("tab", "step_focus(1)", "Next field", show=False),
-        Binding("shift+tab", "step_focus(-1)", "Previous field", show=False),
+        # Priority, like Enter: keys typed in a burst then reach the field they were meant for
+        Binding("tab", "step_focus(1)", "Next field", show=False, priority=True),
+        Binding("shift+tab", "step_focus(-1)", "Previous field", show=False, priority=True),
     ]
     """
     | Key(s) | Description |
