@@ -28,6 +28,7 @@ from tui.models import (
     parse_request,
 )
 from tui.queue import ElicitationQueue, Policy, QueueEvent
+from tui.schema import SchemaError
 from tui.scripted import ScriptedResponder, UnscriptedRequestError
 from tui.secret_ref import SecretRef
 
@@ -53,6 +54,7 @@ __all__ = [
     "QuestionsRequest",
     "QueueEvent",
     "Request",
+    "SchemaError",
     "ScriptedResponder",
     "SecretRef",
     "SecretRequest",
