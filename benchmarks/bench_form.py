@@ -39,10 +39,10 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Input, Label
 
-from tui.app import ElicitationApp
-from tui.messages import QueueEventPosted
-from tui.models import ElicitationResult, FormRequest
-from tui.queue import ElicitationQueue, QueueEvent
+from tui.app.app import ElicitationApp
+from tui.app.messages import QueueEventPosted
+from tui.core.models import ElicitationResult, FormRequest
+from tui.core.queue import ElicitationQueue, QueueEvent
 from widgets.base import ElicitationModal
 from widgets.form import FormModal
 

@@ -29,10 +29,10 @@ from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Input, OptionList
 
-from tui.app import ElicitationApp
-from tui.demo import DEPLOY_SCHEMA
-from tui.models import ChoiceRequest, FormRequest, Request
-from tui.queue import ElicitationQueue
+from tui.app.app import ElicitationApp
+from tui.cli.demo import DEPLOY_SCHEMA
+from tui.core.models import ChoiceRequest, FormRequest, Request
+from tui.core.queue import ElicitationQueue
 
 CHOICE = ChoiceRequest(message="Which framework?", options=["FastAPI", "Django", "Flask"])
 # The demo's deploy form, with a default for every field so Ctrl+S accepts it at once.

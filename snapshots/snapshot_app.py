@@ -8,9 +8,9 @@ from typing import Any
 from textual.pilot import Pilot
 from textual.widgets import Input, TextArea
 
-from tui.app import ElicitationApp
-from tui.models import Request
-from tui.queue import ElicitationQueue
+from tui.app.app import ElicitationApp
+from tui.core.models import Request
+from tui.core.queue import ElicitationQueue
 from widgets.base import ElicitationModal
 
 FIXED_TIME = "12:00:00"

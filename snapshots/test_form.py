@@ -6,7 +6,7 @@ from typing import Any
 
 from snapshot_app import modal_app
 
-from tui.models import FormRequest
+from tui.core.models import FormRequest
 
 EVERY_TYPE = FormRequest(
     source="setup-agent",

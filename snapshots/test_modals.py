@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from snapshot_app import modal_app
 
-from tui.models import (
+from tui.core.models import (
     ChoiceRequest,
     ConfirmationRequest,
     MultiChoiceRequest,

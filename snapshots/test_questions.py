@@ -9,8 +9,8 @@ import pytest
 from snapshot_app import modal_app
 from textual.pilot import Pilot
 
-from tui.keyring_store import CONFIG_DIR_ENV
-from tui.models import QuestionsRequest
+from tui.core.models import QuestionsRequest
+from tui.secrets.keyring_store import CONFIG_DIR_ENV
 
 BATCH = QuestionsRequest(
     source="claude-code",

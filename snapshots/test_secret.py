@@ -13,7 +13,7 @@ from keyring.errors import PasswordDeleteError, PasswordSetError
 from snapshot_app import modal_app
 from textual.pilot import Pilot
 
-from tui.models import KeyringTarget, SecretRequest
+from tui.core.models import KeyringTarget, SecretRequest
 from widgets.secret import SecretModal
 
 TYPED = "sk-live-5c2f9e1b7a"

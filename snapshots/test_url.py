@@ -6,7 +6,7 @@ from typing import Any
 
 from snapshot_app import modal_app
 
-from tui.models import UrlRequest
+from tui.core.models import UrlRequest
 
 
 class TestUrlModal:

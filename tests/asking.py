@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from textual import events
 
-from tui.app import ElicitationApp
-from tui.models import ElicitationResult, Request
-from tui.queue import ElicitationQueue
+from tui.app.app import ElicitationApp
+from tui.core.models import ElicitationResult, Request
+from tui.core.queue import ElicitationQueue
 
 
 class Asker:

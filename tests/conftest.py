@@ -12,7 +12,7 @@ from keyring.backend import KeyringBackend
 from keyring.backends import fail
 from keyring_backends import FailingKeyring, MemoryKeyring
 
-from tui.keyring_store import CONFIG_DIR_ENV
+from tui.secrets.keyring_store import CONFIG_DIR_ENV
 
 
 @contextmanager

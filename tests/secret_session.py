@@ -11,9 +11,9 @@ from rich.console import Console
 from textual.pilot import Pilot
 from textual.widgets import Static
 
-from tui.app import ElicitationApp
-from tui.models import ElicitationResult, KeyringTarget, Request
-from tui.queue import ElicitationQueue
+from tui.app.app import ElicitationApp
+from tui.core.models import ElicitationResult, KeyringTarget, Request
+from tui.core.queue import ElicitationQueue
 from widgets.base import ElicitationModal
 from widgets.timeline import Timeline
 

@@ -13,17 +13,17 @@ import pytest
 from app_driver import SIZE, wait_for, wait_for_modal
 from asking import Asker
 
-import tui.app
-from tui.app import ElicitationApp
-from tui.approvals import (
+import tui.app.app
+from tui.app.app import ElicitationApp
+from tui.approvals.rules import (
     AUTO_APPROVED,
     ApprovalPolicy,
     load_always_rules,
     rules_path,
 )
-from tui.cli import main
-from tui.models import ArgumentPattern, ElicitationResult, Request, parse_request
-from tui.queue import ElicitationQueue
+from tui.cli.main import main
+from tui.core.models import ArgumentPattern, ElicitationResult, Request, parse_request
+from tui.core.queue import ElicitationQueue
 from widgets.base import ElicitationModal
 from widgets.timeline import Timeline
 
@@ -68,13 +68,13 @@ def person(scope: str) -> ElicitationResult:
 def shown(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The ids of the requests the app built a modal for, in order."""
     ids: list[str] = []
-    build = tui.app.modal_for
+    build = tui.app.app.modal_for
 
     def recording(request: Request, **kwargs: Any) -> ElicitationModal[Any]:
         ids.append(request.id)
         return build(request, **kwargs)
 
-    monkeypatch.setattr(tui.app, "modal_for", recording)
+    monkeypatch.setattr(tui.app.app, "modal_for", recording)
     return ids
 
 

@@ -25,8 +25,8 @@ from tui import (
     TextRequest,
     parse_request,
 )
-from tui.ask_app import AskApp
-from tui.ask_command import (
+from tui.app.ask_app import AskApp
+from tui.cli.ask import (
     EXIT_INVALID,
     REDACTED,
     InvalidRequest,
@@ -175,7 +175,7 @@ def test_reveal_secret_given_before_or_after_the_kind() -> None:
 
 
 def test_ask_is_registered_on_the_elicit_tui_command() -> None:
-    from tui.cli import build_parser as cli_parser
+    from tui.cli.main import build_parser as cli_parser
 
     args = cli_parser().parse_args(["ask", "--json", "{}", "--reveal-secret"])
 

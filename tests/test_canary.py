@@ -28,8 +28,8 @@ from secret_session import (
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
-from tui.app import ElicitationApp
-from tui.models import (
+from tui.app.app import ElicitationApp
+from tui.core.models import (
     KEYRING_UNAVAILABLE,
     ConfirmationRequest,
     ElicitationResult,
@@ -37,9 +37,9 @@ from tui.models import (
     Request,
     SecretRequest,
 )
-from tui.queue import ElicitationQueue
-from tui.redaction import MASK
-from tui.secret_ref import SecretRef
+from tui.core.queue import ElicitationQueue
+from tui.core.secret_ref import SecretRef
+from tui.secrets.redaction import MASK
 from widgets.agent_status import AgentStatus
 from widgets.base import ElicitationModal
 from widgets.confirmation import ConfirmationModal

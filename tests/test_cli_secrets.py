@@ -9,9 +9,9 @@ from keyring_backends import FailingKeyring, MemoryKeyring
 from pydantic import SecretStr
 from secret_session import CANARY, TARGET
 
-from tui.cli import main
-from tui.keyring_store import NO_BACKEND_HINT, index_path, list_stored, store_secret
-from tui.models import KeyringTarget
+from tui.cli.main import main
+from tui.core.models import KeyringTarget
+from tui.secrets.keyring_store import NO_BACKEND_HINT, index_path, list_stored, store_secret
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

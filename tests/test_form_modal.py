@@ -17,10 +17,10 @@ from textual import events
 from textual.pilot import Pilot
 from textual.widgets import Input, Select, Static, Switch
 
-from tui.app import ElicitationApp
-from tui.models import ElicitationResult, FormRequest
-from tui.queue import ElicitationQueue
-from tui.schema import SchemaError
+from tui.app.app import ElicitationApp
+from tui.core.models import ElicitationResult, FormRequest
+from tui.core.queue import ElicitationQueue
+from tui.core.schema import SchemaError
 from widgets.form import FormModal
 
 SIZE = (80, 24)

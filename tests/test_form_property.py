@@ -11,9 +11,9 @@ from pydantic import SecretStr
 from test_app import wait_for
 from test_schema import schemas
 
-from tui.app import ElicitationApp
-from tui.models import FormRequest
-from tui.queue import ElicitationQueue
+from tui.app.app import ElicitationApp
+from tui.core.models import FormRequest
+from tui.core.queue import ElicitationQueue
 from widgets.form import FormModal
 
 

@@ -10,8 +10,8 @@ from typing import Any, Literal
 import pytest
 from pydantic import AnyUrl, BaseModel, Field, SecretStr
 
-from tui.models import Option
-from tui.schema import (
+from tui.core.models import Option
+from tui.core.schema import (
     FieldSpec,
     SchemaError,
     build_content,

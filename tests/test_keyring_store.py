@@ -22,7 +22,9 @@ from keyring_backends import (
 )
 from pydantic import SecretStr
 
-from tui.keyring_store import (
+from tui.core.models import ElicitationResult, KeyringTarget
+from tui.core.secret_ref import SecretRef
+from tui.secrets.keyring_store import (
     CONFIG_DIR_ENV,
     NO_BACKEND_HINT,
     KeyringError,
@@ -32,8 +34,6 @@ from tui.keyring_store import (
     list_stored,
     store_secret,
 )
-from tui.models import ElicitationResult, KeyringTarget
-from tui.secret_ref import SecretRef
 
 CANARY = "sk-canary-4f9a2c"
 TARGET = KeyringTarget(service="myapp", username="openai_api_key")
@@ -121,7 +121,7 @@ class TestStore:
     ) -> None:
         config_dir.write_text("a file where the folder should be")
 
-        with caplog.at_level(logging.WARNING, logger="tui.keyring_store"):
+        with caplog.at_level(logging.WARNING, logger="tui.secrets.keyring_store"):
             ref = store_secret(TARGET, SecretStr(CANARY))
 
         assert ref.get().get_secret_value() == CANARY

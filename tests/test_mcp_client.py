@@ -30,8 +30,8 @@ from textual.pilot import Pilot
 
 import widgets.url
 from tui import ElicitationApp, ElicitationQueue, FormRequest, ScriptedResponder
-from tui.mcp_client import elicitation_callback, request_from_params
-from tui.models import UrlRequest
+from tui.core.models import UrlRequest
+from tui.mcp.client import elicitation_callback, request_from_params
 from widgets.base import ElicitationModal
 
 MODES = ["legacy", "2026-07-28"]

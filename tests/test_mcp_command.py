@@ -19,10 +19,10 @@ from app_driver import SIZE, wait_for, wait_for_modal
 from textual.pilot import Pilot
 from textual.widgets import TextArea
 
-import tui.cli
+import tui.cli.main
 from tui import ElicitationApp, ElicitationQueue, FormRequest, TextRequest
-from tui.mcp_command import McpOptions
-from tui.mcp_session import CommandFailed, Results, run_session
+from tui.mcp.options import McpOptions
+from tui.mcp.session import CommandFailed, Results, run_session
 from widgets.base import ElicitationModal
 
 EXAMPLE = (sys.executable, "-m", "tui.examples.mcp_elicit_server")
@@ -43,7 +43,7 @@ BOOKING_DEFAULTS = {
 def elicit_tui(*args: str) -> subprocess.CompletedProcess[str]:
     """Run `elicit-tui` in a process of its own, as a script would."""
     return subprocess.run(
-        [sys.executable, "-m", "tui.cli", *args],
+        [sys.executable, "-m", "tui.cli.main", *args],
         capture_output=True,
         text=True,
         timeout=120,
@@ -89,7 +89,7 @@ def test_auto_accept_defaults_prints_the_result_with_the_defaults() -> None:
 async def test_auto_answers_every_elicitation_by_its_policy(
     protocol: str, policy: str, answer: str, errlog: TextIO
 ) -> None:
-    from tui.mcp_command import AUTO_POLICIES
+    from tui.cli.mcp import AUTO_POLICIES
 
     options = McpOptions(
         command=TEST_SERVER,
@@ -138,12 +138,12 @@ def test_a_server_that_crashes_mid_call_exits_1_saying_so() -> None:
 def test_a_command_line_that_does_not_say_what_to_do_exits_2(
     args: list[str], message: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert tui.cli.main(["mcp", *args]) == 2
+    assert tui.cli.main.main(["mcp", *args]) == 2
     assert message in capsys.readouterr().err
 
 
 def test_the_server_command_after_the_double_dash_keeps_its_own_options() -> None:
-    args = tui.cli.build_parser().parse_args(
+    args = tui.cli.main.build_parser().parse_args(
         ["mcp", "--call", "t", "--", "python", "-m", "srv", "--call", "x"]
     )
     options = McpOptions.from_args(args)
@@ -176,14 +176,14 @@ def test_without_the_mcp_extra_the_command_says_how_to_install_it(
     for name in [m for m in sys.modules if m.partition(".")[0] in ("mcp", "mcp_types")]:
         monkeypatch.setitem(sys.modules, name, None)
     monkeypatch.setitem(sys.modules, "mcp", None)
-    for name in ("tui.mcp_client", "tui.mcp_session"):
+    for name in ("tui.mcp.client", "tui.mcp.session"):
         monkeypatch.delitem(sys.modules, name, raising=False)
-    assert tui.cli.main(["mcp", "--", "srv"]) == 2
+    assert tui.cli.main.main(["mcp", "--", "srv"]) == 2
     assert "pip install 'elicit-tui[mcp]'" in capsys.readouterr().err
 
 
 def test_importing_tui_does_not_import_mcp() -> None:
-    probe = "import sys, tui, tui.cli; print(sorted(m for m in sys.modules if m.startswith('mcp')))"
+    probe = "import sys, tui, tui.cli.main; print(sorted(m for m in sys.modules if m.startswith('mcp')))"
     done = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, check=True
     )

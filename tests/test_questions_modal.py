@@ -11,14 +11,14 @@ from pydantic import ValidationError
 from rich.console import Console
 from textual.widgets import Markdown, Static, Tab, Tabs
 
-from tui.app import ElicitationApp
-from tui.ask_user_question import (
+from tui.app.app import ElicitationApp
+from tui.core.models import ElicitationResult, QuestionsRequest, parse_request
+from tui.core.queue import ElicitationQueue
+from tui.integrations.claude_code import (
     from_ask_user_question,
     to_ask_user_question_answer,
     to_pilotdeck_answer,
 )
-from tui.models import ElicitationResult, QuestionsRequest, parse_request
-from tui.queue import ElicitationQueue
 from widgets.questions import QuestionsModal
 
 AUTH = "How should users sign in?"

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import pytest
 from pydantic import SecretStr
 
-from tui.redaction import MASK, REDACTOR, Redactor, install_log_redaction
+from tui.secrets.redaction import MASK, REDACTOR, Redactor, install_log_redaction
 
 CANARY = "sk-canary-4f9a2c"
 

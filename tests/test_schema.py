@@ -14,8 +14,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from schemas import EVERYTHING
 
-from tui.models import FormRequest, Option, parse_request
-from tui.schema import (
+from tui.core.models import FormRequest, Option, parse_request
+from tui.core.schema import (
     FieldSpec,
     FormSpec,
     SchemaError,
@@ -502,7 +502,9 @@ def test_refused_schema_fails_the_form_request(schema: Any, message: str) -> Non
 
 
 def test_importing_schema_loads_neither_textual_nor_jsonschema() -> None:
-    code = "import sys, tui.schema; print(sorted({'textual', 'jsonschema'} & set(sys.modules)))"
+    code = (
+        "import sys, tui.core.schema; print(sorted({'textual', 'jsonschema'} & set(sys.modules)))"
+    )
     result = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )

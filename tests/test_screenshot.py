@@ -14,10 +14,10 @@ from secret_session import CANARY, SIZE
 from textual.app import App, ComposeResult
 from textual.widgets import Static
 
-from tui.app import ElicitationApp
-from tui.queue import ElicitationQueue
-from tui.redaction import REDACTOR, Redactor
-from tui.screenshot import MASK_CELL, mask_line, masked_screenshot
+from tui.app.app import ElicitationApp
+from tui.app.screenshot import MASK_CELL, mask_line, masked_screenshot
+from tui.core.queue import ElicitationQueue
+from tui.secrets.redaction import REDACTOR, Redactor
 
 BOLD = Style(bold=True)
 

@@ -9,11 +9,11 @@ from pydantic import SecretStr
 from secret_session import CANARY, SIZE, TARGET, asking_app, static_text, wait_for, wait_for_modal
 from textual.widgets import Button, Input, Static
 
-from tui.demo import api_key_request
-from tui.keyring_store import NO_BACKEND_HINT, list_stored
-from tui.models import KEYRING_UNAVAILABLE, ElicitationResult, SecretRequest
-from tui.redaction import MASK
-from tui.secret_ref import SecretRef
+from tui.cli.demo import api_key_request
+from tui.core.models import KEYRING_UNAVAILABLE, ElicitationResult, SecretRequest
+from tui.core.secret_ref import SecretRef
+from tui.secrets.keyring_store import NO_BACKEND_HINT, list_stored
+from tui.secrets.redaction import MASK
 from widgets.secret import SecretModal
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from pydantic import BaseModel, SecretStr
 from secret_session import CANARY
 
-from tui.models import KEYRING_UNAVAILABLE, ElicitationResult, FormRequest
-from tui.redaction import MASK, Redactor
-from tui.secret_ref import SecretRef
+from tui.core.models import KEYRING_UNAVAILABLE, ElicitationResult, FormRequest
+from tui.core.secret_ref import SecretRef
+from tui.secrets.redaction import MASK, Redactor
 
 SCHEMA = {
     "type": "object",

@@ -20,9 +20,9 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.types import CallToolResult
 from textual.pilot import Pilot
 
-from tui.cli import main
-from tui.queue import ElicitationQueue
-from tui.serve_app import ServeApp
+from tui.app.serve_app import ServeApp
+from tui.cli.main import main
+from tui.core.queue import ElicitationQueue
 from widgets.base import ElicitationModal
 from widgets.timeline import Timeline
 
@@ -401,7 +401,7 @@ def test_a_bad_port_is_a_usage_error(port: str, capsys: pytest.CaptureFixture[st
 def test_without_a_terminal_serve_says_so(tmp_path: Path) -> None:
     env = {**os.environ, "ELICIT_TUI_CONFIG_DIR": str(tmp_path)}
     finished = subprocess.run(
-        [sys.executable, "-m", "tui.cli", "serve", "--port", "0"],
+        [sys.executable, "-m", "tui.cli.main", "serve", "--port", "0"],
         stdin=subprocess.DEVNULL,
         capture_output=True,
         text=True,
@@ -418,7 +418,7 @@ def test_without_a_terminal_serve_says_so(tmp_path: Path) -> None:
 def test_without_the_mcp_extra_serve_says_how_to_install_it(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    for name in ("tui.serve_app", "tui.mcp_server"):
+    for name in ("tui.app.serve_app", "tui.mcp.server"):
         monkeypatch.delitem(sys.modules, name, raising=False)
     for name in [m for m in sys.modules if m.partition(".")[0] in ("mcp", "mcp_types")]:
         monkeypatch.setitem(sys.modules, name, None)

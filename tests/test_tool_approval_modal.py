@@ -12,9 +12,9 @@ from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.widgets import Input, Static
 
-from tui.app import ElicitationApp
-from tui.models import ElicitationResult, ToolApprovalRequest, parse_request
-from tui.queue import ElicitationQueue
+from tui.app.app import ElicitationApp
+from tui.core.models import ElicitationResult, ToolApprovalRequest, parse_request
+from tui.core.queue import ElicitationQueue
 from widgets.timeline import Timeline
 from widgets.tool_approval import ToolApprovalModal
 

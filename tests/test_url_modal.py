@@ -12,8 +12,8 @@ from textual.widgets import Static
 
 import widgets.url
 from tui import ElicitationApp, ElicitationQueue, ElicitationResult, parse_request
-from tui.models import UrlRequest
-from tui.url_check import check_url
+from tui.core.models import UrlRequest
+from tui.core.url_check import check_url
 
 
 class Browser:

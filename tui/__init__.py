@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from tui.models import (
+from tui.core.models import (
     KEYRING_UNAVAILABLE,
     Action,
     ArgumentPattern,
@@ -17,7 +17,6 @@ from tui.models import (
     FormRequest,
     KeyringTarget,
     MultiChoiceRequest,
-    Option,
     Question,
     QuestionOption,
     QuestionsRequest,
@@ -27,13 +26,14 @@ from tui.models import (
     ToolApprovalRequest,
     parse_request,
 )
-from tui.queue import ElicitationQueue, Policy, QueueEvent
-from tui.schema import SchemaError
-from tui.scripted import ScriptedResponder, UnscriptedRequestError
-from tui.secret_ref import SecretRef
+from tui.core.options import Option
+from tui.core.queue import ElicitationQueue, Policy, QueueEvent
+from tui.core.schema import SchemaError
+from tui.core.scripted import ScriptedResponder, UnscriptedRequestError
+from tui.core.secret_ref import SecretRef
 
 if TYPE_CHECKING:
-    from tui.app import ElicitationApp
+    from tui.app.app import ElicitationApp
 
 __all__ = [
     "KEYRING_UNAVAILABLE",
@@ -67,7 +67,7 @@ __all__ = [
 
 def __getattr__(name: str) -> Any:
     if name == "ElicitationApp":
-        from tui.app import ElicitationApp
+        from tui.app.app import ElicitationApp
 
         return ElicitationApp
     raise AttributeError(f"module 'tui' has no attribute {name!r}")

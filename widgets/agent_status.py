@@ -10,7 +10,7 @@ from rich.highlighter import ReprHighlighter
 from rich.text import Text
 from textual.widgets import Static
 
-from tui.redaction import REDACTOR
+from tui.secrets.redaction import REDACTOR
 
 
 class AgentStatus(Static):

@@ -13,8 +13,8 @@ from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Footer, Markdown, Static
 
-from tui.models import ElicitationResult, Request
-from tui.redaction import REDACTOR
+from tui.core.models import ElicitationResult, Request
+from tui.secrets.redaction import REDACTOR
 
 RequestT = TypeVar("RequestT", bound=Request)
 

@@ -12,7 +12,8 @@ from textual.binding import Binding, BindingType
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option as ListOption
 
-from tui.models import ChoiceRequest, Option
+from tui.core.models import ChoiceRequest
+from tui.core.options import Option
 from widgets.base import ElicitationModal, InvalidAnswer
 
 FILTER_THRESHOLD = 10

@@ -9,7 +9,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.widgets import Button
 
-from tui.models import ConfirmationRequest, ElicitationResult
+from tui.core.models import ConfirmationRequest, ElicitationResult
 from widgets.base import ElicitationModal
 
 

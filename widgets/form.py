@@ -12,8 +12,8 @@ from textual.widget import Widget
 from textual.widgets import Button, Input, OptionList, Select, SelectionList, Switch
 from textual.widgets._select import SelectOverlay
 
-from tui.models import FormRequest
-from tui.schema import FieldSpec, FormSpec, build_content, parse_schema, validate_content
+from tui.core.models import FormRequest
+from tui.core.schema import FieldSpec, FormSpec, build_content, parse_schema, validate_content
 from widgets.base import ElicitationModal, InvalidAnswer
 from widgets.form_field import FormField, field_rows, field_values
 

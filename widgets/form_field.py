@@ -10,8 +10,8 @@ from textual.widgets import Input, OptionList, Select, SelectionList, Static, Sw
 from textual.widgets.option_list import Option as ListOption
 from textual.widgets.selection_list import Selection
 
-from tui.models import Option
-from tui.schema import FieldSpec, parse_value
+from tui.core.options import Option
+from tui.core.schema import FieldSpec, parse_value
 
 SHORT_ENUM = 6
 """Enums with at most this many options show as a radio list; longer ones as a searchable Select."""
@@ -20,7 +20,7 @@ LIST_ROWS = 8
 """The most rows a radio list or checklist shows before it scrolls (as in styles/app.tcss)."""
 
 RawValue = str | bool | list[str] | None
-"""What a control holds, in the form `tui.schema.parse_value` takes."""
+"""What a control holds, in the form `tui.core.schema.parse_value` takes."""
 
 _INPUT_TYPES = {"integer": "integer", "number": "number"}
 _CHOSEN, _NOT_CHOSEN = "◉ ", "○ "
@@ -121,7 +121,7 @@ def field_rows(field: FieldSpec) -> int:
 
 
 def control_value(control: Widget) -> RawValue:
-    """What the control holds, in the raw form `tui.schema.parse_value` takes."""
+    """What the control holds, in the raw form `tui.core.schema.parse_value` takes."""
     if isinstance(control, Input):
         return control.value
     if isinstance(control, Switch):

@@ -10,7 +10,8 @@ from textual.binding import Binding, BindingType
 from textual.widgets import SelectionList, Static
 from textual.widgets.selection_list import Selection
 
-from tui.models import MultiChoiceRequest, Option
+from tui.core.models import MultiChoiceRequest
+from tui.core.options import Option
 from widgets.base import ElicitationModal, InvalidAnswer
 
 

@@ -14,7 +14,7 @@ from textual.widget import Widget
 from textual.widgets import Input, Label, Markdown, OptionList, Static
 from textual.widgets.option_list import Option as ListOption
 
-from tui.models import Question, QuestionAnswer
+from tui.core.models import Question, QuestionAnswer
 from widgets.choice import FILTER_THRESHOLD
 
 NO_PREVIEW = "*No preview for this option.*"

@@ -11,7 +11,7 @@ from textual.binding import Binding, BindingType
 from textual.content import Content
 from textual.widgets import ContentSwitcher, Input, Static, Tab, Tabs
 
-from tui.models import QuestionAnswer, QuestionsRequest
+from tui.core.models import QuestionAnswer, QuestionsRequest
 from widgets.base import ElicitationModal, InvalidAnswer
 from widgets.question_pane import QuestionPane
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tui.models import Request
+from tui.core.models import Request
 from widgets.base import ElicitationModal
 
 

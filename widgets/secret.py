@@ -14,10 +14,10 @@ from textual.reactive import reactive
 from textual.widgets import Button, Input, Static
 from textual.worker import Worker, WorkerState
 
-from tui.keyring_store import keyring_status, store_secret
-from tui.models import KEYRING_UNAVAILABLE, ElicitationResult, KeyringTarget, SecretRequest
-from tui.redaction import REDACTOR
-from tui.secret_ref import SecretRef
+from tui.core.models import KEYRING_UNAVAILABLE, ElicitationResult, KeyringTarget, SecretRequest
+from tui.core.secret_ref import SecretRef
+from tui.secrets.keyring_store import keyring_status, store_secret
+from tui.secrets.redaction import REDACTOR
 from widgets.base import ElicitationModal, InvalidAnswer
 
 

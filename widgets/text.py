@@ -8,7 +8,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import Input, Static, TextArea
 
-from tui.models import TextRequest
+from tui.core.models import TextRequest
 from widgets.base import ElicitationModal, InvalidAnswer
 
 

@@ -7,9 +7,8 @@ from collections.abc import Callable
 
 from textual.widgets import DataTable
 
-from tui.approvals import AUTO_APPROVED
-from tui.models import ElicitationResult, Request
-from tui.redaction import REDACTOR
+from tui.core.models import AUTO_APPROVED, ElicitationResult, Request
+from tui.secrets.redaction import REDACTOR
 
 TimeLabel = Callable[[float], str]
 

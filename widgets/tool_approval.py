@@ -15,7 +15,7 @@ from textual.highlight import HighlightTheme, highlight
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option as ListOption
 
-from tui.models import ApprovalScope, ElicitationResult, ToolApprovalRequest
+from tui.core.models import ApprovalScope, ElicitationResult, ToolApprovalRequest
 from widgets.base import ElicitationModal, InvalidAnswer
 
 DENY = "deny"

@@ -12,8 +12,8 @@ from textual.containers import Horizontal
 from textual.widgets import Button, Static
 from textual.widgets.button import ButtonVariant
 
-from tui.models import UrlRequest
-from tui.url_check import LinkReport, check_url
+from tui.core.models import UrlRequest
+from tui.core.url_check import LinkReport, check_url
 from widgets.base import ElicitationModal, InvalidAnswer
 
 

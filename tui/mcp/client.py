@@ -29,9 +29,9 @@ except ImportError as missing:  # pragma: no cover - depends on what is installe
         name="mcp",
     ) from missing
 
-from tui.models import ElicitationResult, FormRequest, UrlRequest
-from tui.queue import ElicitationQueue
-from tui.schema import build_content, parse_schema, validate_content
+from tui.core.models import ElicitationResult, FormRequest, UrlRequest
+from tui.core.queue import ElicitationQueue
+from tui.core.schema import build_content, parse_schema, validate_content
 
 __all__ = ["elicitation_callback", "request_from_params"]
 

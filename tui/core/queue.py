@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
-from tui.models import ElicitationResult, FormRequest, Request
+from tui.core.models import ElicitationResult, FormRequest, Request
 
 Policy = Literal["cancel", "accept_defaults", "decline", "wait"]
 """What happens to a request while no front end is subscribed."""

@@ -10,9 +10,9 @@ from contextlib import contextmanager
 import uvicorn
 from textual import events, on
 
-from tui.app import ElicitationApp
-from tui.mcp_server import create_server
-from tui.queue import ElicitationQueue
+from tui.app.app import ElicitationApp
+from tui.core.queue import ElicitationQueue
+from tui.mcp.server import create_server
 
 SHUTDOWN_GRACE = 1
 """Seconds the server waits for open streams (an agent's idle SSE stream) before closing them."""

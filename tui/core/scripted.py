@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from tui.models import ElicitationResult, Request
-from tui.queue import ElicitationQueue, QueueEvent
+from tui.core.models import ElicitationResult, Request
+from tui.core.queue import ElicitationQueue, QueueEvent
 
 Answer = ElicitationResult | Callable[[Request], ElicitationResult] | Any
 """A result, a function of the request giving one, or plain content (accepted)."""

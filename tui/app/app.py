@@ -15,12 +15,12 @@ from textual.notifications import SeverityLevel
 from textual.widgets import Footer, Header, Static
 
 from styles import APP_CSS
-from tui.approvals import ApprovalPolicy
-from tui.messages import AgentFailed, AgentFinished, QueueEventPosted
-from tui.models import ElicitationResult, Request
-from tui.queue import ElicitationQueue, QueueEvent
-from tui.redaction import REDACTOR, install_log_redaction
-from tui.screenshot import masked_screenshot
+from tui.app.messages import AgentFailed, AgentFinished, QueueEventPosted
+from tui.app.screenshot import masked_screenshot
+from tui.approvals.rules import ApprovalPolicy
+from tui.core.models import ElicitationResult, Request
+from tui.core.queue import ElicitationQueue, QueueEvent
+from tui.secrets.redaction import REDACTOR, install_log_redaction
 from widgets import modal_for
 from widgets.agent_status import AgentStatus
 from widgets.base import ElicitationModal
@@ -97,7 +97,7 @@ class ElicitationApp(App[Any]):
         yield Footer()
 
     def on_mount(self) -> None:
-        # Secrets answered from now on are scrubbed from every log record (see tui.redaction).
+        # Secrets answered from now on are scrubbed from every log record (see tui.secrets.redaction).
         self._uninstall_log_redaction = install_log_redaction()
         self._update_waiting()
         # Subscribe before the agent starts, so its first question finds a front end;

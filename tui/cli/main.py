@@ -7,18 +7,18 @@ import sys
 from collections.abc import Sequence
 from functools import partial
 
-from tui.approvals_command import add_approvals_command
-from tui.ask_command import add_ask_command
-from tui.mcp_command import add_mcp_command
-from tui.secrets_command import add_secrets_command
-from tui.serve import add_serve_command
+from tui.cli.approvals import add_approvals_command
+from tui.cli.ask import add_ask_command
+from tui.cli.mcp import add_mcp_command
+from tui.cli.secrets import add_secrets_command
+from tui.cli.serve import add_serve_command
 
 
 def _run_demo(args: argparse.Namespace) -> int:
-    from tui.app import ElicitationApp
-    from tui.approvals import ApprovalPolicy
-    from tui.demo import setup_service_agent
-    from tui.queue import ElicitationQueue
+    from tui.app.app import ElicitationApp
+    from tui.approvals.rules import ApprovalPolicy
+    from tui.cli.demo import setup_service_agent
+    from tui.core.queue import ElicitationQueue
 
     agent = partial(setup_service_agent, pause=args.pause)
     app = ElicitationApp(

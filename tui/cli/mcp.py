@@ -11,23 +11,20 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import shlex
 import sys
 import tempfile
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from tui.queue import ElicitationQueue, Policy
+from tui.core.queue import ElicitationQueue, Policy
+from tui.mcp.options import McpOptions, UsageError
 
 if TYPE_CHECKING:
-    from tui.mcp_session import Results
+    from tui.mcp.session import Results
 
 __all__ = [
     "AUTO_POLICIES",
     "EXIT_FAILED",
     "EXIT_USAGE",
-    "McpOptions",
-    "UsageError",
     "add_mcp_command",
     "run",
 ]
@@ -55,52 +52,6 @@ examples:
 Each call's result is printed on stdout as one line of JSON (the MCP CallToolResult).
 exit status: 0 done, 1 a tool reported an error or the server failed, 2 usage error.
 """
-
-
-class UsageError(ValueError):
-    """The command line does not say what to do; the message says what to change."""
-
-
-@dataclass(frozen=True)
-class McpOptions:
-    """What `elicit-tui mcp` was asked to do, checked."""
-
-    command: tuple[str, ...] = ()
-    """The stdio server's command line, or empty with `url`."""
-    url: str | None = None
-    call: str | None = None
-    arguments: dict[str, Any] = field(default_factory=dict)
-    auto: str | None = None
-    protocol: str = "auto"
-    """The SDK's `mode`: "auto", "legacy" (2025-11-25 handshake) or a 2026-era version."""
-
-    @classmethod
-    def from_args(cls, args: argparse.Namespace) -> McpOptions:
-        """Options from the parsed command line; `UsageError` says what is wrong with it."""
-        command = tuple(args.server_command)
-        if bool(command) == bool(args.url):
-            raise UsageError(
-                "give the server either as a command after -- or with --url, not both"
-                if command
-                else "say which server: a command after -- (stdio), or --url URL (streamable HTTP)"
-            )
-        if args.call is None and args.args is not None:
-            raise UsageError("--args needs --call TOOL")
-        if args.call is None and args.auto is not None:
-            raise UsageError("--auto needs --call TOOL: without a person nobody can pick a tool")
-        return cls(
-            command=command,
-            url=args.url,
-            call=args.call,
-            arguments=_arguments(args.args),
-            auto=args.auto,
-            protocol=args.protocol,
-        )
-
-    @property
-    def label(self) -> str:
-        """The server as the person knows it, until it tells its own name."""
-        return self.url or shlex.join(self.command)
 
 
 def add_mcp_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -143,8 +94,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         options = McpOptions.from_args(args)
         # mcp_client first: it says how to install the `mcp` extra when it is missing
-        import tui.mcp_client  # noqa: F401
-        from tui.mcp_session import CommandFailed, run_session
+        import tui.mcp.client  # noqa: F401
+        from tui.mcp.session import CommandFailed, run_session
     except UsageError as error:
         print(f"elicit-tui mcp: error: {error}", file=sys.stderr)
         return EXIT_USAGE
@@ -173,9 +124,9 @@ def run(args: argparse.Namespace) -> int:
 
 def _run_in_tui(options: McpOptions) -> Results:
     """Talk to the server from the app's agent thread; the results once the app has exited."""
-    from tui.app import ElicitationApp
-    from tui.mcp_session import CommandFailed, run_session
-    from tui.terminal import streams_on_terminal
+    from tui.app.app import ElicitationApp
+    from tui.app.terminal import streams_on_terminal
+    from tui.mcp.session import CommandFailed, run_session
 
     finished: list[Results] = []
     failures: list[Exception] = []
@@ -205,15 +156,3 @@ def _run_in_tui(options: McpOptions) -> Results:
     if not finished and options.call is not None:
         raise CommandFailed(f"the TUI was closed before {options.call!r} returned")
     return finished[0] if finished else []
-
-
-def _arguments(text: str | None) -> dict[str, Any]:
-    if text is None:
-        return {}
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise UsageError(f"--args is not JSON: {error}") from None
-    if not isinstance(value, dict):
-        raise UsageError('--args must be a JSON object, like {"name": "value"}')
-    return value

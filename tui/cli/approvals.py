@@ -5,7 +5,12 @@ from __future__ import annotations
 import argparse
 import sys
 
-from tui.approvals import ApprovalsFileError, load_always_rules, revoke_always_rules, rules_path
+from tui.approvals.rules import (
+    ApprovalsFileError,
+    load_always_rules,
+    revoke_always_rules,
+    rules_path,
+)
 
 
 def add_approvals_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -16,10 +16,10 @@ from keyring.backends import fail, null
 from keyring.backends.chainer import ChainerBackend
 from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
-from tui.json_file import JsonFileError, read_model, write_model
-from tui.models import KeyringTarget
-from tui.redaction import Redactor
-from tui.secret_ref import SecretRef
+from tui.core.json_file import JsonFileError, read_model, write_model
+from tui.core.models import KeyringTarget
+from tui.core.secret_ref import SecretRef
+from tui.secrets.redaction import Redactor
 
 NO_BACKEND_HINT = (
     "Install a keyring backend such as keyrings.alt (`pip install keyrings.alt`), "

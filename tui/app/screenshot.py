@@ -11,7 +11,7 @@ from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
 from rich.segment import Segment
 from textual.app import App
 
-from tui.redaction import Redactor
+from tui.secrets.redaction import Redactor
 
 MASK_CELL = "•"
 """What each screen cell of a secret becomes in a screenshot."""

@@ -20,7 +20,9 @@ from pydantic import (
     model_validator,
 )
 
-from tui.secret_ref import SecretRef
+from tui.core.options import Option
+from tui.core.schema import SchemaError, default_content, parse_schema, schema_from_model
+from tui.core.secret_ref import SecretRef
 
 Action = Literal["accept", "decline", "cancel"]
 """What the person (or the queue on their behalf) did with a request, in MCP's words."""
@@ -28,29 +30,6 @@ Action = Literal["accept", "decline", "cancel"]
 
 def _new_id() -> str:
     return uuid.uuid4().hex[:12]
-
-
-class Option(BaseModel):
-    """One entry of a choice list: what is shown, what the agent gets, and a hint."""
-
-    model_config = ConfigDict(frozen=True)
-
-    label: str = Field(min_length=1)
-    value: str = ""
-    description: str | None = None
-
-    @model_validator(mode="before")
-    @classmethod
-    def _from_plain_string(cls, data: Any) -> Any:
-        if isinstance(data, str):
-            return {"label": data, "value": data}
-        return data
-
-    @model_validator(mode="after")
-    def _value_defaults_to_label(self) -> Option:
-        if not self.value:
-            object.__setattr__(self, "value", self.label)
-        return self
 
 
 class _Request(BaseModel):
@@ -247,8 +226,6 @@ class FormRequest(_Request):
     @field_validator("requested_schema")
     @classmethod
     def _schema_in_subset(cls, value: dict[str, Any]) -> dict[str, Any]:
-        from tui.schema import parse_schema
-
         parse_schema(value)
         return value
 
@@ -260,8 +237,6 @@ class FormRequest(_Request):
         like pydantic's `ValidationError`) naming the model, the field and why — here, when
         the request is made, not when it is shown.
         """
-        from tui.schema import SchemaError, schema_from_model
-
         try:
             schema = schema_from_model(model)
         except SchemaError as error:
@@ -300,13 +275,9 @@ class FormRequest(_Request):
 
     def secret_fields(self) -> frozenset[str]:
         """The names of the fields typed masked and never shown."""
-        from tui.schema import parse_schema
-
         return frozenset(f.name for f in parse_schema(self.requested_schema).fields if f.secret)
 
     def default_content(self) -> dict[str, Any] | BaseModel:
-        from tui.schema import default_content, parse_schema
-
         return self.finish_content(default_content(parse_schema(self.requested_schema)))
 
     def describe_content(self, content: Any) -> str:
@@ -539,7 +510,7 @@ class UrlRequest(_Request):
     @field_validator("url")
     @classmethod
     def _openable(cls, value: str) -> str:
-        from tui.url_check import check_url
+        from tui.core.url_check import check_url
 
         check_url(value)
         return value
@@ -572,6 +543,9 @@ def parse_request(data: dict[str, Any]) -> Request:
 
 KEYRING_UNAVAILABLE = "keyring_unavailable"
 """A result's reason when a secret meant for the keyring could not be stored there."""
+
+AUTO_APPROVED = "auto_approved"
+"""The `reason` of a result given by a remembered rule instead of the person."""
 
 
 class ElicitationResult(BaseModel):

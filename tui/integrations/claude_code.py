@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tui.models import ElicitationResult, QuestionAnswer, QuestionsRequest
+from tui.core.models import ElicitationResult, QuestionAnswer, QuestionsRequest
 
 PILOTDECK_ID_KEY = "toolCallId"
 """PilotDeck's correlation key; it becomes the request id."""

@@ -17,8 +17,7 @@ from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 from starlette.requests import Request as HTTPRequest
 
-from tui.ask_user_question import from_ask_user_question
-from tui.models import (
+from tui.core.models import (
     Action,
     ElicitationResult,
     KeyringTarget,
@@ -26,8 +25,9 @@ from tui.models import (
     Request,
     SecretRequest,
 )
-from tui.queue import ElicitationQueue
-from tui.secret_ref import SecretRef
+from tui.core.queue import ElicitationQueue
+from tui.core.secret_ref import SecretRef
+from tui.integrations.claude_code import from_ask_user_question
 
 SERVER_NAME = "elicit-tui"
 

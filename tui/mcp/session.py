@@ -25,10 +25,11 @@ from mcp_types import (
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import ValidationError
 
-from tui.mcp_client import elicitation_callback
-from tui.mcp_command import McpOptions, UsageError
-from tui.models import ChoiceRequest, FormRequest, Option, TextRequest
-from tui.queue import ElicitationQueue
+from tui.core.models import ChoiceRequest, FormRequest, TextRequest
+from tui.core.options import Option
+from tui.core.queue import ElicitationQueue
+from tui.mcp.client import elicitation_callback
+from tui.mcp.options import McpOptions, UsageError
 
 __all__ = ["PROTOCOLS", "CommandFailed", "Results", "run_session"]
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from textual.message import Message
 
-from tui.queue import QueueEvent
+from tui.core.queue import QueueEvent
 
 
 class QueueEventPosted(Message):

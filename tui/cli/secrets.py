@@ -11,7 +11,13 @@ import sys
 import keyring
 from keyring.backends.chainer import ChainerBackend
 
-from tui.keyring_store import KeyringError, delete_stored, index_path, keyring_status, list_stored
+from tui.secrets.keyring_store import (
+    KeyringError,
+    delete_stored,
+    index_path,
+    keyring_status,
+    list_stored,
+)
 
 EXIT_NOT_FOUND = 1
 EXIT_FAILED = 2

@@ -18,13 +18,10 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from tui.json_file import JsonFileError, read_model, write_model
-from tui.keyring_store import index_path
-from tui.models import ArgumentPattern, ElicitationResult, ToolApprovalRequest
-from tui.queue import ElicitationQueue, QueueEvent
-
-AUTO_APPROVED = "auto_approved"
-"""The `reason` of a result given by a remembered rule instead of the person."""
+from tui.core.json_file import JsonFileError, read_model, write_model
+from tui.core.models import AUTO_APPROVED, ArgumentPattern, ElicitationResult, ToolApprovalRequest
+from tui.core.queue import ElicitationQueue, QueueEvent
+from tui.secrets.keyring_store import index_path
 
 RULES_FILE = "approvals.json"
 

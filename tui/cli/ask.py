@@ -14,7 +14,7 @@ from typing import Any, NoReturn, TextIO
 
 from pydantic import BaseModel, SecretStr, TypeAdapter, ValidationError
 
-from tui.models import Action, ElicitationResult, Request, parse_request
+from tui.core.models import Action, ElicitationResult, Request, parse_request
 
 EXIT_CODES: dict[Action, int] = {"accept": 0, "decline": 1, "cancel": 2}
 """The exit status for each way a request can end."""
@@ -291,8 +291,8 @@ def describe_validation_error(error: ValidationError) -> str:
 
 def _ask_on_terminal(request: Request) -> ElicitationResult:
     # Textual is imported only here: an invalid request is refused without loading it.
-    from tui.ask_app import AskApp
-    from tui.terminal import NoTerminalError, streams_on_terminal
+    from tui.app.ask_app import AskApp
+    from tui.app.terminal import NoTerminalError, streams_on_terminal
 
     app = AskApp(request)
     try:

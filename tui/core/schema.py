@@ -18,7 +18,7 @@ from datetime import date, datetime
 from typing import TYPE_CHECKING, Any, Literal, cast, get_args
 from urllib.parse import urlsplit
 
-from tui.models import Option
+from tui.core.options import Option
 
 if TYPE_CHECKING:
     from pydantic import BaseModel

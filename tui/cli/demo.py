@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from tui.models import (
+from tui.core.models import (
     ChoiceRequest,
     ConfirmationRequest,
     ElicitationResult,
@@ -17,7 +17,7 @@ from tui.models import (
     TextRequest,
     ToolApprovalRequest,
 )
-from tui.queue import ElicitationQueue
+from tui.core.queue import ElicitationQueue
 
 SOURCE = "setup-agent"
 

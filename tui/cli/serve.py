@@ -42,7 +42,7 @@ def _port(value: str) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     try:
-        from tui.serve_app import ServeApp
+        from tui.app.serve_app import ServeApp
     except ImportError as error:
         print(
             f"elicit-tui serve needs the MCP SDK ({error.name} is not installed): "
@@ -50,8 +50,8 @@ def _run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 1
-    from tui.queue import ElicitationQueue
-    from tui.terminal import NoTerminalError, streams_on_terminal
+    from tui.app.terminal import NoTerminalError, streams_on_terminal
+    from tui.core.queue import ElicitationQueue
 
     try:
         listener = socket.create_server((HOST, args.port))

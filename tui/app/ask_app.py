@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from functools import partial
 
-from tui.app import ElicitationApp
-from tui.models import ElicitationResult, Request
-from tui.queue import ElicitationQueue
+from tui.app.app import ElicitationApp
+from tui.core.models import ElicitationResult, Request
+from tui.core.queue import ElicitationQueue
 
 
 def _ask_once(request: Request, queue: ElicitationQueue) -> ElicitationResult:

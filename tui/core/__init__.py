@@ -1,0 +1,1 @@
+"""What an agent process imports: request models, the schema subset, the queue, the scripted responder; imports nothing of tui outside tui.core, never Textual or mcp."""

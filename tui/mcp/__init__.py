@@ -1,0 +1,1 @@
+"""MCP bridges (official SDK, the `mcp` extra): the client's elicitation callback, the server behind `serve`, the `mcp` command's session; imports tui.core, tui.secrets, tui.approvals and tui.integrations, never Textual."""
