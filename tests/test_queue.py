@@ -718,6 +718,81 @@ def test_policy_applies_again_after_the_last_subscriber_leaves(queue: Elicitatio
     assert result == ElicitationResult(action="cancel", reason="no_front_end")
 
 
+# -- observers -----------------------------------------------------------------------
+
+
+def test_an_observer_leaves_the_policy_in_charge_and_sees_both_events() -> None:
+    queue = ElicitationQueue(policy="accept_defaults")
+    observer = Recorder()
+    queue.subscribe(observer, front_end=False)
+    request = text_request(default="Ada")
+
+    result = queue.ask(request, timeout=WAIT)
+
+    assert (result.action, result.content, result.reason) == ("accept", "Ada", "no_front_end")
+    assert [(e.type, e.request.id) for e in observer.events] == [
+        ("requested", request.id),
+        ("resolved", request.id),
+    ]
+    assert observer.events[1].result == result
+    assert queue.pending() == []
+
+
+def test_with_an_observer_and_a_front_end_the_front_end_answers() -> None:
+    queue = ElicitationQueue(policy="accept_defaults")
+    observer = Recorder()
+    queue.subscribe(observer, front_end=False)
+    responder = ThreadedResponder(queue, lambda r: accept("from the front end"))
+    try:
+        result = queue.ask(text_request(default="Ada"))
+    finally:
+        responder.stop()
+
+    assert result == accept("from the front end")
+    assert [e.type for e in observer.events] == ["requested", "resolved"]
+    assert observer.events[1].result == result
+
+
+def test_the_policy_returns_when_only_observers_are_left() -> None:
+    queue = ElicitationQueue(policy="decline")
+    queue.subscribe(Recorder(), front_end=False)
+    unsubscribe = queue.subscribe(Recorder())
+    waiting = queue.submit(text_request())
+    assert not waiting.done()
+
+    unsubscribe()
+
+    assert queue.ask(text_request()) == ElicitationResult(action="decline", reason="no_front_end")
+
+
+def test_a_failing_observer_is_logged_and_changes_nothing(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    queue = ElicitationQueue(policy="accept_defaults")
+
+    def broken(event: QueueEvent) -> None:
+        raise RuntimeError("observer bug")
+
+    queue.subscribe(broken, front_end=False)
+    result = queue.ask(text_request(default="Ada"))
+
+    assert (result.action, result.content) == ("accept", "Ada")
+    assert sum("an observer failed" in r.getMessage() for r in caplog.records) == 2
+
+
+def test_an_observer_subscribing_late_hears_of_requests_already_waiting() -> None:
+    queue = ElicitationQueue(policy="wait")
+    request = text_request()
+    queue.submit(request)
+    observer = Recorder()
+
+    queue.subscribe(observer, front_end=False)
+
+    assert [(e.type, e.request.id) for e in observer.events] == [("requested", request.id)]
+    queue.close()
+    assert [e.type for e in observer.events] == ["requested", "resolved"]
+
+
 # -- concurrency ---------------------------------------------------------------------
 
 

@@ -42,6 +42,12 @@ class QueueEvent:
 Subscriber = Callable[[QueueEvent], None]
 
 
+@dataclass(frozen=True, eq=False)
+class _Subscription:
+    callback: Subscriber
+    front_end: bool
+
+
 @dataclass
 class _Pending:
     request: Request
@@ -55,14 +61,16 @@ class ElicitationQueue:
 
     Subscribers are called synchronously, in the thread that caused the event, with
     the queue's lock held: they must not block, and every subscriber sees every event
-    in the same order, even when one answers a request while hearing of it.
+    in the same order, even when one answers a request while hearing of it. Observers
+    (`subscribe(..., front_end=False)`) see the same events but never count as a front
+    end, so the policy still answers while they are the only ones listening.
     """
 
     def __init__(self, policy: Policy = "cancel") -> None:
         self.policy: Policy = policy
         self._lock = threading.RLock()
         self._pending: dict[str, _Pending] = {}
-        self._subscribers: list[Subscriber] = []
+        self._subscribers: list[_Subscription] = []
         self._closed = False
         self._events: deque[QueueEvent] = deque()
         self._dispatching = False
@@ -78,22 +86,22 @@ class ElicitationQueue:
                 return future
             if request.id in self._pending:
                 raise ValueError(f"a request with id {request.id!r} is already waiting")
-            if not self._subscribers and self.policy != "wait":
-                future.set_result(self._policy_result(request))
-                return future
             seconds = timeout if timeout is not None else request.timeout
             deadline = None if seconds is None else time.monotonic() + seconds
             pending = _Pending(request, future, deadline)
             self._pending[request.id] = pending
-            if seconds is not None:
-                pending.timer = threading.Timer(seconds, self._expire, args=(request.id,))
-                pending.timer.daemon = True
-                pending.timer.start()
             # Cancelling the future (directly, or the task awaiting ask_async) withdraws the request.
             future.add_done_callback(
                 lambda done: self.cancel(request.id) if done.cancelled() else None
             )
             self._emit(QueueEvent("requested", request, deadline=deadline))
+            if not self._has_front_end() and self.policy != "wait":
+                # Observers have heard of the request; with nobody to answer it, the policy does.
+                self._resolve(request.id, self._policy_result(request))
+            elif seconds is not None and request.id in self._pending:
+                pending.timer = threading.Timer(seconds, self._expire, args=(request.id,))
+                pending.timer.daemon = True
+                pending.timer.start()
         return future
 
     def ask(self, request: Request, timeout: float | None = None) -> ElicitationResult:
@@ -136,20 +144,26 @@ class ElicitationQueue:
 
     # -- front-end side -----------------------------------------------------------
 
-    def subscribe(self, subscriber: Subscriber) -> Callable[[], None]:
+    def subscribe(self, subscriber: Subscriber, *, front_end: bool = True) -> Callable[[], None]:
         """Receive events from now on (and `requested` for every request already waiting).
 
+        A front end (the default) is there to answer: while one is subscribed, requests wait
+        for it instead of being answered by the policy. An observer (`front_end=False`:
+        a logger, a transcript, metrics) sees every `requested` and `resolved` event and
+        changes nothing; if it raises, the error is logged and the request goes on.
         Returns a function that unsubscribes.
         """
+        subscription = _Subscription(subscriber, front_end)
         with self._lock:
-            self._subscribers.append(subscriber)
+            self._subscribers.append(subscription)
             for pending in list(self._pending.values()):
-                subscriber(QueueEvent("requested", pending.request, deadline=pending.deadline))
+                event = QueueEvent("requested", pending.request, deadline=pending.deadline)
+                self._deliver(subscription, event)
 
         def unsubscribe() -> None:
             with self._lock:
-                if subscriber in self._subscribers:
-                    self._subscribers.remove(subscriber)
+                if subscription in self._subscribers:
+                    self._subscribers.remove(subscription)
 
         return unsubscribe
 
@@ -213,13 +227,24 @@ class ElicitationQueue:
         try:
             while self._events:
                 current = self._events.popleft()
-                for subscriber in list(self._subscribers):
-                    try:
-                        subscriber(current)
-                    except Exception as error:
-                        self._subscriber_failed(current, error)
+                for subscription in list(self._subscribers):
+                    self._deliver(subscription, current)
         finally:
             self._dispatching = False
+
+    def _deliver(self, subscription: _Subscription, event: QueueEvent) -> None:
+        try:
+            subscription.callback(event)
+        except Exception as error:
+            if subscription.front_end:
+                self._subscriber_failed(event, error)
+            else:
+                _log.exception(
+                    "an observer failed on the %s event of %s", event.type, event.request.id
+                )
+
+    def _has_front_end(self) -> bool:
+        return any(subscription.front_end for subscription in self._subscribers)
 
     def _subscriber_failed(self, event: QueueEvent, error: Exception) -> None:
         if event.type == "requested":
