@@ -18,6 +18,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "tui.approvals": ("tui.core", "tui.secrets", "tui.approvals"),
     "tui.integrations": ("tui.core", "tui.secrets", "tui.approvals", "tui.integrations"),
     "tui.mcp": ("tui.core", "tui.secrets", "tui.approvals", "tui.integrations", "tui.mcp"),
+    "tui.transcript": ("tui.core", "tui.secrets", "tui.transcript"),
     "widgets": ("tui.core", "tui.secrets", "widgets"),
     "tui.app": (
         "tui.core",
@@ -25,6 +26,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "tui.approvals",
         "tui.integrations",
         "tui.mcp",
+        "tui.transcript",
         "tui.app",
         "widgets",
     ),
@@ -39,6 +41,7 @@ FOREIGN_BANS: dict[str, tuple[str, ...]] = {
     "tui.approvals": ("textual", "rich", "mcp", "mcp_types"),
     "tui.integrations": ("textual", "rich", "mcp", "mcp_types"),
     "tui.mcp": ("textual",),
+    "tui.transcript": ("textual", "rich", "mcp", "mcp_types"),
     "widgets": ("mcp", "mcp_types", "uvicorn"),
 }
 """Third-party packages a layer must never import, even lazily (`SecretRef.get` reads the

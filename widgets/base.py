@@ -112,6 +112,11 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         self._shown_at = time.monotonic()
 
     @property
+    def shown_at(self) -> float:
+        """The `time.monotonic()` reading when the modal last appeared."""
+        return self._shown_at
+
+    @property
     def armed(self) -> bool:
         """False during the grace period after the modal appears, when keys are ignored."""
         return time.monotonic() - self._shown_at >= self.input_grace

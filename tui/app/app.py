@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 from collections import deque
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, ClassVar
 
 from textual import events
@@ -15,15 +16,18 @@ from textual.notifications import SeverityLevel
 from textual.widgets import Footer, Header, Static
 
 from styles import APP_CSS
+from tui.app.key_recorder import KeyRecorder, secret_lengths
 from tui.app.messages import AgentFailed, AgentFinished, QueueEventPosted
 from tui.app.screenshot import masked_screenshot
 from tui.approvals.rules import ApprovalPolicy
 from tui.core.models import ElicitationResult, Request
 from tui.core.queue import ElicitationQueue, QueueEvent
 from tui.secrets.redaction import REDACTOR, install_log_redaction
+from tui.transcript.writer import TranscriptWriter
 from widgets import modal_for
 from widgets.agent_status import AgentStatus
 from widgets.base import ElicitationModal
+from widgets.key_badge import KeyBadge, key_label
 from widgets.timeline import TimeLabel, Timeline, local_clock
 
 Agent = Callable[[ElicitationQueue], Any]
@@ -43,6 +47,9 @@ class ElicitationApp(App[Any]):
     (or exception) is shown on the main screen and is the app's return value.
     `approvals` answers tool approvals a remembered rule covers (a fresh `ApprovalPolicy()`
     if None: session rules in memory, "always" rules from the config folder).
+    `transcript`, a file path, records the session there as JSON lines (see `tui.transcript`):
+    every request, every result and the keys pressed in each modal, secrets left out.
+    `show_keys` shows each key pressed in a badge, for recordings.
     """
 
     CSS_PATH = APP_CSS
@@ -68,6 +75,8 @@ class ElicitationApp(App[Any]):
         exit_when_agent_done: bool = False,
         time_label: TimeLabel = local_clock,
         approvals: ApprovalPolicy | None = None,
+        transcript: str | Path | None = None,
+        show_keys: bool = False,
     ) -> None:
         super().__init__()
         self.queue = queue
@@ -86,6 +95,10 @@ class ElicitationApp(App[Any]):
         self._uninstall_log_redaction: Callable[[], None] | None = None
         self.agent_result: Any = None
         """What the agent returned, once it has; also the app's return value on quit."""
+        self.show_keys = show_keys
+        self.key_recorder = KeyRecorder()
+        self.transcript = None if transcript is None else TranscriptWriter(transcript)
+        self._detach_transcript: Callable[[], None] | None = None
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -100,6 +113,8 @@ class ElicitationApp(App[Any]):
         # Secrets answered from now on are scrubbed from every log record (see tui.secrets.redaction).
         self._uninstall_log_redaction = install_log_redaction()
         self._update_waiting()
+        if self.transcript is not None:
+            self._detach_transcript = self.transcript.attach(self.queue)
         # Subscribe before the agent starts, so its first question finds a front end;
         # subscribing also replays requests that were already waiting.
         self._unsubscribe = self.queue.subscribe(self._on_queue_event)
@@ -120,6 +135,11 @@ class ElicitationApp(App[Any]):
         if self._uninstall_log_redaction is not None:
             self._uninstall_log_redaction()
             self._uninstall_log_redaction = None
+        if self._detach_transcript is not None:
+            self._detach_transcript()
+            self._detach_transcript = None
+        if self.transcript is not None:
+            self.transcript.close()
         # The secrets were registered for this run only; the redactor holds them in plain text.
         REDACTOR.clear()
 
@@ -211,6 +231,7 @@ class ElicitationApp(App[Any]):
         self.sub_title = ""
 
     def _answered(self, request: Request, result: ElicitationResult | None) -> None:
+        self._write_keys(request)
         if result is not None:
             # Before the agent wakes, so nothing it does with a secret can show it.
             REDACTOR.register_found(result.content)
@@ -270,4 +291,33 @@ class ElicitationApp(App[Any]):
             and not self.screen.armed
         ):
             return
+        self._key_seen(event)
         await super().on_event(event)
+
+    # -- keys, for transcripts and recordings ---------------------------------------------
+
+    def _key_seen(self, event: events.Event) -> None:
+        """Record a key or paste reaching a modal; show it in the badge if asked to."""
+        if not isinstance(event, events.Key | events.Paste):
+            return
+        press = self.key_recorder.note(self.screen, event)
+        if not self.show_keys:
+            return
+        if press is not None and press.masked is not None:
+            label = "•" if press.paste is None else "paste •••"
+        elif isinstance(event, events.Paste):
+            label = "paste"
+        else:
+            label = key_label(event.key, event.character)
+        badges = self.screen.query(KeyBadge)
+        badge = badges.first() if badges else KeyBadge()
+        if not badge.is_attached:
+            self.screen.mount(badge)
+        badge.show_key(label)
+
+    def _write_keys(self, request: Request) -> None:
+        presses = self.key_recorder.take(request.id)
+        shown = self._shown
+        if self.transcript is None or shown is None or shown.request.id != request.id:
+            return
+        self.transcript.keys(request.id, presses, secret_lengths(shown))

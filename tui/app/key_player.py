@@ -1,0 +1,153 @@
+"""Presses a transcript's keys again, each at its recorded time after its modal appeared."""
+
+from __future__ import annotations
+
+import asyncio
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from textual import events
+from textual.app import App
+from textual.keys import _character_to_key
+from textual.pilot import Pilot
+from textual.widgets import Input, TextArea
+
+from tui.app.key_recorder import find_field
+from tui.core.models import SecretRequest
+from tui.transcript.reader import Transcript
+from tui.transcript.records import KeyPress, KeysRecord
+from tui.transcript.timing import Timing
+from widgets.base import ElicitationModal
+
+DUMMY_CHARACTER = "x"
+"""What each character of a secret is replayed as (the literal parts of a pattern stay)."""
+
+POLL_SECONDS = 0.005
+
+
+def dummy_secret(length: int, pattern: str | None = None) -> str:
+    """A fixed stand-in of `length` characters; it fits `pattern` (`sk-...`) where it can."""
+    if not pattern or "..." not in pattern:
+        return DUMMY_CHARACTER * length
+    parts = pattern.split("...")
+    gaps = len(parts) - 1
+    fill = length - sum(len(part) for part in parts)
+    if fill < gaps:
+        return DUMMY_CHARACTER * length
+    widths = [fill // gaps + (1 if index < fill % gaps else 0) for index in range(gaps)]
+    pieces = [parts[0]]
+    for width, part in zip(widths, parts[1:], strict=True):
+        pieces += [DUMMY_CHARACTER * width, part]
+    return "".join(pieces)
+
+
+def steady_cursors(app: App[Any]) -> None:
+    """Stop every cursor on the current screen blinking, so frames do not depend on time."""
+    for widget in app.screen.query(Input).results():
+        widget.cursor_blink = False
+    for area in app.screen.query(TextArea).results():
+        area.cursor_blink = False
+
+
+@dataclass
+class KeyPlayer:
+    """An auto pilot for the app: waits for each recorded modal and presses its keys.
+
+    `resolved(id)` says whether a request has ended (then its modal will not come).
+    With `svg_dir`, writes a masked SVG of each modal just before its last key.
+    """
+
+    transcript: Transcript
+    resolved: Callable[[str], bool]
+    timing: Timing = field(default_factory=Timing)
+    svg_dir: Path | None = None
+    errors: list[float] = field(default_factory=list)
+    """For each key: replayed minus planned time after its modal appeared, in seconds."""
+    svgs: list[Path] = field(default_factory=list)
+
+    async def drive(self, pilot: Pilot[Any]) -> None:
+        app = pilot.app
+        plans = [r for r in self.transcript.records if isinstance(r, KeysRecord)]
+        for number, record in enumerate(plans, start=1):
+            modal = await self._wait_for_modal(app, record.id)
+            if modal is not None:
+                await self._play(pilot, modal, record, number)
+
+    def error_summary(self) -> str:
+        """The timing error of the replayed keys, median and max, in milliseconds."""
+        if not self.errors:
+            return "no keys replayed"
+        absolute = [abs(error) * 1000 for error in self.errors]
+        return (
+            f"{len(absolute)} keys replayed, timing error median {statistics.median(absolute):.1f} ms, "
+            f"max {max(absolute):.1f} ms"
+        )
+
+    async def _wait_for_modal(self, app: App[Any], request_id: str) -> ElicitationModal[Any] | None:
+        while not self.resolved(request_id):
+            screen = app.screen
+            if (
+                isinstance(screen, ElicitationModal)
+                and screen.request.id == request_id
+                and screen.is_current
+                and screen.is_mounted
+            ):
+                steady_cursors(app)
+                return screen
+            await asyncio.sleep(POLL_SECONDS)
+        return None
+
+    async def _play(
+        self, pilot: Pilot[Any], modal: ElicitationModal[Any], record: KeysRecord, number: int
+    ) -> None:
+        app = pilot.app
+        planned = self.timing.schedule(press.t for press in record.keys)
+        for index, (press, at) in enumerate(zip(record.keys, planned, strict=True)):
+            if self.svg_dir is not None and index == len(record.keys) - 1:
+                await self._screenshot(pilot, modal, number)
+            delay = modal.shown_at + at - time.monotonic()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            if not modal.is_current:
+                return
+            event = self._event(modal, record, press)
+            self.errors.append(event.time - modal.shown_at - at)
+            app.post_message(event)
+            # Let the key be handled before the next one is timed, as a person's would be.
+            await asyncio.sleep(0)
+        if self.svg_dir is not None and not record.keys:
+            await self._screenshot(pilot, modal, number)
+
+    def _event(
+        self, modal: ElicitationModal[Any], record: KeysRecord, press: KeyPress
+    ) -> events.Key | events.Paste:
+        if press.masked is None:
+            if press.paste is not None:
+                return events.Paste(press.paste)
+            return events.Key(press.key or "", press.char)
+        name = press.field or ""
+        pattern = modal.request.pattern if isinstance(modal.request, SecretRequest) else None
+        dummy = dummy_secret(record.secret_lengths.get(name, 0), pattern)
+        widget = find_field(modal, name)
+        typed = len(widget.value) if widget is not None else 0
+        text = (dummy[typed:] + DUMMY_CHARACTER * press.masked)[: press.masked]
+        if press.paste is not None:
+            return events.Paste(text)
+        return events.Key(_character_to_key(text) if not text.isalnum() else text, text)
+
+    async def _screenshot(
+        self, pilot: Pilot[Any], modal: ElicitationModal[Any], number: int
+    ) -> None:
+        assert self.svg_dir is not None
+        steady_cursors(pilot.app)
+        await pilot.wait_for_scheduled_animations()
+        await pilot.pause()
+        if not modal.is_current:
+            return
+        path = self.svg_dir / f"{number:02d}-{modal.request.kind}.svg"
+        path.write_text(pilot.app.export_screenshot(), encoding="utf-8")
+        self.svgs.append(path)

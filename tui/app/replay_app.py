@@ -1,0 +1,71 @@
+"""The app as a replay runs it: a transcript's agent and keys, and nothing that varies by run."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tui.app.app import ElicitationApp
+from tui.app.key_player import KeyPlayer, steady_cursors
+from tui.approvals.rules import ApprovalPolicy
+from tui.core.queue import ElicitationQueue
+from tui.secrets.redaction import REDACTOR
+from tui.transcript.reader import Transcript
+from tui.transcript.replay_agent import ReplayAgent
+from tui.transcript.timing import Timing
+
+FIXED_TIME = "12:00:00"
+"""The timeline's clock in a replay, so two replays draw the same frames."""
+
+
+class ReplayApp(ElicitationApp):
+    """Re-enacts `transcript`: no bell, no animation, no cursor blink, a fixed clock and theme.
+
+    Remembered approval rules of the person's config are not used (only the session's own),
+    so the replay decides as the recording did. Run it with `auto_pilot=app.player.drive`.
+    """
+
+    def __init__(
+        self,
+        transcript: Transcript,
+        *,
+        timing: Timing | None = None,
+        theme: str = "textual-dark",
+        show_keys: bool = False,
+        svg_dir: Path | None = None,
+        record_to: Path | None = None,
+    ) -> None:
+        timing = timing or Timing()
+        self.replay_agent = ReplayAgent(transcript, REDACTOR.scrub, timing)
+        super().__init__(
+            ElicitationQueue(),
+            self.replay_agent,
+            agent_name="replay",
+            title="elicit-tui replay",
+            input_grace=0,
+            exit_when_agent_done=True,
+            time_label=lambda _at: FIXED_TIME,
+            approvals=ApprovalPolicy(persistent=False),
+            transcript=record_to,
+            show_keys=show_keys,
+        )
+        self.player = KeyPlayer(transcript, self._resolved, timing, svg_dir)
+        self.animation_level = "none"
+        self._theme_name = theme
+        self._ended: set[str] = set()
+
+    def on_mount(self) -> None:
+        self.theme = self._theme_name
+
+    def on_unmount(self) -> None:
+        # Whatever is still waiting ends with the app; the agent must not outlive it.
+        self.replay_agent.stop.set()
+
+    def bell(self) -> None:
+        """A replay is silent."""
+
+    def _resolved(self, request_id: str) -> bool:
+        return any(recorded_id == request_id for recorded_id, _ in self.replay_agent.results)
+
+    def _show_next(self) -> None:
+        super()._show_next()
+        self.call_after_refresh(steady_cursors, self)

@@ -1,0 +1,102 @@
+"""Reads a transcript back: version checked, every line validated, a cut-off last line tolerated."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from tui.core.models import Request, parse_request
+from tui.transcript.records import RECORD, VERSION, Record, RequestRecord
+
+
+class TranscriptError(ValueError):
+    """The file is not a transcript this version can replay; the message says where and why."""
+
+
+@dataclass
+class Transcript:
+    """The events of one recorded session, in the order they happened."""
+
+    path: Path
+    records: list[Record]
+    requests: dict[str, Request] = field(default_factory=dict)
+    """Every request, rebuilt with `parse_request`, by id."""
+    stopped: str | None = None
+    """Why reading stopped before the end of the file (a line cut off by a crash), or None."""
+
+
+def read_transcript(path: str | Path) -> Transcript:
+    """Read and validate `path`; raises `TranscriptError` naming the line that is wrong."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise TranscriptError(f"cannot read {path}: {error.strerror}") from None
+    except UnicodeDecodeError as error:
+        raise TranscriptError(f"{path} is not UTF-8 text: {error.reason}") from None
+    lines = text.split("\n")
+    complete = lines[:-1]  # what follows the last newline was being written when it stopped
+    tail = lines[-1]
+    if not complete:
+        raise TranscriptError(f"{path} is empty or cut off in its first line: not a transcript")
+    _check_header(path, complete[0])
+    transcript = Transcript(path, [])
+    for number, line in enumerate(complete[1:], start=2):
+        if line.strip():
+            _add(transcript, number, line)
+    if tail.strip():
+        number = len(complete) + 1
+        try:
+            json.loads(tail)
+        except ValueError:
+            transcript.stopped = (
+                f"{path}:{number}: the transcript stops in the middle of this line "
+                f"(after {len(tail)} characters); replayed up to line {number - 1}"
+            )
+        else:
+            _add(transcript, number, tail)
+    return transcript
+
+
+def _check_header(path: Path, line: str) -> None:
+    try:
+        header = json.loads(line)
+    except ValueError:
+        header = None
+    if not isinstance(header, dict) or not isinstance(header.get("v"), int):
+        raise TranscriptError(
+            f'{path}:1: not an elicit-tui transcript (the first line has no "v" version number)'
+        )
+    version = header["v"]
+    if version > VERSION:
+        raise TranscriptError(
+            f"{path} is a version {version} transcript, written by a newer elicit-tui; this one "
+            f"reads version {VERSION}. Upgrade elicit-tui to replay it."
+        )
+    if version < 1:
+        raise TranscriptError(f"{path}:1: unknown transcript version {version}")
+
+
+def _add(transcript: Transcript, number: int, line: str) -> None:
+    where = f"{transcript.path}:{number}"
+    try:
+        record = RECORD.validate_json(line)
+        if isinstance(record, RequestRecord):
+            request = parse_request(record.request)
+            transcript.requests[request.id] = request
+    except ValidationError as error:
+        raise TranscriptError(f"{where}: {_first_error(error)}") from None
+    transcript.records.append(record)
+
+
+def _first_error(error: ValidationError) -> str:
+    details = error.errors(include_url=False)
+    if not details:
+        return str(error)
+    first = details[0]
+    location = ".".join(str(part) for part in first["loc"])
+    more = f" (and {len(details) - 1} more)" if len(details) > 1 else ""
+    return f"{location or 'line'}: {first['msg']}{more}"

@@ -1,0 +1,140 @@
+"""The lines of a transcript: one JSON object each, the first naming the format's version.
+
+Nothing secret is ever written: requests and results go through a redactor, secret content
+becomes `SECRET_SHOWN` or its keyring reference, and keys typed into a secret field are
+recorded only as a count.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, TypeAdapter
+
+from tui.core.models import ElicitationResult, Request
+from tui.core.secret_ref import SecretRef
+
+VERSION = 1
+"""The transcript format this version writes and reads."""
+
+SECRET_SHOWN = "•••"
+"""What a secret value becomes in a transcript."""
+
+Scrub = Callable[[str], str]
+
+
+class _Record(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class SessionStart(_Record):
+    """The first line: the format version and when the session began."""
+
+    v: int
+    type: Literal["session"] = "session"
+    started: str
+    """Wall-clock start, ISO 8601 in UTC."""
+
+
+class RequestRecord(_Record):
+    """A request arrived; `request` is its JSON form (`parse_request` rebuilds it)."""
+
+    type: Literal["request"] = "request"
+    t: float
+    """Seconds since the session began."""
+    request: dict[str, Any]
+
+
+class KeyPress(_Record):
+    """One key (or paste) in a modal, `t` seconds after the modal appeared.
+
+    Into a secret field only the fact is kept: `masked` characters went into the field `field`.
+    """
+
+    t: float
+    key: str | None = None
+    char: str | None = None
+    paste: str | None = None
+    masked: int | None = None
+    field: str | None = None
+
+
+class KeysRecord(_Record):
+    """The keys pressed while request `id` was shown, and how long each secret field ended up."""
+
+    type: Literal["keys"] = "keys"
+    t: float
+    id: str
+    keys: list[KeyPress]
+    secret_lengths: dict[str, int] = Field(default_factory=dict)
+
+
+class ResultRecord(_Record):
+    """Request `id` ended: `result` holds action, content (secrets masked) and reason."""
+
+    type: Literal["result"] = "result"
+    t: float
+    id: str
+    result: dict[str, Any]
+
+
+class SessionEnd(_Record):
+    """The session ended (the app closed)."""
+
+    type: Literal["end"] = "end"
+    t: float
+
+
+Record = Annotated[
+    RequestRecord | KeysRecord | ResultRecord | SessionEnd, Field(discriminator="type")
+]
+"""Any line after the first."""
+
+RECORD: TypeAdapter[Record] = TypeAdapter(Record)
+
+
+def request_json(request: Request, scrub: Scrub) -> dict[str, Any]:
+    """The request's JSON form with every known secret scrubbed (an agent may echo one)."""
+    data: dict[str, Any] = scrubbed(request.model_dump(mode="json"), scrub)
+    return data
+
+
+def result_json(result: ElicitationResult, scrub: Scrub) -> dict[str, Any]:
+    """The result as plain JSON: secrets masked or as keyring references, text scrubbed."""
+    return {
+        "action": result.action,
+        "content": masked_content(result.content, scrub),
+        "reason": result.reason,
+    }
+
+
+def masked_content(content: Any, scrub: Scrub) -> Any:
+    """`content` as JSON data, with `SecretStr` as `SECRET_SHOWN` and `SecretRef` as its reference."""
+    if isinstance(content, SecretStr):
+        return SECRET_SHOWN
+    if isinstance(content, SecretRef):
+        return str(content)
+    if isinstance(content, BaseModel):
+        fields = type(content).model_fields
+        return {name: masked_content(getattr(content, name), scrub) for name in fields}
+    if isinstance(content, dict):
+        return {str(key): masked_content(value, scrub) for key, value in content.items()}
+    if isinstance(content, list | tuple | set | frozenset):
+        return [masked_content(value, scrub) for value in content]
+    if isinstance(content, str):
+        return scrub(content)
+    if content is None or isinstance(content, bool | int | float):
+        return content
+    return scrubbed(TypeAdapter(Any).dump_python(content, mode="json"), scrub)
+
+
+def scrubbed(data: Any, scrub: Scrub) -> Any:
+    """JSON data with `scrub` applied to every string in it, keys included."""
+    if isinstance(data, str):
+        return scrub(data)
+    if isinstance(data, dict):
+        return {scrub(str(key)): scrubbed(value, scrub) for key, value in data.items()}
+    if isinstance(data, list):
+        return [scrubbed(value, scrub) for value in data]
+    return data

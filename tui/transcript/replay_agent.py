@@ -1,0 +1,117 @@
+"""Stands in for the recorded agent: asks the same requests at the same pace, checks the results."""
+
+from __future__ import annotations
+
+import threading
+from concurrent.futures import Future
+from concurrent.futures import TimeoutError as FutureTimeout
+from dataclasses import dataclass, field
+from typing import Any
+
+from tui.core.models import ElicitationResult, Request
+from tui.core.queue import ElicitationQueue
+from tui.transcript.reader import Transcript
+from tui.transcript.records import RequestRecord, ResultRecord, Scrub, SessionEnd, result_json
+from tui.transcript.timing import Timing
+
+STALL_SECONDS = 10.0
+"""How much longer than recorded a replayed request may wait for its answer before it is
+given up (a modal no recorded key can answer would otherwise hold the replay forever)."""
+
+AGENT_REASONS = frozenset({"cancelled_by_agent"})
+"""Results the agent caused, not the person: the replay causes them the same way."""
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    """A replayed result that differs from the recorded one."""
+
+    request: Request
+    recorded: dict[str, Any]
+    replayed: dict[str, Any] | None
+
+    def describe(self) -> str:
+        got = "no result" if self.replayed is None else _brief(self.replayed)
+        return (
+            f"{self.request.kind} request {self.request.id!r} ({self.request.message!r}): "
+            f"recorded {_brief(self.recorded)}, replayed {got}"
+        )
+
+
+@dataclass
+class ReplayAgent:
+    """An agent (call it with the queue) that re-asks `transcript`'s requests.
+
+    Each request is submitted the recorded time after the event before it; each recorded
+    result is waited for and compared. The session ends the recorded time after the last event.
+    """
+
+    transcript: Transcript
+    scrub: Scrub
+    timing: Timing = field(default_factory=Timing)
+    stop: threading.Event = field(default_factory=threading.Event)
+    results: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    """Every replayed result (masked like a transcript's), in the order they came."""
+    mismatches: list[Mismatch] = field(default_factory=list)
+
+    def __call__(self, queue: ElicitationQueue) -> str:
+        futures: dict[str, Future[ElicitationResult]] = {}
+        previous = 0.0
+        for record in self.transcript.records:
+            if isinstance(record, RequestRecord):
+                if self._sleep(record.t - previous):
+                    break
+                request = self.transcript.requests[str(record.request["id"])]
+                futures[request.id] = queue.submit(request)
+            elif isinstance(record, ResultRecord):
+                if record.result.get("reason") == "closed":
+                    break  # the recorded session was closed here, with this request open
+                if record.result.get("reason") in AGENT_REASONS:
+                    self._sleep(record.t - previous)
+                    queue.cancel(record.id, str(record.result["reason"]))
+                self._check(queue, record, futures.get(record.id), record.t - previous)
+            elif isinstance(record, SessionEnd):
+                self._sleep(record.t - previous)
+                break
+            previous = record.t
+        return self.summary()
+
+    def summary(self) -> str:
+        checked = len(self.results)
+        if self.mismatches:
+            return f"{len(self.mismatches)} of {checked} results differ from the transcript"
+        return f"{checked} results, all as recorded"
+
+    def _sleep(self, recorded_seconds: float) -> bool:
+        """Wait the replayed length of a recorded pause; True if the replay was stopped."""
+        return self.stop.wait(self.timing.pause(recorded_seconds))
+
+    def _check(
+        self,
+        queue: ElicitationQueue,
+        record: ResultRecord,
+        future: Future[ElicitationResult] | None,
+        recorded_wait: float,
+    ) -> None:
+        request = self.transcript.requests.get(record.id)
+        if request is None or future is None:
+            return
+        try:
+            result = future.result(self.timing.pause(recorded_wait) + STALL_SECONDS)
+        except FutureTimeout:
+            queue.cancel(record.id, "replay_stalled")
+            self.mismatches.append(Mismatch(request, record.result, None))
+            return
+        replayed = result_json(result, self.scrub)
+        self.results.append((record.id, replayed))
+        if replayed != record.result:
+            self.mismatches.append(Mismatch(request, record.result, replayed))
+
+
+def _brief(result: dict[str, Any]) -> str:
+    parts = [str(result.get("action"))]
+    if result.get("content") is not None:
+        parts.append(repr(result["content"]))
+    if result.get("reason"):
+        parts.append(f"({result['reason']})")
+    return " ".join(parts)

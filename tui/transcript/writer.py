@@ -1,0 +1,95 @@
+"""Writes a session's transcript as it happens: one JSON line per event, flushed at once."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import IO
+
+from tui.core.queue import ElicitationQueue, QueueEvent
+from tui.secrets.redaction import REDACTOR, Redactor
+from tui.transcript.records import (
+    VERSION,
+    KeyPress,
+    KeysRecord,
+    RequestRecord,
+    ResultRecord,
+    SessionEnd,
+    SessionStart,
+    request_json,
+    result_json,
+)
+
+
+class TranscriptWriter:
+    """Records one session in `path` (replaced if it exists).
+
+    `attach(queue)` records every request and result the queue sees; the front end adds
+    the keys pressed in each modal with `keys()`. Every line is flushed as it is written, so
+    a crash loses nothing already answered. Safe to call from any thread.
+    """
+
+    def __init__(self, path: str | Path, *, redactor: Redactor = REDACTOR) -> None:
+        self.path = Path(path)
+        self._redactor = redactor
+        self._lock = threading.Lock()
+        self._file: IO[str] | None = self.path.open("w", encoding="utf-8")
+        self._started = time.monotonic()
+        started = datetime.now(UTC).isoformat(timespec="seconds")
+        self._write(SessionStart(v=VERSION, started=started).model_dump_json())
+
+    def attach(self, queue: ElicitationQueue) -> Callable[[], None]:
+        """Record `queue`'s events from now on, as an observer; returns a function that stops it."""
+        return queue.subscribe(self.record_event, front_end=False)
+
+    def record_event(self, event: QueueEvent) -> None:
+        """Write a queue event: the request in full, or the result with its secrets masked."""
+        t = self._since_start(event.monotonic)
+        scrub = self._redactor.scrub
+        line: RequestRecord | ResultRecord
+        if event.type == "requested":
+            line = RequestRecord(t=t, request=request_json(event.request, scrub))
+        elif event.result is not None:
+            line = ResultRecord(t=t, id=event.request.id, result=result_json(event.result, scrub))
+        else:
+            return
+        self._write(line.model_dump_json())
+
+    def keys(
+        self,
+        request_id: str,
+        presses: Sequence[KeyPress],
+        secret_lengths: dict[str, int] | None = None,
+    ) -> None:
+        """Write the keys pressed while `request_id` was shown (already masked by the caller)."""
+        record = KeysRecord(
+            t=self._since_start(time.monotonic()),
+            id=request_id,
+            keys=list(presses),
+            secret_lengths=secret_lengths or {},
+        )
+        self._write(record.model_dump_json(exclude_none=True))
+
+    def close(self) -> None:
+        """Write the end of the session and close the file; later events are ignored."""
+        with self._lock:
+            if self._file is None:
+                return
+        self._write(SessionEnd(t=self._since_start(time.monotonic())).model_dump_json())
+        with self._lock:
+            if self._file is not None:
+                self._file.close()
+                self._file = None
+
+    def _since_start(self, monotonic: float) -> float:
+        return round(max(0.0, monotonic - self._started), 3)
+
+    def _write(self, line: str) -> None:
+        with self._lock:
+            if self._file is None:
+                return
+            self._file.write(line + "\n")
+            self._file.flush()
