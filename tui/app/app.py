@@ -97,7 +97,11 @@ class ElicitationApp(App[Any]):
         """What the agent returned, once it has; also the app's return value on quit."""
         self.show_keys = show_keys
         self.key_recorder = KeyRecorder()
-        self.transcript = None if transcript is None else TranscriptWriter(transcript)
+        self.transcript = (
+            None
+            if transcript is None
+            else TranscriptWriter(transcript, agent=self.agent_name, title=self.title)
+        )
         self._detach_transcript: Callable[[], None] | None = None
 
     def compose(self) -> ComposeResult:

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from tui.app.app import ElicitationApp
 from tui.app.key_player import KeyPlayer, steady_cursors
+from tui.app.messages import AgentFinished
 from tui.approvals.rules import ApprovalPolicy
 from tui.core.queue import ElicitationQueue
 from tui.secrets.redaction import REDACTOR
@@ -39,10 +40,9 @@ class ReplayApp(ElicitationApp):
         super().__init__(
             ElicitationQueue(),
             self.replay_agent,
-            agent_name="replay",
-            title="elicit-tui replay",
             input_grace=0,
-            exit_when_agent_done=True,
+            agent_name=transcript.agent or "replay",
+            title=transcript.title or "elicit-tui replay",
             time_label=lambda _at: FIXED_TIME,
             approvals=ApprovalPolicy(persistent=False),
             transcript=record_to,
@@ -59,6 +59,10 @@ class ReplayApp(ElicitationApp):
     def on_unmount(self) -> None:
         # Whatever is still waiting ends with the app; the agent must not outlive it.
         self.replay_agent.stop.set()
+
+    def on_agent_finished(self, message: AgentFinished) -> None:
+        # After the status shows the outcome, so a recording ends on it.
+        self.call_after_refresh(self.exit, message.value)
 
     def bell(self) -> None:
         """A replay is silent."""

@@ -10,6 +10,7 @@ from functools import partial
 from tui.cli.approvals import add_approvals_command
 from tui.cli.ask import add_ask_command
 from tui.cli.mcp import add_mcp_command
+from tui.cli.replay import add_replay_command
 from tui.cli.secrets import add_secrets_command
 from tui.cli.serve import add_serve_command
 
@@ -64,6 +65,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_ask_command(commands)
     add_approvals_command(commands)
     add_mcp_command(commands)
+    add_replay_command(commands)
     add_secrets_command(commands)
     add_serve_command(commands)
     return parser

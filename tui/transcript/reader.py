@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -24,6 +25,9 @@ class Transcript:
     records: list[Record]
     requests: dict[str, Request] = field(default_factory=dict)
     """Every request, rebuilt with `parse_request`, by id."""
+    agent: str | None = None
+    """The name of the agent that asked, if the transcript says."""
+    title: str | None = None
     stopped: str | None = None
     """Why reading stopped before the end of the file (a line cut off by a crash), or None."""
 
@@ -42,8 +46,8 @@ def read_transcript(path: str | Path) -> Transcript:
     tail = lines[-1]
     if not complete:
         raise TranscriptError(f"{path} is empty or cut off in its first line: not a transcript")
-    _check_header(path, complete[0])
-    transcript = Transcript(path, [])
+    header = _check_header(path, complete[0])
+    transcript = Transcript(path, [], agent=_text(header, "agent"), title=_text(header, "title"))
     for number, line in enumerate(complete[1:], start=2):
         if line.strip():
             _add(transcript, number, line)
@@ -61,7 +65,12 @@ def read_transcript(path: str | Path) -> Transcript:
     return transcript
 
 
-def _check_header(path: Path, line: str) -> None:
+def _text(header: dict[str, Any], name: str) -> str | None:
+    value = header.get(name)
+    return value if isinstance(value, str) else None
+
+
+def _check_header(path: Path, line: str) -> dict[str, Any]:
     try:
         header = json.loads(line)
     except ValueError:
@@ -78,6 +87,7 @@ def _check_header(path: Path, line: str) -> None:
         )
     if version < 1:
         raise TranscriptError(f"{path}:1: unknown transcript version {version}")
+    return header
 
 
 def _add(transcript: Transcript, number: int, line: str) -> None:

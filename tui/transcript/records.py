@@ -35,6 +35,10 @@ class SessionStart(_Record):
     type: Literal["session"] = "session"
     started: str
     """Wall-clock start, ISO 8601 in UTC."""
+    agent: str | None = None
+    """The name of the agent that asked."""
+    title: str | None = None
+    """The app's title."""
 
 
 class RequestRecord(_Record):

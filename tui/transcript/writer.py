@@ -32,14 +32,22 @@ class TranscriptWriter:
     a crash loses nothing already answered. Safe to call from any thread.
     """
 
-    def __init__(self, path: str | Path, *, redactor: Redactor = REDACTOR) -> None:
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        agent: str | None = None,
+        title: str | None = None,
+        redactor: Redactor = REDACTOR,
+    ) -> None:
         self.path = Path(path)
         self._redactor = redactor
         self._lock = threading.Lock()
         self._file: IO[str] | None = self.path.open("w", encoding="utf-8")
         self._started = time.monotonic()
         started = datetime.now(UTC).isoformat(timespec="seconds")
-        self._write(SessionStart(v=VERSION, started=started).model_dump_json())
+        header = SessionStart(v=VERSION, started=started, agent=agent, title=title)
+        self._write(header.model_dump_json(exclude_none=True))
 
     def attach(self, queue: ElicitationQueue) -> Callable[[], None]:
         """Record `queue`'s events from now on, as an observer; returns a function that stops it."""

@@ -1,0 +1,102 @@
+"""Records a command's terminal output as an asciicast v2 file, under a pseudo-terminal of its own.
+
+No terminal needs to be attached and asciinema need not be installed; `asciinema play` plays
+the result.
+"""
+
+from __future__ import annotations
+
+import codecs
+import fcntl
+import json
+import os
+import pty
+import struct
+import subprocess
+import termios
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+LEAVE_ALTERNATE_SCREEN = "\x1b[?1049l"
+"""What a full-screen app writes as it exits; the cast ends just before it, on the last frame."""
+
+
+def record_cast(
+    command: Sequence[str],
+    out: Path,
+    size: tuple[int, int],
+    *,
+    title: str | None = None,
+    env: dict[str, str] | None = None,
+) -> int:
+    """Run `command` on a `size` (columns, rows) pseudo-terminal, write its output to `out`.
+
+    Returns the command's exit code. The cast is written once the command ends.
+    """
+    columns, rows = size
+    environment = dict(os.environ if env is None else env)
+    environment.update(TERM="xterm-256color", COLORTERM="truecolor")
+    for name in ("COLUMNS", "LINES", "NO_COLOR"):
+        environment.pop(name, None)
+    controller, terminal = pty.openpty()
+    fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
+    started = time.monotonic()
+    process = subprocess.Popen(
+        list(command),
+        stdin=terminal,
+        stdout=terminal,
+        stderr=terminal,
+        env=environment,
+        start_new_session=True,
+    )
+    os.close(terminal)
+    output = _read_all(controller, started)
+    os.close(controller)
+    code = process.wait()
+    header = {
+        "version": 2,
+        "width": columns,
+        "height": rows,
+        "timestamp": int(time.time()),
+        "env": {"TERM": environment["TERM"], "SHELL": environment.get("SHELL", "/bin/sh")},
+    }
+    if title:
+        header["title"] = title
+    lines = [json.dumps(header)]
+    frames = _until_exit(output)
+    first = frames[0][0] if frames else 0.0  # the cast starts with the first output
+    lines += [json.dumps([round(at - first, 6), "o", text]) for at, text in frames]
+    out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return code
+
+
+def _read_all(controller: int, started: float) -> list[tuple[float, str]]:
+    """Everything the command writes, with the seconds since it started, until it closes."""
+    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+    output: list[tuple[float, str]] = []
+    while True:
+        try:
+            data = os.read(controller, 65536)
+        except OSError:  # EIO: the last process holding the terminal has gone
+            break
+        if not data:
+            break
+        text = decoder.decode(data)
+        if text:
+            output.append((time.monotonic() - started, text))
+    rest = decoder.decode(b"", final=True)
+    if rest:
+        output.append((time.monotonic() - started, rest))
+    return output
+
+
+def _until_exit(output: list[tuple[float, str]]) -> list[tuple[float, str]]:
+    """The output up to the full-screen app's exit, so the cast's last frame is the app's."""
+    for index in range(len(output) - 1, -1, -1):
+        at, text = output[index]
+        cut = text.rfind(LEAVE_ALTERNATE_SCREEN)
+        if cut >= 0:
+            kept = output[:index]
+            return [*kept, (at, text[:cut])] if text[:cut] else kept
+    return output

@@ -1,0 +1,184 @@
+"""`elicit-tui replay`: re-enact a recorded session, check its results, write a cast or SVGs."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import tempfile
+from pathlib import Path
+
+EXIT_MISMATCH = 1
+EXIT_UNREADABLE = 2
+
+DEFAULT_SIZE = (80, 24)
+
+
+def add_replay_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register `replay` on the `elicit-tui` parser."""
+    replay = commands.add_parser(
+        "replay",
+        help="re-enact a recorded session (a --transcript file) and check its results",
+        description="Re-enact a session recorded with --transcript: the same requests at the "
+        "same times, the same keys at the same pace (secrets typed as a fixed dummy), no agent "
+        "and no person needed. Each result is checked against the recorded one; a difference "
+        "is reported and the exit code is 1. The keyring is never touched: secrets meant for it "
+        "go to a keyring in memory.",
+    )
+    replay.add_argument("file", type=Path, metavar="FILE", help="the transcript (JSON lines)")
+    add_replay_options(replay)
+    replay.add_argument(
+        "--report", type=Path, help=argparse.SUPPRESS
+    )  # where a replay run for --cast leaves its report for the recording process
+    replay.set_defaults(handler=run_replay)
+
+
+def add_replay_options(parser: argparse.ArgumentParser) -> None:
+    """The options of a replay, shared with `demo --replay`."""
+    parser.add_argument(
+        "--speed",
+        type=_positive,
+        default=1.0,
+        metavar="FACTOR",
+        help="play FACTOR times as fast: 2 halves every pause (default: 1)",
+    )
+    parser.add_argument(
+        "--max-pause",
+        type=_duration,
+        metavar="SECONDS",
+        help="shorten every longer pause to this, like 2s or 500ms (default: keep them)",
+    )
+    parser.add_argument(
+        "--size",
+        type=_size,
+        default=DEFAULT_SIZE,
+        metavar="COLSxROWS",
+        help="the screen size, like 100x30 (default: 80x24; on a terminal, the terminal's)",
+    )
+    parser.add_argument(
+        "--theme", default="textual-dark", help="the Textual theme (default: textual-dark)"
+    )
+    parser.add_argument("--show-keys", action="store_true", help="show each key pressed in a badge")
+    parser.add_argument(
+        "--cast",
+        type=Path,
+        metavar="OUT.cast",
+        help="write an asciicast v2 recording of the replay (no terminal or asciinema needed)",
+    )
+    parser.add_argument(
+        "--svg",
+        type=Path,
+        metavar="DIR",
+        help="write a masked SVG screenshot of each modal, just before it is answered",
+    )
+    parser.add_argument(
+        "--headless",
+        action="store_true",
+        help="draw nothing, even on a terminal (implied without one)",
+    )
+
+
+def _positive(value: str) -> float:
+    try:
+        number = float(value)
+    except ValueError:
+        number = 0.0
+    if not number > 0:
+        raise argparse.ArgumentTypeError(f"not a number above 0: {value!r}")
+    return number
+
+
+def _duration(value: str) -> float:
+    match = re.fullmatch(r"\s*(\d+(?:\.\d*)?|\.\d+)\s*(ms|s)?\s*", value)
+    if match is None:
+        raise argparse.ArgumentTypeError(f"not a duration like 2s or 500ms: {value!r}")
+    number = float(match.group(1))
+    return number / 1000 if match.group(2) == "ms" else number
+
+
+def _size(value: str) -> tuple[int, int]:
+    match = re.fullmatch(r"(\d+)x(\d+)", value.strip())
+    if match is None or int(match.group(1)) < 20 or int(match.group(2)) < 10:
+        raise argparse.ArgumentTypeError(
+            f"not a screen size like 100x30 (at least 20x10): {value!r}"
+        )
+    return int(match.group(1)), int(match.group(2))
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    """Replay `args.file`; print what differed, the timing and what was written."""
+    from tui.transcript.reader import TranscriptError, read_transcript
+
+    try:
+        transcript = read_transcript(args.file)
+    except TranscriptError as error:
+        print(f"elicit-tui replay: {error}", file=sys.stderr)
+        return EXIT_UNREADABLE
+    if args.svg is not None:
+        args.svg.mkdir(parents=True, exist_ok=True)
+    if args.cast is not None:
+        return _replay_into_cast(args)
+    lines, code = _replay(args, transcript)
+    _print_report(lines, code)
+    return code
+
+
+def _replay(args: argparse.Namespace, transcript: object) -> tuple[list[str], int]:
+    from tui.app.replay_app import ReplayApp
+    from tui.secrets.memory_keyring import memory_keyring
+    from tui.transcript.reader import Transcript
+    from tui.transcript.timing import Timing
+
+    assert isinstance(transcript, Transcript)
+    app = ReplayApp(
+        transcript,
+        timing=Timing(args.speed, args.max_pause),
+        theme=args.theme,
+        show_keys=args.show_keys,
+        svg_dir=args.svg,
+    )
+    headless = args.headless or not sys.stdout.isatty()
+    with memory_keyring():
+        app.run(headless=headless, size=args.size, auto_pilot=app.player.drive)
+    agent = app.replay_agent
+    lines = [f"mismatch: {mismatch.describe()}" for mismatch in agent.mismatches]
+    lines.append(f"replayed {args.file}: {agent.summary()}; {app.player.error_summary()}")
+    if transcript.stopped:
+        lines.append(f"stopped early: {transcript.stopped}")
+    lines += [f"wrote {path}" for path in app.player.svgs]
+    code = EXIT_MISMATCH if agent.mismatches else 0
+    if args.report is not None:
+        args.report.write_text(json.dumps({"lines": lines, "code": code}), encoding="utf-8")
+    return lines, code
+
+
+def _replay_into_cast(args: argparse.Namespace) -> int:
+    """Run this replay again under a pseudo-terminal of `--size`, recording it as a cast."""
+    from tui.cli.cast import record_cast
+
+    with tempfile.TemporaryDirectory(prefix="elicit-tui-replay-") as folder:
+        report = Path(folder) / "report.json"
+        command = [sys.executable, "-m", "tui.cli.main", "replay", str(args.file)]
+        command += ["--speed", str(args.speed), "--theme", args.theme, "--report", str(report)]
+        command += ["--size", "{}x{}".format(*args.size)]
+        if args.max_pause is not None:
+            command += ["--max-pause", str(args.max_pause)]
+        if args.show_keys:
+            command.append("--show-keys")
+        if args.svg is not None:
+            command += ["--svg", str(args.svg)]
+        code = record_cast(command, args.cast, args.size, title=f"elicit-tui: {args.file.name}")
+        if not report.exists():
+            print(f"elicit-tui replay: the replay failed (exit code {code})", file=sys.stderr)
+            return code or EXIT_MISMATCH
+        outcome = json.loads(report.read_text(encoding="utf-8"))
+    lines = [*outcome["lines"], f"wrote {args.cast}"]
+    _print_report(lines, int(outcome["code"]))
+    return int(outcome["code"])
+
+
+def _print_report(lines: list[str], code: int) -> None:
+    stream = sys.stderr if code else sys.stdout
+    for line in lines:
+        print(line, file=stream)
