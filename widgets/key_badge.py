@@ -34,15 +34,18 @@ def key_label(key: str | None, char: str | None) -> str:
     return key
 
 
+WIDTH = 14
+"""Wide enough for `shift+tab` or `paste •••`; a fixed width keeps frames steady."""
+
+
 class KeyBadge(Static):
     """Shows one key label in the screen's bottom-right corner, above the footer."""
 
     DEFAULT_CSS = """
     KeyBadge {
         position: absolute;
-        width: auto;
+        width: 14;
         height: 3;
-        min-width: 5;
         padding: 0 1;
         content-align: center middle;
         border: round $accent;
@@ -52,16 +55,16 @@ class KeyBadge(Static):
     }
     """
 
+    def __init__(self) -> None:
+        # A key like `[` is shown as it is, never read as markup.
+        super().__init__(markup=False)
+
     def show_key(self, label: str) -> None:
         """Show `label` and move to the corner of the screen as it is now."""
-        self.update(label)
+        self.update(label if len(label) <= WIDTH - 4 else label[: WIDTH - 5] + "…")
         self.place()
 
     def place(self) -> None:
-        width = max(5, len(self.content_text) + 4)
+        """Sit in the bottom-right corner, one cell in, above the footer."""
         screen_width, screen_height = self.screen.size
-        self.styles.offset = (max(0, screen_width - width - 1), max(0, screen_height - 4))
-
-    @property
-    def content_text(self) -> str:
-        return str(self.content)
+        self.styles.offset = (max(0, screen_width - WIDTH - 1), max(0, screen_height - 4))

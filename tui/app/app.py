@@ -302,8 +302,8 @@ class ElicitationApp(App[Any]):
 
     def _key_seen(self, event: events.Event) -> None:
         """Record a key or paste reaching a modal; show it in the badge if asked to."""
-        if not isinstance(event, events.Key | events.Paste):
-            return
+        if not isinstance(event, events.Key | events.Paste) or event.is_forwarded:
+            return  # a forwarded event is one already seen, bubbling back up
         press = self.key_recorder.note(self.screen, event)
         if not self.show_keys:
             return

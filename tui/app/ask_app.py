@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from functools import partial
+from pathlib import Path
 
 from tui.app.app import ElicitationApp
 from tui.core.models import ElicitationResult, Request
@@ -21,7 +22,9 @@ class AskApp(ElicitationApp):
     person quits the app instead of answering (the request then ends with `cancel`/`closed`).
     """
 
-    def __init__(self, request: Request, *, input_grace: float = 0.2) -> None:
+    def __init__(
+        self, request: Request, *, input_grace: float = 0.2, transcript: str | Path | None = None
+    ) -> None:
         super().__init__(
             ElicitationQueue(),
             partial(_ask_once, request),
@@ -29,4 +32,5 @@ class AskApp(ElicitationApp):
             title=request.title or "elicit-tui ask",
             input_grace=input_grace,
             exit_when_agent_done=True,
+            transcript=transcript,
         )

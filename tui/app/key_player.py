@@ -105,6 +105,8 @@ class KeyPlayer:
         self, pilot: Pilot[Any], modal: ElicitationModal[Any], record: KeysRecord, number: int
     ) -> None:
         app = pilot.app
+        # A modal mounts some widgets after it appears (a long form's fields): keys wait for them.
+        await pilot.pause()
         planned = self.timing.schedule(press.t for press in record.keys)
         for index, (press, at) in enumerate(zip(record.keys, planned, strict=True)):
             if self.svg_dir is not None and index == len(record.keys) - 1:
@@ -117,8 +119,9 @@ class KeyPlayer:
             event = self._event(modal, record, press)
             self.errors.append(event.time - modal.shown_at - at)
             app.post_message(event)
-            # Let the key be handled before the next one is timed, as a person's would be.
-            await asyncio.sleep(0)
+            # As a person waits to see what a key did: handled, drawn, settled, then the next.
+            await pilot.pause()
+            await pilot.wait_for_scheduled_animations()
         if self.svg_dir is not None and not record.keys:
             await self._screenshot(pilot, modal, number)
 

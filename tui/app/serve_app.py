@@ -6,6 +6,7 @@ import asyncio
 import socket
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 import uvicorn
 from textual import events, on
@@ -35,12 +36,22 @@ class ServeApp(ElicitationApp):
     """
 
     def __init__(
-        self, queue: ElicitationQueue, listener: socket.socket, *, input_grace: float = 0.2
+        self,
+        queue: ElicitationQueue,
+        listener: socket.socket,
+        *,
+        input_grace: float = 0.2,
+        transcript: str | Path | None = None,
     ) -> None:
         host, port = listener.getsockname()[:2]
         self.url = f"http://{host}:{port}/mcp"
         """Where MCP clients connect (streamable HTTP)."""
-        super().__init__(queue, title=f"elicit-tui · MCP on {self.url}", input_grace=input_grace)
+        super().__init__(
+            queue,
+            title=f"elicit-tui · MCP on {self.url}",
+            input_grace=input_grace,
+            transcript=transcript,
+        )
         self._listener = listener
         config = uvicorn.Config(
             create_server(queue).streamable_http_app(host=host),

@@ -10,10 +10,12 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
 from pydantic import BaseModel, SecretStr, TypeAdapter, ValidationError
 
+from tui.cli.transcript_option import add_transcript_option
 from tui.core.models import Action, ElicitationResult, Request, parse_request
 
 EXIT_CODES: dict[Action, int] = {"accept": 0, "decline": 1, "cancel": 2}
@@ -73,7 +75,7 @@ def main(argv: Sequence[str]) -> int:
     except InvalidRequest as invalid:
         print(f"elicit-tui ask: {invalid}", file=sys.stderr)
         return EXIT_INVALID
-    result = _ask_on_terminal(request)
+    result = _ask_on_terminal(request, args.transcript)
     print(result_json(result, reveal_secret=args.reveal_secret), flush=True)
     return EXIT_CODES[result.action]
 
@@ -89,6 +91,7 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--json", metavar="JSON", help="the request as a JSON object")
+    add_transcript_option(parser)
     parser.add_argument(
         "--reveal-secret",
         action="store_true",
@@ -289,12 +292,12 @@ def describe_validation_error(error: ValidationError) -> str:
     return "invalid request:\n  " + "\n  ".join(lines)
 
 
-def _ask_on_terminal(request: Request) -> ElicitationResult:
+def _ask_on_terminal(request: Request, transcript: Path | None = None) -> ElicitationResult:
     # Textual is imported only here: an invalid request is refused without loading it.
     from tui.app.ask_app import AskApp
     from tui.app.terminal import NoTerminalError, streams_on_terminal
 
-    app = AskApp(request)
+    app = AskApp(request, transcript=transcript)
     try:
         with streams_on_terminal():
             result = app.run()

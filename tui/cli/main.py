@@ -10,12 +10,18 @@ from functools import partial
 from tui.cli.approvals import add_approvals_command
 from tui.cli.ask import add_ask_command
 from tui.cli.mcp import add_mcp_command
-from tui.cli.replay import add_replay_command
+from tui.cli.replay import add_replay_command, add_replay_options, run_replay
 from tui.cli.secrets import add_secrets_command
 from tui.cli.serve import add_serve_command
+from tui.cli.transcript_option import add_transcript_option
+
+DEMO_SESSION = "demo_session.jsonl"
+"""A transcript of the demo agent's session, shipped with the package for `demo --replay`."""
 
 
 def _run_demo(args: argparse.Namespace) -> int:
+    if args.replay:
+        return _replay_demo(args)
     from tui.app.app import ElicitationApp
     from tui.approvals.rules import ApprovalPolicy
     from tui.cli.demo import setup_service_agent
@@ -29,6 +35,7 @@ def _run_demo(args: argparse.Namespace) -> int:
         title="elicit-tui demo",
         # The demo's "shell" rules must never approve a real agent's calls, nor real rules its.
         approvals=ApprovalPolicy(persistent=False),
+        transcript=args.transcript,
     )
     summary = app.run()
     if not summary:
@@ -38,6 +45,15 @@ def _run_demo(args: argparse.Namespace) -> int:
     for key, value in summary.items():
         print(f"  {key:<12} {value}")
     return 0
+
+
+def _replay_demo(args: argparse.Namespace) -> int:
+    """Play the recorded session of the demo agent: every kind answered, nothing to type."""
+    from importlib.resources import as_file, files
+
+    with as_file(files("tui.cli") / DEMO_SESSION) as path:
+        args.file = path
+        return run_replay(args)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -61,7 +77,15 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="SECONDS",
         help="how long the agent 'thinks' between questions (default: 0.6)",
     )
-    demo.set_defaults(handler=_run_demo)
+    add_transcript_option(demo)
+    demo.add_argument(
+        "--replay",
+        action="store_true",
+        help="play a recorded session of the demo instead: every question answered, "
+        "no typing (takes the options below)",
+    )
+    add_replay_options(demo.add_argument_group("with --replay"))
+    demo.set_defaults(handler=_run_demo, report=None)
     add_ask_command(commands)
     add_approvals_command(commands)
     add_mcp_command(commands)

@@ -13,8 +13,12 @@ import asyncio
 import json
 import sys
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import TYPE_CHECKING
 
+from tui.cli.transcript_option import add_transcript_option
 from tui.core.queue import ElicitationQueue, Policy
 from tui.mcp.options import McpOptions, UsageError
 
@@ -80,6 +84,7 @@ def add_mcp_command(commands: argparse._SubParsersAction[argparse.ArgumentParser
         metavar="VERSION",
         help="'auto' (default: probe), 'legacy' (the 2025-11-25 handshake) or '2026-07-28'",
     )
+    add_transcript_option(mcp)
     mcp.add_argument(
         "server_command",
         nargs="*",
@@ -108,9 +113,10 @@ def run(args: argparse.Namespace) -> int:
         if options.auto is not None:
             queue = ElicitationQueue(policy=AUTO_POLICIES[options.auto])
             # nobody is looking at a screen: the server's stderr goes to ours
-            results = asyncio.run(run_session(queue, options))
+            with _recording(queue, args.transcript):
+                results = asyncio.run(run_session(queue, options))
         else:
-            results = _run_in_tui(options)
+            results = _run_in_tui(options, args.transcript)
     except UsageError as error:
         print(f"elicit-tui mcp: error: {error}", file=sys.stderr)
         return EXIT_USAGE
@@ -122,7 +128,24 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_FAILED if any(result.get("isError") for result in results) else 0
 
 
-def _run_in_tui(options: McpOptions) -> Results:
+@contextmanager
+def _recording(queue: ElicitationQueue, path: Path | None) -> Iterator[None]:
+    """Record `queue`'s requests and results in `path` (if given) for the block."""
+    if path is None:
+        yield
+        return
+    from tui.transcript.writer import TranscriptWriter
+
+    writer = TranscriptWriter(path, agent="elicit-tui mcp")
+    detach = writer.attach(queue)
+    try:
+        yield
+    finally:
+        detach()
+        writer.close()
+
+
+def _run_in_tui(options: McpOptions, transcript: Path | None = None) -> Results:
     """Talk to the server from the app's agent thread; the results once the app has exited."""
     from tui.app.app import ElicitationApp
     from tui.app.terminal import streams_on_terminal
@@ -147,6 +170,7 @@ def _run_in_tui(options: McpOptions) -> Results:
             agent_name=options.label,
             title="elicit-tui mcp",
             exit_when_agent_done=True,
+            transcript=transcript,
         )
         # the TUI on the terminal, so `elicit-tui mcp ... | jq` still shows it
         with streams_on_terminal():

@@ -34,7 +34,7 @@ def add_replay_command(commands: argparse._SubParsersAction[argparse.ArgumentPar
     replay.set_defaults(handler=run_replay)
 
 
-def add_replay_options(parser: argparse.ArgumentParser) -> None:
+def add_replay_options(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
     """The options of a replay, shared with `demo --replay`."""
     parser.add_argument(
         "--speed",
@@ -52,9 +52,8 @@ def add_replay_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--size",
         type=_size,
-        default=DEFAULT_SIZE,
         metavar="COLSxROWS",
-        help="the screen size, like 100x30 (default: 80x24; on a terminal, the terminal's)",
+        help="the screen size, like 100x30 (default: the terminal's; 80x24 without one)",
     )
     parser.add_argument(
         "--theme", default="textual-dark", help="the Textual theme (default: textual-dark)"
@@ -139,8 +138,9 @@ def _replay(args: argparse.Namespace, transcript: object) -> tuple[list[str], in
         svg_dir=args.svg,
     )
     headless = args.headless or not sys.stdout.isatty()
+    size = args.size or (DEFAULT_SIZE if headless else None)
     with memory_keyring():
-        app.run(headless=headless, size=args.size, auto_pilot=app.player.drive)
+        app.run(headless=headless, size=size, auto_pilot=app.player.drive)
     agent = app.replay_agent
     lines = [f"mismatch: {mismatch.describe()}" for mismatch in agent.mismatches]
     lines.append(f"replayed {args.file}: {agent.summary()}; {app.player.error_summary()}")
@@ -157,18 +157,20 @@ def _replay_into_cast(args: argparse.Namespace) -> int:
     """Run this replay again under a pseudo-terminal of `--size`, recording it as a cast."""
     from tui.cli.cast import record_cast
 
+    size = args.size or DEFAULT_SIZE
+
     with tempfile.TemporaryDirectory(prefix="elicit-tui-replay-") as folder:
         report = Path(folder) / "report.json"
         command = [sys.executable, "-m", "tui.cli.main", "replay", str(args.file)]
         command += ["--speed", str(args.speed), "--theme", args.theme, "--report", str(report)]
-        command += ["--size", "{}x{}".format(*args.size)]
+        command += ["--size", "{}x{}".format(*size)]
         if args.max_pause is not None:
             command += ["--max-pause", str(args.max_pause)]
         if args.show_keys:
             command.append("--show-keys")
         if args.svg is not None:
             command += ["--svg", str(args.svg)]
-        code = record_cast(command, args.cast, args.size, title=f"elicit-tui: {args.file.name}")
+        code = record_cast(command, args.cast, size, title=f"elicit-tui: {args.file.name}")
         if not report.exists():
             print(f"elicit-tui replay: the replay failed (exit code {code})", file=sys.stderr)
             return code or EXIT_MISMATCH

@@ -6,6 +6,8 @@ import argparse
 import socket
 import sys
 
+from tui.cli.transcript_option import add_transcript_option
+
 HOST = "127.0.0.1"
 """Only this machine's agents may ask: the server never listens on other interfaces."""
 
@@ -27,6 +29,7 @@ def add_serve_command(commands: argparse._SubParsersAction[argparse.ArgumentPars
         default=DEFAULT_PORT,
         help=f"the port to listen on (default: {DEFAULT_PORT}; 0 picks a free one)",
     )
+    add_transcript_option(serve)
     serve.set_defaults(handler=_run)
 
 
@@ -63,7 +66,7 @@ def _run(args: argparse.Namespace) -> int:
         )
         return 1
     # Calls that arrive before the app shows them wait for it instead of being cancelled.
-    app = ServeApp(ElicitationQueue(policy="wait"), listener)
+    app = ServeApp(ElicitationQueue(policy="wait"), listener, transcript=args.transcript)
     try:
         # On the terminal even when the output is logged: `elicit-tui serve > serve.log 2>&1`.
         with streams_on_terminal():
