@@ -201,3 +201,16 @@ def test_no_terminal_cancels_with_a_reason(tmp_path: Path) -> None:
         "reason": "no_terminal",
     }
     assert "no terminal" in finished.stderr
+
+
+def test_a_transcript_records_the_question_the_key_and_the_answer(tmp_path: Path) -> None:
+    transcript = tmp_path / "ask.jsonl"
+
+    code, result, _ = ask(tmp_path, "--transcript", str(transcript), *CHOICE, keys=("2",))
+
+    assert code == 0
+    records = [json.loads(line) for line in transcript.read_text().splitlines()]
+    assert [r["type"] for r in records] == ["session", "request", "keys", "result", "end"]
+    assert records[1]["request"]["options"][1]["label"] == "SQLite"
+    assert [k["key"] for k in records[2]["keys"]] == ["2"]
+    assert records[3]["result"] == result

@@ -318,3 +318,25 @@ async def test_a_streamable_http_server_is_reached_with_url(
     queue = ElicitationQueue(policy="accept_defaults")
     (result,) = await run_session(queue, options)
     assert result["structuredContent"] == BOOKING_DEFAULTS
+
+
+def test_transcript_is_taken_for_the_tui_and_refused_with_auto(tmp_path: Path) -> None:
+    transcript = tmp_path / "mcp.jsonl"
+    parser = tui.cli.main.build_parser()
+    args = parser.parse_args(
+        ["mcp", "--call", "book_table", "--transcript", str(transcript), "--", *EXAMPLE]
+    )
+    assert args.transcript == transcript
+    done = elicit_tui(
+        "mcp",
+        "--call",
+        "book_table",
+        "--auto",
+        "decline",
+        "--transcript",
+        str(transcript),
+        "--",
+        *EXAMPLE,
+    )
+    assert done.returncode == 2
+    assert "--transcript records what the TUI shows; it cannot go with --auto" in done.stderr

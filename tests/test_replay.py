@@ -1,0 +1,196 @@
+"""`elicit-tui replay`: a recorded session re-enacted, its results checked, its frames repeatable."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pyte
+import pytest
+from recorded_session import lines, record_session, run_cli
+from secret_session import carries_canary
+
+from tui.app.key_player import dummy_secret
+from tui.app.replay_app import ReplayApp
+from tui.secrets.memory_keyring import memory_keyring
+from tui.transcript.reader import read_transcript
+from tui.transcript.timing import Timing
+
+FAST = Timing(speed=4, max_pause=0.2)
+
+
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One Pilot-driven session (secret canary included) recorded for every test here."""
+    import asyncio
+
+    path = tmp_path_factory.mktemp("recorded") / "session.jsonl"
+    asyncio.run(record_session(path))
+    return path
+
+
+async def replay(path: Path, svg_dir: Path | None = None) -> ReplayApp:
+    app = ReplayApp(read_transcript(path), timing=FAST, show_keys=True, svg_dir=svg_dir)
+    with memory_keyring():
+        await app.run_async(headless=True, size=(80, 24), auto_pilot=app.player.drive)
+    return app
+
+
+async def test_a_replay_gives_the_recorded_results_in_the_recorded_order(recorded: Path) -> None:
+    app = await replay(recorded)
+
+    expected = [(r["id"], r["result"]) for r in lines(recorded) if r["type"] == "result"]
+    assert app.replay_agent.results == expected
+    assert app.replay_agent.mismatches == []
+    assert app.return_value == "6 results, all as recorded"
+    # The secret went to a keyring in memory, typed as a dummy that fits its pattern.
+    assert len(app.player.errors) == sum(
+        len(r["keys"]) for r in lines(recorded) if r["type"] == "keys"
+    )
+
+
+async def test_two_replays_draw_byte_identical_svgs(recorded: Path, tmp_path: Path) -> None:
+    first, second = tmp_path / "first", tmp_path / "second"
+    first.mkdir()
+    second.mkdir()
+
+    await replay(recorded, first)
+    await replay(recorded, second)
+
+    names = sorted(path.name for path in first.iterdir())
+    assert names == [
+        "01-text.svg",
+        "02-choice.svg",
+        "03-multi_choice.svg",
+        "04-secret.svg",
+        "05-form.svg",
+        "06-confirmation.svg",
+    ]
+    assert names == sorted(path.name for path in second.iterdir())
+    for name in names:
+        svg = (first / name).read_text(encoding="utf-8")
+        assert svg == (second / name).read_text(encoding="utf-8"), name
+        assert not carries_canary(svg), name
+    # The echoed secret is masked on screen; the badge named the last key before the answer.
+    assert "Deploy&#160;with&#160;•••?" in (first / "06-confirmation.svg").read_text()
+
+
+def test_the_cli_checks_results_and_reports_a_mismatch(recorded: Path, tmp_path: Path) -> None:
+    changed = tmp_path / "changed.jsonl"
+    changed.write_text(
+        recorded.read_text(encoding="utf-8").replace('"content":"Ada"', '"content":"Bob"'),
+        encoding="utf-8",
+    )
+
+    run = run_cli("replay", str(changed), "--speed", "4", "--max-pause", "200ms")
+
+    assert run.returncode == 1, run.stderr
+    assert (
+        "mismatch: text request 'name' ('Name?'): recorded accept 'Bob', replayed accept 'Ada'"
+        in run.stderr
+    )
+    assert "1 of 6 results differ from the transcript" in run.stderr
+
+
+def test_a_transcript_cut_mid_line_replays_up_to_the_cut(recorded: Path, tmp_path: Path) -> None:
+    text = recorded.read_text(encoding="utf-8")
+    kept = text.splitlines(keepends=True)
+    cut_line = next(
+        n for n, line in enumerate(kept) if '"id":"many"' in line and '"result"' in line
+    )
+    cut = tmp_path / "crashed.jsonl"
+    cut.write_text("".join(kept[:cut_line]) + kept[cut_line][:30], encoding="utf-8")
+
+    run = run_cli("replay", str(cut), "--speed", "4", "--max-pause", "200ms")
+
+    assert run.returncode == 0, run.stderr
+    assert "2 results, all as recorded" in run.stdout
+    assert (
+        f"stopped early: {cut}:{cut_line + 1}: the transcript stops in the middle of this line "
+        f"(after 30 characters); replayed up to line {cut_line}"
+    ) in run.stdout
+
+
+def test_a_transcript_from_a_newer_version_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "future.jsonl"
+    path.write_text('{"v": 99, "type": "session", "started": "2031-01-01"}\n', encoding="utf-8")
+
+    run = run_cli("replay", str(path))
+
+    assert run.returncode == 2
+    assert run.stderr == (
+        f"elicit-tui replay: {path} is a version 99 transcript, written by a newer elicit-tui; "
+        "this one reads version 1. Upgrade elicit-tui to replay it.\n"
+    )
+
+
+def test_cast_is_asciicast_v2_of_the_given_size_ending_on_the_final_screen(
+    recorded: Path, tmp_path: Path
+) -> None:
+    cast = tmp_path / "demo.cast"
+
+    run = run_cli(
+        "replay",
+        str(recorded),
+        "--cast",
+        str(cast),
+        "--size",
+        "100x30",
+        "--show-keys",
+        "--speed",
+        "4",
+        "--max-pause",
+        "200ms",
+    )
+
+    assert run.returncode == 0, run.stderr
+    assert f"wrote {cast}" in run.stdout
+    header, *events = cast.read_text(encoding="utf-8").splitlines()
+    meta = json.loads(header)
+    assert (meta["version"], meta["width"], meta["height"]) == (2, 100, 30)
+    frames = [json.loads(event) for event in events]
+    assert all(kind == "o" and isinstance(data, str) for _, kind, data in frames)
+    times = [at for at, _, _ in frames]
+    assert times == sorted(times) and times[0] == 0
+    screen = pyte.Screen(100, 30)
+    stream = pyte.Stream(screen)
+    for _, _, data in frames:
+        stream.feed(data)
+    shown = "\n".join(screen.display)
+    assert "✔ Agent finished and returned:" in shown
+    assert "'6 results, all as recorded'" in shown
+    assert "✔ Ada" in shown and "Deploy with •••?" in shown
+    assert not carries_canary(cast.read_text(encoding="utf-8"))
+
+
+def test_the_demo_replays_its_bundled_session(tmp_path: Path) -> None:
+    run = run_cli(
+        "demo", "--replay", "--speed", "10", "--max-pause", "100ms", "--svg", str(tmp_path)
+    )
+
+    assert run.returncode == 0, run.stderr
+    assert "10 results, all as recorded" in run.stdout
+    assert len(list(tmp_path.glob("*.svg"))) == 9
+
+
+@pytest.mark.parametrize(
+    ("length", "pattern", "dummy"),
+    [
+        (6, None, "xxxxxx"),
+        (8, "sk-...", "sk-xxxxx"),
+        (9, "ghp_...-...", "ghp_xx-xx"),
+        (2, "sk-...", "xx"),
+    ],
+)
+def test_a_secret_is_replayed_as_a_fixed_dummy_of_its_length(
+    length: int, pattern: str | None, dummy: str
+) -> None:
+    assert dummy_secret(length, pattern) == dummy
+
+
+def test_speed_and_max_pause_shape_the_schedule() -> None:
+    recorded = [0.4, 1.0, 5.0, 5.2]
+
+    assert Timing().schedule(recorded) == recorded
+    assert Timing(speed=2).schedule(recorded) == pytest.approx([0.2, 0.5, 2.5, 2.6])
+    assert Timing(max_pause=1.0).schedule(recorded) == pytest.approx([0.4, 1.0, 2.0, 2.2])
