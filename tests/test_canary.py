@@ -2,13 +2,15 @@
 
 The agent does its worst on purpose: it logs the secret, echoes it in its next question, and
 fails with an exception that quotes it. None of that may reach the screen, a screenshot, the
-timeline, a notification, a log record or any text meant for a model.
+timeline, a notification, a log record, the session's transcript or any text meant for a model.
 """
 
 from __future__ import annotations
 
 import logging
+import tempfile
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -138,7 +140,17 @@ async def agent_failed(pilot: Pilot[Any], run: Run) -> None:
 
 async def drive(run: Run, *, keep_in_memory: bool = False) -> None:
     """Run the app with the careless agent to its end, recording what was on screen."""
-    app = ElicitationApp(ElicitationQueue(), careless_agent(run), input_grace=0)
+    with tempfile.TemporaryDirectory() as folder:
+        transcript = Path(folder) / "session.jsonl"
+        app = ElicitationApp(
+            ElicitationQueue(), careless_agent(run), input_grace=0, transcript=transcript
+        )
+        await _drive(app, run, keep_in_memory)
+        run.shown["transcript"] = transcript.read_text(encoding="utf-8")
+    assert '"message":"Deploy with key •••?"' in run.shown["transcript"]
+
+
+async def _drive(app: ElicitationApp, run: Run, keep_in_memory: bool) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await type_secret(pilot, run)
         if keep_in_memory:

@@ -78,6 +78,7 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_wheel_has_packages_styles_and_console_script(wheel: Path) -> None:
     names = zipfile.ZipFile(wheel).namelist()
     assert "styles/app.tcss" in names
+    assert "tui/cli/demo_session.jsonl" in names  # what `elicit-tui demo --replay` plays
     assert "tui/app/app.py" in names and "widgets/base.py" in names
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
     assert "elicit-tui = tui.cli.main:main" in zipfile.ZipFile(wheel).read(entry_points).decode()

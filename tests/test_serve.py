@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import socket
 import subprocess
@@ -426,3 +427,20 @@ def test_without_the_mcp_extra_serve_says_how_to_install_it(
 
     assert main(["serve", "--port", "0"]) == 1
     assert "pip install 'elicit-tui[mcp]'" in capsys.readouterr().err
+
+
+async def test_a_transcript_records_what_agents_asked_through_the_server(
+    listener: socket.socket, tmp_path: Path
+) -> None:
+    path = tmp_path / "serve.jsonl"
+    app = ServeApp(ElicitationQueue(policy="wait"), listener, input_grace=0, transcript=path)
+    async with app.run_test(size=SIZE) as pilot:
+        task = asyncio.ensure_future(call(app.url, "ask_user", {"questions": [DB]}))
+        await wait_for(pilot, lambda: modal(app) is not None)
+        await pilot.press("2")
+        await asyncio.wait_for(task, 15)
+
+    records = [json.loads(line) for line in path.read_text().splitlines()]
+    assert [r["type"] for r in records] == ["session", "request", "keys", "result", "end"]
+    assert records[1]["request"]["kind"] == "questions"
+    assert records[3]["result"]["content"]["answers"] == {"Which database?": "SQLite"}
