@@ -320,13 +320,9 @@ async def test_a_streamable_http_server_is_reached_with_url(
     assert result["structuredContent"] == BOOKING_DEFAULTS
 
 
-def test_transcript_is_taken_for_the_tui_and_refused_with_auto(tmp_path: Path) -> None:
+def test_auto_with_a_transcript_records_the_elicitations(tmp_path: Path) -> None:
     transcript = tmp_path / "mcp.jsonl"
-    parser = tui.cli.main.build_parser()
-    args = parser.parse_args(
-        ["mcp", "--call", "book_table", "--transcript", str(transcript), "--", *EXAMPLE]
-    )
-    assert args.transcript == transcript
+
     done = elicit_tui(
         "mcp",
         "--call",
@@ -338,5 +334,14 @@ def test_transcript_is_taken_for_the_tui_and_refused_with_auto(tmp_path: Path) -
         "--",
         *EXAMPLE,
     )
-    assert done.returncode == 2
-    assert "--transcript records what the TUI shows; it cannot go with --auto" in done.stderr
+
+    assert done.returncode == 1, done.stderr  # the tool reports the decline as an error
+    records = [json.loads(line) for line in transcript.read_text().splitlines()]
+    assert records[0]["agent"] == "elicit-tui mcp"
+    assert [r["type"] for r in records] == ["session", "request", "result", "end"]
+    assert records[1]["request"]["kind"] == "form"
+    assert records[2]["result"] == {"action": "decline", "content": None, "reason": "no_front_end"}
+    # Replayed, the same policy answers the same way.
+    replayed = elicit_tui("replay", str(transcript))
+    assert replayed.returncode == 0, replayed.stderr
+    assert "1 result, all as recorded" in replayed.stdout

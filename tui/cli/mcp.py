@@ -13,6 +13,8 @@ import asyncio
 import json
 import sys
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -96,9 +98,6 @@ def run(args: argparse.Namespace) -> int:
     """Run `elicit-tui mcp` from its parsed arguments; returns the exit status."""
     try:
         options = McpOptions.from_args(args)
-        if options.auto is not None and args.transcript is not None:
-            # --auto answers by policy before anything is queued: there is no session to record.
-            raise UsageError("--transcript records what the TUI shows; it cannot go with --auto")
         # mcp_client first: it says how to install the `mcp` extra when it is missing
         import tui.mcp.client  # noqa: F401
         from tui.mcp.session import CommandFailed, run_session
@@ -114,7 +113,8 @@ def run(args: argparse.Namespace) -> int:
         if options.auto is not None:
             queue = ElicitationQueue(policy=AUTO_POLICIES[options.auto])
             # nobody is looking at a screen: the server's stderr goes to ours
-            results = asyncio.run(run_session(queue, options))
+            with _recording(queue, args.transcript):
+                results = asyncio.run(run_session(queue, options))
         else:
             results = _run_in_tui(options, args.transcript)
     except UsageError as error:
@@ -126,6 +126,23 @@ def run(args: argparse.Namespace) -> int:
     for result in results:
         print(json.dumps(result, ensure_ascii=False), flush=True)
     return EXIT_FAILED if any(result.get("isError") for result in results) else 0
+
+
+@contextmanager
+def _recording(queue: ElicitationQueue, path: Path | None) -> Iterator[None]:
+    """Record `queue`'s requests and results (answered by its policy) in `path`, if given."""
+    if path is None:
+        yield
+        return
+    from tui.transcript.writer import TranscriptWriter
+
+    writer = TranscriptWriter(path, agent="elicit-tui mcp")
+    detach = writer.attach(queue)
+    try:
+        yield
+    finally:
+        detach()
+        writer.close()
 
 
 def _run_in_tui(options: McpOptions, transcript: Path | None = None) -> Results:

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tui.core.models import ElicitationResult, Request
-from tui.core.queue import ElicitationQueue
+from tui.core.queue import ElicitationQueue, Policy
 from tui.transcript.reader import Transcript
 from tui.transcript.records import RequestRecord, ResultRecord, Scrub, SessionEnd, result_json
 from tui.transcript.timing import Timing
@@ -17,6 +17,13 @@ from tui.transcript.timing import Timing
 STALL_SECONDS = 10.0
 """How much longer than recorded a replayed request may wait for its answer before it is
 given up (a modal no recorded key can answer would otherwise hold the replay forever)."""
+
+UNATTENDED_POLICIES: dict[str, Policy] = {
+    "accept": "accept_defaults",
+    "decline": "decline",
+    "cancel": "cancel",
+}
+"""The queue policy that gave a result of each action when no front end was there."""
 
 AGENT_REASONS = frozenset({"cancelled_by_agent"})
 """Results the agent caused, not the person: the replay causes them the same way."""
@@ -56,13 +63,23 @@ class ReplayAgent:
 
     def __call__(self, queue: ElicitationQueue) -> str:
         futures: dict[str, Future[ElicitationResult]] = {}
+        unattended = {
+            record.id: record.result["action"]
+            for record in self.transcript.records
+            if isinstance(record, ResultRecord) and record.result.get("reason") == "no_front_end"
+        }
         previous = 0.0
         for record in self.transcript.records:
             if isinstance(record, RequestRecord):
                 if self._sleep(record.t - previous):
                     break
                 request = self.transcript.requests[str(record.request["id"])]
-                futures[request.id] = queue.submit(request)
+                if request.id in unattended:
+                    # Recorded with nobody to answer (`mcp --auto`): the same policy answers again.
+                    policy = UNATTENDED_POLICIES[unattended[request.id]]
+                    futures[request.id] = ElicitationQueue(policy).submit(request)
+                else:
+                    futures[request.id] = queue.submit(request)
             elif isinstance(record, ResultRecord):
                 if record.result.get("reason") == "closed":
                     break  # the recorded session was closed here, with this request open
@@ -78,9 +95,10 @@ class ReplayAgent:
 
     def summary(self) -> str:
         checked = len(self.results)
+        results = f"{checked} result{'' if checked == 1 else 's'}"
         if self.mismatches:
-            return f"{len(self.mismatches)} of {checked} results differ from the transcript"
-        return f"{checked} results, all as recorded"
+            return f"{len(self.mismatches)} of {results} differ from the transcript"
+        return f"{results}, all as recorded"
 
     def _sleep(self, recorded_seconds: float) -> bool:
         """Wait the replayed length of a recorded pause; True if the replay was stopped."""
