@@ -6,29 +6,9 @@ from typing import ClassVar
 
 from keyring.backend import KeyringBackend
 from keyring.backends.chainer import ChainerBackend
-from keyring.errors import PasswordDeleteError, PasswordSetError
+from keyring.errors import PasswordSetError
 
-
-class MemoryKeyring(KeyringBackend):
-    """Keeps entries in a dict on the instance."""
-
-    priority = 1
-    # Not viable, so keyring's own backend detection never picks a test backend.
-    viable = False
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.entries: dict[tuple[str, str], str] = {}
-
-    def get_password(self, service: str, username: str) -> str | None:
-        return self.entries.get((service, username))
-
-    def set_password(self, service: str, username: str, password: str) -> None:
-        self.entries[(service, username)] = password
-
-    def delete_password(self, service: str, username: str) -> None:
-        if self.entries.pop((service, username), None) is None:
-            raise PasswordDeleteError(f"no entry {service}/{username}")
+from tui.secrets.memory_keyring import MemoryKeyring
 
 
 class FailingKeyring(MemoryKeyring):
