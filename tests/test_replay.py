@@ -194,3 +194,11 @@ def test_speed_and_max_pause_shape_the_schedule() -> None:
     assert Timing().schedule(recorded) == recorded
     assert Timing(speed=2).schedule(recorded) == pytest.approx([0.2, 0.5, 2.5, 2.6])
     assert Timing(max_pause=1.0).schedule(recorded) == pytest.approx([0.4, 1.0, 2.0, 2.2])
+
+
+def test_an_unknown_theme_is_named_before_anything_runs(recorded: Path) -> None:
+    run = run_cli("replay", str(recorded), "--theme", "no-such-theme")
+
+    assert run.returncode == 2
+    assert "no theme 'no-such-theme'; pick one of: " in run.stderr
+    assert "textual-dark" in run.stderr

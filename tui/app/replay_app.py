@@ -51,7 +51,6 @@ class ReplayApp(ElicitationApp):
         self.player = KeyPlayer(transcript, self._resolved, timing, svg_dir)
         self.animation_level = "none"
         self._theme_name = theme
-        self._ended: set[str] = set()
 
     def on_mount(self) -> None:
         self.theme = self._theme_name
@@ -68,7 +67,7 @@ class ReplayApp(ElicitationApp):
         """A replay is silent."""
 
     def _resolved(self, request_id: str) -> bool:
-        return any(recorded_id == request_id for recorded_id, _ in self.replay_agent.results)
+        return request_id in self.replay_agent.checked
 
     def _show_next(self) -> None:
         super()._show_next()

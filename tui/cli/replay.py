@@ -10,7 +10,8 @@ import tempfile
 from pathlib import Path
 
 EXIT_MISMATCH = 1
-EXIT_UNREADABLE = 2
+EXIT_USAGE = 2
+"""An unreadable transcript or a bad option, as argparse exits for its own errors."""
 
 DEFAULT_SIZE = (80, 24)
 
@@ -107,13 +108,19 @@ def _size(value: str) -> tuple[int, int]:
 
 def run_replay(args: argparse.Namespace) -> int:
     """Replay `args.file`; print what differed, the timing and what was written."""
+    from textual.theme import BUILTIN_THEMES
+
     from tui.transcript.reader import TranscriptError, read_transcript
 
+    if args.theme not in BUILTIN_THEMES:
+        themes = ", ".join(sorted(BUILTIN_THEMES))
+        print(f"elicit-tui replay: no theme {args.theme!r}; pick one of: {themes}", file=sys.stderr)
+        return EXIT_USAGE
     try:
         transcript = read_transcript(args.file)
     except TranscriptError as error:
         print(f"elicit-tui replay: {error}", file=sys.stderr)
-        return EXIT_UNREADABLE
+        return EXIT_USAGE
     if args.svg is not None:
         args.svg.mkdir(parents=True, exist_ok=True)
     if args.cast is not None:

@@ -60,6 +60,8 @@ class ReplayAgent:
     results: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     """Every replayed result (masked like a transcript's), in the order they came."""
     mismatches: list[Mismatch] = field(default_factory=list)
+    checked: set[str] = field(default_factory=set)
+    """The ids of the requests whose result has been checked (or given up on)."""
 
     def __call__(self, queue: ElicitationQueue) -> str:
         futures: dict[str, Future[ElicitationResult]] = {}
@@ -114,6 +116,19 @@ class ReplayAgent:
         request = self.transcript.requests.get(record.id)
         if request is None or future is None:
             return
+        try:
+            self._compare(queue, record, request, future, recorded_wait)
+        finally:
+            self.checked.add(record.id)
+
+    def _compare(
+        self,
+        queue: ElicitationQueue,
+        record: ResultRecord,
+        request: Request,
+        future: Future[ElicitationResult],
+        recorded_wait: float,
+    ) -> None:
         try:
             result = future.result(self.timing.pause(recorded_wait) + STALL_SECONDS)
         except FutureTimeout:
