@@ -32,7 +32,7 @@ class TestList:
 
         assert (code, err) == (0, "")
         lines = out.splitlines()
-        assert lines[0] == "Keyring backend: keyring_backends.MemoryKeyring"
+        assert lines[0] == "Keyring backend: tui.secrets.memory_keyring.MemoryKeyring"
         assert lines[1] == f"Index: {index_path()}"
         assert lines[3].split() == ["SERVICE", "USERNAME", "STORED"]
         assert lines[4].split()[:2] == ["a-longer-service", "me"]
