@@ -13,6 +13,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import anyio
 import httpx2
 import pytest
 from keyring_backends import MemoryKeyring
@@ -336,17 +337,19 @@ def client_call(mode: str) -> Callable[[str], Awaitable[Any]]:
 
 
 @pytest.mark.parametrize(
-    "agent",
+    ("agent", "reason"),
     [
-        pytest.param(client_call("auto"), id="2026-07-28-client-cancels"),
-        pytest.param(client_call("legacy"), id="2025-11-25-client-cancels"),
+        pytest.param(client_call("auto"), "cancelled_by_agent", id="2026-07-28-client-cancels"),
+        pytest.param(client_call("legacy"), "cancelled_by_agent", id="2025-11-25-client-cancels"),
         pytest.param(
-            lambda url: raw_legacy_call(url, {"questions": [DB]}), id="2025-11-25-connection-drops"
+            lambda url: raw_legacy_call(url, {"questions": [DB]}),
+            "disconnected",
+            id="2025-11-25-connection-drops",
         ),
     ],
 )
 async def test_an_agent_that_goes_away_has_its_modal_closed(
-    app: ServeApp, agent: Callable[[str], Awaitable[Any]]
+    app: ServeApp, agent: Callable[[str], Awaitable[Any]], reason: str
 ) -> None:
     async with app.run_test(size=SIZE) as pilot:
         task = asyncio.ensure_future(agent(app.url))
@@ -359,7 +362,7 @@ async def test_an_agent_that_goes_away_has_its_modal_closed(
         assert app.queue.pending() == []
         await pilot.pause()
         outcome = app.query_one(Timeline).get_cell(shown.request.id, "outcome")
-        assert outcome == "⊘ cancelled (cancelled_by_agent)"
+        assert outcome == f"⊘ cancelled ({reason})"
 
 
 async def test_quitting_ends_waiting_calls_with_cancel(app: ServeApp) -> None:
@@ -375,6 +378,103 @@ async def test_quitting_ends_waiting_calls_with_cancel(app: ServeApp) -> None:
         "notes": {},
         "reason": "closed",
     }
+
+
+# -- questions that outlive a client's timeout ----------------------------------------------
+
+
+PROGRESS_INTERVAL = 0.5
+IDLE_TIMEOUT = 2.0
+ANSWER_AFTER = 5.0
+
+
+@pytest.fixture
+def patient_app(listener: socket.socket) -> ServeApp:
+    """The app, sending progress every half second while a question waits."""
+    return ServeApp(
+        ElicitationQueue(policy="wait"),
+        listener,
+        input_grace=0,
+        progress_interval=PROGRESS_INTERVAL,
+    )
+
+
+async def call_resetting_on_progress(
+    url: str, mode: str, progress: list[tuple[float, str | None]], *, reset: bool = True
+) -> CallToolResult:
+    """Call ask_user with a 2 s timeout that (with `reset`) starts over at each progress.
+
+    The Python SDK has no reset-on-progress of its own (the TypeScript SDK's
+    `resetTimeoutOnProgress`), so the timeout is a cancel scope the progress callback moves.
+    """
+
+    async def on_progress(value: float, total: float | None, message: str | None) -> None:
+        progress.append((value, message))
+        if reset:
+            scope.deadline = anyio.current_time() + IDLE_TIMEOUT
+
+    with anyio.fail_after(IDLE_TIMEOUT) as scope:
+        async with Client(url, mode=mode) as client:
+            return await client.call_tool(
+                "ask_user", {"questions": [DB]}, progress_callback=on_progress
+            )
+
+
+@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
+async def test_progress_keeps_a_call_alive_past_the_clients_timeout(
+    patient_app: ServeApp, mode: str
+) -> None:
+    progress: list[tuple[float, str | None]] = []
+    async with patient_app.run_test(size=SIZE) as pilot:
+        task = asyncio.ensure_future(call_resetting_on_progress(patient_app.url, mode, progress))
+        await wait_for(pilot, lambda: modal(patient_app) is not None)
+        await asyncio.sleep(ANSWER_AFTER)
+        assert not task.done()
+        await pilot.press("2")
+        result = await asyncio.wait_for(task, 15)
+
+    assert result.structured_content is not None
+    assert result.structured_content["answers"] == {"Which database?": "SQLite"}
+    # A steady beat: one notification per interval, each further along than the last.
+    assert len(progress) >= ANSWER_AFTER / PROGRESS_INTERVAL - 2
+    values = [value for value, _ in progress]
+    assert values == sorted(set(values))
+    assert all(message and "Waiting for the person" in message for _, message in progress)
+
+
+async def test_without_progress_the_same_timeout_ends_the_call(patient_app: ServeApp) -> None:
+    progress: list[tuple[float, str | None]] = []
+    async with patient_app.run_test(size=SIZE) as pilot:
+        task = asyncio.ensure_future(
+            call_resetting_on_progress(patient_app.url, "legacy", progress, reset=False)
+        )
+        await wait_for(pilot, lambda: modal(patient_app) is not None)
+        with pytest.raises(TimeoutError):
+            await asyncio.wait_for(task, 15)
+        await wait_for(pilot, lambda: modal(patient_app) is None)
+    assert progress  # the beat was there; this client just did not listen to it
+
+
+async def test_a_call_without_a_progress_token_gets_no_progress(patient_app: ServeApp) -> None:
+    notifications: list[Any] = []
+
+    async def keep(message: Any) -> None:
+        notifications.append(message)
+
+    async with patient_app.run_test(size=SIZE) as pilot:
+
+        async def plain_call() -> CallToolResult:
+            async with Client(patient_app.url, message_handler=keep) as client:
+                return await client.call_tool("ask_user", {"questions": [DB]})
+
+        task = asyncio.ensure_future(plain_call())
+        await wait_for(pilot, lambda: modal(patient_app) is not None)
+        await asyncio.sleep(4 * PROGRESS_INTERVAL)
+        await pilot.press("1")
+        result = await asyncio.wait_for(task, 15)
+
+    assert not result.is_error
+    assert not [n for n in notifications if getattr(n, "method", "") == "notifications/progress"]
 
 
 # -- the command ----------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from textual import events, on
 
 from tui.app.app import ElicitationApp
 from tui.core.queue import ElicitationQueue
-from tui.mcp.server import create_server
+from tui.mcp.server import PROGRESS_INTERVAL, create_server
 
 SHUTDOWN_GRACE = 1
 """Seconds the server waits for open streams (an agent's idle SSE stream) before closing them."""
@@ -33,6 +33,9 @@ class ServeApp(ElicitationApp):
     `listener` is a socket already bound (to 127.0.0.1), so a busy port is reported before the
     app starts. Tool calls await the queue in this event loop; when the app quits, the queue
     is closed (every waiting call ends with `cancel`/`closed`) and then the server stops.
+    A call that carries a progress token hears from the server every `progress_interval`
+    seconds while the person has not answered, so clients that reset their timeout on
+    progress keep waiting.
     """
 
     def __init__(
@@ -42,6 +45,7 @@ class ServeApp(ElicitationApp):
         *,
         input_grace: float = 0.2,
         transcript: str | Path | None = None,
+        progress_interval: float = PROGRESS_INTERVAL,
     ) -> None:
         host, port = listener.getsockname()[:2]
         self.url = f"http://{host}:{port}/mcp"
@@ -54,7 +58,9 @@ class ServeApp(ElicitationApp):
         )
         self._listener = listener
         config = uvicorn.Config(
-            create_server(queue).streamable_http_app(host=host),
+            create_server(queue, progress_interval=progress_interval).streamable_http_app(
+                host=host
+            ),
             log_config=None,
             log_level="warning",
             access_log=False,

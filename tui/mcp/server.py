@@ -14,6 +14,7 @@ import anyio
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
+from mcp_types.version import is_version_at_least
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 from starlette.requests import Request as HTTPRequest
 
@@ -104,8 +105,18 @@ class SecretOutput(BaseModel):
     reason: str | None = None
 
 
-def create_server(queue: ElicitationQueue) -> MCPServer:
-    """An MCP server whose `ask_user` and `request_secret` tools ask through `queue`."""
+PROGRESS_INTERVAL = 5.0
+"""Seconds between progress notifications while a call waits for the person."""
+
+
+def create_server(
+    queue: ElicitationQueue, *, progress_interval: float = PROGRESS_INTERVAL
+) -> MCPServer:
+    """An MCP server whose `ask_user` and `request_secret` tools ask through `queue`.
+
+    A call that carries a progress token gets a progress notification every
+    `progress_interval` seconds while the person has not answered.
+    """
     # WARNING: the SDK configures root logging from this, and INFO would chatter per request.
     server: MCPServer = MCPServer(SERVER_NAME, instructions=INSTRUCTIONS, log_level="WARNING")
 
@@ -123,7 +134,7 @@ def create_server(queue: ElicitationQueue) -> MCPServer:
             )
         except ValidationError as error:
             raise ToolError(f"Invalid questions: {_problems(error)}") from None
-        result = await _ask(queue, request, ctx)
+        result = await _ask(queue, request, ctx, progress_interval)
         content: dict[str, Any] = result.content if isinstance(result.content, dict) else {}
         output = AskUserOutput(
             action=result.action,
@@ -155,7 +166,7 @@ def create_server(queue: ElicitationQueue) -> MCPServer:
             source=_client_name(ctx),
             store=KeyringTarget(service=service, username=username),
         )
-        result = await _ask(queue, request, ctx)
+        result = await _ask(queue, request, ctx, progress_interval)
         if isinstance(result.content, SecretRef):
             output = SecretOutput(
                 action="accept",
@@ -199,17 +210,20 @@ def create_server(queue: ElicitationQueue) -> MCPServer:
     return server
 
 
-async def _ask(queue: ElicitationQueue, request: Request, ctx: Context) -> ElicitationResult:
-    """`queue.ask_async(request)`, withdrawn when the client goes away.
+async def _ask(
+    queue: ElicitationQueue, request: Request, ctx: Context, progress_interval: float
+) -> ElicitationResult:
+    """`queue.ask_async(request)`, kept alive with progress and withdrawn when the client goes away.
 
-    A cancelled call (or, on 2026-07-28, a closed response stream) cancels this task, and
-    `ask_async` then cancels the request. A 2025 session keeps the task running when the HTTP
-    connection drops, so the connection that carried the call is watched as well.
+    While the person thinks, a progress notification goes out every `progress_interval`
+    seconds (only if the call carried a progress token), so a client that resets its timeout
+    on progress keeps waiting. A cancelled call (or, on 2026-07-28, a closed response stream)
+    cancels this task, and `ask_async` then withdraws the request as `cancelled_by_agent`.
+    A 2025-11-25 session keeps the task running when the HTTP connection drops, so there the
+    connection that carried the call is watched, and a drop withdraws it as `disconnected`.
     """
-    http = ctx.request_context.request
-    if not isinstance(http, HTTPRequest):
-        return await queue.ask_async(request)
     result = ElicitationResult(action="cancel", reason="disconnected")
+    http = ctx.request_context.request
     async with anyio.create_task_group() as group:
 
         async def ask() -> None:
@@ -217,16 +231,38 @@ async def _ask(queue: ElicitationQueue, request: Request, ctx: Context) -> Elici
             result = await queue.ask_async(request)
             group.cancel_scope.cancel()
 
+        async def withdraw_when_disconnected(http: HTTPRequest) -> None:
+            await _until_disconnected(http)
+            queue.cancel(request.id, reason="disconnected")
+            group.cancel_scope.cancel()
+
         group.start_soon(ask)
-        await _until_disconnected(http)
-        group.cancel_scope.cancel()
+        group.start_soon(_report_waiting, ctx, progress_interval)
+        if isinstance(http, HTTPRequest) and not _modern(ctx):
+            group.start_soon(withdraw_when_disconnected, http)
     return result
+
+
+async def _report_waiting(ctx: Context, interval: float) -> None:
+    """Progress every `interval` seconds until cancelled; nothing goes out without a token."""
+    waited = 0.0
+    while True:
+        await anyio.sleep(interval)
+        waited += interval
+        await ctx.report_progress(
+            waited, message=f"Waiting for the person at the keyboard ({waited:.0f} s so far)"
+        )
 
 
 async def _until_disconnected(http: HTTPRequest) -> None:
     # The body was read before the call was dispatched: all that can arrive now is the end.
     while (await http.receive())["type"] != "http.disconnect":
         pass
+
+
+def _modern(ctx: Context) -> bool:
+    version = ctx.protocol_version
+    return version is not None and is_version_at_least(version, "2026-07-28")
 
 
 def _client_name(ctx: Context) -> str:
