@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -475,6 +476,69 @@ async def test_a_call_without_a_progress_token_gets_no_progress(patient_app: Ser
 
     assert not result.is_error
     assert not [n for n in notifications if getattr(n, "method", "") == "notifications/progress"]
+
+
+TS_CLIENT = Path(__file__).with_name("ts_client")
+
+
+@pytest.fixture(scope="module")
+def ts_client(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The TypeScript SDK client script, its dependencies installed from npm into a temp dir."""
+    node, npm = shutil.which("node"), shutil.which("npm")
+    if node is None or npm is None:
+        pytest.skip("node and npm are needed for the TypeScript SDK client")
+    folder = tmp_path_factory.mktemp("ts_client")
+    for name in ("package.json", "package-lock.json", "ask_user.mjs"):
+        shutil.copy(TS_CLIENT / name, folder / name)
+    installed = subprocess.run(
+        [npm, "ci", "--no-audit", "--no-fund"],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert installed.returncode == 0, installed.stderr
+    return folder
+
+
+async def ts_ask_user(pilot: Pilot[Any], app: ServeApp, folder: Path, *, reset: bool) -> Any:
+    """Run the TypeScript client (2 s timeout) and answer 5 s after the question shows."""
+    process = await asyncio.create_subprocess_exec(
+        "node",
+        str(folder / "ask_user.mjs"),
+        app.url,
+        str(int(IDLE_TIMEOUT * 1000)),
+        "true" if reset else "false",
+        json.dumps([DB]),
+        stdout=subprocess.PIPE,
+    )
+    await wait_for(pilot, lambda: modal(app) is not None, timeout=30)
+    await asyncio.sleep(ANSWER_AFTER)
+    if modal(app) is not None:
+        await pilot.press("2")
+    output, _ = await asyncio.wait_for(process.communicate(), 30)
+    return json.loads(output)
+
+
+async def test_the_typescript_sdk_resetting_on_progress_gets_the_answer(
+    patient_app: ServeApp, ts_client: Path
+) -> None:
+    async with patient_app.run_test(size=SIZE) as pilot:
+        outcome = await ts_ask_user(pilot, patient_app, ts_client, reset=True)
+
+    assert outcome["result"]["structuredContent"]["answers"] == {"Which database?": "SQLite"}
+    assert outcome["progress"] >= ANSWER_AFTER / PROGRESS_INTERVAL - 2
+
+
+async def test_the_typescript_sdk_without_the_reset_times_out_and_the_question_goes(
+    patient_app: ServeApp, ts_client: Path
+) -> None:
+    async with patient_app.run_test(size=SIZE) as pilot:
+        outcome = await ts_ask_user(pilot, patient_app, ts_client, reset=False)
+        assert modal(patient_app) is None
+
+    assert "timed out" in outcome["error"]
 
 
 # -- the command ----------------------------------------------------------------------------
