@@ -13,6 +13,7 @@ import sys
 import threading
 from typing import Any
 
+from mcp import UrlElicitationRequiredError
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.shared.message import ServerMessageMetadata
 from mcp_types import (
@@ -129,6 +130,45 @@ async def link(ctx: Context, url: str) -> dict[str, Any] | InputRequiredResult:
         params.elicitation_id = "sign-in-1"
     answers = await _elicit(ctx, {"q": params})
     return answers if isinstance(answers, InputRequiredResult) else _outcome(answers)
+
+
+SIGN_INS = {
+    "github-1": ("Connect your GitHub account", "https://github.example/connect?e=github-1"),
+    "calendar-1": ("Connect your calendar", "https://calendar.example/connect?e=calendar-1"),
+}
+"""The links `linked_accounts` needs visited, by elicitation id."""
+
+_refused: list[int] = []
+
+
+@server.tool()
+async def linked_accounts(ctx: Context, complete: list[str] | None = None) -> dict[str, Any]:
+    """Refuse with -32042 (two sign-in links) the first time; succeed when retried.
+
+    On refusing, report an elicitation nobody asked for as complete, then each id of
+    `complete`: as if the person had finished those sign-ins in the browser.
+    """
+    if not _refused:
+        _refused.append(1)
+        session = ctx.session
+
+        async def report() -> None:
+            await asyncio.sleep(0.3)
+            for elicitation_id in ["unknown-9", *(complete or [])]:
+                await session.send_elicit_complete(elicitation_id)
+
+        _background.add(task := asyncio.get_running_loop().create_task(report()))
+        task.add_done_callback(_background.discard)
+        raise UrlElicitationRequiredError(
+            [
+                ElicitRequestURLParams(message=message, url=url, elicitation_id=elicitation_id)
+                for elicitation_id, (message, url) in SIGN_INS.items()
+            ]
+        )
+    return {"connected": sorted(SIGN_INS), "attempts": len(_refused) + 1}
+
+
+_background: set[asyncio.Task[None]] = set()
 
 
 @server.tool()

@@ -20,7 +20,9 @@ from textual.pilot import Pilot
 from textual.widgets import TextArea
 
 import tui.cli.main
+import widgets.url
 from tui import ElicitationApp, ElicitationQueue, FormRequest, TextRequest
+from tui.core.models import UrlRequest
 from tui.mcp.options import McpOptions
 from tui.mcp.session import CommandFailed, Results, run_session
 from widgets.base import ElicitationModal
@@ -345,3 +347,88 @@ def test_auto_with_a_transcript_records_the_elicitations(tmp_path: Path) -> None
     replayed = elicit_tui("replay", str(transcript))
     assert replayed.returncode == 0, replayed.stderr
     assert "1 result, all as recorded" in replayed.stdout
+
+
+# -- calls refused until the person has been to some links (-32042) ---------------------
+
+
+@pytest.fixture
+def opened(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The links the url modal opened: a list instead of a real browser."""
+    links: list[str] = []
+
+    def open_in_browser(url: str) -> bool:
+        links.append(url)
+        return True
+
+    monkeypatch.setattr(widgets.url, "open_in_browser", open_in_browser)
+    return links
+
+
+SIGN_IN_LINKS = [
+    "https://github.example/connect?e=github-1",
+    "https://calendar.example/connect?e=calendar-1",
+]
+
+
+@pytest.mark.parametrize(
+    "reported",
+    [
+        pytest.param(False, id="retried-on-the-persons-key"),
+        pytest.param(True, id="retried-when-done"),
+    ],
+)
+async def test_a_call_refused_until_two_links_are_visited_is_retried(
+    reported: bool, errlog: TextIO, opened: list[str]
+) -> None:
+    complete = ["github-1", "calendar-1"] if reported else []
+    options = McpOptions(
+        command=TEST_SERVER,
+        call="linked_accounts",
+        arguments={"complete": complete},
+        protocol="legacy",
+    )
+    async with app_answering() as (queue, pilot):
+        task = asyncio.create_task(run_session(queue, options, errlog=errlog))
+        first = await wait_for_modal(pilot, "Connect your GitHub account")
+        assert isinstance(first.request, UrlRequest)
+        assert first.request.title == "linked_accounts needs you in the browser (1 of 2)"
+        await pilot.press("enter")
+        second = await wait_for_modal(pilot, "Connect your calendar")
+        assert isinstance(second.request, UrlRequest)
+        await pilot.press("enter")
+        if not reported:
+            waiting = await wait_for_modal(
+                pilot, "Retry linked_accounts when you have finished in the browser"
+            )
+            # the server's report for an elicitation nobody waits for changes nothing
+            await asyncio.sleep(1)
+            assert pilot.app.screen is waiting
+            await pilot.press("enter")  # Retry now
+        (result,) = await asyncio.wait_for(task, 30)
+        assert queue.pending() == []
+    assert opened == SIGN_IN_LINKS
+    assert result["structuredContent"] == {
+        "connected": ["calendar-1", "github-1"],
+        "attempts": 2,
+    }
+
+
+async def test_declining_a_link_leaves_the_call_refused(errlog: TextIO, opened: list[str]) -> None:
+    options = McpOptions(command=TEST_SERVER, call="linked_accounts", protocol="legacy")
+    async with app_answering() as (queue, pilot):
+        task = asyncio.create_task(run_session(queue, options, errlog=errlog))
+        await wait_for_modal(pilot, "Connect your GitHub account")
+        await pilot.press("ctrl+n")
+        with pytest.raises(CommandFailed, match="answered with error -32042"):
+            await asyncio.wait_for(task, 30)
+    assert opened == []
+
+
+def test_with_auto_a_call_that_needs_links_fails_saying_so() -> None:
+    done = elicit_tui(
+        "mcp", "--call", "linked_accounts", "--auto", "accept-defaults", "--", *TEST_SERVER
+    )
+    assert done.returncode == 1
+    assert done.stdout == ""
+    assert "answered with error -32042" in done.stderr

@@ -30,6 +30,7 @@ from tui.core.options import Option
 from tui.core.queue import ElicitationQueue
 from tui.mcp.client import elicitation_callback
 from tui.mcp.options import McpOptions, UsageError
+from tui.mcp.url_required import ElicitationCompletions, call_tool
 
 __all__ = ["PROTOCOLS", "CommandFailed", "Results", "run_session"]
 
@@ -69,16 +70,25 @@ async def run_session(
         server = StdioServerParameters(command=options.command[0], args=[*options.command[1:]])
         target = stdio_client(server, errlog=errlog or sys.stderr)
     callback = elicitation_callback(queue, source=options.label)
+    completions = ElicitationCompletions()
     try:
-        async with Client(target, mode=options.protocol, elicitation_callback=callback) as client:
+        async with Client(
+            target,
+            mode=options.protocol,
+            elicitation_callback=callback,
+            message_handler=completions,
+        ) as client:
             info = client.session.server_info
             asker = info.name if info is not None and info.name else options.label
             tools = await _all_tools(client)
             if options.call is not None:
                 tool = _find(tools, options.call)
-                results.append(_as_json(await client.call_tool(tool.name, options.arguments)))
+                result = await call_tool(
+                    client, queue, completions, tool.name, options.arguments, asker=asker
+                )
+                results.append(_as_json(result))
             else:
-                await _pick_and_call(client, queue, tools, asker, results)
+                await _pick_and_call(client, queue, completions, tools, asker, results)
     except Exception as error:
         # the client's task groups wrap what went wrong, often twice
         cause = _innermost(error)
@@ -110,6 +120,7 @@ def _find(tools: list[Tool], name: str) -> Tool:
 async def _pick_and_call(
     client: Client,
     queue: ElicitationQueue,
+    completions: ElicitationCompletions,
     tools: list[Tool],
     asker: str,
     results: list[dict[str, Any]],
@@ -126,7 +137,7 @@ async def _pick_and_call(
             continue
         outcome: CallToolResult | MCPError
         try:
-            outcome = await client.call_tool(tool.name, arguments)
+            outcome = await call_tool(client, queue, completions, tool.name, arguments, asker=asker)
         except MCPError as error:
             if error.code == CONNECTION_CLOSED:
                 raise
