@@ -132,6 +132,42 @@ async def link(ctx: Context, url: str) -> dict[str, Any] | InputRequiredResult:
     return answers if isinstance(answers, InputRequiredResult) else _outcome(answers)
 
 
+ROUNDS: list[tuple[list[str], str | None]] = []
+"""What each `form_and_link` request carried: its input response keys and request state."""
+
+STATE = "opaque/state+1=="
+"""The request state `form_and_link` hands out and expects back byte for byte."""
+
+
+@server.tool()
+async def form_and_link(ctx: Context) -> dict[str, Any] | InputRequiredResult:
+    """2026-07-28 only: ask for a form and a link in one input_required round, with state.
+
+    Returns the answers once both come back with the state echoed exactly; otherwise asks
+    (again), as the spec has a server do when inputs are missing.
+    """
+    responses = ctx.input_responses or {}
+    ROUNDS.append((sorted(responses), ctx.request_state))
+    answers = {k: a for k, a in responses.items() if isinstance(a, ElicitResult)}
+    if ctx.request_state == STATE and set(answers) == {"form", "link"}:
+        return {**_outcome(answers), "rounds": len(ROUNDS)}
+    return InputRequiredResult(
+        input_requests={
+            "form": ElicitRequest(
+                params=ElicitRequestFormParams(
+                    message="How many?", requested_schema=FORMS["defaults"][1]
+                )
+            ),
+            "link": ElicitRequest(
+                params=ElicitRequestURLParams(
+                    message="Sign in, please", url="https://example.com/sign-in"
+                )
+            ),
+        },
+        request_state=STATE,
+    )
+
+
 SIGN_INS = {
     "github-1": ("Connect your GitHub account", "https://github.example/connect?e=github-1"),
     "calendar-1": ("Connect your calendar", "https://calendar.example/connect?e=calendar-1"),

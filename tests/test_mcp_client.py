@@ -14,6 +14,7 @@ from contextlib import asynccontextmanager
 from types import SimpleNamespace
 from typing import Any
 
+import mcp_test_server
 import pytest
 from app_driver import SIZE, wait_for, wait_for_modal
 from mcp import Client, ClientSession, MCPError
@@ -267,3 +268,30 @@ async def test_a_password_field_reaches_the_server_as_its_value() -> None:
     answer = await callback(context, params)  # type: ignore[arg-type]
 
     assert answer.content == {"token": "s3cret"}  # type: ignore[union-attr]
+
+
+# -- 2026-07-28: several inputs in one input_required round ------------------------------
+
+
+async def test_a_form_and_a_link_in_one_round_are_answered_and_the_state_echoed(
+    opened: list[str],
+) -> None:
+    mcp_test_server.ROUNDS.clear()
+    async with app_answering() as (queue, pilot):
+        task = asyncio.create_task(call(queue, "2026-07-28", "form_and_link"))
+        # both inputs of the round reach the queue at once
+        await wait_for(pilot, lambda: len(queue.pending()) == 2)
+        assert {type(r) for r in queue.pending()} == {FormRequest, UrlRequest}
+        for _ in range(2):
+            modal = await wait_for_modal(pilot)
+            await pilot.press("ctrl+s" if isinstance(modal.request, FormRequest) else "enter")
+            await wait_for(pilot, lambda m=modal: pilot.app.screen is not m)
+        result = await asyncio.wait_for(task, 10)
+    # one round of questions, one retry that carried both answers and the state unchanged
+    assert mcp_test_server.ROUNDS == [([], None), (["form", "link"], mcp_test_server.STATE)]
+    assert result.structured_content == {
+        "form": {"action": "accept", "content": DEFAULTS},
+        "link": {"action": "accept"},
+        "rounds": 2,
+    }
+    assert opened == ["https://example.com/sign-in"]
