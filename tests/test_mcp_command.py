@@ -105,6 +105,26 @@ async def test_auto_answers_every_elicitation_by_its_policy(
     assert result["structuredContent"]["q"]["action"] == answer
 
 
+def test_auto_says_on_stderr_why_it_cancelled_a_form_with_no_default() -> None:
+    done = elicit_tui(
+        "mcp", "--call", "form", "--args", '{"case": "typed"}', "--auto", "accept-defaults",
+        "--", *TEST_SERVER,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["structuredContent"] == {"q": {"action": "cancel"}}
+    assert (
+        'elicit-tui mcp: "Who is coming?" was cancelled: --auto accept-defaults has no answer '
+        "for it (no default for required field: 'name')"
+    ) in done.stderr
+
+
+def test_auto_says_how_it_answered_each_elicitation() -> None:
+    done = elicit_tui("mcp", "--call", "two_forms", "--auto", "decline", "--", *TEST_SERVER)
+    assert done.returncode == 0, done.stderr
+    assert 'elicit-tui mcp: "First question" was declined (--auto decline)' in done.stderr
+    assert 'elicit-tui mcp: "Second question" was declined (--auto decline)' in done.stderr
+
+
 def test_a_tool_error_exits_1_and_still_prints_the_result() -> None:
     done = elicit_tui("mcp", "--call", "book_table", "--auto", "decline", "--", *EXAMPLE)
     assert done.returncode == 1

@@ -13,13 +13,13 @@ import asyncio
 import json
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tui.cli.transcript_option import add_transcript_option
-from tui.core.queue import ElicitationQueue, Policy
+from tui.core.queue import ElicitationQueue, Policy, QueueEvent
 from tui.mcp.options import McpOptions, UsageError
 
 if TYPE_CHECKING:
@@ -112,6 +112,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         if options.auto is not None:
             queue = ElicitationQueue(policy=AUTO_POLICIES[options.auto])
+            queue.subscribe(_say_how_it_was_answered(options.auto), front_end=False)
             # nobody is looking at a screen: the server's stderr goes to ours
             with _recording(queue, args.transcript):
                 results = asyncio.run(run_session(queue, options))
@@ -143,6 +144,31 @@ def _recording(queue: ElicitationQueue, path: Path | None) -> Iterator[None]:
     finally:
         detach()
         writer.close()
+
+
+def _say_how_it_was_answered(auto: str) -> Callable[[QueueEvent], None]:
+    """An observer putting one line on stderr per elicitation `--auto` answered, with why."""
+
+    def say(event: QueueEvent) -> None:
+        if event.type != "resolved" or event.result is None:
+            return
+        action = {"accept": "accepted", "decline": "declined", "cancel": "cancelled"}
+        line = f"{json.dumps(event.request.message, ensure_ascii=False)} was "
+        line += action[event.result.action]
+        if event.result.action == "accept":
+            line += f" with its defaults (--auto {auto})"
+        elif AUTO_POLICIES[auto] == "accept_defaults":
+            try:
+                event.request.default_content()
+            except ValueError as missing:
+                line += f": --auto {auto} has no answer for it ({missing})"
+            else:
+                line += f" (--auto {auto}, {event.result.reason})"
+        else:
+            line += f" (--auto {auto})"
+        print(f"elicit-tui mcp: {line}", file=sys.stderr, flush=True)
+
+    return say
 
 
 def _run_in_tui(options: McpOptions, transcript: Path | None = None) -> Results:
