@@ -8,7 +8,8 @@ from concurrent.futures import Future
 import pytest
 from app_driver import SIZE, wait_for, wait_for_modal
 from pydantic import ValidationError
-from textual.widgets import Static
+from textual.widgets import Button, Static
+from textual.widgets._footer import FooterKey
 
 import widgets.url
 from tui import ElicitationApp, ElicitationQueue, ElicitationResult, parse_request
@@ -166,6 +167,11 @@ async def test_without_a_browser_the_modal_says_so_and_a_second_enter_goes_on(
         await pilot.pause()
         assert not future.done()
         assert "No browser could be opened" in str(modal.query_one("#error", Static).render())
+        await pilot.pause()
+        footer = [key.description for key in modal.query(FooterKey).results(FooterKey)]
+        assert "Go on" in footer
+        assert "Open link" not in footer
+        assert str(modal.query_one("#open", Button).label) == "Go on"
         await pilot.press("enter")
         await wait_for(pilot, future.done)
     assert (future.result().action, future.result().content) == ("accept", False)
