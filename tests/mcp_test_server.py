@@ -15,14 +15,18 @@ from typing import Any
 
 from mcp import UrlElicitationRequiredError
 from mcp.server.mcpserver import Context, MCPServer
+from mcp.shared.exceptions import MCPError
 from mcp.shared.message import ServerMessageMetadata
 from mcp_types import (
+    INVALID_PARAMS,
+    CallToolResult,
     ElicitRequest,
     ElicitRequestFormParams,
     ElicitRequestParams,
     ElicitRequestURLParams,
     ElicitResult,
     InputRequiredResult,
+    TextContent,
 )
 from mcp_types.version import is_version_at_least
 from pydantic import BaseModel
@@ -205,6 +209,21 @@ async def linked_accounts(ctx: Context, complete: list[str] | None = None) -> di
 
 
 _background: set[asyncio.Task[None]] = set()
+
+
+POEM = "roses are red\nviolets *are* blue\n\n# not a heading\n    indented & <b>kept</b>"
+
+
+@server.tool()
+def poem() -> CallToolResult:
+    """Return plain text with line breaks, blank lines and characters markdown would take."""
+    return CallToolResult(content=[TextContent(type="text", text=POEM)])
+
+
+@server.tool()
+def protocol_error() -> str:
+    """Fail the call with a JSON-RPC error (invalid params), not a tool error."""
+    raise MCPError(INVALID_PARAMS, "no calls today")
 
 
 @server.tool()

@@ -17,7 +17,8 @@ from typing import Any, TextIO
 import pytest
 from app_driver import SIZE, wait_for, wait_for_modal
 from textual.pilot import Pilot
-from textual.widgets import TextArea
+from textual.widgets import Markdown, Static, TextArea
+from textual.widgets._markdown import MarkdownParagraph
 
 import tui.cli.main
 import widgets.url
@@ -244,9 +245,8 @@ async def test_arguments_no_form_fits_are_typed_as_json(errlog: TextIO) -> None:
     options = McpOptions(command=TEST_SERVER)
     async with app_answering() as (queue, pilot):
         task = asyncio.create_task(run_session(queue, options, errlog=errlog))
-        pick = await wait_for_modal(pilot, "Which tool should run?")
-        values = [option.value for option in getattr(pick.request, "options", [])]
-        await pilot.press(str(values.index("nested_arguments") + 1))
+        await wait_for_modal(pilot, "Which tool should run?")
+        await pilot.press(*"nested_arguments", "enter")  # typing filters the list
         json_modal = await wait_for_modal(pilot, "Arguments for nested_arguments, as a JSON object")
         assert isinstance(json_modal.request, TextRequest)
         assert "No form fits its schema (schema: keyword '$defs' is not supported" in (
@@ -255,7 +255,10 @@ async def test_arguments_no_form_fits_are_typed_as_json(errlog: TextIO) -> None:
         await pilot.press("end", "x", "ctrl+s")
         again = await wait_for_modal(pilot, json_modal.request.message)
         await wait_for(pilot, lambda: again is not json_modal)
-        assert "That is not JSON yet" in (again.request.description or "")
+        # the problem is the title, above the editor and the schema, so it is in view
+        assert (again.request.title or "").startswith("That is not JSON yet: ")
+        title = again.query_one("#title", Static)
+        assert title.region.height and again.region.contains_region(title.region)
         assert again.query_one(TextArea).text == "{}x"
         again.query_one(TextArea).load_text('{"home": {"street": "Elm"}}')
         await pilot.press("ctrl+s")
@@ -264,6 +267,29 @@ async def test_arguments_no_form_fits_are_typed_as_json(errlog: TextIO) -> None:
         await pilot.press("escape")
         results = await asyncio.wait_for(task, 30)
     assert [r["structuredContent"] for r in results] == [{"result": "lives on Elm"}]
+
+
+async def test_plain_text_results_keep_their_lines_and_show_markup_literally(
+    errlog: TextIO,
+) -> None:
+    async with app_answering() as (queue, pilot):
+        task = asyncio.create_task(
+            run_session(queue, McpOptions(command=TEST_SERVER), errlog=errlog)
+        )
+        await wait_for_modal(pilot, "Which tool should run?")
+        await pilot.press(*"poem", "enter")
+        shown = await wait_for_modal(pilot, "poem returned")
+        await pilot.pause()
+        paragraphs = [
+            str(block._content)
+            for block in shown.query_one("#description", Markdown).query(MarkdownParagraph)
+        ]
+        await pilot.press("escape")
+        await asyncio.wait_for(task, 30)
+    assert paragraphs == [
+        "roses are red\nviolets *are* blue",
+        "# not a heading\n indented & <b>kept</b>",
+    ]
 
 
 async def test_cancelling_the_pick_ends_without_a_call(errlog: TextIO) -> None:
@@ -452,3 +478,22 @@ def test_with_auto_a_call_that_needs_links_fails_saying_so() -> None:
     assert done.returncode == 1
     assert done.stdout == ""
     assert "answered with error -32042" in done.stderr
+
+
+# -- the whole command on a terminal ----------------------------------------------------
+
+
+def test_a_protocol_error_in_the_tui_is_printed_and_exits_1(tmp_path: Path) -> None:
+    from test_ask_terminal import GRACE, TerminalRun
+
+    run = TerminalRun(tmp_path, "mcp", "--", *TEST_SERVER)
+    run.wait_for("Which tool should run?")
+    time.sleep(GRACE)
+    run.type(*"protocol_error", "\r")
+    run.wait_for("protocol_error failed")
+    time.sleep(GRACE)
+    run.type("\x1b")
+    code, result = run.finish()
+    assert code == 1
+    assert result == {"error": {"code": -32602, "message": "no calls today"}}
+    assert "the server refused a call with error -32602: no calls today" in run.screen

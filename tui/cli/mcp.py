@@ -53,8 +53,10 @@ examples:
   elicit-tui mcp --call book_table --args '{"restaurant": "Trattoria"}' -- python -m tui.examples.mcp_elicit_server
   elicit-tui mcp --call book_table --auto accept-defaults -- python -m tui.examples.mcp_elicit_server
 
-Each call's result is printed on stdout as one line of JSON (the MCP CallToolResult).
-exit status: 0 done, 1 a tool reported an error or the server failed, 2 usage error.
+Each call's result is printed on stdout as one line of JSON (the MCP CallToolResult, or
+{"error": {"code", "message"}} for a call the server refused).
+exit status: 0 done, 1 a tool reported an error, a call was refused or the server failed,
+2 usage error.
 """
 
 
@@ -126,7 +128,15 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_FAILED
     for result in results:
         print(json.dumps(result, ensure_ascii=False), flush=True)
-    return EXIT_FAILED if any(result.get("isError") for result in results) else 0
+        if "error" in result:
+            refusal = result["error"]
+            print(
+                f"elicit-tui mcp: the server refused a call with error {refusal['code']}: "
+                f"{refusal['message']}",
+                file=sys.stderr,
+            )
+    failed = any(result.get("isError") or "error" in result for result in results)
+    return EXIT_FAILED if failed else 0
 
 
 @contextmanager

@@ -7,6 +7,8 @@ so the same code runs under the TUI and under a policy with nobody there.
 from __future__ import annotations
 
 import json
+import re
+import string
 import sys
 from typing import Any, TextIO
 
@@ -35,7 +37,8 @@ from tui.mcp.url_required import ElicitationCompletions, call_tool
 __all__ = ["PROTOCOLS", "CommandFailed", "Results", "run_session"]
 
 Results = list[dict[str, Any]]
-"""The results of the calls made, in order, each a `CallToolResult` as JSON."""
+"""The results of the calls made, in order: each a `CallToolResult` as JSON, or for a call the
+server refused, its JSON-RPC error as `{"error": {"code", "message", "data"}}`."""
 
 PROTOCOLS = ("auto", "legacy", *MODERN_PROTOCOL_VERSIONS)
 """`--protocol` values: probe, the 2025-11-25 handshake, or a 2026-era version."""
@@ -142,6 +145,7 @@ async def _pick_and_call(
             if error.code == CONNECTION_CLOSED:
                 raise
             outcome = error
+            results.append({"error": error.error.model_dump(mode="json", exclude_none=True)})
         else:
             results.append(_as_json(outcome))
         if not await _show_result(queue, tool, outcome, asker):
@@ -182,15 +186,18 @@ async def _ask_arguments(queue: ElicitationQueue, tool: Tool, asker: str) -> dic
 
 
 async def _ask_json_arguments(
-    queue: ElicitationQueue, tool: Tool, asker: str, problem: str
+    queue: ElicitationQueue, tool: Tool, asker: str, why_json: str
 ) -> dict[str, Any] | None:
+    """The arguments typed as JSON, asked again (the problem as the title, in view) until they are."""
     text = "{}"
     schema = json.dumps(tool.input_schema, indent=2, ensure_ascii=False)
+    about = f"{tool.description}\n\n" if tool.description else ""
+    problem: str | None = None
     while True:
-        about = f"{tool.description}\n\n" if tool.description else ""
         request = TextRequest(
             message=f"Arguments for {tool.name}, as a JSON object",
-            description=f"{about}{problem}\n\nThe input schema:\n\n```json\n{schema}\n```",
+            title=problem,
+            description=f"{about}{why_json}\n\nThe input schema:\n\n```json\n{schema}\n```",
             default=text,
             multiline=True,
             source=asker,
@@ -202,7 +209,7 @@ async def _ask_json_arguments(
         try:
             value = json.loads(text)
         except json.JSONDecodeError as error:
-            problem = f"That is not JSON yet: {error}."
+            problem = f"That is not JSON yet: {error}. Fix it and press Ctrl+S again."
             continue
         if isinstance(value, dict):
             return value
@@ -247,12 +254,28 @@ def _as_markdown(outcome: CallToolResult | MCPError) -> str:
 
 
 def _text_as_markdown(text: str) -> str:
-    """Text as markdown, except JSON (as servers send structured content), shown as JSON."""
+    """Text shown as it is, with its line breaks; JSON (as servers send structured content) as JSON."""
     try:
         value = json.loads(text)
     except ValueError:
-        return text
-    return _json_block(value) if isinstance(value, dict | list) else text
+        return _literal_markdown(text)
+    return _json_block(value) if isinstance(value, dict | list) else _literal_markdown(text)
+
+
+def _literal_markdown(text: str) -> str:
+    """Markdown that renders as `text` itself: no markup taken from it, every line kept."""
+    paragraphs = re.split(r"\n[ \t]*\n", text.strip("\n"))
+    return "\n\n".join("\\\n".join(map(_literal_line, p.splitlines())) for p in paragraphs)
+
+
+def _literal_line(line: str) -> str:
+    # Leading spaces would make a code block or vanish: keep them as non-breaking spaces.
+    body = line.lstrip(" ")
+    return "\u00a0" * (len(line) - len(body)) + _MARKDOWN_SYNTAX.sub(r"\\\g<0>", body)
+
+
+_MARKDOWN_SYNTAX = re.compile(f"[{re.escape(string.punctuation)}]")
+"""Every ASCII punctuation character may be escaped with a backslash in CommonMark."""
 
 
 def _json_block(value: Any) -> str:
