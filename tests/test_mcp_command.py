@@ -187,6 +187,28 @@ async def test_a_server_that_cannot_start_is_named(errlog: TextIO) -> None:
         await run_session(ElicitationQueue(), options, errlog=errlog)
 
 
+LEGACY_ONLY = (sys.executable, str(Path(__file__).with_name("legacy_only_server.py")))
+
+
+def test_a_server_that_does_not_speak_the_protocol_asked_for_is_named() -> None:
+    done = elicit_tui(
+        "mcp", "--call", "hello", "--auto", "cancel", "--protocol", "2026-07-28", "--", *LEGACY_ONLY
+    )  # fmt: skip
+    assert done.returncode == 1
+    assert done.stdout == ""
+    (line,) = done.stderr.splitlines()
+    assert "does not speak MCP 2026-07-28: its ListToolsResult does not fit that protocol" in line
+    assert "leave out --protocol" in line
+    assert "ValidationError" not in line
+    assert "errors.pydantic.dev" not in line
+
+
+def test_the_same_server_is_reached_when_the_protocol_is_left_to_it() -> None:
+    done = elicit_tui("mcp", "--call", "hello", "--auto", "cancel", "--", *LEGACY_ONLY)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["content"] == [{"type": "text", "text": "hello"}]
+
+
 async def test_a_url_nobody_listens_on_is_named() -> None:
     options = McpOptions(url="http://127.0.0.1:9/mcp", call="t", auto="cancel")
     with pytest.raises(CommandFailed, match=r"cannot talk to 'http://127\.0\.0\.1:9/mcp'"):

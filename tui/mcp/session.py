@@ -298,11 +298,26 @@ def _explain(error: BaseException, options: McpOptions, errlog: TextIO | None) -
         what = f"the server {options.label!r} closed the connection"
     elif isinstance(error, MCPError):
         what = f"the server {options.label!r} answered with error {error.code}: {error.message}"
+    elif isinstance(error, ValidationError):
+        what = _protocol_mismatch(error, options)
     elif isinstance(error, OSError) and options.url is None:
         what = f"cannot start {options.label!r}: {error}"
     else:
         what = f"cannot talk to {options.label!r}: {type(error).__name__}: {error}"
     return what + _log_tail(errlog)
+
+
+def _protocol_mismatch(error: ValidationError, options: McpOptions) -> str:
+    """A server's answer that does not fit the protocol: say which, instead of the dump."""
+    problem = error.errors(include_url=False)[0]
+    where = ".".join(str(part) for part in problem["loc"])
+    shape = f"its {error.title} does not fit that protocol ({where}: {problem['msg']})"
+    if options.protocol in MODERN_PROTOCOL_VERSIONS:
+        return (
+            f"the server {options.label!r} does not speak MCP {options.protocol}: {shape}; "
+            "leave out --protocol (or say --protocol legacy) to use the protocol it speaks"
+        )
+    return f"the server {options.label!r} broke the MCP protocol it agreed to: {shape}"
 
 
 def _log_tail(errlog: TextIO | None) -> str:
