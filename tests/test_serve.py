@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import importlib.metadata
 import json
 import os
 import shutil
@@ -128,7 +129,7 @@ async def test_the_tools_are_listed_with_input_and_output_schemas(app: ServeApp)
         tools = {tool.name: tool for tool in (await client.list_tools()).tools}
 
     assert set(tools) == {"ask_user", "request_secret"}
-    question = tools["ask_user"].input_schema["$defs"]["QuestionInput"]["properties"]
+    question = tools["ask_user"].input_schema["properties"]["questions"]["items"]["properties"]
     assert {"question", "header", "options", "multiSelect"} <= set(question)
     assert tools["ask_user"].output_schema is not None
     assert set(tools["request_secret"].input_schema["required"]) == {
@@ -136,6 +137,91 @@ async def test_the_tools_are_listed_with_input_and_output_schemas(app: ServeApp)
         "service",
         "username",
     }
+
+
+def walk(schema: Any) -> Iterator[tuple[str, Any]]:
+    """Every key and value anywhere in a JSON schema."""
+    if isinstance(schema, dict):
+        for key, value in schema.items():
+            yield key, value
+            yield from walk(value)
+    elif isinstance(schema, list):
+        for item in schema:
+            yield from walk(item)
+
+
+async def test_the_input_schemas_are_flat_and_state_their_limits(app: ServeApp) -> None:
+    async with app.run_test(size=SIZE), Client(app.url) as client:
+        tools = {tool.name: tool for tool in (await client.list_tools()).tools}
+
+    for tool in tools.values():
+        keys = {key for key, _ in walk(tool.input_schema)}
+        assert not keys & {"$defs", "$ref", "anyOf", "oneOf"}, tool.name
+        assert ("type", "null") not in walk(tool.input_schema)
+    question = tools["ask_user"].input_schema["properties"]["questions"]["items"]
+    options = question["properties"]["options"]
+    assert (options["minItems"], options["maxItems"]) == (2, 4)
+    assert question["properties"]["header"] == {
+        "type": "string",
+        "maxLength": 12,
+        "title": "Header",
+        "description": "A very short label for the question's tab (at most 12 characters).",
+    }
+    assert question["properties"]["question"]["pattern"] == r"\S"
+    assert "at most 12 characters), 2-4 options" in (tools["ask_user"].description or "")
+    assert tools["request_secret"].input_schema["properties"]["description"]["type"] == "string"
+
+
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+async def test_the_server_names_its_version(app: ServeApp, mode: str) -> None:
+    async with app.run_test(size=SIZE), Client(app.url, mode=mode) as client:
+        info = client.server_info
+    assert info is not None
+    assert (info.name, info.version) == ("elicit-tui", importlib.metadata.version("elicit-tui"))
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments", "error"),
+    [
+        (
+            "ask_user",
+            {"questions": [{"question": "   ", "options": ["a", "b"]}]},
+            "Invalid arguments for ask_user: questions.0.question must not be blank",
+        ),
+        (
+            "ask_user",
+            {"questions": [{"question": "Which?", "options": ["a"], "multi": True}]},
+            "Invalid arguments for ask_user: questions.0.options needs at least 2 items (it has 1);"
+            " questions.0.multi is not an argument this tool takes",
+        ),
+        (
+            "ask_user",
+            {
+                "questions": [
+                    {"question": "Which?", "header": "A header far too long", "options": ["a", "b"]}
+                ]
+            },
+            "Invalid arguments for ask_user: questions.0.header must be at most 12 characters long",
+        ),
+        ("ask_user", {}, "Invalid arguments for ask_user: questions is required"),
+        (
+            "request_secret",
+            {"message": "", "service": "github"},
+            "Invalid arguments for request_secret: message must not be empty; username is required",
+        ),
+    ],
+)
+async def test_bad_arguments_are_refused_in_one_line_a_model_can_act_on(
+    app: ServeApp, tool: str, arguments: dict[str, Any], error: str
+) -> None:
+    async with app.run_test(size=SIZE) as pilot:
+        result = await asyncio.wait_for(call(app.url, tool, arguments), 15)
+        await pilot.pause()
+        assert modal(app) is None
+
+    assert result.is_error
+    assert result.content[0].type == "text"
+    assert result.content[0].text == error
 
 
 async def test_the_server_address_is_in_the_title(app: ServeApp, listener: socket.socket) -> None:

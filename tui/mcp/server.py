@@ -8,14 +8,16 @@ calls from several agents wait their turn; a call whose client goes away is with
 
 from __future__ import annotations
 
+from importlib.metadata import PackageNotFoundError, version
 from typing import Annotated, Any
 
 import anyio
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from mcp.types import CallToolResult, TextContent, ToolAnnotations
+from mcp.types import CallToolResult, InputRequiredResult, TextContent, Tool, ToolAnnotations
 from mcp_types.version import is_version_at_least
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic_core import ErrorDetails
 from starlette.requests import Request as HTTPRequest
 
 from tui.core.models import (
@@ -40,12 +42,26 @@ secret is stored in the system keyring and you receive only its service/username
 """
 
 
+_NOT_BLANK = r"\S"
+"""A pattern for text that must hold more than whitespace."""
+
+HEADER_LIMIT = 12
+"""The most characters a question's header (its tab label) may have."""
+
+OPTIONS_LIMITS = (2, 4)
+"""How many options a question offers, at least and at most."""
+
+
 class QuestionOptionInput(BaseModel):
     """One answer a question offers."""
 
     model_config = ConfigDict(extra="forbid")
 
-    label: str = Field(min_length=1, description="What the person picks; returned as the answer.")
+    label: str = Field(
+        min_length=1,
+        pattern=_NOT_BLANK,
+        description="What the person picks; returned as the answer.",
+    )
     description: str | None = Field(
         default=None, description="What picking it means, shown under the label."
     )
@@ -62,13 +78,19 @@ class QuestionInput(BaseModel):
 
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
-    question: str = Field(min_length=1, description="The full question, ending in '?'.")
+    question: str = Field(
+        min_length=1, pattern=_NOT_BLANK, description="The full question, ending in '?'."
+    )
     header: str | None = Field(
-        default=None, description="A very short label for the question's tab (max ~12 chars)."
+        default=None,
+        max_length=HEADER_LIMIT,
+        description=f"A very short label for the question's tab (at most {HEADER_LIMIT} characters).",
     )
     options: list[QuestionOptionInput] = Field(
-        min_length=1,
-        description="The choices (2-4 work best). The person may always type another answer.",
+        min_length=OPTIONS_LIMITS[0],
+        max_length=OPTIONS_LIMITS[1],
+        description=f"The choices, {OPTIONS_LIMITS[0]} to {OPTIONS_LIMITS[1]}. "
+        "The person may always type another answer.",
     )
     multi_select: bool = Field(
         default=False,
@@ -118,7 +140,9 @@ def create_server(
     `progress_interval` seconds while the person has not answered.
     """
     # WARNING: the SDK configures root logging from this, and INFO would chatter per request.
-    server: MCPServer = MCPServer(SERVER_NAME, instructions=INSTRUCTIONS, log_level="WARNING")
+    server = _ElicitServer(
+        SERVER_NAME, version=_version(), instructions=INSTRUCTIONS, log_level="WARNING"
+    )
 
     async def ask_user(
         questions: Annotated[
@@ -133,7 +157,7 @@ def create_server(
                 source=_client_name(ctx),
             )
         except ValidationError as error:
-            raise ToolError(f"Invalid questions: {_problems(error)}") from None
+            raise ToolError(f"Invalid arguments for ask_user: {_problems(error)}") from None
         result = await _ask(queue, request, ctx, progress_interval)
         content: dict[str, Any] = result.content if isinstance(result.content, dict) else {}
         output = AskUserOutput(
@@ -146,14 +170,28 @@ def create_server(
 
     async def request_secret(
         message: Annotated[
-            str, Field(min_length=1, description="What the secret is for, shown to the person.")
+            str,
+            Field(
+                min_length=1,
+                pattern=_NOT_BLANK,
+                description="What the secret is for, shown to the person.",
+            ),
         ],
         service: Annotated[
             str,
-            Field(min_length=1, description="Keyring service to store it under, e.g. 'github'."),
+            Field(
+                min_length=1,
+                pattern=_NOT_BLANK,
+                description="Keyring service to store it under, e.g. 'github'.",
+            ),
         ],
         username: Annotated[
-            str, Field(min_length=1, description="Keyring username (entry name), e.g. 'api-token'.")
+            str,
+            Field(
+                min_length=1,
+                pattern=_NOT_BLANK,
+                description="Keyring username (entry name), e.g. 'api-token'.",
+            ),
         ],
         ctx: Context,
         description: Annotated[
@@ -193,7 +231,8 @@ def create_server(
         name="ask_user",
         title="Ask the user",
         description="Ask the person at the keyboard one or more multiple-choice questions and "
-        "wait for the answers. Each question has a short header, 2-4 options with "
+        "wait for the answers. Each question has a short header (at most "
+        f"{HEADER_LIMIT} characters), {OPTIONS_LIMITS[0]}-{OPTIONS_LIMITS[1]} options with "
         "descriptions, and multiSelect for pick-several; the person can always type their own "
         "answer instead. Returns the answers keyed by question text.",
         annotations=ToolAnnotations(read_only_hint=True, open_world_hint=False),
@@ -273,11 +312,94 @@ def _client_name(ctx: Context) -> str:
     return info.title or info.name
 
 
+class _ElicitServer(MCPServer):
+    """An MCPServer whose tools list flat input schemas and refuse arguments in one line each.
+
+    Clients handle `$ref` and `anyOf [..., null]` unevenly, so each tool's schema is listed
+    with its definitions inlined and optional fields as their plain type. Arguments that do
+    not fit are answered with a tool error a model can act on: each problem as its argument
+    path and what to change, no pydantic dump.
+    """
+
+    async def list_tools(self) -> list[Tool]:
+        return [
+            tool.model_copy(update={"input_schema": flat_schema(tool.input_schema)})
+            for tool in await super().list_tools()
+        ]
+
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
+    ) -> CallToolResult | InputRequiredResult:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as error:
+            if isinstance(error.__cause__, ValidationError):
+                problems = _problems(error.__cause__)
+                raise ToolError(f"Invalid arguments for {name}: {problems}") from error.__cause__
+            raise
+
+
+def flat_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    """`schema` with every `$ref` replaced by its definition and `anyOf [T, null]` by `T`."""
+    definitions = schema.get("$defs", {})
+
+    def flatten(node: Any) -> Any:
+        if isinstance(node, list):
+            return [flatten(item) for item in node]
+        if not isinstance(node, dict):
+            return node
+        if "$ref" in node:
+            name = node["$ref"].removeprefix("#/$defs/")
+            rest = {key: value for key, value in node.items() if key != "$ref"}
+            return flatten({**definitions[name], **rest})
+        options = node.get("anyOf")
+        if isinstance(options, list) and {"type": "null"} in options and len(options) == 2:
+            (kept,) = (option for option in options if option != {"type": "null"})
+            rest = {key: value for key, value in node.items() if key != "anyOf"}
+            if rest.get("default", ...) is None:
+                del rest["default"]
+            return flatten({**kept, **rest})
+        return {key: flatten(value) for key, value in node.items() if key != "$defs"}
+
+    flat: dict[str, Any] = flatten(schema)
+    return flat
+
+
 def _problems(error: ValidationError) -> str:
-    return "; ".join(
-        f"{'.'.join(str(part) for part in problem['loc'])}: {problem['msg']}"
-        for problem in error.errors(include_url=False)
-    )
+    """Each problem as its argument path and what to change, joined on one line."""
+    return "; ".join(_in_plain_words(problem) for problem in error.errors(include_url=False))
+
+
+def _in_plain_words(problem: ErrorDetails) -> str:
+    path = ".".join(str(part) for part in problem["loc"]) or "the arguments"
+    limits = problem.get("ctx", {})
+    match problem["type"]:
+        case "missing":
+            return f"{path} is required"
+        case "extra_forbidden":
+            return f"{path} is not an argument this tool takes"
+        case "string_pattern_mismatch":
+            return f"{path} must not be blank"
+        case "string_too_short" if limits.get("min_length") == 1:
+            return f"{path} must not be empty"
+        case "string_too_long":
+            return f"{path} must be at most {limits['max_length']} characters long"
+        case "too_short":
+            return f"{path} needs at least {_items(limits['min_length'])} (it has {limits['actual_length']})"
+        case "too_long":
+            return f"{path} takes at most {_items(limits['max_length'])} (it has {limits['actual_length']})"
+    return f"{path}: {problem['msg'].removeprefix('Value error, ')}"
+
+
+def _items(count: int) -> str:
+    return f"{count} item" if count == 1 else f"{count} items"
+
+
+def _version() -> str:
+    try:
+        return version("elicit-tui")
+    except PackageNotFoundError:
+        return "0+unknown"
 
 
 def _tool_result(text: str, output: BaseModel) -> CallToolResult:
