@@ -86,6 +86,10 @@ class ElicitationQueue:
                 return future
             if request.id in self._pending:
                 raise ValueError(f"a request with id {request.id!r} is already waiting")
+            if not self._subscribers and self.policy != "wait":
+                # Nobody to tell and nobody to answer: the policy answers at once.
+                future.set_result(self._policy_result(request))
+                return future
             seconds = timeout if timeout is not None else request.timeout
             deadline = None if seconds is None else time.monotonic() + seconds
             pending = _Pending(request, future, deadline)
