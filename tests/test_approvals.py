@@ -171,6 +171,16 @@ def test_a_policy_answers_at_once_what_a_rule_allows(tmp_path: Path) -> None:
     assert [rule.describe() for rule in policy.rules()] == ["shell (command ~ pytest*)"]
 
 
+def test_with_no_front_end_the_queue_policy_answers_what_no_rule_covers(tmp_path: Path) -> None:
+    queue = ElicitationQueue(policy="decline")
+    policy = ApprovalPolicy(tmp_path / "approvals.json")
+    policy.attach(queue)
+    policy.allow("shell", PYTEST)
+    assert queue.submit(shell("c1", "pytest -q")).result(timeout=1) == auto("session")
+    declined = queue.submit(shell("c2", "make test")).result(timeout=1)
+    assert (declined.action, declined.reason) == ("decline", "no_front_end")
+
+
 def test_a_rule_detached_from_the_queue_answers_nothing(tmp_path: Path) -> None:
     queue = ElicitationQueue(policy="wait")
     policy = ApprovalPolicy(tmp_path / "approvals.json")

@@ -138,8 +138,11 @@ class ApprovalPolicy:
         self._session: list[ApprovalRule] = []
 
     def attach(self, queue: ElicitationQueue) -> Callable[[], None]:
-        """Start answering `queue`'s tool approvals (waiting ones too); returns a detach function."""
-        return queue.subscribe(lambda event: self._on_event(queue, event))
+        """Start answering `queue`'s tool approvals (waiting ones too); returns a detach function.
+
+        It is no front end: what no rule covers is left to the front end, or the queue's policy.
+        """
+        return queue.subscribe(lambda event: self._on_event(queue, event), front_end=False)
 
     def rules(self) -> list[ApprovalRule]:
         """The rules in force: those held in memory, then the persisted "always" ones.
