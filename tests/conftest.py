@@ -72,3 +72,18 @@ def isolated_keyring(
     # Set, not swapped with the previous one: reading that would make keyring probe the system.
     keyring.set_keyring(backend)
     return backend
+
+
+@pytest.fixture
+def opened(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The links the url modal opened: a list instead of a real browser."""
+    import widgets.url
+
+    links: list[str] = []
+
+    def open_in_browser(url: str) -> bool:
+        links.append(url)
+        return True
+
+    monkeypatch.setattr(widgets.url, "open_in_browser", open_in_browser)
+    return links

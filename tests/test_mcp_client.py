@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import warnings
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from types import SimpleNamespace
 from typing import Any
@@ -29,7 +29,6 @@ from mcp_types import (
 )
 from textual.pilot import Pilot
 
-import widgets.url
 from tui import ElicitationApp, ElicitationQueue, FormRequest, ScriptedResponder
 from tui.core.models import UrlRequest
 from tui.mcp.client import elicitation_callback, request_from_params
@@ -43,17 +42,8 @@ server name, so requests show this instead."""
 DEFAULTS = {"guests": 2, "budget": 50, "vegan": False, "size": "small", "note": "none"}
 
 
-@pytest.fixture(autouse=True)
-def opened(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
-    """The links the url modal opened: a list instead of a real browser."""
-    links: list[str] = []
-
-    def open_in_browser(url: str) -> bool:
-        links.append(url)
-        return True
-
-    monkeypatch.setattr(widgets.url, "open_in_browser", open_in_browser)
-    yield links
+pytestmark = pytest.mark.usefixtures("opened")
+"""No test here starts a real browser."""
 
 
 async def call(queue: ElicitationQueue, mode: str, tool: str, **arguments: Any) -> CallToolResult:

@@ -21,7 +21,6 @@ from textual.widgets import Markdown, Static, TextArea
 from textual.widgets._markdown import MarkdownParagraph
 
 import tui.cli.main
-import widgets.url
 from tui import ElicitationApp, ElicitationQueue, FormRequest, TextRequest
 from tui.core.models import UrlRequest
 from tui.mcp.options import McpOptions
@@ -418,19 +417,6 @@ def test_auto_with_a_transcript_records_the_elicitations(tmp_path: Path) -> None
 
 
 # -- calls refused until the person has been to some links (-32042) ---------------------
-
-
-@pytest.fixture
-def opened(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The links the url modal opened: a list instead of a real browser."""
-    links: list[str] = []
-
-    def open_in_browser(url: str) -> bool:
-        links.append(url)
-        return True
-
-    monkeypatch.setattr(widgets.url, "open_in_browser", open_in_browser)
-    return links
 
 
 SIGN_IN_LINKS = [
