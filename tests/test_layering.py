@@ -31,9 +31,21 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "widgets",
     ),
     "tui.cli": ("tui", "widgets"),
+    **{
+        adapter: ("tui.core", "tui.secrets", "tui.approvals", "tui.integrations", "tui.mcp")
+        for adapter in (
+            "tui.integrations.gptme",
+            "tui.integrations.langgraph",
+            "tui.integrations.pydantic_ai",
+            "tui.integrations.openai_agents",
+            "tui.integrations.agentpool",
+        )
+    },
     "tui.examples": ("tui.core",),
 }
-"""Each layer and the project modules it may import (by prefix); `tui` itself re-exports core."""
+"""Each layer and the project modules it may import (by prefix); `tui` itself re-exports core.
+The framework adapters sit on top of the MCP bridge (their frameworks speak MCP's elicitation),
+while the other integrations (harness formats) sit below it."""
 
 FOREIGN_BANS: dict[str, tuple[str, ...]] = {
     "tui.core": ("textual", "rich", "mcp", "mcp_types", "uvicorn"),
