@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import uuid
 from collections.abc import Mapping
-from concurrent.futures import Future
 from typing import Any
 
 from langgraph.types import Command, Interrupt
@@ -21,7 +20,7 @@ from pydantic import BaseModel, TypeAdapter
 
 from tui.core.models import ElicitationResult, FormRequest, Request, TextRequest, parse_request
 from tui.core.queue import ElicitationQueue
-from tui.integrations.run_cancelled import RunCancelled, raise_if_cancelled
+from tui.integrations.ask_all import RunCancelled, ask_all
 
 __all__ = ["RunCancelled", "request_for_interrupt", "run_graph"]
 
@@ -43,16 +42,11 @@ def run_graph(
     run_config["configurable"] = configurable
     output = graph.invoke(input, run_config)
     while interrupts := _interrupts(output):
-        asked = [(i, request_for_interrupt(i)) for i in interrupts]
-        futures: list[Future[ElicitationResult]] = [queue.submit(r) for _, r in asked]
-        resume: dict[str, Any] = {}
-        try:
-            for (interrupt, request), future in zip(asked, futures, strict=True):
-                result = raise_if_cancelled(request, future.result())
-                resume[interrupt.id] = _resume_value(interrupt, request, result)
-        finally:
-            for future in futures:
-                future.cancel()
+        requests = [request_for_interrupt(i) for i in interrupts]
+        answers = ask_all(queue, requests)
+        resume = {
+            i.id: _resume_value(i, answer) for i, answer in zip(interrupts, answers, strict=True)
+        }
         output = graph.invoke(Command(resume=resume), run_config)
     return output
 
@@ -94,7 +88,7 @@ def _message(value: Any) -> str:
     return json.dumps(value, default=str) if value is not None else "The graph asks for input"
 
 
-def _resume_value(interrupt: Interrupt, request: Request, result: ElicitationResult) -> Any:
+def _resume_value(interrupt: Interrupt, result: ElicitationResult) -> Any:
     value = interrupt.value
     if (isinstance(value, BaseModel) and hasattr(value, "kind")) or (
         isinstance(value, Mapping) and "kind" in value

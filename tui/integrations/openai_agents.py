@@ -18,7 +18,7 @@ from agents import Agent, Runner, RunResult, ToolApprovalItem
 
 from tui.core.models import ElicitationResult, ToolApprovalRequest
 from tui.core.queue import ElicitationQueue
-from tui.integrations.run_cancelled import RunCancelled, raise_if_cancelled
+from tui.integrations.ask_all import RunCancelled, ask_all_async
 
 __all__ = ["RunCancelled", "approval_request", "run", "run_async"]
 
@@ -38,15 +38,11 @@ async def run_async(
     result = await Runner.run(agent, input, **run_options)
     while result.interruptions:
         state = result.to_state()
-        asked = [(item, approval_request(item)) for item in result.interruptions]
-        futures = [queue.submit(request) for _, request in asked]
-        try:
-            for (item, request), future in zip(asked, futures, strict=True):
-                answer = raise_if_cancelled(request, await asyncio.wrap_future(future))
-                _decide(state, item, request, answer)
-        finally:
-            for future in futures:
-                future.cancel()
+        items = list(result.interruptions)
+        requests = [approval_request(item) for item in items]
+        answers = await ask_all_async(queue, requests)
+        for item, request, answer in zip(items, requests, answers, strict=True):
+            _decide(state, item, request, answer)
         result = await Runner.run(agent, state, **run_options)
     return result
 
