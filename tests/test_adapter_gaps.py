@@ -83,7 +83,9 @@ def test_an_approval_without_a_summary_names_the_call() -> None:
     )
     assert request.summary == 'shell(command="pytest -q", timeout=30)'
     assert request.message == request.summary
-    long = ToolApprovalRequest(tool_name="write", arguments={"text": "x\n" * 200}, tool_call_id="c2")
+    long = ToolApprovalRequest(
+        tool_name="write", arguments={"text": "x\n" * 200}, tool_call_id="c2"
+    )
     assert len(long.summary) == 120 and long.summary.endswith("…") and "\n" not in long.summary
 
 
