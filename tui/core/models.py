@@ -461,7 +461,7 @@ class ToolApprovalRequest(_Request):
     kind: Literal["tool_approval"] = "tool_approval"
     message: str = Field(default="", min_length=1)
     tool_name: str = Field(min_length=1)
-    summary: str = Field(min_length=1)
+    summary: str = Field(default="", min_length=1)
     """One line saying what the call will do; without one, the call itself: `shell(command="ls")`."""
     arguments: dict[str, Any] = Field(default_factory=dict)
     diff: str | None = None

@@ -9,12 +9,12 @@ elicitations at once simply queue.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 from pydantic import SecretStr, ValidationError
 
 try:
-    from mcp.client.session import ClientRequestContext, ElicitationFnT
+    from mcp.client.session import ClientRequestContext
     from mcp_types import (
         INTERNAL_ERROR,
         INVALID_PARAMS,
@@ -33,10 +33,20 @@ from tui.core.models import ElicitationResult, FormRequest, UrlRequest
 from tui.core.queue import ElicitationQueue
 from tui.core.schema import build_content, parse_schema, validate_content
 
-__all__ = ["elicitation_callback", "request_from_params", "to_elicit_result"]
+__all__ = ["ElicitationCallback", "elicitation_callback", "request_from_params", "to_elicit_result"]
 
 
-def elicitation_callback(queue: ElicitationQueue, *, source: str | None = None) -> ElicitationFnT:
+class ElicitationCallback(Protocol):
+    """An MCP SDK `ElicitationFnT` that also takes no context (None)."""
+
+    async def __call__(
+        self, context: ClientRequestContext | None, params: ElicitRequestParams
+    ) -> ElicitResult | ErrorData: ...
+
+
+def elicitation_callback(
+    queue: ElicitationQueue, *, source: str | None = None
+) -> ElicitationCallback:
     """A callback that asks the person through `queue` (with `ask_async`, never blocking the loop).
 
     It may be called with a context of None (hosts that have no SDK session); then the
