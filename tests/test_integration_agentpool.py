@@ -63,7 +63,13 @@ async def _stream(messages: list[ModelMessage], info: AgentInfo) -> AsyncIterato
         if isinstance(part, TextPart):
             yield part.content
         elif isinstance(part, ToolCallPart):
-            yield {0: DeltaToolCall(part.tool_name, json.dumps(part.args), part.tool_call_id)}
+            yield {
+                0: DeltaToolCall(
+                    name=part.tool_name,
+                    json_args=json.dumps(part.args),
+                    tool_call_id=part.tool_call_id,
+                )
+            }
 
 
 async def _run(queue: ElicitationQueue) -> str:
@@ -86,7 +92,7 @@ async def test_an_allowed_tool_call_runs() -> None:
     assert await _run(queue) == "['ran ls']"
     request = scripted.asked[0]
     assert isinstance(request, ToolApprovalRequest)
-    assert (request.arguments, request.id) == ({"command": "ls"}, "toolApproval:c1")
+    assert (request.tool_name, request.arguments) == ("shell", {"command": "ls"})
 
 
 async def test_a_denied_call_is_skipped_and_a_cancel_aborts_the_run() -> None:

@@ -48,9 +48,13 @@ class InputProvider(_AgentPoolInputProvider):  # type: ignore[misc]
         """An `output_type` instance filled in as a form; anything but an answer stops the run."""
         request = FormRequest.from_model(output_type, message=prompt, source=_source(context))
         (result,) = await ask_all_async(self.queue, [request])
-        if not isinstance(result.content, output_type):
+        content = result.content
+        if result.accepted and isinstance(content, dict):
+            # front ends other than the app (a script) answer with the form's plain content
+            content = request.finish_content(content)
+        if not isinstance(content, output_type):
             raise RunCancelled(request, result)
-        return result.content
+        return content
 
     async def get_tool_confirmation(self, context: Any, tool_description: str = "") -> Confirmation:
         """ "allow" when the person allows the call, "skip" when they deny it, else "abort_run"."""
