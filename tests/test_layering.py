@@ -55,6 +55,11 @@ FOREIGN_BANS: dict[str, tuple[str, ...]] = {
     "tui.mcp": ("textual",),
     "tui.transcript": ("textual", "rich", "mcp", "mcp_types"),
     "widgets": ("mcp", "mcp_types", "uvicorn"),
+    **{
+        adapter: ("textual", "rich")
+        for adapter in LAYERS
+        if adapter.startswith("tui.integrations.")
+    },
 }
 """Third-party packages a layer must never import, even lazily (`SecretRef.get` reads the
 keyring on demand, so core may; `import tui` still loads it nowhere, as tested below)."""
