@@ -164,7 +164,9 @@ def test_a_tool_call_is_confirmed_or_skipped_with_the_reason(queue: ElicitationQ
 def test_always_is_honoured_on_the_next_call(queue: ElicitationQueue, config_dir: Any) -> None:
     ApprovalPolicy(persistent=False).attach(queue)
     reasons: list[str | None] = []
-    queue.subscribe(lambda e: reasons.append(e.result.reason) if e.result else None)
+    queue.subscribe(
+        lambda e: reasons.append(e.result.reason) if e.result else None, front_end=False
+    )
     ScriptedResponder(queue, {"shell": {"scope": "always"}})
     assert get_confirmation(_shell("ls", "c1")).action == ConfirmAction.CONFIRM
     assert get_confirmation(_shell("pwd", "c2")).action == ConfirmAction.CONFIRM

@@ -96,7 +96,9 @@ def test_a_session_approval_is_honoured_on_the_next_call() -> None:
     queue = ElicitationQueue()
     ApprovalPolicy(persistent=False).attach(queue)
     answered: list[str | None] = []
-    queue.subscribe(lambda e: answered.append(e.result.reason) if e.result else None)
+    queue.subscribe(
+        lambda e: answered.append(e.result.reason) if e.result else None, front_end=False
+    )
     ScriptedResponder(queue, {"shell": {"scope": "session"}})
     model = scripted_model(("shell", {"command": "ls"}), ("shell", {"command": "pwd"}))
     output = _agent(model, queue).run_sync("look").output
