@@ -17,7 +17,12 @@ pytest.importorskip(
 )
 
 from gptme.hooks import HookType, get_hooks
-from gptme.hooks.confirm import ConfirmAction, get_confirmation
+from gptme.hooks.confirm import (
+    ConfirmAction,
+    get_confirmation,
+    reset_auto_confirm,
+    set_auto_confirm,
+)
 from gptme.hooks.elicitation import ElicitationRequest, FormField, elicit
 from gptme.tools.base import ToolUse
 from gptme.tools.elicit import execute_elicit
@@ -177,3 +182,13 @@ def test_a_cancel_interrupts_the_turn(queue: ElicitationQueue) -> None:
     ScriptedResponder(queue, {"shell": ElicitationResult(action="cancel")})
     with pytest.raises(KeyboardInterrupt):
         get_confirmation(_shell("rm -rf build", "c1"))
+
+
+def test_auto_confirm_mode_is_honoured_without_asking(queue: ElicitationQueue) -> None:
+    scripted = ScriptedResponder(queue, {})
+    set_auto_confirm(1)
+    try:
+        assert get_confirmation(_shell("ls", "c1")).action == ConfirmAction.CONFIRM
+    finally:
+        reset_auto_confirm()
+    assert scripted.asked == []

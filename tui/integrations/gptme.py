@@ -21,8 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from gptme.hooks import HookType, register_hook, unregister_hook
-from gptme.hooks.confirm import ConfirmationResult
+from gptme.hooks.confirm import ConfirmationResult, check_auto_confirm
 from gptme.hooks.elicitation import ElicitationRequest, ElicitationResponse, FormField
+from gptme.tools import get_tool
 from pydantic import SecretStr
 
 from tui.core.models import (
@@ -162,6 +163,10 @@ def _slug(prompt: str) -> str:
 
 
 def _confirm(queue: ElicitationQueue, tool_use: Any, preview: str | None) -> ConfirmationResult:
+    # as gptme's own prompt does: read-only builtin tools and auto-confirm mode (-y) never ask
+    tool = get_tool(tool_use.tool)
+    if (tool is not None and tool.read_only and not tool.is_mcp) or check_auto_confirm()[0]:
+        return ConfirmationResult.confirm()
     content = preview or tool_use.content
     arguments: dict[str, Any] = dict(tool_use.kwargs or {})
     if tool_use.args:
