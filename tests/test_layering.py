@@ -31,9 +31,21 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "widgets",
     ),
     "tui.cli": ("tui", "widgets"),
+    **{
+        adapter: ("tui.core", "tui.secrets", "tui.approvals", "tui.integrations", "tui.mcp")
+        for adapter in (
+            "tui.integrations.gptme",
+            "tui.integrations.langgraph",
+            "tui.integrations.pydantic_ai",
+            "tui.integrations.openai_agents",
+            "tui.integrations.agentpool",
+        )
+    },
     "tui.examples": ("tui.core",),
 }
-"""Each layer and the project modules it may import (by prefix); `tui` itself re-exports core."""
+"""Each layer and the project modules it may import (by prefix); `tui` itself re-exports core.
+The framework adapters sit on top of the MCP bridge (their frameworks speak MCP's elicitation),
+while the other integrations (harness formats) sit below it."""
 
 FOREIGN_BANS: dict[str, tuple[str, ...]] = {
     "tui.core": ("textual", "rich", "mcp", "mcp_types", "uvicorn"),
@@ -43,6 +55,11 @@ FOREIGN_BANS: dict[str, tuple[str, ...]] = {
     "tui.mcp": ("textual",),
     "tui.transcript": ("textual", "rich", "mcp", "mcp_types"),
     "widgets": ("mcp", "mcp_types", "uvicorn"),
+    **{
+        adapter: ("textual", "rich")
+        for adapter in LAYERS
+        if adapter.startswith("tui.integrations.")
+    },
 }
 """Third-party packages a layer must never import, even lazily (`SecretRef.get` reads the
 keyring on demand, so core may; `import tui` still loads it nowhere, as tested below)."""

@@ -493,7 +493,15 @@ def test_refused_schema_names_property_and_reason(schema: Any, message: str) -> 
     assert message in str(caught.value)
 
 
-@pytest.mark.parametrize(("schema", "message"), [p for p in REFUSED if p.id != "schema not a dict"])
+PYDANTIC_JSON = ("$defs", "$ref", "nullable via anyOf")
+"""Refused by `parse_schema`, but a form request takes them as pydantic's own schema of a
+flat model (tests/test_adapter_gaps.py)."""
+
+
+@pytest.mark.parametrize(
+    ("schema", "message"),
+    [p for p in REFUSED if p.id != "schema not a dict" and p.id not in PYDANTIC_JSON],
+)
 def test_refused_schema_fails_the_form_request(schema: Any, message: str) -> None:
     with pytest.raises(pydantic.ValidationError) as caught:
         parse_request({"kind": "form", "message": "m", "requestedSchema": schema})

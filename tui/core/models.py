@@ -21,7 +21,14 @@ from pydantic import (
 )
 
 from tui.core.options import Option
-from tui.core.schema import SchemaError, default_content, parse_schema, schema_from_model
+from tui.core.schema import (
+    SchemaError,
+    default_content,
+    parse_schema,
+    schema_from_model,
+    schema_from_pydantic_json,
+    uses_pydantic_json,
+)
 from tui.core.secret_ref import SecretRef
 
 Action = Literal["accept", "decline", "cancel"]
@@ -226,6 +233,9 @@ class FormRequest(_Request):
     @field_validator("requested_schema")
     @classmethod
     def _schema_in_subset(cls, value: dict[str, Any]) -> dict[str, Any]:
+        # pydantic's own schema of a flat model (`$defs`, `anyOf` with null) becomes the subset
+        if isinstance(value, dict) and uses_pydantic_json(value):
+            return schema_from_pydantic_json(value)
         parse_schema(value)
         return value
 
@@ -423,6 +433,22 @@ class ArgumentPattern(BaseModel):
         return f"{self.argument or 'arguments'} ~ {self.pattern}"
 
 
+_SUMMARY_LENGTH = 120
+
+
+def call_summary(tool_name: str, arguments: Any) -> str:
+    """One line naming a tool call, like `shell(command="pytest -q")`, cut with … when long."""
+    if isinstance(arguments, dict):
+        shown = ", ".join(
+            f"{key}={json.dumps(value, ensure_ascii=False, default=str)}"
+            for key, value in arguments.items()
+        )
+    else:
+        shown = json.dumps(arguments, ensure_ascii=False, default=str)
+    line = " ".join(f"{tool_name}({shown})".split())
+    return line if len(line) <= _SUMMARY_LENGTH else line[: _SUMMARY_LENGTH - 1] + "…"
+
+
 class ToolApprovalRequest(_Request):
     """May the agent run this tool call? The id is `toolApproval:{tool_call_id}`.
 
@@ -435,8 +461,8 @@ class ToolApprovalRequest(_Request):
     kind: Literal["tool_approval"] = "tool_approval"
     message: str = Field(default="", min_length=1)
     tool_name: str = Field(min_length=1)
-    summary: str = Field(min_length=1)
-    """One line saying what the call will do."""
+    summary: str = Field(default="", min_length=1)
+    """One line saying what the call will do; without one, the call itself: `shell(command="ls")`."""
     arguments: dict[str, Any] = Field(default_factory=dict)
     diff: str | None = None
     """A unified diff of the change the call would make, if it edits files."""
@@ -452,6 +478,9 @@ class ToolApprovalRequest(_Request):
             call_id = data.get("tool_call_id")
             if isinstance(call_id, str) and call_id and "id" not in data:
                 data = {**data, "id": f"toolApproval:{call_id}"}
+            name = data.get("tool_name")
+            if not data.get("summary") and isinstance(name, str) and name:
+                data = {**data, "summary": call_summary(name, data.get("arguments") or {})}
             if "message" not in data and "summary" in data:
                 data = {**data, "message": data["summary"]}
         return data

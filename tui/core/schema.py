@@ -34,6 +34,8 @@ __all__ = [
     "parse_schema",
     "parse_value",
     "schema_from_model",
+    "schema_from_pydantic_json",
+    "uses_pydantic_json",
     "validate_content",
 ]
 
@@ -244,11 +246,33 @@ def schema_from_model(model: type[BaseModel]) -> dict[str, Any]:
     string, integer gt/lt inclusive bounds. Raises `SchemaError` naming a field outside
     the subset (nested models, dicts, lists of anything but options, unions).
     """
-    source = model.model_json_schema()
+    return schema_from_pydantic_json(model.model_json_schema())
+
+
+def uses_pydantic_json(schema: dict[str, Any]) -> bool:
+    """True if `schema` uses what pydantic generates but the subset lacks: `$defs`, or a
+    property that is a `$ref` or an `anyOf` (an Enum field, an `X | None` field)."""
+    properties = schema.get("properties")
+    return "$defs" in schema or (
+        isinstance(properties, dict)
+        and any(isinstance(p, dict) and ("$ref" in p or "anyOf" in p) for p in properties.values())
+    )
+
+
+def schema_from_pydantic_json(source: dict[str, Any]) -> dict[str, Any]:
+    """The subset schema for a flat model's JSON schema as pydantic generates it
+    (`TypeAdapter(Model).json_schema()`), with the same rules as `schema_from_model`."""
+    if not isinstance(source, dict) or source.get("type") != "object":
+        raise SchemaError("schema: top-level type must be 'object'")
+    for key in source:
+        if key in _MEANINGFUL and key not in _TOP_KEYWORDS and key != "$defs":
+            raise SchemaError(f"schema: keyword {key!r} is not supported{_ADVICE.get(key, '')}")
     defs: dict[str, Any] = source.get("$defs", {})
     required = set(source.get("required", []))
     properties: dict[str, Any] = {}
     for name, prop in source.get("properties", {}).items():
+        if not isinstance(prop, dict):
+            raise SchemaError(f"property {name!r}: must be an object, not {type(prop).__name__}")
         properties[name], nullable = _property_from_model(name, prop, defs)
         if nullable:
             required.discard(name)

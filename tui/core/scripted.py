@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from tui.core.models import ElicitationResult, Request
+from tui.core.models import ElicitationResult, Request, ToolApprovalRequest
 from tui.core.queue import ElicitationQueue, QueueEvent
 
 Answer = ElicitationResult | Callable[[Request], ElicitationResult] | Any
@@ -19,7 +19,9 @@ class UnscriptedRequestError(LookupError):
 class ScriptedResponder:
     """Answers each request at once from `answers`; every asked request is kept in `asked`.
 
-    An unknown message makes the agent's `ask()` raise `UnscriptedRequestError` naming it.
+    A request is looked up by its message; a tool approval also by its tool name, so
+    `{"shell": {"scope": "session"}}` answers every approval of `shell`. An unknown message
+    makes the agent's `ask()` raise `UnscriptedRequestError` naming it.
     """
 
     def __init__(self, queue: ElicitationQueue, answers: Mapping[str, Answer]) -> None:
@@ -33,12 +35,15 @@ class ScriptedResponder:
             return
         request = event.request
         self.asked.append(request)
-        if request.message not in self.answers:
+        key = request.message
+        if key not in self.answers and isinstance(request, ToolApprovalRequest):
+            key = request.tool_name
+        if key not in self.answers:
             known = ", ".join(repr(m) for m in self.answers) or "none"
             raise UnscriptedRequestError(
                 f"no scripted answer for message {request.message!r} (scripted: {known})"
             )
-        answer = self.answers[request.message]
+        answer = self.answers[key]
         if callable(answer) and not isinstance(answer, ElicitationResult):
             answer = answer(request)
         if not isinstance(answer, ElicitationResult):

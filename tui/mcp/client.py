@@ -9,12 +9,12 @@ elicitations at once simply queue.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 from pydantic import SecretStr, ValidationError
 
 try:
-    from mcp.client.session import ClientRequestContext, ElicitationFnT
+    from mcp.client.session import ClientRequestContext
     from mcp_types import (
         INTERNAL_ERROR,
         INVALID_PARAMS,
@@ -33,11 +33,24 @@ from tui.core.models import ElicitationResult, FormRequest, UrlRequest
 from tui.core.queue import ElicitationQueue
 from tui.core.schema import build_content, parse_schema, validate_content
 
-__all__ = ["elicitation_callback", "request_from_params"]
+__all__ = ["ElicitationCallback", "elicitation_callback", "request_from_params", "to_elicit_result"]
 
 
-def elicitation_callback(queue: ElicitationQueue, *, source: str | None = None) -> ElicitationFnT:
+class ElicitationCallback(Protocol):
+    """An MCP SDK `ElicitationFnT` that also takes no context (None)."""
+
+    async def __call__(
+        self, context: ClientRequestContext | None, params: ElicitRequestParams
+    ) -> ElicitResult | ErrorData: ...
+
+
+def elicitation_callback(
+    queue: ElicitationQueue, *, source: str | None = None
+) -> ElicitationCallback:
     """A callback that asks the person through `queue` (with `ask_async`, never blocking the loop).
+
+    It may be called with a context of None (hosts that have no SDK session); then the
+    request's `source` is `source`.
 
     Form mode becomes a `FormRequest`, URL mode a `UrlRequest`; the server's name is the
     request's `source` when the session knows it, else `source`. Accepted form content is
@@ -47,16 +60,18 @@ def elicitation_callback(queue: ElicitationQueue, *, source: str | None = None) 
     """
 
     async def callback(
-        context: ClientRequestContext, params: ElicitRequestParams
+        context: ClientRequestContext | None, params: ElicitRequestParams
     ) -> ElicitResult | ErrorData:
-        server_info = context.session.server_info
-        asker = server_info.name if server_info is not None and server_info.name else source
+        # hosts other than the SDK's sessions may call without a context, or without a name
+        server_info = getattr(getattr(context, "session", None), "server_info", None)
+        name = getattr(server_info, "name", None)
+        asker = name if isinstance(name, str) and name else source
         try:
             request = request_from_params(params, source=asker)
         except ValidationError as error:
             return ErrorData(code=INVALID_PARAMS, message=_refusal(error))
         result = await queue.ask_async(request)
-        return _elicit_result(request, result)
+        return to_elicit_result(request, result)
 
     return callback
 
@@ -78,9 +93,15 @@ def request_from_params(
     return UrlRequest(message=params.message, url=params.url, source=source, metadata={"mcp": mcp})
 
 
-def _elicit_result(
+def to_elicit_result(
     request: FormRequest | UrlRequest, result: ElicitationResult
 ) -> ElicitResult | ErrorData:
+    """The MCP answer to the elicitation `request` showed, once the queue gave `result`.
+
+    Decline and cancel pass through; an accepted form's content gets the defaults of untouched
+    fields and password fields' values (not `SecretStr`), and is checked against the schema: an
+    answer that does not fit becomes an internal-error `ErrorData` saying why.
+    """
     if result.action != "accept":
         return ElicitResult(action=result.action)
     if isinstance(request, UrlRequest):

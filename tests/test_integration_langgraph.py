@@ -1,0 +1,120 @@
+"""LangGraph: a real compiled graph whose nodes interrupt, answered through the queue."""
+
+from __future__ import annotations
+
+from typing import Any, TypedDict
+
+import pytest
+
+pytest.importorskip("langgraph", reason="the langgraph extra is not installed")
+
+from app_driver import SIZE, wait_for_modal
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.graph import END, START, StateGraph
+from langgraph.types import interrupt
+from pydantic import BaseModel
+
+from tui import (
+    ChoiceRequest,
+    ElicitationApp,
+    ElicitationQueue,
+    ElicitationResult,
+    FormRequest,
+    ScriptedResponder,
+    TextRequest,
+)
+from tui.integrations.langgraph import RunCancelled, run_graph
+
+
+class Booking(BaseModel):
+    guests: int
+    note: str | None
+
+
+class State(TypedDict, total=False):
+    name: Any
+    booking: Any
+    region: Any
+
+
+def _graph(*nodes: tuple[str, Any]) -> Any:
+    """Nodes run in parallel from START; the graph keeps its checkpoints in memory."""
+    builder = StateGraph(State)
+    for name, node in nodes:
+        builder.add_node(name, node)
+        builder.add_edge(START, name)
+        builder.add_edge(name, END)
+    return builder.compile(checkpointer=InMemorySaver())
+
+
+def ask_name(state: State) -> State:
+    return {"name": interrupt("What is your name?")}
+
+
+def ask_booking(state: State) -> State:
+    return {"booking": interrupt({"message": "Book a table"}, response_schema=Booking)}
+
+
+def ask_region(state: State) -> State:
+    request = ChoiceRequest(message="Which region?", options=["eu", "us"])
+    return {"region": interrupt(request.model_dump())}
+
+
+def test_parallel_interrupts_are_asked_together_and_resumed_in_one_pass() -> None:
+    queue = ElicitationQueue()
+    scripted = ScriptedResponder(
+        queue, {"What is your name?": "Ada", "Book a table": {"guests": 4}, "Which region?": "us"}
+    )
+    graph = _graph(("name", ask_name), ("booking", ask_booking), ("region", ask_region))
+    output = run_graph(graph, {}, queue)
+    kinds = {type(r).__name__ for r in scripted.asked}
+    assert kinds == {"TextRequest", "FormRequest", "ChoiceRequest"}
+    assert len(scripted.asked) == 3  # one pass: nothing asked twice
+    assert output["name"] == "Ada"
+    assert output["booking"] == Booking(guests=4, note=None)
+    assert output["region"] == {"action": "accept", "content": "us", "reason": None}
+
+
+def test_a_response_schema_becomes_a_form_of_the_subset() -> None:
+    queue = ElicitationQueue()
+    scripted = ScriptedResponder(queue, {"Book a table": {"guests": 2, "note": "window"}})
+    output = run_graph(_graph(("booking", ask_booking)), {}, queue)
+    form = scripted.asked[0]
+    assert isinstance(form, FormRequest) and form.requested_schema["required"] == ["guests"]
+    assert output["booking"] == Booking(guests=2, note="window")
+
+
+def test_a_decline_resumes_with_none_and_a_cancel_stops_the_run() -> None:
+    queue = ElicitationQueue()
+    ScriptedResponder(queue, {"What is your name?": ElicitationResult(action="decline")})
+    assert run_graph(_graph(("name", ask_name)), {}, queue)["name"] is None
+    queue = ElicitationQueue()
+    ScriptedResponder(queue, {"What is your name?": ElicitationResult(action="cancel")})
+    graph = _graph(("name", ask_name))
+    config = {"configurable": {"thread_id": "cancelled"}}
+    with pytest.raises(RunCancelled, match="What is your name"):
+        run_graph(graph, {}, queue, config)
+    # the graph is still waiting at its checkpoint
+    assert graph.get_state(config).interrupts[0].value == "What is your name?"
+
+
+def test_a_graph_without_interrupts_just_runs() -> None:
+    graph = _graph(("name", lambda state: {"name": "fixed"}))
+    assert run_graph(graph, {}, ElicitationQueue()) == {"name": "fixed"}
+
+
+async def test_the_person_answers_the_graph_in_the_app() -> None:
+    queue = ElicitationQueue()
+    graph = _graph(("name", ask_name))
+    app = ElicitationApp(queue, lambda q: run_graph(graph, {}, q), input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        modal = await wait_for_modal(pilot, "What is your name?")
+        assert isinstance(modal.request, TextRequest)
+        for key in "Grace":
+            await pilot.press(key)
+        await pilot.press("enter")
+        for _ in range(200):
+            if app.agent_result is not None:
+                break
+            await pilot.pause(0.02)
+    assert app.agent_result == {"name": "Grace"}

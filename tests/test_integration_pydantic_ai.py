@@ -1,0 +1,147 @@
+"""pydantic-ai: a real Agent on FunctionModel, its deferred calls and MCP elicitations answered."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("pydantic_ai", reason="the pydantic-ai extra is not installed")
+
+from fastmcp.client.transports import StdioTransport
+from pydantic import SecretStr
+from pydantic_ai import Agent, CallDeferred
+from pydantic_ai.capabilities import HandleDeferredToolCalls
+from pydantic_ai.mcp import MCPToolset
+from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart, ToolCallPart, ToolReturnPart
+from pydantic_ai.models.function import AgentInfo, FunctionModel
+
+from tui import (
+    ChoiceRequest,
+    ElicitationQueue,
+    ElicitationResult,
+    FormRequest,
+    ScriptedResponder,
+    SecretRequest,
+    ToolApprovalRequest,
+)
+from tui.approvals.rules import ApprovalPolicy
+from tui.integrations.pydantic_ai import RunCancelled, deferred_tool_handler, elicitation_handler
+
+CANARY = "sk-canary-3f9a"
+
+
+def _returns(messages: list[ModelMessage]) -> list[Any]:
+    """Every tool result the model was sent, in order."""
+    return [
+        part.content
+        for message in messages
+        for part in getattr(message, "parts", [])
+        if isinstance(part, ToolReturnPart)
+    ]
+
+
+def scripted_model(*calls: tuple[str, dict[str, Any]]) -> FunctionModel:
+    """Makes each call in turn (one model response each), then answers with the tool results."""
+
+    def respond(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+        made = sum(1 for m in messages if isinstance(m, ModelResponse))
+        if made < len(calls):
+            name, args = calls[made]
+            return ModelResponse(parts=[ToolCallPart(name, args, tool_call_id=f"call{made}")])
+        return ModelResponse(parts=[TextPart(repr(_returns(messages)))])
+
+    return FunctionModel(respond)
+
+
+def _agent(model: FunctionModel, queue: ElicitationQueue) -> Agent[None, str]:
+    agent = Agent(
+        model, name="helper", capabilities=[HandleDeferredToolCalls(deferred_tool_handler(queue))]
+    )
+
+    @agent.tool_plain(requires_approval=True)
+    def shell(command: str) -> str:
+        return f"ran {command}"
+
+    @agent.tool_plain
+    def ask_user(question: str, options: list[str] | None = None) -> str:
+        raise CallDeferred(kind="question")
+
+    @agent.tool_plain
+    def ask_secret(message: str) -> str:
+        raise CallDeferred(
+            kind="question", metadata={"request": {"kind": "secret", "message": message}}
+        )
+
+    return agent
+
+
+def test_an_approved_call_runs_and_a_denied_one_tells_the_model_why() -> None:
+    queue = ElicitationQueue()
+    answers = {
+        'shell(command="ls")': {"scope": "once"},
+        'shell(command="rm -rf /")': ElicitationResult(action="decline", content={"reason": "no"}),
+    }
+    scripted = ScriptedResponder(queue, answers)
+    model = scripted_model(("shell", {"command": "ls"}), ("shell", {"command": "rm -rf /"}))
+    output = _agent(model, queue).run_sync("tidy up").output
+    assert output == repr(["ran ls", "Denied by the user: no"])
+    assert all(isinstance(r, ToolApprovalRequest) for r in scripted.asked)
+    assert [r.source for r in scripted.asked] == ["helper", "helper"]
+
+
+def test_a_session_approval_is_honoured_on_the_next_call() -> None:
+    queue = ElicitationQueue()
+    ApprovalPolicy(persistent=False).attach(queue)
+    answered: list[str | None] = []
+    queue.subscribe(
+        lambda e: answered.append(e.result.reason) if e.result else None, front_end=False
+    )
+    ScriptedResponder(queue, {"shell": {"scope": "session"}})
+    model = scripted_model(("shell", {"command": "ls"}), ("shell", {"command": "pwd"}))
+    output = _agent(model, queue).run_sync("look").output
+    assert output == repr(["ran ls", "ran pwd"])
+    assert answered == [None, "auto_approved"]  # the person, then the remembered rule
+
+
+def test_question_calls_become_requests_of_their_kind_and_secrets_stay_out_of_the_model() -> None:
+    queue = ElicitationQueue()
+    scripted = ScriptedResponder(queue, {"Which region?": "us", "API key?": SecretStr(CANARY)})
+    model = scripted_model(
+        ("ask_user", {"question": "Which region?", "options": ["eu", "us"]}),
+        ("ask_secret", {"message": "API key?"}),
+    )
+    result = _agent(model, queue).run_sync("set up")
+    assert [type(r) for r in scripted.asked] == [ChoiceRequest, SecretRequest]
+    assert result.output == repr(
+        ["us", "The user provided the secret; it is held by the program and not shown here."]
+    )
+    assert CANARY not in repr(result.all_messages())
+
+
+def test_a_cancel_stops_the_run() -> None:
+    queue = ElicitationQueue()
+    ScriptedResponder(queue, {"shell": ElicitationResult(action="cancel")})
+    with pytest.raises(RunCancelled):
+        _agent(scripted_model(("shell", {"command": "ls"})), queue).run_sync("go")
+
+
+SERVER = Path(__file__).with_name("mcp_test_server.py")
+
+
+# pydantic-ai warns so on modern sessions, yet answers their input_required rounds with it
+@pytest.mark.filterwarnings("ignore:`elicitation_handler` will never be called")
+def test_an_mcp_servers_elicitation_is_answered_through_the_queue() -> None:
+    queue = ElicitationQueue()
+    scripted = ScriptedResponder(queue, {"Who is coming?": {"name": "Ada", "guests": 3}})
+    toolset = MCPToolset(
+        StdioTransport(command=sys.executable, args=[str(SERVER)]),
+        elicitation_handler=elicitation_handler(queue),
+    )
+    agent = Agent(scripted_model(("form", {"case": "typed"})), toolsets=[toolset])
+    output = agent.run_sync("book").output
+    assert isinstance(scripted.asked[0], FormRequest)
+    assert scripted.asked[0].source == "test-elicitor"
+    assert "'name': 'Ada'" in output and "'guests': 3" in output and "'action': 'accept'" in output

@@ -1,0 +1,105 @@
+"""LangGraph: run a compiled graph and answer every `interrupt(value)` through the queue.
+
+An interrupt's value decides what is asked: an elicit-tui request (a `Request`, or a dict with
+a `kind`) is asked as is and resumed with its result as a dict (`action`, `content`, `reason`);
+a `response_schema` (a pydantic type or JSON Schema) becomes a form resumed with its content;
+a string, or anything else, becomes a text question resumed with the text. A declined form or
+text resumes with None; a cancel stops the run with `RunCancelled` (the graph stays
+interrupted at its checkpoint).
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Mapping
+from typing import Any
+
+from langgraph.types import Command, Interrupt
+from pydantic import BaseModel, TypeAdapter
+
+from tui.core.models import ElicitationResult, FormRequest, Request, TextRequest, parse_request
+from tui.core.queue import ElicitationQueue
+from tui.integrations.ask_all import RunCancelled, ask_all
+
+__all__ = ["RunCancelled", "request_for_interrupt", "run_graph"]
+
+SOURCE = "langgraph"
+
+
+def run_graph(
+    graph: Any, input: Any, queue: ElicitationQueue, config: Mapping[str, Any] | None = None
+) -> Any:
+    """Invoke `graph` with `input` and resume it until no interrupt is left; its final output.
+
+    The interrupts raised together (parallel branches) are all asked at once and resumed with
+    one `Command(resume={interrupt id: answer})`. Without a `thread_id` in `config`, a new
+    one is used. The graph needs a checkpointer, as every interrupting graph does.
+    """
+    run_config = dict(config or {})
+    configurable = dict(run_config.get("configurable") or {})
+    configurable.setdefault("thread_id", uuid.uuid4().hex)
+    run_config["configurable"] = configurable
+    output = graph.invoke(input, run_config)
+    while interrupts := _interrupts(output):
+        requests = [request_for_interrupt(i) for i in interrupts]
+        answers = ask_all(queue, requests)
+        resume = {
+            i.id: _resume_value(i, answer) for i, answer in zip(interrupts, answers, strict=True)
+        }
+        output = graph.invoke(Command(resume=resume), run_config)
+    return output
+
+
+def request_for_interrupt(interrupt: Interrupt) -> Request:
+    """The question an interrupt asks (see the module's docstring); ValidationError if malformed."""
+    value = interrupt.value
+    if isinstance(value, BaseModel) and hasattr(value, "kind"):
+        return value  # type: ignore[return-value]
+    if isinstance(value, Mapping) and "kind" in value:
+        return parse_request({"source": SOURCE, **value})
+    message = _message(value)
+    schema = _json_schema(interrupt)
+    if schema is not None:
+        return FormRequest(message=message, requested_schema=schema, source=SOURCE)
+    return TextRequest(message=message, source=SOURCE)
+
+
+def _json_schema(interrupt: Interrupt) -> dict[str, Any] | None:
+    schema = interrupt.response_schema
+    if isinstance(schema, type):
+        return TypeAdapter(schema).json_schema()
+    return schema
+
+
+def _interrupts(output: Any) -> list[Interrupt]:
+    if isinstance(output, Mapping):
+        return list(output.get("__interrupt__") or ())
+    return []
+
+
+def _message(value: Any) -> str:
+    if isinstance(value, str) and value.strip():
+        return value
+    if isinstance(value, Mapping):
+        for key in ("message", "question", "prompt"):
+            if isinstance(value.get(key), str) and value[key].strip():
+                return str(value[key])
+    return json.dumps(value, default=str) if value is not None else "The graph asks for input"
+
+
+def _resume_value(interrupt: Interrupt, result: ElicitationResult) -> Any:
+    value = interrupt.value
+    if (isinstance(value, BaseModel) and hasattr(value, "kind")) or (
+        isinstance(value, Mapping) and "kind" in value
+    ):
+        return {"action": result.action, "content": result.content, "reason": result.reason}
+    if not result.accepted:
+        return None
+    content = result.content
+    schema = _json_schema(interrupt)
+    if isinstance(content, dict) and schema is not None:
+        # an `X | None` field pydantic lists as required is optional in the form: left empty, None
+        missing = [n for n in schema.get("required", ()) if n not in content]
+        content = dict.fromkeys(missing) | content
+    return content

@@ -1,0 +1,169 @@
+"""pydantic-ai: deferred tool calls and MCP elicitations answered by the person.
+
+`deferred_tool_handler(queue)` is the handler of a `HandleDeferredToolCalls` capability:
+every call of a `requires_approval` tool becomes a `ToolApprovalRequest` (allowed once, for
+the session or always; denied with the person's reason, which the model reads), and every
+call a tool deferred with `CallDeferred(kind="question")` becomes the request its arguments
+describe. Calls deferred for outside execution are left to the caller. A cancel stops the run
+with `RunCancelled`.
+
+`elicitation_handler(queue)` is the `elicitation_handler` of an `MCPToolset`: the server's
+form and URL elicitations are asked as elicit-tui's MCP bridge asks them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
+
+from mcp_types import ElicitRequestParams, ElicitResult, ErrorData
+from pydantic import BaseModel, SecretStr
+from pydantic_ai.tools import (
+    DeferredToolRequests,
+    DeferredToolResults,
+    RunContext,
+    ToolApproved,
+    ToolDenied,
+)
+
+from tui.core.models import (
+    ChoiceRequest,
+    ElicitationResult,
+    MultiChoiceRequest,
+    Request,
+    TextRequest,
+    ToolApprovalRequest,
+    parse_request,
+)
+from tui.core.queue import ElicitationQueue
+from tui.core.secret_ref import SecretRef
+from tui.integrations.ask_all import RunCancelled, ask_all_async
+from tui.integrations.claude_code import from_ask_user_question
+from tui.mcp.client import elicitation_callback
+
+__all__ = [
+    "RunCancelled",
+    "deferred_tool_handler",
+    "elicitation_handler",
+    "question_request",
+]
+
+SOURCE = "pydantic-ai"
+
+DeferredHandler = Callable[
+    [RunContext[Any], DeferredToolRequests], Awaitable[DeferredToolResults | None]
+]
+ElicitationHandler = Callable[[str, Any, ElicitRequestParams, Any], Awaitable[ElicitResult]]
+
+
+def deferred_tool_handler(queue: ElicitationQueue) -> DeferredHandler:
+    """A handler for `HandleDeferredToolCalls(handler=...)` that asks the person through `queue`.
+
+    All the run's pending approvals and questions are asked at once.
+    """
+
+    async def handle(ctx: RunContext[Any], requests: DeferredToolRequests) -> DeferredToolResults:
+        source = ctx.agent.name if ctx.agent is not None and ctx.agent.name else SOURCE
+        approvals = [
+            (call.tool_call_id, _approval(call.tool_name, call.args_as_dict(), call, source))
+            for call in requests.approvals
+        ]
+        questions = [
+            (
+                call.tool_call_id,
+                question_request(
+                    call.args_as_dict(), requests.metadata.get(call.tool_call_id), source
+                ),
+            )
+            for call in requests.calls
+            if requests.kind(call.tool_call_id) == "question"
+        ]
+        asked = [*approvals, *questions]
+        results = await ask_all_async(queue, [request for _, request in asked])
+        answers = {call_id: result for (call_id, _), result in zip(asked, results, strict=True)}
+        return requests.build_results(
+            approvals={
+                call_id: _approval_result(request, answers[call_id])
+                for call_id, request in approvals
+            },
+            calls={call_id: _for_model(answers[call_id]) for call_id, _ in questions},
+        )
+
+    return handle
+
+
+def elicitation_handler(queue: ElicitationQueue) -> ElicitationHandler:
+    """An `MCPToolset(elicitation_handler=...)` asking the server's elicitations through `queue`.
+
+    Elicitations elicit-tui cannot show are refused with an error saying why.
+    """
+    callback = elicitation_callback(queue, source=SOURCE)
+
+    async def handle(
+        message: str, response_type: Any, params: ElicitRequestParams, context: Any
+    ) -> ElicitResult:
+        answer = await callback(context, params)
+        if isinstance(answer, ErrorData):
+            raise ValueError(answer.message)
+        return answer
+
+    return handle
+
+
+def question_request(
+    arguments: Mapping[str, Any], metadata: Mapping[str, Any] | None = None, source: str = SOURCE
+) -> Request:
+    """What a deferred question call asks: the request in its metadata's `request`, else its
+    arguments read as a request (with a `kind`), a question batch (`questions`), a choice
+    (`question` with `options`, `multi_select` for several) or a text question (`question`).
+
+    Raises `pydantic.ValidationError` (or ValueError) naming what is missing.
+    """
+    if metadata and isinstance(metadata.get("request"), Mapping):
+        return parse_request({"source": source, **metadata["request"]})
+    if "kind" in arguments:
+        return parse_request({"source": source, **arguments})
+    if isinstance(arguments.get("questions"), list):
+        return from_ask_user_question(arguments, source=source)
+    message = arguments.get("question") or arguments.get("message")
+    if not isinstance(message, str):
+        raise ValueError(f"a question call needs a 'question', got {sorted(arguments)}")
+    options = arguments.get("options")
+    if options:
+        kind = MultiChoiceRequest if arguments.get("multi_select") else ChoiceRequest
+        return kind(message=message, options=options, source=source)
+    return TextRequest(message=message, source=source)
+
+
+def _approval(name: str, arguments: dict[str, Any], call: Any, source: str) -> ToolApprovalRequest:
+    return ToolApprovalRequest(
+        tool_name=name, arguments=arguments, tool_call_id=call.tool_call_id, source=source
+    )
+
+
+def _approval_result(
+    request: ToolApprovalRequest, answer: ElicitationResult
+) -> ToolApproved | ToolDenied:
+    if request.scope_of(answer) is not None:
+        return ToolApproved()
+    reason = request.denial_reason(answer)
+    return ToolDenied(f"Denied by the user: {reason}") if reason else ToolDenied()
+
+
+def _for_model(answer: ElicitationResult) -> Any:
+    """What the model reads as the question's result: the answer, never a secret's value."""
+    if not answer.accepted:
+        return answer.to_llm_text()
+    content = answer.content
+    if isinstance(content, BaseModel):
+        content = content.model_dump(mode="json")
+    if isinstance(content, SecretStr | SecretRef):
+        return answer.to_llm_text()
+    if isinstance(content, dict):
+        return {
+            key: "(secret provided, not shown)"
+            if isinstance(value, SecretStr | SecretRef)
+            else value
+            for key, value in content.items()
+        }
+    return content
