@@ -14,6 +14,11 @@ from textual import events, on
 from tui.app.app import ElicitationApp
 from tui.core.queue import ElicitationQueue
 from tui.mcp.server import create_server
+from tui.secrets.keyring_store import keyring_status
+from widgets.agent_status import AgentStatus
+
+CLIENTS_REFRESH = 1.0
+"""Seconds between two looks at how many MCP sessions are open, for the status line."""
 
 SHUTDOWN_GRACE = 1
 """Seconds the server waits for open streams (an agent's idle SSE stream) before closing them."""
@@ -33,7 +38,10 @@ class ServeApp(ElicitationApp):
     `listener` is a socket already bound (to 127.0.0.1), so a busy port is reported before the
     app starts. Tool calls await the queue in this event loop; when the app quits, the queue
     is closed (every waiting call ends with `cancel`/`closed`) and then the server stops.
+    The status line says where it serves and how many clients have a session open.
     """
+
+    keeps_secrets_in_memory = False
 
     def __init__(
         self,
@@ -53,8 +61,9 @@ class ServeApp(ElicitationApp):
             transcript=transcript,
         )
         self._listener = listener
+        self._mcp = create_server(queue)
         config = uvicorn.Config(
-            create_server(queue).streamable_http_app(host=host),
+            self._mcp.streamable_http_app(host=host),
             log_config=None,
             log_level="warning",
             access_log=False,
@@ -66,6 +75,28 @@ class ServeApp(ElicitationApp):
     def on_mount(self) -> None:
         self._serving = asyncio.create_task(self._server.serve(sockets=[self._listener]))
         self._serving.add_done_callback(self._server_stopped)
+        # After the app's own on_mount, which shows "no agent attached".
+        self.call_later(self._show_clients)
+        self.set_interval(CLIENTS_REFRESH, self._show_clients)
+        problem = keyring_status()
+        if problem is not None:
+            self.notify(
+                f"request_secret calls will be refused. {problem}",
+                title="No keyring",
+                severity="warning",
+                timeout=30,
+                markup=False,
+            )
+
+    @property
+    def clients(self) -> int:
+        """How many MCP sessions are open now (one per connected client)."""
+        # The SDK keeps its sessions in a private table; no public count exists.
+        sessions = getattr(self._mcp.session_manager, "_server_instances", {})
+        return len(sessions)
+
+    def _show_clients(self) -> None:
+        self.query_one(AgentStatus).show_serving(self.url, self.clients)
 
     @on(events.Unmount)
     async def _stop_server(self) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import fnmatch
 import json
+import re
 import uuid
 from typing import Annotated, Any, ClassVar, Literal
 
@@ -190,6 +191,13 @@ class SecretRequest(_Request):
     """A hint of the expected shape, like `sk-...`: `...` stands for any characters."""
     confirm: bool = False
     store: KeyringTarget | None = None
+
+    def fits_pattern(self, value: str) -> bool:
+        """Whether `value` has the shape `pattern` hints at (`...`: one or more characters)."""
+        if self.pattern is None:
+            return True
+        parts = (re.escape(part) for part in self.pattern.split("..."))
+        return re.fullmatch(".+".join(parts), value) is not None
 
     def describe_content(self, content: Any) -> str:
         if isinstance(content, SecretRef):

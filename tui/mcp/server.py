@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from starlette.requests import Request as HTTPRequest
 
 from tui.core.models import (
+    KEYRING_UNAVAILABLE,
     Action,
     ElicitationResult,
     KeyringTarget,
@@ -28,6 +29,7 @@ from tui.core.models import (
 from tui.core.queue import ElicitationQueue
 from tui.core.secret_ref import SecretRef
 from tui.integrations.claude_code import from_ask_user_question
+from tui.secrets.keyring_store import keyring_status
 
 SERVER_NAME = "elicit-tui"
 
@@ -149,6 +151,12 @@ def create_server(queue: ElicitationQueue) -> MCPServer:
             str | None, Field(description="More detail, in markdown: where to find it, scopes.")
         ] = None,
     ) -> Annotated[CallToolResult, SecretOutput]:
+        problem = keyring_status()
+        if problem is not None:
+            # Refused before the person types anything: a typed secret could not be kept.
+            text = f"The secret was not asked for: {problem}"
+            output = SecretOutput(action="cancel", stored=False, reason=KEYRING_UNAVAILABLE)
+            return _tool_result(text, output)
         request = SecretRequest(
             message=message,
             description=description,
