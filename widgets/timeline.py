@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any
-
 from rich.text import Text
 from textual.widgets import DataTable
 
@@ -35,17 +33,9 @@ def outcome_text(request: Request, result: ElicitationResult) -> str:
         mark = "⚡ auto-approved ·" if result.reason == AUTO_APPROVED else "✔"
         return f"{mark} {request.describe_content(result.content)}"
     if result.action == "decline":
-        reason = decline_reason(result)
+        reason = result.decline_reason
         return f"✖ declined: {reason}" if reason else "✖ declined"
     return f"⊘ cancelled ({result.reason})" if result.reason else "⊘ cancelled"
-
-
-def decline_reason(result: ElicitationResult) -> str | None:
-    """The reason a person gave with a refusal (a denied tool call's `{"reason": ...}`), if any."""
-    content: Any = result.content
-    if isinstance(content, dict) and isinstance(content.get("reason"), str):
-        return str(content["reason"])
-    return None
 
 
 def fitted(text: str, width: int) -> Text:

@@ -115,7 +115,7 @@ def _keyring_refusal(request: Request) -> str | None:
     problem = keyring_status()
     if problem is None:
         return None
-    return f"the secret is not asked for, it could not be stored. {problem}"
+    return f"cannot store the secret, so it is not asked for: {problem}"
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -110,6 +110,9 @@ class PlainPrompter:
             self.say()
             raise _Ended(ElicitationResult(action="cancel"))
         typed = typed.rstrip("\r\n")
+        if not self.inp.isatty():
+            # Read from a pipe, nothing echoed it: the log shows each answer after its prompt.
+            self.say(typed)
         if typed.strip() == DECLINE_WORD:
             raise _Ended(ElicitationResult(action="decline"))
         return typed

@@ -575,6 +575,15 @@ class ElicitationResult(BaseModel):
     def accepted(self) -> bool:
         return self.action == "accept"
 
+    @property
+    def decline_reason(self) -> str | None:
+        """The reason the person gave with a refusal (a denied tool call's), if any."""
+        content: Any = self.content
+        if self.action == "decline" and isinstance(content, dict):
+            reason = content.get("reason")
+            return reason if isinstance(reason, str) and reason else None
+        return None
+
     def __repr_args__(self) -> Any:
         for name, value in super().__repr_args__():
             yield name, ("SecretStr('**********')" if isinstance(value, SecretStr) else value)
