@@ -101,8 +101,11 @@ class PlainPrompter:
         self.out.write(f"{text}\n")
         self.out.flush()
 
-    def line(self, prompt: str) -> str:
-        """One line typed after `prompt`, without its newline; end of input cancels."""
+    def line(self, prompt: str, *, secret: bool = False) -> str:
+        """One line typed after `prompt`, without its newline; end of input cancels.
+
+        Read from a pipe, the answer is written after the prompt for the log (a secret as •••).
+        """
         self.out.write(f"{prompt} ")
         self.out.flush()
         typed = self.inp.readline()
@@ -112,7 +115,7 @@ class PlainPrompter:
         typed = typed.rstrip("\r\n")
         if not self.inp.isatty():
             # Read from a pipe, nothing echoed it: the log shows each answer after its prompt.
-            self.say(typed)
+            self.say("•••" if secret else typed)
         if typed.strip() == DECLINE_WORD:
             raise _Ended(ElicitationResult(action="decline"))
         return typed
@@ -220,7 +223,7 @@ class PlainPrompter:
     def _hidden(self, prompt: str) -> str:
         if not self.inp.isatty():
             # No terminal to turn echo off on: read it as a line (a pipe does not echo).
-            return self.line(prompt)
+            return self.line(prompt, secret=True)
         try:
             typed = getpass.getpass(f"{prompt} ", stream=self.out)
         except EOFError:
