@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+
 from rich.text import Text
 from textual.widgets import DataTable
 
