@@ -42,10 +42,10 @@ class AgentStatus(Static):
         """What the running agent says it is doing."""
         self._show("running", f"● {text}")
 
-    def show_serving(self, url: str, clients: int) -> None:
-        """An MCP server is listening at `url` with `clients` sessions open."""
-        who = f"{clients} client{'' if clients == 1 else 's'}"
-        self._show("running", f"◉ Serving MCP at {url} · {who}")
+    def show_serving(self, url: str, connections: int) -> None:
+        """An MCP server is listening at `url`, with `connections` open from its clients."""
+        open_ = f"{connections} connection{'' if connections == 1 else 's'}"
+        self._show("running", f"◉ Serving MCP at {url} · {open_}")
 
     def show_finished(self, value: Any) -> None:
         if value is None:

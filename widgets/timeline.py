@@ -61,6 +61,9 @@ class Timeline(DataTable[Text]):
         self._widths: dict[str, int] = {}
 
     def on_mount(self) -> None:
+        self._add_columns()
+
+    def _add_columns(self) -> None:
         for column in COLUMNS:
             # The outcome before the question: questions are long, the outcome must stay in view.
             self.add_column(column, key=column)
@@ -104,7 +107,9 @@ class Timeline(DataTable[Text]):
             return False
         self._widths = widths
         cursor = self.cursor_row
-        self.clear()
+        # Columns too: a column keeps the widest cell it ever had, even once that cell is gone.
+        self.clear(columns=True)
+        self._add_columns()
         for key, cells in self._cells.items():
             self.add_row(*(fitted(cells[c], widths[c]) for c in COLUMNS), key=key)
         self.move_cursor(row=cursor)

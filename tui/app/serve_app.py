@@ -18,7 +18,7 @@ from tui.secrets.keyring_store import keyring_status
 from widgets.agent_status import AgentStatus
 
 CLIENTS_REFRESH = 1.0
-"""Seconds between two looks at how many MCP sessions are open, for the status line."""
+"""Seconds between two looks at how many connections are open, for the status line."""
 
 SHUTDOWN_GRACE = 1
 """Seconds the server waits for open streams (an agent's idle SSE stream) before closing them."""
@@ -38,7 +38,7 @@ class ServeApp(ElicitationApp):
     `listener` is a socket already bound (to 127.0.0.1), so a busy port is reported before the
     app starts. Tool calls await the queue in this event loop; when the app quits, the queue
     is closed (every waiting call ends with `cancel`/`closed`) and then the server stops.
-    The status line says where it serves and how many clients have a session open.
+    The status line says where it serves and how many connections clients hold open.
     """
 
     keeps_secrets_in_memory = False
@@ -61,9 +61,8 @@ class ServeApp(ElicitationApp):
             transcript=transcript,
         )
         self._listener = listener
-        self._mcp = create_server(queue)
         config = uvicorn.Config(
-            self._mcp.streamable_http_app(host=host),
+            create_server(queue).streamable_http_app(host=host),
             log_config=None,
             log_level="warning",
             access_log=False,
@@ -89,14 +88,16 @@ class ServeApp(ElicitationApp):
             )
 
     @property
-    def clients(self) -> int:
-        """How many MCP sessions are open now (one per connected client)."""
-        # The SDK keeps its sessions in a private table; no public count exists.
-        sessions = getattr(self._mcp.session_manager, "_server_instances", {})
-        return len(sessions)
+    def connections(self) -> int:
+        """How many HTTP connections clients hold open to the server now.
+
+        Connections, not sessions: the 2026-07-28 protocol has no sessions to count, and a
+        client on either protocol holds at least one connection while it is connected.
+        """
+        return len(self._server.server_state.connections)
 
     def _show_clients(self) -> None:
-        self.query_one(AgentStatus).show_serving(self.url, self.clients)
+        self.query_one(AgentStatus).show_serving(self.url, self.connections)
 
     @on(events.Unmount)
     async def _stop_server(self) -> None:
