@@ -30,13 +30,13 @@ class Checklist(SelectionList[str]):
         except OptionDoesNotExist:
             return line
         ticked = selection.value in self._selected
-        component = "selection-list--button" + ("-selected" if ticked else "")
-        if self.highlighted == index:
-            component += "-highlighted"
         underlying = next(iter(line)).style or self.rich_style
-        mark_style = Style(
-            color=self.get_component_rich_style(component).color, bgcolor=underlying.bgcolor
-        ) + Style(meta={"option": index})
+        # Ticked in the theme's success colour; unticked in the text's own (the button's
+        # unticked colour is meant for a filled ▐X▌ and all but vanishes as a glyph).
+        color = underlying.color
+        if ticked:
+            color = self.get_component_rich_style("selection-list--button-selected").color
+        mark_style = Style(color=color, bgcolor=underlying.bgcolor, meta={"option": index})
         return Strip(
             [
                 Segment(TICKED if ticked else UNTICKED, mark_style),
