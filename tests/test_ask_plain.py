@@ -17,8 +17,17 @@ CANARY = "sk-CANARY-41d0-never-print-me"
 def plain(
     tmp_path: Path, typed: str, *args: str, env: dict[str, str] | None = None
 ) -> tuple[int, Any, str]:
-    """Run `elicit-tui ask ARGS --plain` without a terminal, `typed` piped to its stdin."""
-    finished = subprocess.run(
+    """Run `elicit-tui ask ARGS` without a terminal, `typed` piped to its stdin; the exit
+    status, the JSON printed, and the prompts."""
+    finished = run_plain(tmp_path, typed, *args, env=env)
+    out = finished.stdout
+    return finished.returncode, json.loads(out) if out.strip() else None, finished.stderr
+
+
+def run_plain(
+    tmp_path: Path, typed: str, *args: str, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
         [sys.executable, "-m", "tui.cli.main", "ask", *args],
         input=typed,
         capture_output=True,
@@ -29,8 +38,6 @@ def plain(
         start_new_session=True,
         timeout=30,
     )
-    out = finished.stdout
-    return finished.returncode, json.loads(out) if out.strip() else None, finished.stderr
 
 
 def accepted(content: Any) -> dict[str, Any]:
@@ -187,16 +194,7 @@ def test_plain_without_the_flag(tmp_path: Path, env: dict[str, str]) -> None:
 
 def test_raw_prints_the_content_alone(tmp_path: Path) -> None:
     args = ("multi", "Which?", "-o", "auth", "-o", "jobs", "-o", "metrics", "--plain", "--raw")
-    finished = subprocess.run(
-        [sys.executable, "-m", "tui.cli.main", "ask", *args],
-        input="1 3\n",
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-        env=environment(tmp_path),
-        start_new_session=True,
-        timeout=30,
-    )
+    finished = run_plain(tmp_path, "1 3\n", *args)
     assert (finished.returncode, finished.stdout) == (0, "auth\nmetrics\n")
 
 

@@ -34,7 +34,6 @@ from tui.core.models import (
 )
 from tui.core.options import Option
 from tui.core.schema import FieldSpec, parse_schema, parse_value, validate_content
-from tui.secrets.keyring_store import KeyringError, store_secret
 
 PLAIN_VARIABLE = "ELICIT_TUI_PLAIN"
 """Set to 1 to ask with plain line prompts instead of the full-screen UI."""
@@ -213,6 +212,9 @@ class PlainPrompter:
         secret = SecretStr(value)
         if request.store is None:
             return _accept(secret)
+        # Loaded only here: asking anything else never touches the keyring.
+        from tui.secrets.keyring_store import KeyringError, store_secret
+
         try:
             reference = store_secret(request.store, secret)
         except KeyringError as error:
