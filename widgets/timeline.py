@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.widgets import DataTable
 
@@ -59,6 +60,8 @@ class Timeline(DataTable[Text]):
         self.time_label = time_label
         self._cells: dict[str, dict[str, str]] = {}
         self._widths: dict[str, int] = {}
+        self._needed: dict[str, int] = {column: len(column) for column in COLUMNS}
+        """The widest text each column has had to show, as it would fit with no limit."""
 
     def on_mount(self) -> None:
         self._add_columns()
@@ -78,6 +81,7 @@ class Timeline(DataTable[Text]):
             "question": REDACTOR.scrub(f"{who}{request.message}"),
         }
         self._cells[request.id] = cells
+        self._note(cells)
         if not self._refit():
             self.add_row(*(fitted(cells[c], self._widths[c]) for c in COLUMNS), key=request.id)
         self.move_cursor(row=self.row_count - 1)
@@ -92,6 +96,7 @@ class Timeline(DataTable[Text]):
         if cells is None:
             return
         cells["outcome"] = REDACTOR.scrub(outcome_text(request, result))
+        self._note(cells)
         if not self._refit():
             self.update_cell(
                 request.id, "outcome", fitted(cells["outcome"], self._widths["outcome"])
@@ -115,16 +120,18 @@ class Timeline(DataTable[Text]):
         self.move_cursor(row=cursor)
         return True
 
+    def _note(self, cells: dict[str, str]) -> None:
+        """Widen the columns' needs to fit `cells` (kept as running maxima: no row is re-read)."""
+        for column in COLUMNS:
+            width = cell_len(" ".join(cells[column].split()))
+            self._needed[column] = max(self._needed.get(column, len(column)), width)
+
     def _fitting_widths(self) -> dict[str, int]:
-        rows = list(self._cells.values())
-
-        def needed(column: str) -> int:
-            return max([len(column), *(len(" ".join(r[column].split())) for r in rows)])
-
+        needed = self._needed
         # Each column has a cell of padding either side; a vertical scrollbar may take 2 more.
         room = self.size.width - 2 * len(COLUMNS) - 2
-        widths = {"time": needed("time"), "kind": needed("kind")}
+        widths = {"time": needed["time"], "kind": needed["kind"]}
         left = room - widths["time"] - widths["kind"]
-        widths["outcome"] = max(8, min(needed("outcome"), int(left * OUTCOME_SHARE)))
+        widths["outcome"] = max(8, min(needed["outcome"], int(left * OUTCOME_SHARE)))
         widths["question"] = max(MIN_QUESTION, left - widths["outcome"])
         return widths
