@@ -75,4 +75,4 @@ def rendered_text(widget: Static) -> str:
 def timeline_text(app: ElicitationApp) -> str:
     """Every cell of the timeline, one row a line."""
     table = app.query_one(Timeline)
-    return "\n".join(" | ".join(map(str, table.get_row(key))) for key in table.rows)
+    return "\n".join(" | ".join(table.cells(key.value or "").values()) for key in table.rows)

@@ -155,8 +155,8 @@ async def test_action_only_answers_close_the_modal_and_reach_the_agent() -> None
         queue.respond("toolApproval:call_2", ElicitationResult(action="decline"))
         await wait_for(pilot, lambda: len(asker.results) == 2)
         timeline = app.query_one(Timeline)
-        await wait_for(pilot, lambda: "✖" in timeline.get_cell("toolApproval:call_2", "outcome"))
-        assert timeline.get_cell("toolApproval:call_1", "outcome") == "✔ allowed once"
+        await wait_for(pilot, lambda: "✖" in timeline.cells("toolApproval:call_2")["outcome"])
+        assert timeline.cells("toolApproval:call_1")["outcome"] == "✔ allowed once"
     assert asker.results == [
         ElicitationResult(action="accept"),
         ElicitationResult(action="decline"),

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import traceback
+from collections.abc import Mapping
 from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.highlighter import ReprHighlighter
+from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
@@ -14,7 +16,7 @@ from tui.secrets.redaction import REDACTOR
 
 
 class AgentStatus(Static):
-    """Idle, running, finished with a value, or failed with an exception (shown, not fatal).
+    """Idle, running, serving, finished with a value, or failed with an exception (shown, not fatal).
 
     What the agent returned or raised is shown with every secret answered so far scrubbed.
     """
@@ -26,7 +28,9 @@ class AgentStatus(Static):
         heading = REDACTOR.scrub(heading)
         self.summary = heading
         self.set_classes(state)
-        self.update(Group(Text(heading), *details) if details else Text(heading))
+        # One line, cut with an ellipsis: the waiting count beside it must stay readable.
+        line = Text(heading, no_wrap=True, overflow="ellipsis")
+        self.update(Group(line, *details) if details else line)
 
     def show_idle(self) -> None:
         self._show("idle", "No agent attached: queued requests appear as they come")
@@ -34,9 +38,20 @@ class AgentStatus(Static):
     def show_running(self, name: str) -> None:
         self._show("running", f"● Agent {name} is running")
 
+    def show_activity(self, text: str) -> None:
+        """What the running agent says it is doing."""
+        self._show("running", f"● {text}")
+
+    def show_serving(self, url: str, connections: int) -> None:
+        """An MCP server is listening at `url`, with `connections` open from its clients."""
+        open_ = f"{connections} connection{'' if connections == 1 else 's'}"
+        self._show("running", f"◉ Serving MCP at {url} · {open_}")
+
     def show_finished(self, value: Any) -> None:
         if value is None:
             self._show("finished", "✔ Agent finished")
+        elif isinstance(value, Mapping) and value:
+            self._show("finished", "✔ Agent finished and returned:", answers_table(value))
         else:
             # One wrapped paragraph, not one line per key: the timeline below must stay in view.
             returned = ReprHighlighter()(Text(REDACTOR.scrub(repr(value))))
@@ -49,3 +64,14 @@ class AgentStatus(Static):
             f"✖ Agent failed: {type(error).__name__}: {error}",
             Text(REDACTOR.scrub(trace), style="dim"),
         )
+
+
+def answers_table(value: Mapping[Any, Any]) -> Table:
+    """A mapping as two columns, key and value, each value on its own line(s), scrubbed."""
+    table = Table.grid(padding=(0, 2))
+    table.add_column(style="bold", no_wrap=True)
+    table.add_column(overflow="fold")
+    for key, item in value.items():
+        shown = item if isinstance(item, str) else repr(item)
+        table.add_row(REDACTOR.scrub(str(key)), Text(REDACTOR.scrub(shown)))
+    return table

@@ -22,7 +22,8 @@ _CHROME_ROWS = 12
 
 
 class FormModal(ElicitationModal[FormRequest]):
-    """Fields in schema order; Enter moves on, Ctrl+S (or the button) submits when all is valid.
+    """Fields in schema order; Enter takes a valid field and moves on (on the last field and
+    the button it submits), Ctrl+S (or the button) submits when all is valid.
 
     Only the fields that fill the first screen are built and composed; the rest are built
     and mounted in one batch right after the first paint, so a long form shows at once.
@@ -32,7 +33,9 @@ class FormModal(ElicitationModal[FormRequest]):
     kind = "form"
 
     BINDINGS: ClassVar[list[BindingType]] = [
+        # One key, two labels: the footer says what Enter does on the focused field.
         Binding("enter", "submit", "Next", priority=True),
+        Binding("enter", "submit_here", "Submit", priority=True),
         Binding("ctrl+s", "accept", "Submit"),
         # Priority, like Enter: keys typed in a burst then reach the field they were meant for
         Binding("tab", "step_focus(1)", "Next field", show=False, priority=True),
@@ -41,7 +44,7 @@ class FormModal(ElicitationModal[FormRequest]):
     """
     | Key(s) | Description |
     | :- | :- |
-    | enter | Move to the next field; on the last field or the button, submit. |
+    | enter | Move to the next field if this one is valid; on the last field or the button, submit. |
     | ctrl+s | Submit the form. |
     | tab | Move to the next field (in schema order), then to the button. |
     | shift+tab | Move to the previous field. |
@@ -150,6 +153,7 @@ class FormModal(ElicitationModal[FormRequest]):
             self._changed(event.option_list)
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        self.refresh_bindings()
         form_field = self.field_of(event.widget)
         if form_field is not None:
             # the whole box with its title and hint or error, and the help line if there is room
@@ -159,16 +163,38 @@ class FormModal(ElicitationModal[FormRequest]):
 
     # -- keys ----------------------------------------------------------------------------
 
+    @property
+    def enter_submits(self) -> bool:
+        """Whether Enter submits the form from where the focus is (the last field or the button)."""
+        focused = self.focused
+        if isinstance(focused, SelectOverlay):
+            return False
+        if focused is None or isinstance(focused, Button):
+            return True
+        return (
+            len(self.fields) == len(self.spec.fields) and self.field_of(focused) is self.fields[-1]
+        )
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("submit", "submit_here"):
+            return self.enter_submits == (action == "submit_here")
+        return True
+
     def action_submit(self) -> None:
         focused = self.focused
         if isinstance(focused, SelectOverlay):
             focused.action_select()
             return
-        last = self.fields[-1].control if self.fields else None
-        if focused is None or isinstance(focused, Button) or focused is last:
+        if self.enter_submits:
             self.action_accept()
-        else:
-            self.action_step_focus(1)
+            return
+        form_field = self.field_of(focused) if focused is not None else None
+        # An invalid field keeps the focus: the keys that follow are still meant for it.
+        if form_field is not None and form_field.check(show_required=True) is not None:
+            return
+        self.action_step_focus(1)
+
+    action_submit_here = action_submit
 
     def action_step_focus(self, step: int) -> None:
         """Focus the field `step` places on, in schema order, the button last.

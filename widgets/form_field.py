@@ -12,6 +12,7 @@ from textual.widgets.selection_list import Selection
 
 from tui.core.options import Option
 from tui.core.schema import FieldSpec, parse_value
+from widgets.checklist import NOT_PICKED, PICKED, Checklist
 
 SHORT_ENUM = 6
 """Enums with at most this many options show as a radio list; longer ones as a searchable Select."""
@@ -23,7 +24,7 @@ RawValue = str | bool | list[str] | None
 """What a control holds, in the form `tui.core.schema.parse_value` takes."""
 
 _INPUT_TYPES = {"integer": "integer", "number": "number"}
-_CHOSEN, _NOT_CHOSEN = "◉ ", "○ "
+_CHOSEN, _NOT_CHOSEN = f"{PICKED} ", f"{NOT_PICKED} "
 _NONE_LABEL = "(none)"
 
 
@@ -97,7 +98,7 @@ def make_control(field: FieldSpec, classes: str = "") -> Widget:
         return radio
     if field.type == "multi_enum":
         picked = set(default or ())
-        return SelectionList[str](
+        return Checklist(
             *(Selection(o.label, o.value, o.value in picked) for o in field.options),
             classes=classes,
         )

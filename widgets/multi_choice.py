@@ -7,12 +7,13 @@ from typing import ClassVar
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.widgets import SelectionList, Static
+from textual.widgets import Static
 from textual.widgets.selection_list import Selection
 
 from tui.core.models import MultiChoiceRequest
 from tui.core.options import Option
 from widgets.base import ElicitationModal, InvalidAnswer
+from widgets.checklist import Checklist
 
 
 def selection_prompt(number: int, option: Option) -> Text:
@@ -47,7 +48,7 @@ class MultiChoiceModal(ElicitationModal[MultiChoiceRequest]):
 
     def compose_body(self) -> ComposeResult:
         defaults = set(self.request.default)
-        yield SelectionList[str](
+        yield Checklist(
             *(
                 Selection(selection_prompt(i, o), o.value, o.value in defaults)
                 for i, o in enumerate(self.request.options, 1)
@@ -58,11 +59,11 @@ class MultiChoiceModal(ElicitationModal[MultiChoiceRequest]):
 
     def on_mount(self) -> None:
         self._update_count()
-        self.query_one(SelectionList).focus()
+        self.query_one(Checklist).focus()
 
     @property
-    def checklist(self) -> SelectionList[str]:
-        return self.query_one(SelectionList)
+    def checklist(self) -> Checklist:
+        return self.query_one(Checklist)
 
     def action_toggle_highlighted(self) -> None:
         highlighted = self.checklist.highlighted

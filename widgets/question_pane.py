@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from rich.table import Table
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
@@ -15,6 +16,7 @@ from textual.widgets import Input, Label, Markdown, OptionList, Static
 from textual.widgets.option_list import Option as ListOption
 
 from tui.core.models import Question, QuestionAnswer
+from widgets.checklist import NOT_PICKED, PICKED, TICKED, UNTICKED
 from widgets.choice import FILTER_THRESHOLD
 
 NO_PREVIEW = "*No preview for this option.*"
@@ -227,18 +229,23 @@ class QuestionPane(Vertical):
         if other is not None:
             other.set_class(self._other_chosen or self.question.multi_select, "chosen")
 
-    def _prompt(self, number: int, index: int) -> Text:
+    def _prompt(self, number: int, index: int) -> Table:
         option = self.question.options[index]
         picked = index in self._picked
         if self.question.multi_select:
-            mark = "☑ " if picked else "☐ "
+            mark = TICKED if picked else UNTICKED
         else:
-            mark = "● " if picked else "○ "
-        prompt = Text(mark, style="bold" if picked else "dim")
-        prompt.append(f"{number} " if number <= 9 else "  ", style="dim")
-        prompt.append(option.label, style="bold" if picked else "")
+            mark = PICKED if picked else NOT_PICKED
+        # Two columns, so a long description hangs under its label instead of under the mark.
+        prompt = Table.grid(padding=(0, 1))
+        prompt.add_column(no_wrap=True)
+        prompt.add_column()
+        gutter = Text(mark, style="bold" if picked else "dim")
+        gutter.append(f" {number}" if number <= 9 else "  ", style="dim")
+        label = Text(option.label, style="bold" if picked else "")
         if option.description:
-            prompt.append(f"\n    {option.description}", style="dim")
+            label.append(f"\n{option.description}", style="dim")
+        prompt.add_row(gutter, label)
         return prompt
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:

@@ -38,6 +38,8 @@ class QuestionsModal(ElicitationModal[QuestionsRequest]):
         Binding("down", "move(1)", "Down", show=False, priority=True),
         Binding("up", "move(-1)", "Up", show=False, priority=True),
         Binding("space", "tick", "Tick", priority=True),
+        # Space on a pick-one question picks without moving on; the footer has no "Tick" then.
+        Binding("space", "tick_one", "Pick", show=False, priority=True),
         *(
             Binding(str(n), f"pick({n})", "Pick", show=n == 1, key_display="1-9", priority=True)
             for n in range(1, 10)
@@ -136,7 +138,11 @@ class QuestionsModal(ElicitationModal[QuestionsRequest]):
             return self.several and not self.on_review
         if action == "submit_all":
             return not self.several or self.on_review
-        if action in ("pick", "tick"):
+        if action in ("tick", "tick_one"):
+            if self.on_review or typing:
+                return False
+            return self.panes[self._page].question.multi_select == (action == "tick")
+        if action == "pick":
             return not self.on_review and not typing
         if action == "move":
             return not self.on_review
@@ -163,6 +169,8 @@ class QuestionsModal(ElicitationModal[QuestionsRequest]):
 
     def action_tick(self) -> None:
         self.panes[self._page].pick_highlighted()
+
+    action_tick_one = action_tick
 
     def action_cancel(self) -> None:
         # Escape in a filter with text clears it; anywhere else it cancels the request.

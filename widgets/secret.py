@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import ClassVar
 
 from pydantic import SecretStr
@@ -21,18 +20,14 @@ from tui.secrets.redaction import REDACTOR
 from widgets.base import ElicitationModal, InvalidAnswer
 
 
-def pattern_regex(pattern: str) -> re.Pattern[str]:
-    """`sk-...` style hints as a regex: `...` stands for one or more characters."""
-    return re.compile(".+".join(re.escape(part) for part in pattern.split("...")))
-
-
 class SecretModal(ElicitationModal[SecretRequest]):
     """Masked entry; Ctrl+R shows the characters on screen until pressed again.
 
     With `store`, accepting saves the value in the keyring and the content is its `SecretRef`.
     If the keyring cannot keep it, the modal says why and offers two ways out: keep the secret
     in memory for this run only (accept, content `SecretStr`) or cancel; both results carry
-    the reason `keyring_unavailable`.
+    the reason `keyring_unavailable`. With `offer_memory` False (the answer leaves this
+    process, where an in-memory value is of no use) only cancel is offered.
     """
 
     kind = "secret"
@@ -55,6 +50,12 @@ class SecretModal(ElicitationModal[SecretRequest]):
     choosing: reactive[bool] = reactive(False)
     """True once the keyring refused the secret: keep it in memory, or cancel."""
 
+    offer_memory: bool = True
+    """Whether a secret the keyring refused may be kept in memory; set before the modal shows."""
+
+    _known_problem: str | None = None
+    """Why the keyring cannot store secrets, found before typing (then shown above the field)."""
+
     _value: SecretStr | None = None
     """The accepted value while it goes to the keyring, and while the person chooses."""
 
@@ -72,22 +73,28 @@ class SecretModal(ElicitationModal[SecretRequest]):
             hints.append(f"saved to keyring {request.store.service}/{request.store.username}")
         yield Static(" · ".join(hints), id="hint", markup=False)
         if request.store:
-            status = keyring_status()
-            if status is not None:
+            self._known_problem = keyring_status()
+            if self._known_problem is not None:
                 with Vertical(id="keyring-warning"):
                     yield Static(
                         "⚠ The keyring cannot save secrets here: this one can be kept in memory "
-                        "for this run only.",
+                        "for this run only."
+                        if self.offer_memory
+                        else "⚠ The keyring cannot save secrets here.",
                         classes="headline",
                     )
-                    yield Static(status, classes="detail", markup=False)
+                    yield Static(self._known_problem, classes="detail", markup=False)
             with Vertical(id="keyring-problem"):
                 yield Static(id="keyring-reason", markup=False)
-                yield Static("Keep the secret in memory for this run only, or cancel?")
+                if self.offer_memory:
+                    yield Static("Keep the secret in memory for this run only, or cancel?")
                 with Horizontal(id="keyring-choices"):
-                    yield Button(
-                        "Keep in memory for this run only", id="keep-in-memory", variant="warning"
-                    )
+                    if self.offer_memory:
+                        yield Button(
+                            "Keep in memory for this run only",
+                            id="keep-in-memory",
+                            variant="warning",
+                        )
                     yield Button("Cancel", id="cancel-secret")
 
     def on_mount(self) -> None:
@@ -135,7 +142,7 @@ class SecretModal(ElicitationModal[SecretRequest]):
                 f"Too short: at least {request.min_length} characters (you typed {len(value)}).",
                 first,
             )
-        if request.pattern and not pattern_regex(request.pattern).fullmatch(value):
+        if not request.fits_pattern(value):
             raise InvalidAnswer(f"That does not look like {request.pattern}.", first)
         if request.confirm:
             again = self.query_one("#again", Input)
@@ -187,12 +194,15 @@ class SecretModal(ElicitationModal[SecretRequest]):
     def _offer_memory(self, error: BaseException | None) -> None:
         """Say why the keyring failed, and offer to keep the value in memory or to cancel."""
         reason = str(error) if error else "The keyring failed without saying why."
+        if self._known_problem is not None and getattr(error, "problem", None) == "no_backend":
+            # The warning above the field said why and what to do: not the same paragraph again.
+            reason = "Not saved: no usable keyring."
         self.query_one("#keyring-reason", Static).update(f"✖ {REDACTOR.scrub(reason)}")
         self.choosing = True
         self.storing = False
         self.show_error("")
-        keep = self.query_one("#keep-in-memory", Button)
-        keep.focus(scroll_visible=False)
+        first = "#keep-in-memory" if self.offer_memory else "#cancel-secret"
+        self.query_one(first, Button).focus(scroll_visible=False)
         # Once the panel is laid out, bring the whole choice into view on a small screen.
         self.call_after_refresh(self.query_one("#keyring-problem").scroll_visible, animate=False)
 

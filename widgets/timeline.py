@@ -5,12 +5,22 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+from rich.cells import cell_len
+from rich.text import Text
 from textual.widgets import DataTable
 
 from tui.core.models import AUTO_APPROVED, ElicitationResult, Request
 from tui.secrets.redaction import REDACTOR
 
 TimeLabel = Callable[[float], str]
+
+KIND_LABELS = {"multi_choice": "multi", "confirmation": "confirm", "tool_approval": "approval"}
+"""Short names for the kind column, so the question keeps the room."""
+
+COLUMNS = ("time", "kind", "outcome", "question")
+OUTCOME_SHARE = 0.4
+"""The outcome column takes at most this share of the width left after time and kind."""
+MIN_QUESTION = 12
 
 
 def local_clock(at: float) -> str:
@@ -25,45 +35,103 @@ def outcome_text(request: Request, result: ElicitationResult) -> str:
         mark = "⚡ auto-approved ·" if result.reason == AUTO_APPROVED else "✔"
         return f"{mark} {request.describe_content(result.content)}"
     if result.action == "decline":
-        return "✖ declined"
+        reason = result.decline_reason
+        return f"✖ declined: {reason}" if reason else "✖ declined"
     return f"⊘ cancelled ({result.reason})" if result.reason else "⊘ cancelled"
 
 
-class Timeline(DataTable[str]):
-    """One row per request: when it came, its kind, its question, and its outcome.
+def fitted(text: str, width: int) -> Text:
+    """`text` on one line of at most `width` cells, cut with an ellipsis if longer."""
+    line = Text(" ".join(text.split()), no_wrap=True, overflow="ellipsis")
+    line.truncate(max(width, 1), overflow="ellipsis")
+    return line
 
-    Questions and outcomes are shown with every secret answered so far scrubbed.
+
+class Timeline(DataTable[Text]):
+    """One row per request: when it came, its kind, how it ended and its question.
+
+    The columns fit the width: the outcome takes what it needs up to a share, the question
+    the rest, and a cell longer than its column ends in "…". Questions and outcomes are shown
+    with every secret answered so far scrubbed.
     """
 
     def __init__(self, time_label: TimeLabel = local_clock, *, id: str | None = None) -> None:
         super().__init__(cursor_type="row", zebra_stripes=True, id=id)
         self.time_label = time_label
+        self._cells: dict[str, dict[str, str]] = {}
+        self._widths: dict[str, int] = {}
+        self._needed: dict[str, int] = {column: len(column) for column in COLUMNS}
+        """The widest text each column has had to show, as it would fit with no limit."""
 
     def on_mount(self) -> None:
-        self.add_column("time", key="time")
-        self.add_column("kind", key="kind")
-        # The outcome before the question: questions are long, and the outcome must stay in view.
-        self.add_column("outcome", key="outcome")
-        self.add_column("question", key="question")
+        self._add_columns()
+
+    def _add_columns(self) -> None:
+        for column in COLUMNS:
+            # The outcome before the question: questions are long, the outcome must stay in view.
+            self.add_column(column, key=column)
 
     def add_request(self, request: Request, at: float) -> None:
         """Add a row for a request that has just arrived."""
         who = f"{request.source}: " if request.source else ""
-        self.add_row(
-            self.time_label(at),
-            request.kind,
-            "… waiting",
-            REDACTOR.scrub(f"{who}{request.message}"),
-            key=request.id,
-        )
+        cells = {
+            "time": self.time_label(at),
+            "kind": KIND_LABELS.get(request.kind, request.kind),
+            "outcome": "… waiting",
+            "question": REDACTOR.scrub(f"{who}{request.message}"),
+        }
+        self._cells[request.id] = cells
+        self._note(cells)
+        if not self._refit():
+            self.add_row(*(fitted(cells[c], self._widths[c]) for c in COLUMNS), key=request.id)
         self.move_cursor(row=self.row_count - 1)
+
+    def cells(self, key: str) -> dict[str, str]:
+        """The full text of a row's cells by column (the screen may show them cut short)."""
+        return dict(self._cells[key])
 
     def resolve(self, request: Request, result: ElicitationResult) -> None:
         """Fill in the outcome of a request's row."""
-        if request.id in self.rows:
+        cells = self._cells.get(request.id)
+        if cells is None:
+            return
+        cells["outcome"] = REDACTOR.scrub(outcome_text(request, result))
+        self._note(cells)
+        if not self._refit():
             self.update_cell(
-                request.id,
-                "outcome",
-                REDACTOR.scrub(outcome_text(request, result)),
-                update_width=True,
+                request.id, "outcome", fitted(cells["outcome"], self._widths["outcome"])
             )
+
+    def on_resize(self) -> None:
+        self._refit()
+
+    def _refit(self) -> bool:
+        """Recompute the column widths; if they changed, redraw every row and return True."""
+        widths = self._fitting_widths()
+        if widths == self._widths:
+            return False
+        self._widths = widths
+        cursor = self.cursor_row
+        # Columns too: a column keeps the widest cell it ever had, even once that cell is gone.
+        self.clear(columns=True)
+        self._add_columns()
+        for key, cells in self._cells.items():
+            self.add_row(*(fitted(cells[c], widths[c]) for c in COLUMNS), key=key)
+        self.move_cursor(row=cursor)
+        return True
+
+    def _note(self, cells: dict[str, str]) -> None:
+        """Widen the columns' needs to fit `cells` (kept as running maxima: no row is re-read)."""
+        for column in COLUMNS:
+            width = cell_len(" ".join(cells[column].split()))
+            self._needed[column] = max(self._needed.get(column, len(column)), width)
+
+    def _fitting_widths(self) -> dict[str, int]:
+        needed = self._needed
+        # Each column has a cell of padding either side; a vertical scrollbar may take 2 more.
+        room = self.size.width - 2 * len(COLUMNS) - 2
+        widths = {"time": needed["time"], "kind": needed["kind"]}
+        left = room - widths["time"] - widths["kind"]
+        widths["outcome"] = max(8, min(needed["outcome"], int(left * OUTCOME_SHARE)))
+        widths["question"] = max(MIN_QUESTION, left - widths["outcome"])
+        return widths

@@ -78,7 +78,7 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
                 yield diff
         yield OptionList(*self._choices(), id="choices")
         with Horizontal(id="deny-line"):
-            yield Label("Reason", id="deny-label")
+            yield Label("✖ Deny · reason", id="deny-label")
             yield Input(
                 placeholder="optional, the agent reads it · Enter denies · Esc goes back",
                 max_length=200,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 from collections import deque
 from collections.abc import Callable
@@ -17,8 +18,8 @@ from textual.widgets import Footer, Header, Static
 
 from styles import APP_CSS
 from tui.app.key_recorder import KeyRecorder, secret_lengths
-from tui.app.messages import AgentFailed, AgentFinished, QueueEventPosted
-from tui.app.screenshot import masked_screenshot
+from tui.app.messages import AgentActivity, AgentFailed, AgentFinished, QueueEventPosted
+from tui.app.screenshot import masked_screenshot, screenshot_directory
 from tui.approvals.rules import ApprovalPolicy
 from tui.core.models import ElicitationResult, Request
 from tui.core.queue import ElicitationQueue, QueueEvent
@@ -28,10 +29,14 @@ from widgets import modal_for
 from widgets.agent_status import AgentStatus
 from widgets.base import ElicitationModal
 from widgets.key_badge import KeyBadge, key_label
+from widgets.secret import SecretModal
 from widgets.timeline import TimeLabel, Timeline, local_clock
 
 Agent = Callable[[ElicitationQueue], Any]
 """A callable that asks through the queue; it runs in a thread of its own."""
+
+BELL_VARIABLE = "ELICIT_TUI_BELL"
+"""Set to 0 (or "off", "no", "false") to keep the terminal bell quiet when a question arrives."""
 
 _ENDED_WITHOUT_USER = {
     "timeout": "Timed out",
@@ -50,10 +55,16 @@ class ElicitationApp(App[Any]):
     `transcript`, a file path, records the session there as JSON lines (see `tui.transcript`):
     every request, every result and the keys pressed in each modal, secrets left out.
     `show_keys` shows each key pressed in a badge, for recordings.
+    `bell` rings the terminal bell when a question arrives (None: unless `$ELICIT_TUI_BELL`
+    is 0).
     """
 
     CSS_PATH = APP_CSS
     TITLE = "elicit-tui"
+
+    keeps_secrets_in_memory: ClassVar[bool] = True
+    """Whether a secret the keyring refused may be kept in memory for this run: only where
+    the agent runs in this process, and so can use the value."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("q", "quit", "Quit"),
@@ -77,6 +88,7 @@ class ElicitationApp(App[Any]):
         approvals: ApprovalPolicy | None = None,
         transcript: str | Path | None = None,
         show_keys: bool = False,
+        bell: bool | None = None,
     ) -> None:
         super().__init__()
         self.queue = queue
@@ -93,6 +105,8 @@ class ElicitationApp(App[Any]):
         self.approvals = approvals if approvals is not None else ApprovalPolicy()
         self._detach_approvals: Callable[[], None] | None = None
         self._uninstall_log_redaction: Callable[[], None] | None = None
+        self.ring_bell = bell_wanted() if bell is None else bell
+        """Whether a question arriving rings the terminal bell."""
         self.agent_result: Any = None
         """What the agent returned, once it has; also the app's return value on quit."""
         self.show_keys = show_keys
@@ -192,7 +206,8 @@ class ElicitationApp(App[Any]):
         self.query_one(Timeline).add_request(event.request, event.at)
         self._waiting.append(event)
         if self._shown is None:
-            self.bell()
+            if self.ring_bell:
+                self.bell()
             self.sub_title = REDACTOR.scrub(f"question waiting: {event.request.message}")
             self._show_next()
         self._update_waiting()
@@ -225,6 +240,8 @@ class ElicitationApp(App[Any]):
                     event.request.id, ElicitationResult(action="cancel", reason="unsupported")
                 )
                 continue
+            if isinstance(modal, SecretModal):
+                modal.offer_memory = self.keeps_secrets_in_memory
             self._shown = modal
             modal.waiting = len(self._waiting)
             self.push_screen(
@@ -259,6 +276,14 @@ class ElicitationApp(App[Any]):
         if self.exit_when_agent_done:
             self.exit(message.value)
 
+    def set_activity(self, text: str) -> None:
+        """Say what the agent is doing on the status line; callable from any thread."""
+        self.post_message(AgentActivity(text))
+
+    def on_agent_activity(self, message: AgentActivity) -> None:
+        if self.agent_result is None:
+            self.query_one(AgentStatus).show_activity(message.text)
+
     def on_agent_failed(self, message: AgentFailed) -> None:
         self.query_one(AgentStatus).show_failed(message.error)
         self.notify(f"The agent failed: {message.error}", severity="error", timeout=8)
@@ -286,6 +311,22 @@ class ElicitationApp(App[Any]):
     def export_screenshot(self, *, title: str | None = None, simplify: bool = False) -> str:
         """An SVG screenshot of the current screen, every secret answered so far masked."""
         return masked_screenshot(self, REDACTOR, title=title, simplify=simplify)
+
+    def deliver_screenshot(
+        self, filename: str | None = None, path: str | None = None, time_format: str | None = None
+    ) -> str | None:
+        """Save a screenshot, secrets masked, in `path`, `$ELICIT_TUI_SCREENSHOT_DIR` or the
+        current folder, and say where (or why not); returns the file's path, or None."""
+        try:
+            folder = screenshot_directory(path)
+            saved = self.save_screenshot(filename, str(folder), time_format)
+        except OSError as error:
+            self.notify(
+                f"Screenshot not saved: {error}", title="Screenshot", severity="error", markup=False
+            )
+            return None
+        self.notify(f"Saved screenshot to {saved}", title="Screenshot", markup=False)
+        return saved
 
     async def on_event(self, event: events.Event) -> None:
         # Keys typed just as a modal appears were meant for what was there before.
@@ -325,3 +366,8 @@ class ElicitationApp(App[Any]):
         if self.transcript is None or shown is None or shown.request.id != request.id:
             return
         self.transcript.keys(request.id, presses, secret_lengths(shown))
+
+
+def bell_wanted() -> bool:
+    """False when `$ELICIT_TUI_BELL` says no (0, off, no, false); True otherwise."""
+    return os.environ.get(BELL_VARIABLE, "1").strip().lower() not in ("0", "off", "no", "false")

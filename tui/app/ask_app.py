@@ -1,4 +1,4 @@
-"""The app behind `elicit-tui ask`: one request, its modal filling the screen, its result returned."""
+"""The app behind `elicit-tui ask`: one request, its modal, its result returned."""
 
 from __future__ import annotations
 
@@ -15,15 +15,24 @@ def _ask_once(request: Request, queue: ElicitationQueue) -> ElicitationResult:
 
 
 class AskApp(ElicitationApp):
-    """Shows `request` full screen and exits with its `ElicitationResult`.
+    """Shows `request` and exits with its `ElicitationResult`.
 
     It is an `ElicitationApp` whose agent asks the one request, so timeouts, the input grace
-    period and the modal are the same as in the full app. `run()` returns None when the
-    person quits the app instead of answering (the request then ends with `cancel`/`closed`).
+    period and the modal are the same as in the full app. Run inline (`run(inline=True)`),
+    only the dialog shows, under the shell's prompt and as tall as its content; full screen,
+    the dialog fills the screen. `run()` returns None when the person quits the app instead
+    of answering (the request then ends with `cancel`/`closed`).
     """
 
+    keeps_secrets_in_memory = False
+
     def __init__(
-        self, request: Request, *, input_grace: float = 0.2, transcript: str | Path | None = None
+        self,
+        request: Request,
+        *,
+        input_grace: float = 0.2,
+        transcript: str | Path | None = None,
+        bell: bool | None = None,
     ) -> None:
         super().__init__(
             ElicitationQueue(),
@@ -33,4 +42,5 @@ class AskApp(ElicitationApp):
             input_grace=input_grace,
             exit_when_agent_done=True,
             transcript=transcript,
+            bell=bell,
         )

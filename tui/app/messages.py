@@ -31,3 +31,11 @@ class AgentFailed(Message):
     def __init__(self, error: BaseException) -> None:
         super().__init__()
         self.error = error
+
+
+class AgentActivity(Message):
+    """What the agent is doing now, in a few words ("Connected to MCP server x")."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text

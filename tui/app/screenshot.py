@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import io
+import os
 from collections.abc import Iterable, Iterator
+from pathlib import Path
 from typing import Any
 
 from rich.cells import cell_len
@@ -84,3 +86,18 @@ def mask_line(line: Iterable[Segment], redactor: Redactor) -> Iterator[Segment]:
         )
         offset += len(segment.text)
         yield Segment(masked, segment.style)
+
+
+SCREENSHOT_DIR_VARIABLE = "ELICIT_TUI_SCREENSHOT_DIR"
+"""The environment variable naming the folder screenshots are saved in (else the current one)."""
+
+
+def screenshot_directory(path: str | None = None) -> Path:
+    """Where a screenshot goes: `path`, else `$ELICIT_TUI_SCREENSHOT_DIR`, else the current folder.
+
+    Raises `NotADirectoryError` naming the folder when it does not exist: nothing is created.
+    """
+    folder = Path(path or os.environ.get(SCREENSHOT_DIR_VARIABLE) or ".").expanduser()
+    if not folder.is_dir():
+        raise NotADirectoryError(f"{folder} is not an existing folder")
+    return folder.resolve()

@@ -14,6 +14,11 @@ from textual import events, on
 from tui.app.app import ElicitationApp
 from tui.core.queue import ElicitationQueue
 from tui.mcp.server import PROGRESS_INTERVAL, create_server
+from tui.secrets.keyring_store import keyring_status
+from widgets.agent_status import AgentStatus
+
+CLIENTS_REFRESH = 1.0
+"""Seconds between two looks at how many connections are open, for the status line."""
 
 SHUTDOWN_GRACE = 1
 """Seconds the server waits for open streams (an agent's idle SSE stream) before closing them."""
@@ -35,8 +40,11 @@ class ServeApp(ElicitationApp):
     is closed (every waiting call ends with `cancel`/`closed`) and then the server stops.
     A call that carries a progress token hears from the server every `progress_interval`
     seconds while the person has not answered, so clients that reset their timeout on
-    progress keep waiting.
+    progress keep waiting. The status line says where it serves and how many connections
+    clients hold open.
     """
+
+    keeps_secrets_in_memory = False
 
     def __init__(
         self,
@@ -72,6 +80,30 @@ class ServeApp(ElicitationApp):
     def on_mount(self) -> None:
         self._serving = asyncio.create_task(self._server.serve(sockets=[self._listener]))
         self._serving.add_done_callback(self._server_stopped)
+        # After the app's own on_mount, which shows "no agent attached".
+        self.call_later(self._show_clients)
+        self.set_interval(CLIENTS_REFRESH, self._show_clients)
+        problem = keyring_status()
+        if problem is not None:
+            self.notify(
+                f"request_secret calls will be refused. {problem}",
+                title="No keyring",
+                severity="warning",
+                timeout=30,
+                markup=False,
+            )
+
+    @property
+    def connections(self) -> int:
+        """How many HTTP connections clients hold open to the server now.
+
+        Connections, not sessions: the 2026-07-28 protocol has no sessions to count, and a
+        client on either protocol holds at least one connection while it is connected.
+        """
+        return len(self._server.server_state.connections)
+
+    def _show_clients(self) -> None:
+        self.query_one(AgentStatus).show_serving(self.url, self.connections)
 
     @on(events.Unmount)
     async def _stop_server(self) -> None:

@@ -1,7 +1,9 @@
-"""`elicit-tui ask`: one request from the shell, answered in a full-screen modal, printed as JSON.
+"""`elicit-tui ask`: one request from the shell, answered in a dialog under the prompt.
 
-The result is one line of JSON on stdout, `{"action": ..., "content": ..., "reason": ...}`, and
-the exit status says how the request ended: 0 accept, 1 decline, 2 cancel, 3 invalid request.
+The result is one line of JSON on stdout, `{"action": ..., "content": ..., "reason": ...}` (with
+`--raw`, only the content), and the exit status says how the request ended: 0 accept,
+1 decline, 2 cancel, 3 invalid request. `--fullscreen` takes the whole screen; `--plain`
+asks with line prompts instead.
 """
 
 from __future__ import annotations
@@ -15,8 +17,17 @@ from typing import Any, NoReturn, TextIO
 
 from pydantic import BaseModel, SecretStr, TypeAdapter, ValidationError
 
+from tui.cli.plain import PlainPrompter, plain_streams, plain_wanted
 from tui.cli.transcript_option import add_transcript_option
-from tui.core.models import Action, ElicitationResult, Request, parse_request
+from tui.core.models import (
+    KEYRING_UNAVAILABLE,
+    Action,
+    ElicitationResult,
+    Request,
+    SecretRequest,
+    parse_request,
+)
+from tui.core.secret_ref import SecretRef
 
 EXIT_CODES: dict[Action, int] = {"accept": 0, "decline": 1, "cancel": 2}
 """The exit status for each way a request can end."""
@@ -31,6 +42,7 @@ _EPILOG = """\
 exit status: 0 accept, 1 decline, 2 cancel (Escape, quit, timeout, no terminal),
 3 invalid request (the reason on stderr; no UI is shown).
 The UI is drawn on the terminal (/dev/tty), so stdin and stdout may be pipes or files.
+ELICIT_TUI_PLAIN=1 (or TERM=dumb) asks with plain line prompts; ELICIT_TUI_BELL=0 keeps quiet.
 """
 
 Fields = Callable[[argparse.Namespace], dict[str, Any]]
@@ -75,9 +87,35 @@ def main(argv: Sequence[str]) -> int:
     except InvalidRequest as invalid:
         print(f"elicit-tui ask: {invalid}", file=sys.stderr)
         return EXIT_INVALID
-    result = _ask_on_terminal(request, args.transcript)
-    print(result_json(result, reveal_secret=args.reveal_secret), flush=True)
+    refusal = _keyring_refusal(request)
+    if refusal is not None:
+        print(f"elicit-tui ask: {refusal}", file=sys.stderr)
+        result = ElicitationResult(action="cancel", reason=KEYRING_UNAVAILABLE)
+    elif plain_wanted(args.plain):
+        result = _ask_plainly(request)
+    else:
+        result = _ask_on_terminal(
+            request, args.transcript, inline=not args.fullscreen, bell=not args.no_bell
+        )
+    if args.raw:
+        text = raw_text(result, reveal_secret=args.reveal_secret)
+        if text:
+            print(text, flush=True)
+    else:
+        print(result_json(result, reveal_secret=args.reveal_secret), flush=True)
     return EXIT_CODES[result.action]
+
+
+def _keyring_refusal(request: Request) -> str | None:
+    """Why a secret to be stored cannot be asked for (no usable keyring), or None."""
+    if not isinstance(request, SecretRequest) or request.store is None:
+        return None
+    from tui.secrets.keyring_store import keyring_status
+
+    problem = keyring_status()
+    if problem is None:
+        return None
+    return f"cannot store the secret, so it is not asked for: {problem}"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -98,6 +136,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="print a typed secret's value instead of a redacted marker "
         "(a secret stored in the keyring is always printed as its reference)",
     )
+    _add_output_flags(parser, default=False)
     kinds = parser.add_subparsers(dest="kind", metavar="KIND", parser_class=_AskParser)
 
     common = _AskParser(add_help=False)
@@ -108,6 +147,8 @@ def build_parser() -> argparse.ArgumentParser:
     common.add_argument(
         "--timeout", type=float, metavar="SECONDS", help="cancel unanswered after this long"
     )
+    # Unset unless given after KIND, so they cannot undo the same flag given before it.
+    _add_output_flags(common, default=argparse.SUPPRESS)
 
     choice = kinds.add_parser("choice", parents=[common], help="pick one option")
     _add_options(choice)
@@ -170,6 +211,20 @@ def build_parser() -> argparse.ArgumentParser:
     )
     form.set_defaults(fields=_form_fields)
     return parser
+
+
+def _add_output_flags(parser: argparse.ArgumentParser, default: Any) -> None:
+    """The flags saying how to ask and what to print; accepted before and after KIND."""
+    flags = {
+        "--raw": "print only the content: one value per line for a list, nothing for "
+        "decline or cancel (the exit status says which)",
+        "--fullscreen": "take the whole screen instead of drawing the dialog under the prompt",
+        "--plain": "ask with plain line prompts (numbered options, no redraws): for screen "
+        "readers, dumb terminals and logs",
+        "--no-bell": "do not ring the terminal bell when the question appears",
+    }
+    for flag, text in flags.items():
+        parser.add_argument(flag, action="store_true", default=default, help=text)
 
 
 def _add_options(parser: argparse.ArgumentParser) -> None:
@@ -292,15 +347,26 @@ def describe_validation_error(error: ValidationError) -> str:
     return "invalid request:\n  " + "\n  ".join(lines)
 
 
-def _ask_on_terminal(request: Request, transcript: Path | None = None) -> ElicitationResult:
+def _ask_plainly(request: Request) -> ElicitationResult:
+    with plain_streams(sys.stdin, sys.stderr) as (inp, out):
+        try:
+            return PlainPrompter(inp, out).ask(request)
+        except KeyboardInterrupt:
+            out.write("\n")
+            return ElicitationResult(action="cancel", reason="interrupted")
+
+
+def _ask_on_terminal(
+    request: Request, transcript: Path | None = None, *, inline: bool, bell: bool
+) -> ElicitationResult:
     # Textual is imported only here: an invalid request is refused without loading it.
     from tui.app.ask_app import AskApp
     from tui.app.terminal import NoTerminalError, streams_on_terminal
 
-    app = AskApp(request, transcript=transcript)
+    app = AskApp(request, transcript=transcript, bell=None if bell else False)
     try:
         with streams_on_terminal():
-            result = app.run()
+            result = app.run(inline=inline)
     except NoTerminalError as error:
         print(f"elicit-tui ask: {error}; the request is cancelled", file=sys.stderr)
         return ElicitationResult(action="cancel", reason="no_terminal")
@@ -320,6 +386,25 @@ def result_json(result: ElicitationResult, *, reveal_secret: bool = False) -> st
         },
         ensure_ascii=False,
     )
+
+
+def raw_text(result: ElicitationResult, *, reveal_secret: bool = False) -> str:
+    """What `--raw` prints: the content alone ("" for decline and cancel).
+
+    A list gives one value a line, text as it is, a keyring reference as service/username,
+    yes/no as true/false, anything else (a form, a batch) as one line of JSON.
+    """
+    if result.action != "accept" or result.content is None:
+        return ""
+    content = result.content
+    if isinstance(content, SecretRef):
+        return f"{content.service}/{content.username}"
+    value = _jsonable(content, reveal_secret)
+    if isinstance(value, list):
+        return "\n".join(v if isinstance(v, str) else json.dumps(v) for v in value)
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False)
 
 
 def _jsonable(content: Any, reveal_secret: bool) -> Any:

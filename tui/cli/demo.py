@@ -78,10 +78,11 @@ def setup_service_agent(queue: ElicitationQueue, pause: float = 0.6) -> dict[str
     def ask(label: str, request: Any) -> ElicitationResult:
         _think(pause)
         result = queue.ask(request)
+        why = result.decline_reason or result.reason
         summary[label] = (
             request.describe_content(result.content)
             if result.accepted
-            else (f"({result.action}{', ' + result.reason if result.reason else ''})")
+            else f"({result.action}{': ' + why if why else ''})"
         )
         return result
 

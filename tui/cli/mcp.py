@@ -192,9 +192,13 @@ def _run_in_tui(options: McpOptions, transcript: Path | None = None) -> Results:
     # the server's stderr would draw over the TUI: keep it, to quote if the server fails
     with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as errlog:
 
+        def connected(server: str) -> None:
+            app.set_activity(f"Connected to MCP server {server}")
+
         def agent(queue: ElicitationQueue) -> Results:
             try:
-                finished.append(asyncio.run(run_session(queue, options, errlog=errlog)))
+                session = run_session(queue, options, errlog=errlog, on_connected=connected)
+                finished.append(asyncio.run(session))
             except Exception as error:
                 failures.append(error)
                 raise

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import fnmatch
 import json
+import re
 import uuid
 from typing import Annotated, Any, ClassVar, Literal
 
@@ -197,6 +198,13 @@ class SecretRequest(_Request):
     """A hint of the expected shape, like `sk-...`: `...` stands for any characters."""
     confirm: bool = False
     store: KeyringTarget | None = None
+
+    def fits_pattern(self, value: str) -> bool:
+        """Whether `value` has the shape `pattern` hints at (`...`: one or more characters)."""
+        if self.pattern is None:
+            return True
+        parts = (re.escape(part) for part in self.pattern.split("..."))
+        return re.fullmatch(".+".join(parts), value) is not None
 
     def describe_content(self, content: Any) -> str:
         if isinstance(content, SecretRef):
@@ -595,6 +603,15 @@ class ElicitationResult(BaseModel):
     @property
     def accepted(self) -> bool:
         return self.action == "accept"
+
+    @property
+    def decline_reason(self) -> str | None:
+        """The reason the person gave with a refusal (a denied tool call's), if any."""
+        content: Any = self.content
+        if self.action == "decline" and isinstance(content, dict):
+            reason = content.get("reason")
+            return reason if isinstance(reason, str) and reason else None
+        return None
 
     def __repr_args__(self) -> Any:
         for name, value in super().__repr_args__():

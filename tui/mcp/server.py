@@ -21,6 +21,7 @@ from pydantic_core import ErrorDetails
 from starlette.requests import Request as HTTPRequest
 
 from tui.core.models import (
+    KEYRING_UNAVAILABLE,
     Action,
     ElicitationResult,
     KeyringTarget,
@@ -31,6 +32,7 @@ from tui.core.models import (
 from tui.core.queue import ElicitationQueue
 from tui.core.secret_ref import SecretRef
 from tui.integrations.claude_code import from_ask_user_question
+from tui.secrets.keyring_store import keyring_status
 
 SERVER_NAME = "elicit-tui"
 
@@ -198,6 +200,12 @@ def create_server(
             str | None, Field(description="More detail, in markdown: where to find it, scopes.")
         ] = None,
     ) -> Annotated[CallToolResult, SecretOutput]:
+        problem = keyring_status()
+        if problem is not None:
+            # Refused before the person types anything: a typed secret could not be kept.
+            text = f"The secret was not asked for: {problem}"
+            output = SecretOutput(action="cancel", stored=False, reason=KEYRING_UNAVAILABLE)
+            return _tool_result(text, output)
         request = SecretRequest(
             message=message,
             description=description,

@@ -10,6 +10,7 @@ import json
 import re
 import string
 import sys
+from collections.abc import Callable
 from typing import Any, TextIO
 
 from mcp import Client, StdioServerParameters
@@ -53,13 +54,17 @@ class CommandFailed(RuntimeError):
 
 
 async def run_session(
-    queue: ElicitationQueue, options: McpOptions, *, errlog: TextIO | None = None
+    queue: ElicitationQueue,
+    options: McpOptions,
+    *,
+    errlog: TextIO | None = None,
+    on_connected: Callable[[str], None] | None = None,
 ) -> Results:
     """Connect, call (the `--call` tool, or what the person picks), and return the results.
 
     Elicitations go to `queue`, and so do the questions of picking and filling a tool. A
     stdio server's stderr goes to `errlog` (a file, quoted when the server fails), else to
-    ours. Raises `UsageError` for a tool the server does not have or an unknown protocol,
+    ours. `on_connected` is called with the server's name once the handshake is done. Raises `UsageError` for a tool the server does not have or an unknown protocol,
     and `CommandFailed` when the server cannot be started or reached, goes away, or
     refuses the call.
     """
@@ -83,6 +88,8 @@ async def run_session(
         ) as client:
             info = client.session.server_info
             asker = info.name if info is not None and info.name else options.label
+            if on_connected is not None:
+                on_connected(asker)
             tools = await _all_tools(client)
             if options.call is not None:
                 tool = _find(tools, options.call)

@@ -1,0 +1,213 @@
+"""`elicit-tui ask --plain`: line prompts through a pipe, the same JSON and exit status as the UI."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_ask_terminal import REPO, environment
+
+CANARY = "sk-CANARY-41d0-never-print-me"
+
+
+def plain(
+    tmp_path: Path, typed: str, *args: str, env: dict[str, str] | None = None
+) -> tuple[int, Any, str]:
+    """Run `elicit-tui ask ARGS` without a terminal, `typed` piped to its stdin; the exit
+    status, the JSON printed, and the prompts."""
+    finished = run_plain(tmp_path, typed, *args, env=env)
+    out = finished.stdout
+    return finished.returncode, json.loads(out) if out.strip() else None, finished.stderr
+
+
+def run_plain(
+    tmp_path: Path, typed: str, *args: str, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "tui.cli.main", "ask", *args],
+        input=typed,
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env={**environment(tmp_path), **(env or {})},
+        # No controlling terminal: the prompts go to stderr, the answers come from stdin.
+        start_new_session=True,
+        timeout=30,
+    )
+
+
+def accepted(content: Any) -> dict[str, Any]:
+    return {"action": "accept", "content": content, "reason": None}
+
+
+def test_choice_numbered_and_a_wrong_number_asked_again(tmp_path: Path) -> None:
+    code, result, prompts = plain(
+        tmp_path, "7\n2\n", "choice", "Which DB?", "-o", "Postgres", "-o", "SQLite", "--plain"
+    )
+
+    assert (code, result) == (0, accepted("SQLite"))
+    assert "  1) Postgres\n  2) SQLite\n" in prompts
+    assert prompts.count("Type a number, 1-2:") == 2
+    assert "✖ Type a number from 1 to 2." in prompts
+
+
+def test_choice_default_on_an_empty_line(tmp_path: Path) -> None:
+    args = ("choice", "Which DB?", "-o", "Postgres", "-o", "SQLite", "--default", "SQLite")
+    code, result, prompts = plain(tmp_path, "\n", *args, "--plain")
+
+    assert (code, result) == (0, accepted("SQLite"))
+    assert "Type a number, 1-2 [2]:" in prompts
+
+
+def test_multi_numbers_separated_by_spaces_within_bounds(tmp_path: Path) -> None:
+    args = ("multi", "Which?", "-o", "auth", "-o", "jobs", "-o", "metrics", "--min", "2")
+    code, result, prompts = plain(tmp_path, "2\n1 3\n", *args, "--plain")
+
+    assert (code, result) == (0, accepted(["auth", "metrics"]))
+    assert "✖ Pick at least 2 (you picked 1)." in prompts
+    assert "☐ 1) auth" in prompts
+
+
+def test_text_too_short_asked_again(tmp_path: Path) -> None:
+    request = {"kind": "text", "message": "Name?", "min_length": 3}
+    code, result, prompts = plain(tmp_path, "ab\nabc\n", "--json", json.dumps(request), "--plain")
+
+    assert (code, result) == (0, accepted("abc"))
+    assert "✖ Too short: at least 3 characters (you typed 2)." in prompts
+
+
+def test_multiline_text_ends_with_a_dot(tmp_path: Path) -> None:
+    code, result, _ = plain(tmp_path, "one\ntwo\n.\n", "text", "Notes?", "--multiline", "--plain")
+
+    assert (code, result) == (0, accepted("one\ntwo"))
+
+
+def test_confirm_yes_and_no(tmp_path: Path) -> None:
+    code, result, prompts = plain(tmp_path, "maybe\ny\n", "confirm", "Deploy?", "--plain")
+    assert (code, result) == (0, accepted(True))
+    assert "✖ Type y (Yes) or n (No)." in prompts
+
+    code, result, _ = plain(tmp_path, "n\n", "confirm", "Deploy?", "--plain")
+    assert result == accepted(False)
+
+
+def test_secret_never_echoed_and_checked(tmp_path: Path) -> None:
+    request = {"kind": "secret", "message": "Token?", "pattern": "sk-...", "min_length": 8}
+    code, result, prompts = plain(
+        tmp_path, f"nope-nope\n{CANARY}\n", "--json", json.dumps(request), "--plain"
+    )
+    assert (code, result) == (0, accepted("**********"))
+    assert "✖ That does not look like sk-...." in prompts
+    assert "nope-nope" not in prompts
+    assert CANARY not in prompts
+
+    code, result, _ = plain(
+        tmp_path, f"{CANARY}\n", "secret", "Token?", "--plain", "--reveal-secret"
+    )
+    assert (code, result) == (0, accepted(CANARY))
+
+
+def test_form_field_by_field_with_its_error_repeated(tmp_path: Path) -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "replicas": {"type": "integer", "title": "Replicas", "minimum": 1},
+            "region": {"type": "string", "enum": ["eu", "us"]},
+            "https": {"type": "boolean", "default": True},
+        },
+        "required": ["replicas", "region"],
+    }
+    typed = "0\nlots\n3\n5\n2\n\n"
+    args = ("form", "Deploy", "--schema", json.dumps(schema), "--plain")
+    code, result, prompts = plain(tmp_path, typed, *args)
+
+    assert (code, result) == (0, accepted({"replicas": 3, "region": "us", "https": True}))
+    assert prompts.count("Replicas (required, at least 1)") == 1
+    assert prompts.count("  Value:") == 3
+    assert "  Value: 0\n  ✖ " in prompts
+    assert "✖ Type a number from 1 to 2." in prompts
+
+
+def test_questions_tool_approval_and_url(tmp_path: Path) -> None:
+    batch = {
+        "kind": "questions",
+        "questions": [
+            {"question": "Auth?", "options": ["OAuth", "Magic links"]},
+            {"question": "CI?", "multi_select": True, "options": ["Tests", "Lint"]},
+        ],
+    }
+    code, result, _ = plain(
+        tmp_path, "9\n1\n\n1 2\nfast please\n", "--json", json.dumps(batch), "--plain"
+    )
+    assert (code, result) == (
+        0,
+        accepted(
+            {
+                "answers": {"Auth?": "OAuth", "CI?": ["Tests", "Lint"]},
+                "notes": {"CI?": "fast please"},
+            }
+        ),
+    )
+
+    approval = {
+        "kind": "tool_approval",
+        "tool_name": "shell",
+        "summary": "Run the tests",
+        "arguments": {"command": "pytest"},
+        "tool_call_id": "c1",
+    }
+    code, result, prompts = plain(
+        tmp_path, "4\nnot now\n", "--json", json.dumps(approval), "--plain"
+    )
+    assert (code, result) == (
+        1,
+        {"action": "decline", "content": {"reason": "not now"}, "reason": None},
+    )
+    assert 'command = "pytest"' in prompts
+
+    url = {"kind": "url", "message": "Sign in", "url": "https://example.com/login"}
+    code, result, prompts = plain(tmp_path, "n\n", "--json", json.dumps(url), "--plain")
+    assert (code, result) == (1, {"action": "decline", "content": None, "reason": None})
+    assert "Domain: example.com" in prompts
+
+
+def test_end_of_input_cancels_and_the_decline_word_declines(tmp_path: Path) -> None:
+    args = ("choice", "Which DB?", "-o", "Postgres", "-o", "SQLite", "--plain")
+    code, result, _ = plain(tmp_path, "", *args)
+    assert (code, result) == (2, {"action": "cancel", "content": None, "reason": None})
+
+    code, result, _ = plain(tmp_path, "!decline\n", *args)
+    assert (code, result) == (1, {"action": "decline", "content": None, "reason": None})
+
+
+@pytest.mark.parametrize("env", [{"ELICIT_TUI_PLAIN": "1"}, {"TERM": "dumb"}])
+def test_plain_without_the_flag(tmp_path: Path, env: dict[str, str]) -> None:
+    args = ("choice", "Which DB?", "-o", "Postgres", "-o", "SQLite")
+    code, result, _ = plain(tmp_path, "1\n", *args, env=env)
+
+    assert (code, result) == (0, accepted("Postgres"))
+
+
+def test_raw_prints_the_content_alone(tmp_path: Path) -> None:
+    args = ("multi", "Which?", "-o", "auth", "-o", "jobs", "-o", "metrics", "--plain", "--raw")
+    finished = run_plain(tmp_path, "1 3\n", *args)
+    assert (finished.returncode, finished.stdout) == (0, "auth\nmetrics\n")
+
+
+def test_a_secret_to_store_without_a_keyring_is_refused_up_front(tmp_path: Path) -> None:
+    # environment() chooses keyring's "no backend" stand-in.
+    code, result, said = plain(
+        tmp_path, f"{CANARY}\n", "secret", "Token?", "--store", "github/ada", "--plain"
+    )
+
+    assert (code, result) == (
+        2,
+        {"action": "cancel", "content": None, "reason": "keyring_unavailable"},
+    )
+    assert said.startswith("elicit-tui ask: cannot store the secret, so it is not asked for: ")
+    assert "PYTHON_KEYRING_BACKEND" in said
+    assert "Token?" not in said

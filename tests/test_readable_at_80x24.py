@@ -1,0 +1,377 @@
+"""At 80x24 and without colour: what the screens say, where the focus goes, what is in view."""
+
+from __future__ import annotations
+
+import socket
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp import Client
+from test_app import SIZE, wait_for
+from textual.widgets import Input
+
+from tui import ElicitationApp, ElicitationQueue, ElicitationResult, parse_request
+from tui.app.app import BELL_VARIABLE
+from tui.app.screenshot import SCREENSHOT_DIR_VARIABLE
+from tui.app.serve_app import ServeApp
+from tui.cli.ask import raw_text
+from tui.cli.demo import DEPLOY_SCHEMA, health_check_edit, scaffold_questions, setup_service_agent
+from tui.core.models import (
+    FormRequest,
+    MultiChoiceRequest,
+)
+from tui.core.scripted import ScriptedResponder
+from tui.core.secret_ref import SecretRef
+from tui.secrets.keyring_store import CONFIG_DIR_ENV
+from widgets.agent_status import AgentStatus
+from widgets.base import ElicitationModal
+from widgets.checklist import Checklist
+from widgets.form import FormModal
+from widgets.timeline import Timeline
+
+
+@pytest.fixture(autouse=True)
+def no_remembered_approvals(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(CONFIG_DIR_ENV, str(tmp_path / "config"))
+
+
+def asking(*requests: Any, **kwargs: Any) -> tuple[ElicitationApp, ElicitationQueue]:
+    # "wait": the requests wait for the app to subscribe, instead of being cancelled.
+    queue = ElicitationQueue(policy="wait")
+    app = ElicitationApp(queue, input_grace=0, **kwargs)
+    for request in requests:
+        queue.submit(request)
+    return app, queue
+
+
+def shown(app: ElicitationApp) -> ElicitationModal[Any] | None:
+    screen = app.screen
+    return screen if isinstance(screen, ElicitationModal) else None
+
+
+def footer_keys(app: ElicitationApp) -> dict[str, str]:
+    """What the footer shows: key → description, for the bindings it displays."""
+    return {
+        b.binding.key_display or b.binding.key: b.binding.description
+        for b in app.screen.active_bindings.values()
+        if b.binding.show and b.enabled
+    }
+
+
+# -- glyphs ------------------------------------------------------------------------------------
+
+
+async def test_a_checklist_says_ticked_with_a_glyph_not_a_colour() -> None:
+    request = MultiChoiceRequest(message="Which?", options=["a", "b", "c"], default=["a"])
+    app, _ = asking(request)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: shown(app) is not None)
+        checklist = app.screen.query_one(Checklist)
+        await pilot.press("down", "space")
+        lines = [checklist.render_line(y).text for y in range(3)]
+
+    assert [line[0] for line in lines] == ["☑", "☑", "☐"]
+    assert "▐X▌" not in "".join(lines)
+
+
+async def test_a_form_checklist_uses_the_same_glyphs() -> None:
+    schema = {
+        "type": "object",
+        "properties": {"checks": {"type": "array", "items": {"enum": ["tests", "lint"]}}},
+    }
+    app, _ = asking(FormRequest(message="CI", requested_schema=schema))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, FormModal))
+        checklist = app.screen.query_one(Checklist)
+        await pilot.press("space")
+        lines = [checklist.render_line(y).text for y in range(2)]
+
+    assert [line[0] for line in lines] == ["☑", "☐"]
+
+
+# -- the timeline at 80 columns ------------------------------------------------------------------
+
+
+async def test_timeline_cells_fit_80_columns_and_are_cut_with_an_ellipsis() -> None:
+    question = "Which of these deployment regions should the billing service run in " * 2
+    request = parse_request({"kind": "text", "source": "setup-agent", "message": question})
+    app, queue = asking(request)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: shown(app) is not None)
+        queue.respond(request.id, ElicitationResult(action="accept", content="eu-west-1 " * 8))
+        await wait_for(pilot, lambda: shown(app) is None)
+        await pilot.pause()
+        timeline = app.query_one(Timeline)
+        row = [str(cell) for cell in timeline.get_row(request.id)]
+        width = sum(column.get_render_width(timeline) for column in timeline.columns.values())
+
+    assert width <= SIZE[0]
+    assert row[2].endswith("…") and row[3].endswith("…")
+    assert row[3].startswith("setup-agent: Which of these")
+    assert timeline.cells(request.id)["question"] == f"setup-agent: {question}"
+
+
+async def test_a_denial_shows_its_reason_in_the_timeline() -> None:
+    request = health_check_edit("call-2", "billing-api")
+    app, queue = asking(request)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: shown(app) is not None)
+        await pilot.press("n", *"not now", "enter")
+        await wait_for(pilot, lambda: not queue.is_pending(request.id))
+        await pilot.pause()
+        outcome = app.query_one(Timeline).cells(request.id)["outcome"]
+
+    assert outcome == "✖ declined: not now"
+
+
+async def test_the_reason_field_of_a_denial_is_in_view_at_80x24() -> None:
+    app, _ = asking(health_check_edit("call-2", "billing-api"))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: shown(app) is not None)
+        await pilot.press("n", *"not now")
+        await pilot.pause()
+        reason = app.screen.query_one("#deny-reason", Input)
+        assert reason.has_focus and reason.value == "not now"
+        # On screen, above the footer, and not scrolled out of its dialog.
+        region = reason.region
+        dialog = app.screen.query_one("#dialog").region
+        assert region.height == 1 and 0 <= region.y < SIZE[1] - 1
+        assert dialog.contains_region(region)
+
+
+# -- the question batch --------------------------------------------------------------------------
+
+
+async def test_a_batch_keeps_its_top_edge_and_offers_tick_only_where_it_ticks() -> None:
+    app, _ = asking(scaffold_questions("billing-api"))
+    tops: list[int] = []
+    keys: list[dict[str, str]] = []
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: shown(app) is not None)
+        for _ in range(3):
+            await pilot.pause()
+            tops.append(app.screen.query_one("#dialog").region.y)
+            keys.append(footer_keys(app))
+            await pilot.press("tab")
+
+    assert len(set(tops)) == 1
+    # Auth and API pick one; CI picks any.
+    assert ["space" in k for k in keys] == [False, False, True]
+    assert keys[2]["space"] == "Tick"
+
+
+async def test_option_descriptions_hang_under_their_label() -> None:
+    app, _ = asking(scaffold_questions("billing-api"))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: shown(app) is not None)
+        await pilot.pause()
+        options = app.screen.query_one(".options")
+        lines = [options.render_line(y).text for y in range(3)]
+
+    # "○ 1 OAuth", then its description wrapped, each line starting under the label.
+    label_at = lines[0].index("OAuth")
+    assert lines[1][:label_at].strip() == "" and lines[1][label_at] != " "
+    assert lines[2][:label_at].strip() == "" and lines[2][label_at] != " "
+
+
+# -- forms: what Enter does ---------------------------------------------------------------------
+
+
+async def test_enter_on_an_invalid_field_stays_there() -> None:
+    app, queue = asking(FormRequest(message="Deploy", requested_schema=DEPLOY_SCHEMA))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, FormModal) and app.screen.complete)
+        form = app.screen
+        assert isinstance(form, FormModal)
+        await pilot.press("enter", "enter", *"ab", "enter", *"cd")
+        await pilot.pause()
+        domain = form.fields[2]
+        assert form.focused is domain.control
+        assert isinstance(domain.control, Input) and domain.control.value == "abcd"
+        assert footer_keys(app)["enter"] == "Next"
+        await pilot.press("enter")
+        await pilot.pause()
+        # On the last field, Enter says, and does, Submit.
+        assert footer_keys(app)["enter"] == "Submit"
+        assert queue.is_pending(form.request.id)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: not queue.is_pending(form.request.id))
+
+
+async def test_a_lone_field_says_submit() -> None:
+    schema = {"type": "object", "properties": {"replicas": {"type": "integer", "minimum": 1}}}
+    app, _ = asking(FormRequest(message="Deploy", requested_schema=schema))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, FormModal))
+        await pilot.pause()
+        assert footer_keys(app)["enter"] == "Submit"
+
+
+# -- status line ----------------------------------------------------------------------------------
+
+
+async def test_serve_says_where_it_serves_and_how_many_connections_are_open() -> None:
+    listener = socket.create_server(("127.0.0.1", 0))
+    app = ServeApp(ElicitationQueue(), listener, input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        status = app.query_one(AgentStatus)
+        await wait_for(pilot, lambda: "Serving" in status.summary)
+        assert status.summary == f"◉ Serving MCP at {app.url} · 0 connections"
+        async with Client(app.url) as client:
+            await client.list_tools()
+            await wait_for(pilot, lambda: "· 0 connections" not in status.summary, timeout=5)
+        assert "No agent attached" not in status.summary
+
+
+async def test_serve_refuses_a_secret_up_front_without_a_keyring(no_keyring: object) -> None:
+    listener = socket.create_server(("127.0.0.1", 0))
+    queue = ElicitationQueue()
+    app = ServeApp(queue, listener, input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        async with Client(app.url) as client:
+            result = await client.call_tool(
+                "request_secret", {"message": "Token?", "service": "github", "username": "ada"}
+            )
+        await pilot.pause()
+        # Nobody was asked to type a secret that could not be kept.
+        assert shown(app) is None
+        assert app.query_one(Timeline).row_count == 0
+        assert queue.pending() == []
+
+    assert result.structured_content == {
+        "action": "cancel",
+        "stored": False,
+        "service": None,
+        "username": None,
+        "reason": "keyring_unavailable",
+    }
+    assert "PYTHON_KEYRING_BACKEND" in result.content[0].text
+
+
+async def test_a_running_agent_can_say_what_it_does() -> None:
+    app = ElicitationApp(ElicitationQueue(), input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        app.set_activity("Connected to MCP server weather")
+        status = app.query_one(AgentStatus)
+        await wait_for(pilot, lambda: "weather" in status.summary)
+        assert status.summary == "● Connected to MCP server weather"
+
+
+# -- screenshots, the bell ---------------------------------------------------------------------
+
+
+async def test_a_screenshot_goes_to_the_folder_named_and_says_where(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(SCREENSHOT_DIR_VARIABLE, str(tmp_path))
+    app = ElicitationApp(ElicitationQueue(), input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        saved = app.deliver_screenshot("shot.svg")
+        await pilot.pause()
+        said = [n.message for n in app._notifications]
+
+    assert saved == str(tmp_path / "shot.svg")
+    assert (tmp_path / "shot.svg").read_text().startswith("<svg")
+    assert said == [f"Saved screenshot to {tmp_path / 'shot.svg'}"]
+
+
+async def test_a_screenshot_to_a_missing_folder_says_why(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    missing = tmp_path / "nowhere"
+    monkeypatch.setenv(SCREENSHOT_DIR_VARIABLE, str(missing))
+    app = ElicitationApp(ElicitationQueue(), input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        assert app.deliver_screenshot() is None
+        await pilot.pause()
+        said = [n.message for n in app._notifications]
+
+    assert said == [f"Screenshot not saved: {missing} is not an existing folder"]
+    assert not missing.exists()
+
+
+class CountingBells(ElicitationApp):
+    rung = 0
+
+    def bell(self) -> None:
+        self.rung += 1
+
+
+@pytest.mark.parametrize(
+    ("setting", "bell", "rings"), [(None, None, 1), ("0", None, 0), (None, False, 0)]
+)
+async def test_the_bell_can_be_turned_off(
+    monkeypatch: pytest.MonkeyPatch, setting: str | None, bell: bool | None, rings: int
+) -> None:
+    if setting is not None:
+        monkeypatch.setenv(BELL_VARIABLE, setting)
+    queue = ElicitationQueue()
+    app = CountingBells(queue, input_grace=0, bell=bell)
+    async with app.run_test(size=SIZE) as pilot:
+        queue.submit(parse_request({"kind": "confirmation", "message": "Go?"}))
+        await wait_for(pilot, lambda: shown(app) is not None)
+
+    assert app.rung == rings
+
+
+# -- the demo's summary -------------------------------------------------------------------------
+
+
+def test_the_demo_summary_carries_a_denial_reason() -> None:
+    queue = ElicitationQueue(policy="wait")
+    health = health_check_edit("call-2", "billing-api")
+    answers: dict[str, Any] = {
+        "What should the new service be called?": "billing-api",
+        "Which web framework should billing-api use?": "fastapi",
+        "Which features should the scaffold include?": ["postgres"],
+        "A few decisions before I scaffold billing-api": {
+            "answers": {
+                "How should users sign in?": "OAuth",
+                "Which API style?": "REST",
+                "Which checks should CI run on every push?": ["Tests"],
+            },
+            "notes": {},
+        },
+        "Run the test suite: uv run pytest -q": {"scope": "once"},
+        health.message: ElicitationResult(action="decline", content={"reason": "not now"}),
+        "Run the test suite: uv run pytest -q tests/test_health.py": {"scope": "once"},
+        "Paste the deploy API key for the hosting provider": SecretRef(service="s", username="u"),
+        "Where and how should it be deployed?": {
+            "region": "eu-west-1",
+            "instances": 2,
+            "domain": "example.com",
+        },
+        "Everything is ready. Deploy billing-api now?": True,
+    }
+    ScriptedResponder(queue, answers)
+    summary = setup_service_agent(queue, pause=0)
+
+    assert summary["edit"] == "(decline: not now)"
+
+
+async def test_the_finished_status_is_a_table_of_what_the_agent_returned() -> None:
+    app = ElicitationApp(
+        ElicitationQueue(), lambda queue: {"name": "billing-api", "status": "deployed"}
+    )
+    async with app.run_test(size=(80, 24)) as pilot:
+        status = app.query_one(AgentStatus)
+        await wait_for(pilot, lambda: status.has_class("finished"))
+        lines = [status.render_line(y).text.rstrip() for y in range(3)]
+
+    assert lines == ["✔ Agent finished and returned:", "name    billing-api", "status  deployed"]
+
+
+def test_raw_text_is_the_content_alone() -> None:
+    accept = ElicitationResult
+    assert raw_text(accept(action="accept", content=["a", "b"])) == "a\nb"
+    assert raw_text(accept(action="accept", content="SQLite")) == "SQLite"
+    assert raw_text(accept(action="accept", content=True)) == "true"
+    assert raw_text(accept(action="accept", content={"replicas": 2})) == '{"replicas": 2}'
+    assert (
+        raw_text(accept(action="accept", content=SecretRef(service="github", username="ada")))
+        == "github/ada"
+    )
+    assert raw_text(accept(action="decline")) == ""
+    assert raw_text(accept(action="cancel", reason="timeout")) == ""

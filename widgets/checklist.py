@@ -1,0 +1,46 @@
+"""A SelectionList whose ticks read without colour: ☑ ticked, ☐ not, as everywhere in the app."""
+
+from __future__ import annotations
+
+from rich.segment import Segment
+from rich.style import Style
+from textual.strip import Strip
+from textual.widgets import OptionList, SelectionList
+from textual.widgets.option_list import OptionDoesNotExist
+
+TICKED, UNTICKED = "☑", "☐"
+"""The marks of a ticked and an unticked option, in checklists, forms and question batches."""
+
+PICKED, NOT_PICKED = "●", "○"
+"""The marks of the picked option of a pick-one list and of the others."""
+
+
+class Checklist(SelectionList[str]):
+    """Options with a `☑`/`☐` before each: the state shows in the glyph, not only its colour."""
+
+    def _get_left_gutter_width(self) -> int:
+        return len(TICKED) + 1
+
+    def render_line(self, y: int) -> Strip:
+        # OptionList's line, not SelectionList's: that one draws a coloured ▐X▌ either way.
+        line = OptionList.render_line(self, y)
+        index = self.scroll_offset.y + y
+        try:
+            selection = self.get_option_at_index(index)
+        except OptionDoesNotExist:
+            return line
+        ticked = selection.value in self._selected
+        underlying = next(iter(line)).style or self.rich_style
+        # Ticked in the theme's success colour; unticked in the text's own (the button's
+        # unticked colour is meant for a filled ▐X▌ and all but vanishes as a glyph).
+        color = underlying.color
+        if ticked:
+            color = self.get_component_rich_style("selection-list--button-selected").color
+        mark_style = Style(color=color, bgcolor=underlying.bgcolor, meta={"option": index})
+        return Strip(
+            [
+                Segment(TICKED if ticked else UNTICKED, mark_style),
+                Segment(" ", underlying),
+                *line,
+            ]
+        )
