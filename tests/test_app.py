@@ -313,7 +313,7 @@ async def test_timeline_records_requests_and_outcomes() -> None:
         await pilot.pause()
         timeline = app.query_one(Timeline)
         row = timeline.get_row_at(0)
-        assert row[1:] == ["secret", "✔ •••", "API key?"]
+        assert list(map(str, row[1:])) == ["secret", "✔ •••", "API key?"]
         assert "hunter2" not in " ".join(map(str, row))
 
 

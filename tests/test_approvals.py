@@ -89,7 +89,7 @@ async def test_session_auto_approves_the_next_matching_call_without_a_modal(
         await wait_for_modal(pilot, "Run rm x")  # no pattern match: asked
         await pilot.press("1")
         await wait_for(pilot, lambda: len(asker.results) == 3)
-        outcome = app.query_one(Timeline).get_cell("toolApproval:c2", "outcome")
+        outcome = str(app.query_one(Timeline).get_cell("toolApproval:c2", "outcome"))
     assert asker.results == [person("session"), auto("session"), person("once")]
     assert shown == ["toolApproval:c1", "toolApproval:c3"]
     assert outcome == "⚡ auto-approved · allowed for this session"

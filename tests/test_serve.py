@@ -448,7 +448,7 @@ async def test_an_agent_that_goes_away_has_its_modal_closed(
 
         assert app.queue.pending() == []
         await pilot.pause()
-        outcome = app.query_one(Timeline).get_cell(shown.request.id, "outcome")
+        outcome = str(app.query_one(Timeline).get_cell(shown.request.id, "outcome"))
         assert outcome == f"⊘ cancelled ({reason})"
 
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+from rich.text import Text
 from textual.widgets import DataTable
 
 from tui.core.models import AUTO_APPROVED, ElicitationResult, Request
-from tui.secrets.redaction import REDACTOR
+from widgets.literal import literal
 
 TimeLabel = Callable[[float], str]
 
@@ -29,8 +30,10 @@ def outcome_text(request: Request, result: ElicitationResult) -> str:
     return f"⊘ cancelled ({result.reason})" if result.reason else "⊘ cancelled"
 
 
-class Timeline(DataTable[str]):
+class Timeline(DataTable[Text]):
     """One row per request: when it came, its kind, its question, and its outcome.
+
+    Cells are `Text`, never `str`: a `str` cell is parsed as markup.
 
     Questions and outcomes are shown with every secret answered so far scrubbed.
     """
@@ -50,10 +53,10 @@ class Timeline(DataTable[str]):
         """Add a row for a request that has just arrived."""
         who = f"{request.source}: " if request.source else ""
         self.add_row(
-            self.time_label(at),
-            request.kind,
-            "… waiting",
-            REDACTOR.scrub(f"{who}{request.message}"),
+            Text(self.time_label(at)),
+            Text(request.kind),
+            Text("… waiting"),
+            literal(f"{who}{request.message}"),
             key=request.id,
         )
         self.move_cursor(row=self.row_count - 1)
@@ -64,6 +67,6 @@ class Timeline(DataTable[str]):
             self.update_cell(
                 request.id,
                 "outcome",
-                REDACTOR.scrub(outcome_text(request, result)),
+                literal(outcome_text(request, result)),
                 update_width=True,
             )

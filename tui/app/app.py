@@ -272,9 +272,12 @@ class ElicitationApp(App[Any]):
         title: str = "",
         severity: SeverityLevel = "information",
         timeout: float | None = None,
-        markup: bool = True,
+        markup: bool = False,
     ) -> None:
-        """Show a notification, with every secret answered so far scrubbed from it."""
+        """Show a notification, with every secret answered so far scrubbed from it.
+
+        Shown literally unless `markup` is set: notifications quote agents' text and errors.
+        """
         super().notify(
             REDACTOR.scrub(message),
             title=REDACTOR.scrub(title),
