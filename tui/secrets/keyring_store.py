@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import logging
 import os
-import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal
@@ -16,7 +17,7 @@ from keyring.backends import fail, null
 from keyring.backends.chainer import ChainerBackend
 from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
-from tui.core.json_file import JsonFileError, read_model, write_model
+from tui.core.json_file import JsonFileError, locked, read_model, write_model
 from tui.core.models import KeyringTarget
 from tui.core.secret_ref import SecretRef
 from tui.secrets.redaction import Redactor
@@ -32,7 +33,6 @@ CONFIG_DIR_ENV = "ELICIT_TUI_CONFIG_DIR"
 """Environment variable that moves elicit-tui's config folder (and the stored-entry index)."""
 
 _INDEX_FILE = "keyring-entries.json"
-_INDEX_LOCK = threading.Lock()
 _log = logging.getLogger(__name__)
 
 KeyringProblem = Literal["no_backend", "locked", "failed", "index"]
@@ -147,8 +147,8 @@ def list_stored() -> list[StoredEntry]:
 
     Raises `KeyringError` (problem "index") if the index file cannot be read.
     """
-    with _INDEX_LOCK:
-        entries = _read_index(index_path())
+    # No lock: the index is replaced by a rename, so a reader sees the old or the new one whole.
+    entries = _read_index(index_path())
     return sorted(entries, key=lambda entry: (entry.service, entry.username))
 
 
@@ -174,8 +174,8 @@ def delete_stored(service: str, username: str) -> bool:
         failure = _backend_failure("delete", service, username, exc, None)
     if failure is not None:
         raise failure from None
-    with _INDEX_LOCK:
-        path = index_path()
+    path = index_path()
+    with _index_locked(path):
         entries = _read_index(path)
         remaining = [e for e in entries if (e.service, e.username) != (service, username)]
         if len(remaining) != len(entries):
@@ -237,14 +237,27 @@ def _delete_from_keyring(service: str, username: str) -> bool:
 
 def _record(entry: StoredEntry) -> None:
     """Add `entry` to the index, replacing an older record of the same name."""
-    with _INDEX_LOCK:
-        path = index_path()
+    path = index_path()
+    with _index_locked(path):
         entries = [
             e
             for e in _read_index(path)
             if (e.service, e.username) != (entry.service, entry.username)
         ]
         _write_index(path, [*entries, entry])
+
+
+@contextmanager
+def _index_locked(path: Path) -> Iterator[None]:
+    """Hold the index's OS lock across a read(-modify-write): other processes wait."""
+    try:
+        with locked(path):
+            yield
+    except JsonFileError as reason:  # the body raises KeyringError: this is the lock's
+        raise KeyringError(
+            f"could not lock elicit-tui's list of stored keyring entries ({path}): {reason}",
+            problem="index",
+        ) from None
 
 
 def _read_index(path: Path) -> list[StoredEntry]:
