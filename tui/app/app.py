@@ -8,6 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
+from rich.segment import Segments
 from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
@@ -16,6 +17,7 @@ from textual.notifications import SeverityLevel
 from textual.widgets import Footer, Header, Static
 
 from styles import APP_CSS
+from tui.app.crash_report import crash_report
 from tui.app.key_recorder import KeyRecorder, secret_lengths
 from tui.app.messages import AgentFailed, AgentFinished, QueueEventPosted
 from tui.app.screenshot import masked_screenshot
@@ -25,7 +27,7 @@ from tui.core.queue import ElicitationQueue, QueueEvent
 from tui.secrets.redaction import REDACTOR, install_log_redaction
 from tui.transcript.writer import TranscriptWriter
 from widgets import modal_for
-from widgets.agent_status import AgentStatus
+from widgets.agent_status import AgentStatus, error_text
 from widgets.base import ElicitationModal
 from widgets.key_badge import KeyBadge, key_label
 from widgets.timeline import TimeLabel, Timeline, local_clock
@@ -261,7 +263,7 @@ class ElicitationApp(App[Any]):
 
     def on_agent_failed(self, message: AgentFailed) -> None:
         self.query_one(AgentStatus).show_failed(message.error)
-        self.notify(f"The agent failed: {message.error}", severity="error", timeout=8)
+        self.notify(f"The agent failed: {error_text(message.error)}", severity="error", timeout=8)
 
     # -- redaction of what leaves the app ---------------------------------------------------
 
@@ -285,6 +287,13 @@ class ElicitationApp(App[Any]):
             timeout=timeout,
             markup=markup,
         )
+
+    def _fatal_error(self) -> None:
+        # Textual's report prints every frame's locals, where a typed secret may sit unregistered.
+        self.bell()
+        report = self.console.render(crash_report(), self.console.options)
+        self._exit_renderables.append(Segments(report))
+        self._close_messages_no_wait()
 
     def export_screenshot(self, *, title: str | None = None, simplify: bool = False) -> str:
         """An SVG screenshot of the current screen, every secret answered so far masked."""
