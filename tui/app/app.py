@@ -35,6 +35,9 @@ from widgets.timeline import TimeLabel, Timeline, local_clock
 Agent = Callable[[ElicitationQueue], Any]
 """A callable that asks through the queue; it runs in a thread of its own."""
 
+_INPUT_EVENTS = (events.Key, events.MouseDown, events.MouseUp, events.Click)
+"""What the input grace period after a modal appears ignores."""
+
 _ENDED_WITHOUT_USER = {
     "timeout": "Timed out",
     "cancelled_by_agent": "Withdrawn by the agent",
@@ -300,9 +303,9 @@ class ElicitationApp(App[Any]):
         return masked_screenshot(self, REDACTOR, title=title, simplify=simplify)
 
     async def on_event(self, event: events.Event) -> None:
-        # Keys typed just as a modal appears were meant for what was there before.
+        # Keys typed and clicks made just as a modal appears were meant for what was there before.
         if (
-            isinstance(event, events.Key)
+            isinstance(event, _INPUT_EVENTS)
             and isinstance(self.screen, ElicitationModal)
             and not self.screen.armed
         ):
