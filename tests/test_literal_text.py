@@ -203,7 +203,7 @@ def listener() -> Iterator[socket.socket]:
 async def test_through_serve_questions_and_client_names_are_shown_literally(
     listener: socket.socket,
 ) -> None:
-    app = ServeApp(ElicitationQueue(policy="wait"), listener, input_grace=0)
+    app = ServeApp(ElicitationQueue(policy="wait"), listener, token=None, input_grace=0)
     question = {
         "question": marked("q"),
         "header": "[/h]",

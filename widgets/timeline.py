@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from rich.text import Text
 from textual.widgets import DataTable
+from textual.widgets.data_table import RowKey
 
 from tui.core.models import AUTO_APPROVED, ElicitationResult, Request
 from widgets.literal import literal
@@ -41,6 +42,9 @@ class Timeline(DataTable[Text]):
     def __init__(self, time_label: TimeLabel = local_clock, *, id: str | None = None) -> None:
         super().__init__(cursor_type="row", zebra_stripes=True, id=id)
         self.time_label = time_label
+        # A row's key is its request's id, unless an agent reuses an id: then a fresh key.
+        self._row_of: dict[str, RowKey] = {}
+        self._refused: RowKey | None = None
 
     def on_mount(self) -> None:
         self.add_column("time", key="time")
@@ -52,20 +56,38 @@ class Timeline(DataTable[Text]):
     def add_request(self, request: Request, at: float) -> None:
         """Add a row for a request that has just arrived."""
         who = f"{request.source}: " if request.source else ""
-        self.add_row(
+        self._row_of[request.id] = self.add_row(
             Text(self.time_label(at)),
             Text(request.kind),
             Text("… waiting"),
             literal(f"{who}{request.message}"),
-            key=request.id,
+            key=None if request.id in self.rows else request.id,
         )
         self.move_cursor(row=self.row_count - 1)
 
+    def note_refused(self, count: int, why: str, at: float) -> None:
+        """Show that `count` requests were turned away at the door, the last one for `why`.
+
+        One row, updated: a client hammering the server must not flood the timeline.
+        """
+        cells = (
+            Text(self.time_label(at)),
+            Text("refused"),
+            Text(f"⛔ {count} refused"),
+            literal(f"last: {why}"),
+        )
+        if self._refused is not None:
+            for column, cell in zip(("time", "kind", "outcome", "question"), cells, strict=True):
+                self.update_cell(self._refused, column, cell, update_width=True)
+        else:
+            self._refused = self.add_row(*cells)
+
     def resolve(self, request: Request, result: ElicitationResult) -> None:
         """Fill in the outcome of a request's row."""
-        if request.id in self.rows:
+        row = self._row_of.get(request.id)
+        if row is not None and row in self.rows:
             self.update_cell(
-                request.id,
+                row,
                 "outcome",
                 literal(outcome_text(request, result)),
                 update_width=True,

@@ -35,7 +35,7 @@ CONFIG_DIR_ENV = "ELICIT_TUI_CONFIG_DIR"
 _INDEX_FILE = "keyring-entries.json"
 _log = logging.getLogger(__name__)
 
-KeyringProblem = Literal["no_backend", "locked", "failed", "index"]
+KeyringProblem = Literal["no_backend", "locked", "failed", "index", "exists"]
 """What went wrong: no usable backend, a locked keyring, a backend error, or an unreadable index."""
 
 
@@ -99,8 +99,11 @@ def keyring_status() -> str | None:
     return None if problem is None else f"No usable keyring: {problem} {NO_BACKEND_HINT}"
 
 
-def store_secret(target: KeyringTarget, value: SecretStr) -> SecretRef:
+def store_secret(target: KeyringTarget, value: SecretStr, *, replace: bool = False) -> SecretRef:
     """Store `value` in the keyring under `target`; returns the reference the agent gets.
+
+    An entry already there is replaced only with `replace`; otherwise `KeyringError` (problem
+    "exists") is raised and nothing changes: whoever asks must not pick an entry to overwrite.
 
     The value is read back to make sure the backend kept it, then the entry's name is recorded
     for `list_stored` (a failure to record is logged, not raised: the secret is stored).
@@ -119,12 +122,21 @@ def store_secret(target: KeyringTarget, value: SecretStr) -> SecretRef:
     failure: KeyringError | None = None
     # The plain value is never bound to a local: traceback renderers that show locals see none.
     try:
-        keyring.set_password(service, username, value.get_secret_value())
+        taken = not replace and keyring.get_password(service, username) is not None
+        if not taken:
+            keyring.set_password(service, username, value.get_secret_value())
         kept = keyring.get_password(service, username) == value.get_secret_value()
     except Exception as exc:
         failure = _backend_failure("store", service, username, exc, value)
     else:
-        if not kept:
+        if taken:
+            failure = KeyringError(
+                f"Keyring entry {service}/{username} exists already: storing replaces it.",
+                problem="exists",
+                service=service,
+                username=username,
+            )
+        elif not kept:
             failure = KeyringError(
                 f"Could not store keyring entry {service}/{username}: the keyring accepted the "
                 "value but did not return it when read back.",
