@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import socket
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -191,13 +190,6 @@ async def test_an_agent_error_is_shown_literally() -> None:
         shown = screen_text(app)
         assert app.is_running
     assert f"boom {MARKUP}"[:60] in shown
-
-
-@pytest.fixture
-def listener() -> Iterator[socket.socket]:
-    sock = socket.create_server(("127.0.0.1", 0))
-    yield sock
-    sock.close()
 
 
 async def test_through_serve_questions_and_client_names_are_shown_literally(

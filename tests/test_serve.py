@@ -11,7 +11,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -49,13 +49,6 @@ async def wait_for(pilot: Pilot[Any], condition: Callable[[], bool], timeout: fl
         if time.monotonic() > deadline:
             raise AssertionError("condition not met in time")
         await pilot.pause(0.02)
-
-
-@pytest.fixture
-def listener() -> Iterator[socket.socket]:
-    sock = socket.create_server(("127.0.0.1", 0))
-    yield sock
-    sock.close()
 
 
 @pytest.fixture

@@ -9,7 +9,6 @@ import socket
 import stat
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -40,13 +39,6 @@ INITIALIZE = {
     },
 }
 HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
-
-
-@pytest.fixture
-def listener() -> Iterator[socket.socket]:
-    sock = socket.create_server(("127.0.0.1", 0))
-    yield sock
-    sock.close()
 
 
 @pytest.fixture

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal
@@ -112,14 +112,12 @@ def _add_always_rule(path: Path, rule: ApprovalRule) -> None:
         _write_rules(path, [*rules, rule])
 
 
-@contextmanager
-def _file_locked(path: Path) -> Iterator[None]:
+def _file_locked(path: Path) -> AbstractContextManager[None]:
     """Hold the approvals file's OS lock across a read-modify-write (other processes wait)."""
-    try:
-        with locked(path):
-            yield
-    except JsonFileError as reason:  # the body raises ApprovalsFileError: this is the lock's
-        raise ApprovalsFileError(f"Could not lock the approvals file {path}: {reason}") from None
+    return locked(
+        path,
+        lambda reason: ApprovalsFileError(f"Could not lock the approvals file {path}: {reason}"),
+    )
 
 
 def _write_rules(path: Path, rules: list[ApprovalRule]) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TypeVar
@@ -54,18 +54,19 @@ def write_model(path: Path, content: BaseModel) -> None:
 
 
 @contextmanager
-def locked(path: Path) -> Iterator[None]:
+def locked(path: Path, failure: Callable[[str], Exception]) -> Iterator[None]:
     """Hold the OS lock of `path` (other processes and threads wait), for a read-modify-write.
 
     The lock is taken on `<path>.lock` beside it, because the file itself is replaced, not
-    rewritten. `JsonFileError` if the lock file cannot be opened.
+    rewritten. If the lock file cannot be opened, `failure(reason)` is raised: the caller's
+    own error, saying which file.
     """
     lock_path = path.with_name(f"{path.name}.lock")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         descriptor = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
     except OSError as exc:
-        raise JsonFileError(f"{type(exc).__name__}: {exc}") from None
+        raise failure(f"{type(exc).__name__}: {exc}") from None
     try:
         _lock(descriptor)
         yield

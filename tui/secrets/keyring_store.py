@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal
@@ -259,17 +258,15 @@ def _record(entry: StoredEntry) -> None:
         _write_index(path, [*entries, entry])
 
 
-@contextmanager
-def _index_locked(path: Path) -> Iterator[None]:
-    """Hold the index's OS lock across a read(-modify-write): other processes wait."""
-    try:
-        with locked(path):
-            yield
-    except JsonFileError as reason:  # the body raises KeyringError: this is the lock's
-        raise KeyringError(
+def _index_locked(path: Path) -> AbstractContextManager[None]:
+    """Hold the index's OS lock across a read-modify-write: other processes wait."""
+    return locked(
+        path,
+        lambda reason: KeyringError(
             f"could not lock elicit-tui's list of stored keyring entries ({path}): {reason}",
             problem="index",
-        ) from None
+        ),
+    )
 
 
 def _read_index(path: Path) -> list[StoredEntry]:
