@@ -681,7 +681,9 @@ async def test_a_transcript_records_what_agents_asked_through_the_server(
     listener: socket.socket, tmp_path: Path
 ) -> None:
     path = tmp_path / "serve.jsonl"
-    app = ServeApp(ElicitationQueue(policy="wait"), listener, input_grace=0, transcript=path)
+    app = ServeApp(
+        ElicitationQueue(policy="wait"), listener, token=None, input_grace=0, transcript=path
+    )
     async with app.run_test(size=SIZE) as pilot:
         task = asyncio.ensure_future(call(app.url, "ask_user", {"questions": [DB]}))
         await wait_for(pilot, lambda: modal(app) is not None)
