@@ -11,7 +11,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -479,6 +479,7 @@ def patient_app(listener: socket.socket) -> ServeApp:
     return ServeApp(
         ElicitationQueue(policy="wait"),
         listener,
+        token=None,
         input_grace=0,
         progress_interval=PROGRESS_INTERVAL,
     )
