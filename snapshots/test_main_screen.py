@@ -171,7 +171,7 @@ class TestMainScreen:
 
     def test_serving(self, snap_compare: Any) -> None:
         listener = socket.create_server(("127.0.0.1", 0))
-        app = ServeApp(ElicitationQueue(), listener, input_grace=0)
+        app = ServeApp(ElicitationQueue(), listener, input_grace=0, token=None)
         # The port is whatever was free: shown as the default one, so the SVG stays the same.
         app.url = "http://127.0.0.1:8765/mcp"
         app.title = f"elicit-tui · MCP on {app.url}"

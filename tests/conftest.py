@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -87,3 +88,11 @@ def opened(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
     monkeypatch.setattr(widgets.url, "open_in_browser", open_in_browser)
     return links
+
+
+@pytest.fixture
+def listener() -> Iterator[socket.socket]:
+    """A socket bound to a free port on 127.0.0.1, for a `ServeApp` to serve on."""
+    sock = socket.create_server(("127.0.0.1", 0))
+    yield sock
+    sock.close()

@@ -200,7 +200,10 @@ def assert_scrubbed_and_shown(run: Run, caplog: pytest.LogCaptureFixture) -> Non
     assert f"Deploy with key {MASK}?" in run.shown["timeline"]
     assert run.shown["follow-up question"] == f"Deploy with key {MASK}?"
     assert run.shown["status"] == f"✖ Agent failed: RuntimeError: deploy failed with key {MASK}"
-    assert f"The agent failed: deploy failed with key {MASK}" in run.shown["notifications"]
+    assert (
+        f"The agent failed: RuntimeError: deploy failed with key {MASK}"
+        in run.shown["notifications"]
+    )
 
 
 async def test_stored_secret_reaches_only_the_keyring(

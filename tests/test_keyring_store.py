@@ -84,11 +84,23 @@ class TestStore:
     def test_storing_again_replaces_the_record(self, memory_keyring: MemoryKeyring) -> None:
         store_secret(TARGET, SecretStr("first-value"))
         first = list_stored()[0].stored_at
-        store_secret(TARGET, SecretStr(CANARY))
+        store_secret(TARGET, SecretStr(CANARY), replace=True)
 
         [entry] = list_stored()
         assert entry.stored_at >= first
         assert memory_keyring.entries[("myapp", "openai_api_key")] == CANARY
+
+    def test_an_existing_entry_is_not_replaced_unless_asked(
+        self, memory_keyring: MemoryKeyring
+    ) -> None:
+        store_secret(TARGET, SecretStr("first-value"))
+
+        with pytest.raises(KeyringError) as refused:
+            store_secret(TARGET, SecretStr(CANARY))
+
+        assert refused.value.problem == "exists"
+        assert CANARY not in str(refused.value) and "first-value" not in str(refused.value)
+        assert memory_keyring.entries[("myapp", "openai_api_key")] == "first-value"
 
     def test_listing_is_sorted_by_name(self, memory_keyring: MemoryKeyring) -> None:
         for service, username in [("zeta", "b"), ("alpha", "z"), ("alpha", "a")]:

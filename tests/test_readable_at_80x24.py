@@ -213,7 +213,7 @@ async def test_a_lone_field_says_submit() -> None:
 
 async def test_serve_says_where_it_serves_and_how_many_connections_are_open() -> None:
     listener = socket.create_server(("127.0.0.1", 0))
-    app = ServeApp(ElicitationQueue(), listener, input_grace=0)
+    app = ServeApp(ElicitationQueue(), listener, input_grace=0, token=None)
     async with app.run_test(size=SIZE) as pilot:
         status = app.query_one(AgentStatus)
         await wait_for(pilot, lambda: "Serving" in status.summary)
@@ -227,7 +227,7 @@ async def test_serve_says_where_it_serves_and_how_many_connections_are_open() ->
 async def test_serve_refuses_a_secret_up_front_without_a_keyring(no_keyring: object) -> None:
     listener = socket.create_server(("127.0.0.1", 0))
     queue = ElicitationQueue()
-    app = ServeApp(queue, listener, input_grace=0)
+    app = ServeApp(queue, listener, input_grace=0, token=None)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         async with Client(app.url) as client:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 from pydantic import SecretStr
@@ -113,6 +113,31 @@ class TestScrub:
             scrubbed = redactor.scrub(f"value: {spelling}")
             assert "wörd" not in scrubbed
             assert "w\\u00f6rd" not in scrubbed
+
+    @pytest.mark.parametrize(
+        "spell",
+        [
+            lambda s: repr(f'the "{s}" key'),  # both quote marks: the secret's ' is escaped
+            lambda s: repr({"key": f'"{s}'}),
+            lambda s: json.dumps(repr(f'"{s}')),  # escaped twice, one inside the other
+            lambda s: repr(json.dumps(s)),
+            lambda s: repr(repr(f'"{s}')),
+        ],
+        ids=[
+            "repr in ' quotes",
+            "repr of a dict",
+            "json of a repr",
+            "repr of json",
+            "repr of repr",
+        ],
+    )
+    def test_a_secret_quoted_inside_a_larger_string_is_scrubbed(
+        self, spell: Callable[[str], str]
+    ) -> None:
+        redactor = Redactor()
+        redactor.register("pa'ss-Canary-77x")
+
+        assert "Canary" not in redactor.scrub(spell("pa'ss-Canary-77x"))
 
     def test_clear_forgets(self, redactor: Redactor) -> None:
         redactor.clear()

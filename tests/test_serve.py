@@ -52,15 +52,8 @@ async def wait_for(pilot: Pilot[Any], condition: Callable[[], bool], timeout: fl
 
 
 @pytest.fixture
-def listener() -> Iterator[socket.socket]:
-    sock = socket.create_server(("127.0.0.1", 0))
-    yield sock
-    sock.close()
-
-
-@pytest.fixture
 def app(listener: socket.socket) -> ServeApp:
-    return ServeApp(ElicitationQueue(policy="wait"), listener, input_grace=0)
+    return ServeApp(ElicitationQueue(policy="wait"), listener, token=None, input_grace=0)
 
 
 def modal(app: ServeApp) -> ElicitationModal[Any] | None:
@@ -239,7 +232,7 @@ async def test_ask_user_returns_the_answer(app: ServeApp, mode: str) -> None:
         await wait_for(pilot, lambda: modal(app) is not None)
         shown = modal(app)
         assert shown is not None
-        assert shown.request.source == "claude-code"
+        assert shown.request.source == "client 1, said it is claude-code"
         await pilot.press("2")
         result = await asyncio.wait_for(task, 15)
 
@@ -309,9 +302,14 @@ async def test_calls_from_two_agents_wait_their_turn(app: ServeApp) -> None:
         )
         await wait_for(pilot, lambda: len(app.queue.pending()) == 2)
         shown = modal(app)
-        assert shown is not None and shown.request.source == "one"
+        assert shown is not None and shown.request.source == "client 1, said it is one"
         await pilot.press("1")
-        await wait_for(pilot, lambda: (m := modal(app)) is not None and m.request.source == "two")
+        await wait_for(
+            pilot,
+            lambda: (
+                (m := modal(app)) is not None and m.request.source == "client 2, said it is two"
+            ),
+        )
         await pilot.press("2")
         results = await asyncio.wait_for(asyncio.gather(first, second), 15)
 
@@ -481,6 +479,7 @@ def patient_app(listener: socket.socket) -> ServeApp:
     return ServeApp(
         ElicitationQueue(policy="wait"),
         listener,
+        token=None,
         input_grace=0,
         progress_interval=PROGRESS_INTERVAL,
     )
@@ -683,7 +682,9 @@ async def test_a_transcript_records_what_agents_asked_through_the_server(
     listener: socket.socket, tmp_path: Path
 ) -> None:
     path = tmp_path / "serve.jsonl"
-    app = ServeApp(ElicitationQueue(policy="wait"), listener, input_grace=0, transcript=path)
+    app = ServeApp(
+        ElicitationQueue(policy="wait"), listener, token=None, input_grace=0, transcript=path
+    )
     async with app.run_test(size=SIZE) as pilot:
         task = asyncio.ensure_future(call(app.url, "ask_user", {"questions": [DB]}))
         await wait_for(pilot, lambda: modal(app) is not None)

@@ -54,14 +54,14 @@ class AgentStatus(Static):
             self._show("finished", "✔ Agent finished and returned:", answers_table(value))
         else:
             # One wrapped paragraph, not one line per key: the timeline below must stay in view.
-            returned = ReprHighlighter()(Text(REDACTOR.scrub(repr(value))))
+            returned = ReprHighlighter()(Text(REDACTOR.scrub(safe_repr(value))))
             self._show("finished", "✔ Agent finished and returned:", returned)
 
     def show_failed(self, error: BaseException) -> None:
         trace = "".join(traceback.format_exception(error)[-6:]).rstrip()
         self._show(
             "failed",
-            f"✖ Agent failed: {type(error).__name__}: {error}",
+            f"✖ Agent failed: {error_text(error)}",
             Text(REDACTOR.scrub(trace), style="dim"),
         )
 
@@ -72,6 +72,24 @@ def answers_table(value: Mapping[Any, Any]) -> Table:
     table.add_column(style="bold", no_wrap=True)
     table.add_column(overflow="fold")
     for key, item in value.items():
-        shown = item if isinstance(item, str) else repr(item)
-        table.add_row(REDACTOR.scrub(str(key)), Text(REDACTOR.scrub(shown)))
+        shown = item if isinstance(item, str) else safe_repr(item)
+        table.add_row(Text(REDACTOR.scrub(str(key))), Text(REDACTOR.scrub(shown)))
     return table
+
+
+def safe_repr(value: Any) -> str:
+    """`repr(value)`, or a placeholder naming its type when its `__repr__` raises."""
+    try:
+        return repr(value)
+    except Exception as error:
+        # The failure's message may quote what the object holds: only its type is shown.
+        return f"<{type(value).__name__} object; its repr raised {type(error).__name__}>"
+
+
+def error_text(error: BaseException) -> str:
+    """`Type: message` for an exception, even one whose `__str__` raises."""
+    try:
+        message = str(error)
+    except Exception as failure:
+        message = f"<its message could not be read: {type(failure).__name__}>"
+    return f"{type(error).__name__}: {message}" if message else type(error).__name__

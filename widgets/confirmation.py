@@ -11,6 +11,7 @@ from textual.widgets import Button
 
 from tui.core.models import ConfirmationRequest, ElicitationResult
 from widgets.base import ElicitationModal
+from widgets.literal import literal
 
 
 class ConfirmationModal(ElicitationModal[ConfirmationRequest]):
@@ -33,8 +34,8 @@ class ConfirmationModal(ElicitationModal[ConfirmationRequest]):
 
     def compose_body(self) -> ComposeResult:
         with Horizontal(id="buttons"):
-            yield Button(self.request.yes_label, id="yes", variant="success")
-            yield Button(self.request.no_label, id="no", variant="error")
+            yield Button(literal(self.request.yes_label), id="yes", variant="success")
+            yield Button(literal(self.request.no_label), id="no", variant="error")
 
     def on_mount(self) -> None:
         self.query_one("#yes" if self.request.default else "#no", Button).focus()

@@ -14,6 +14,7 @@ from textual.widgets._select import SelectOverlay
 
 from tui.core.models import FormRequest
 from tui.core.schema import FieldSpec, FormSpec, build_content, parse_schema, validate_content
+from tui.secrets.redaction import REDACTOR
 from widgets.base import ElicitationModal, InvalidAnswer
 from widgets.form_field import FormField, field_rows, field_values
 
@@ -224,8 +225,22 @@ class FormModal(ElicitationModal[FormRequest]):
             raise InvalidAnswer(
                 f"Fix {len(errors)} field{'s' if len(errors) > 1 else ''} first: {names}", first
             )
+        # Before anything checks them: a model's validator may quote a rejected secret.
+        for name in self.request.secret_fields():
+            if isinstance(typed := content.get(name), str):
+                REDACTOR.register(typed)
         try:
             validate_content(self.request.requested_schema, content)
             return self.request.finish_content(content)
-        except (ValueError, ValidationError) as problem:
+        except ValidationError as problem:
+            raise InvalidAnswer(_problems(problem)) from None
+        except ValueError as problem:
             raise InvalidAnswer(str(problem)) from None
+
+
+def _problems(error: ValidationError) -> str:
+    """Each problem as `field: message`, without pydantic's `input_value=...` echo of the input."""
+    return "; ".join(
+        f"{'.'.join(str(part) for part in problem['loc']) or 'form'}: {problem['msg']}"
+        for problem in error.errors(include_url=False, include_input=False)
+    )

@@ -13,6 +13,7 @@ from textual.widgets.selection_list import Selection
 from tui.core.options import Option
 from tui.core.schema import FieldSpec, parse_value
 from widgets.checklist import NOT_PICKED, PICKED, Checklist
+from widgets.literal import literal
 
 SHORT_ENUM = 6
 """Enums with at most this many options show as a radio list; longer ones as a searchable Select."""
@@ -75,7 +76,7 @@ def make_control(field: FieldSpec, classes: str = "") -> Widget:
         return Switch(value=bool(default), classes=classes)
     if field.type == "enum" and len(field.options) > SHORT_ENUM:
         return _SearchSelect(
-            [(o.label, o.value) for o in field.options],
+            [(literal(o.label), o.value) for o in field.options],
             value=default if default is not None else Select.NULL,
             allow_blank=default is None,
             prompt=f"type to search {len(field.options)} options",
@@ -99,7 +100,7 @@ def make_control(field: FieldSpec, classes: str = "") -> Widget:
     if field.type == "multi_enum":
         picked = set(default or ())
         return Checklist(
-            *(Selection(o.label, o.value, o.value in picked) for o in field.options),
+            *(Selection(literal(o.label), o.value, o.value in picked) for o in field.options),
             classes=classes,
         )
     return Input(

@@ -13,6 +13,7 @@ from textual.widgets import ContentSwitcher, Input, Static, Tab, Tabs
 
 from tui.core.models import QuestionAnswer, QuestionsRequest
 from widgets.base import ElicitationModal, InvalidAnswer
+from widgets.literal import literal
 from widgets.question_pane import QuestionPane
 
 REVIEW = "review"
@@ -238,7 +239,7 @@ class QuestionsModal(ElicitationModal[QuestionsRequest]):
             shown.append(f"\n{pane.question.question}", style="dim")
             if pane.note:
                 shown.append(f"\nnote: {pane.note}", style="italic")
-            table.add_row(mark, self.header(i), shown)
+            table.add_row(mark, literal(self.header(i)), shown)
         return table
 
     def content(self) -> dict[str, Any]:

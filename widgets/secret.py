@@ -15,7 +15,7 @@ from textual.worker import Worker, WorkerState
 
 from tui.core.models import KEYRING_UNAVAILABLE, ElicitationResult, KeyringTarget, SecretRequest
 from tui.core.secret_ref import SecretRef
-from tui.secrets.keyring_store import keyring_status, store_secret
+from tui.secrets.keyring_store import KeyringError, keyring_status, store_secret
 from tui.secrets.redaction import REDACTOR
 from widgets.base import ElicitationModal, InvalidAnswer
 
@@ -58,6 +58,8 @@ class SecretModal(ElicitationModal[SecretRequest]):
 
     _value: SecretStr | None = None
     """The accepted value while it goes to the keyring, and while the person chooses."""
+    _replace: bool = False
+    """True once the person was told the keyring entry exists: the next accept replaces it."""
 
     def compose_body(self) -> ComposeResult:
         request = self.request
@@ -160,7 +162,7 @@ class SecretModal(ElicitationModal[SecretRequest]):
         REDACTOR.register(content)
         self._value = content
         self.storing = True
-        self._store(target, content)
+        self._store(target, content, self._replace)
 
     def watch_storing(self) -> None:
         self._lock_fields()
@@ -175,9 +177,9 @@ class SecretModal(ElicitationModal[SecretRequest]):
             field.disabled = self.storing or self.choosing
 
     @work(thread=True, exit_on_error=False, group="keyring")
-    def _store(self, target: KeyringTarget, value: SecretStr) -> SecretRef:
+    def _store(self, target: KeyringTarget, value: SecretStr, replace: bool) -> SecretRef:
         # A thread: a keyring may take its time (an unlock prompt, a D-Bus round trip).
-        return store_secret(target, value)
+        return store_secret(target, value, replace=replace)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         worker = event.worker
@@ -186,6 +188,11 @@ class SecretModal(ElicitationModal[SecretRequest]):
             return
         if event.state == WorkerState.SUCCESS:
             self.dismiss(ElicitationResult(action="accept", content=worker.result))
+        elif isinstance(worker.error, KeyringError) and worker.error.problem == "exists":
+            # Whoever asks chose the entry: only the person may let it replace one.
+            self.storing = False
+            self._replace = True
+            self.show_error(f"⚠ {worker.error} Enter replaces it; Escape cancels.")
         elif event.state == WorkerState.ERROR:
             self._offer_memory(worker.error)
 

@@ -21,6 +21,8 @@ COLUMNS = ("time", "kind", "outcome", "question")
 OUTCOME_SHARE = 0.4
 """The outcome column takes at most this share of the width left after time and kind."""
 MIN_QUESTION = 12
+REFUSED_ROW = "refused"
+"""The key of the one row that counts requests `serve` turned away."""
 
 
 def local_clock(at: float) -> str:
@@ -52,7 +54,8 @@ class Timeline(DataTable[Text]):
 
     The columns fit the width: the outcome takes what it needs up to a share, the question
     the rest, and a cell longer than its column ends in "…". Questions and outcomes are shown
-    with every secret answered so far scrubbed.
+    with every secret answered so far scrubbed. Cells are `Text`, never `str`: a `str` cell
+    would be parsed as markup, and agents' text is shown as written.
     """
 
     def __init__(self, time_label: TimeLabel = local_clock, *, id: str | None = None) -> None:
@@ -62,6 +65,8 @@ class Timeline(DataTable[Text]):
         self._widths: dict[str, int] = {}
         self._needed: dict[str, int] = {column: len(column) for column in COLUMNS}
         """The widest text each column has had to show, as it would fit with no limit."""
+        # A row's key is its request's id, unless an agent reuses an id: then a fresh key.
+        self._row_of: dict[str, str] = {}
 
     def on_mount(self) -> None:
         self._add_columns()
@@ -80,10 +85,35 @@ class Timeline(DataTable[Text]):
             "outcome": "… waiting",
             "question": REDACTOR.scrub(f"{who}{request.message}"),
         }
-        self._cells[request.id] = cells
+        key = request.id if request.id not in self._cells else f"{request.id}#{len(self._cells)}"
+        self._row_of[request.id] = key
+        self._add(key, cells)
+
+    def note_refused(self, count: int, why: str, at: float) -> None:
+        """Show that `count` requests were turned away at the door, the last one for `why`.
+
+        One row, updated: a client hammering the server must not flood the timeline.
+        """
+        cells = {
+            "time": self.time_label(at),
+            "kind": "refused",
+            "outcome": f"⛔ {count} refused",
+            "question": REDACTOR.scrub(f"last: {why}"),
+        }
+        if REFUSED_ROW not in self._cells:
+            self._add(REFUSED_ROW, cells)
+            return
+        self._cells[REFUSED_ROW] = cells
         self._note(cells)
         if not self._refit():
-            self.add_row(*(fitted(cells[c], self._widths[c]) for c in COLUMNS), key=request.id)
+            for column in COLUMNS:
+                self.update_cell(REFUSED_ROW, column, fitted(cells[column], self._widths[column]))
+
+    def _add(self, key: str, cells: dict[str, str]) -> None:
+        self._cells[key] = cells
+        self._note(cells)
+        if not self._refit():
+            self.add_row(*(fitted(cells[c], self._widths[c]) for c in COLUMNS), key=key)
         self.move_cursor(row=self.row_count - 1)
 
     def cells(self, key: str) -> dict[str, str]:
@@ -92,15 +122,14 @@ class Timeline(DataTable[Text]):
 
     def resolve(self, request: Request, result: ElicitationResult) -> None:
         """Fill in the outcome of a request's row."""
-        cells = self._cells.get(request.id)
-        if cells is None:
+        key = self._row_of.get(request.id)
+        if key is None:
             return
+        cells = self._cells[key]
         cells["outcome"] = REDACTOR.scrub(outcome_text(request, result))
         self._note(cells)
         if not self._refit():
-            self.update_cell(
-                request.id, "outcome", fitted(cells["outcome"], self._widths["outcome"])
-            )
+            self.update_cell(key, "outcome", fitted(cells["outcome"], self._widths["outcome"]))
 
     def on_resize(self) -> None:
         self._refit()

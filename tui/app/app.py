@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
+from rich.segment import Segments
 from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
@@ -17,6 +18,7 @@ from textual.notifications import SeverityLevel
 from textual.widgets import Footer, Header, Static
 
 from styles import APP_CSS
+from tui.app.crash_report import crash_report
 from tui.app.key_recorder import KeyRecorder, secret_lengths
 from tui.app.messages import AgentActivity, AgentFailed, AgentFinished, QueueEventPosted
 from tui.app.screenshot import masked_screenshot, screenshot_directory
@@ -26,7 +28,7 @@ from tui.core.queue import ElicitationQueue, QueueEvent
 from tui.secrets.redaction import REDACTOR, install_log_redaction
 from tui.transcript.writer import TranscriptWriter
 from widgets import modal_for
-from widgets.agent_status import AgentStatus
+from widgets.agent_status import AgentStatus, error_text
 from widgets.base import ElicitationModal
 from widgets.key_badge import KeyBadge, key_label
 from widgets.secret import SecretModal
@@ -37,6 +39,9 @@ Agent = Callable[[ElicitationQueue], Any]
 
 BELL_VARIABLE = "ELICIT_TUI_BELL"
 """Set to 0 (or "off", "no", "false") to keep the terminal bell quiet when a question arrives."""
+
+_INPUT_EVENTS = (events.Key, events.MouseDown, events.MouseUp, events.Click)
+"""What the input grace period after a modal appears ignores."""
 
 _ENDED_WITHOUT_USER = {
     "timeout": "Timed out",
@@ -286,7 +291,7 @@ class ElicitationApp(App[Any]):
 
     def on_agent_failed(self, message: AgentFailed) -> None:
         self.query_one(AgentStatus).show_failed(message.error)
-        self.notify(f"The agent failed: {message.error}", severity="error", timeout=8)
+        self.notify(f"The agent failed: {error_text(message.error)}", severity="error", timeout=8)
 
     # -- redaction of what leaves the app ---------------------------------------------------
 
@@ -297,9 +302,12 @@ class ElicitationApp(App[Any]):
         title: str = "",
         severity: SeverityLevel = "information",
         timeout: float | None = None,
-        markup: bool = True,
+        markup: bool = False,
     ) -> None:
-        """Show a notification, with every secret answered so far scrubbed from it."""
+        """Show a notification, with every secret answered so far scrubbed from it.
+
+        Shown literally unless `markup` is set: notifications quote agents' text and errors.
+        """
         super().notify(
             REDACTOR.scrub(message),
             title=REDACTOR.scrub(title),
@@ -307,6 +315,13 @@ class ElicitationApp(App[Any]):
             timeout=timeout,
             markup=markup,
         )
+
+    def _fatal_error(self) -> None:
+        # Textual's report prints every frame's locals, where a typed secret may sit unregistered.
+        self.bell()
+        report = self.console.render(crash_report(), self.console.options)
+        self._exit_renderables.append(Segments(report))
+        self._close_messages_no_wait()
 
     def export_screenshot(self, *, title: str | None = None, simplify: bool = False) -> str:
         """An SVG screenshot of the current screen, every secret answered so far masked."""
@@ -329,9 +344,9 @@ class ElicitationApp(App[Any]):
         return saved
 
     async def on_event(self, event: events.Event) -> None:
-        # Keys typed just as a modal appears were meant for what was there before.
+        # Keys typed and clicks made just as a modal appears were meant for what was there before.
         if (
-            isinstance(event, events.Key)
+            isinstance(event, _INPUT_EVENTS)
             and isinstance(self.screen, ElicitationModal)
             and not self.screen.armed
         ):

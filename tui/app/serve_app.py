@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import socket
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -13,9 +14,11 @@ from textual import events, on
 
 from tui.app.app import ElicitationApp
 from tui.core.queue import ElicitationQueue
+from tui.mcp.auth import Guarded
 from tui.mcp.server import PROGRESS_INTERVAL, create_server
 from tui.secrets.keyring_store import keyring_status
 from widgets.agent_status import AgentStatus
+from widgets.timeline import Timeline
 
 CLIENTS_REFRESH = 1.0
 """Seconds between two looks at how many connections are open, for the status line."""
@@ -51,6 +54,8 @@ class ServeApp(ElicitationApp):
         queue: ElicitationQueue,
         listener: socket.socket,
         *,
+        token: str | None,
+        token_note: str = "",
         input_grace: float = 0.2,
         transcript: str | Path | None = None,
         progress_interval: float = PROGRESS_INTERVAL,
@@ -65,10 +70,15 @@ class ServeApp(ElicitationApp):
             transcript=transcript,
         )
         self._listener = listener
+        self._token = token
+        self._token_note = token_note
+        self.refused = 0
+        """How many requests were turned away (no or a wrong token, too large)."""
+        mcp_app = create_server(queue, progress_interval=progress_interval).streamable_http_app(
+            host=host
+        )
         config = uvicorn.Config(
-            create_server(queue, progress_interval=progress_interval).streamable_http_app(
-                host=host
-            ),
+            Guarded(mcp_app, token, self._refuse),
             log_config=None,
             log_level="warning",
             access_log=False,
@@ -92,6 +102,12 @@ class ServeApp(ElicitationApp):
                 timeout=30,
                 markup=False,
             )
+        # Shown once, for the person to copy into a client; the terminal got the whole config.
+        if self._token is None:
+            self.notify("No token: every local process may ask (--no-auth).", severity="warning")
+        else:
+            note = f" {self._token_note}" if self._token_note else ""
+            self.notify(f"Clients send  Authorization: Bearer {self._token}{note}", timeout=20)
 
     @property
     def connections(self) -> int:
@@ -104,6 +120,11 @@ class ServeApp(ElicitationApp):
 
     def _show_clients(self) -> None:
         self.query_one(AgentStatus).show_serving(self.url, self.connections)
+
+    def _refuse(self, why: str) -> None:
+        # In this event loop (uvicorn runs in it): the timeline shows one row, counting.
+        self.refused += 1
+        self.query_one(Timeline).note_refused(self.refused, why, time.time())
 
     @on(events.Unmount)
     async def _stop_server(self) -> None:

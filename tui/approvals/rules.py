@@ -12,13 +12,14 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from tui.core.json_file import JsonFileError, read_model, write_model
+from tui.core.json_file import JsonFileError, locked, read_model, write_model
 from tui.core.models import AUTO_APPROVED, ArgumentPattern, ElicitationResult, ToolApprovalRequest
 from tui.core.queue import ElicitationQueue, QueueEvent
 from tui.secrets.keyring_store import index_path
@@ -27,7 +28,6 @@ RULES_FILE = "approvals.json"
 
 RuleScope = Literal["session", "always"]
 
-_FILE_LOCK = threading.Lock()
 _log = logging.getLogger(__name__)
 
 
@@ -93,7 +93,7 @@ def revoke_always_rules(
     """Remove the "always" rules for `tool` (every tool if None), only those whose pattern is
     `pattern` if given; returns the rules removed. Raises `ApprovalsFileError`."""
     path = path or rules_path()
-    with _FILE_LOCK:
+    with _file_locked(path):
         rules = load_always_rules(path)
         removed = [
             rule
@@ -107,9 +107,17 @@ def revoke_always_rules(
 
 
 def _add_always_rule(path: Path, rule: ApprovalRule) -> None:
-    with _FILE_LOCK:
+    with _file_locked(path):
         rules = [r for r in load_always_rules(path) if not r.same_target(rule.tool, rule.match)]
         _write_rules(path, [*rules, rule])
+
+
+def _file_locked(path: Path) -> AbstractContextManager[None]:
+    """Hold the approvals file's OS lock across a read-modify-write (other processes wait)."""
+    return locked(
+        path,
+        lambda reason: ApprovalsFileError(f"Could not lock the approvals file {path}: {reason}"),
+    )
 
 
 def _write_rules(path: Path, rules: list[ApprovalRule]) -> None:

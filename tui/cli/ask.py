@@ -331,7 +331,9 @@ def _read_stdin(stdin: TextIO | None) -> str:
 def _json_object(text: str, what: str) -> dict[str, Any]:
     try:
         value = json.loads(text)
-    except json.JSONDecodeError as error:
+    except RecursionError:
+        raise InvalidRequest(f"the {what} nests lists and objects too deep to read") from None
+    except ValueError as error:  # bad JSON, or an integer of more digits than Python reads
         raise InvalidRequest(f"the {what} is not valid JSON: {error}") from None
     if not isinstance(value, dict):
         raise InvalidRequest(f"the {what} must be a JSON object, not {type(value).__name__}")

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import socket
 import sys
 
@@ -12,6 +14,9 @@ HOST = "127.0.0.1"
 """Only this machine's agents may ask: the server never listens on other interfaces."""
 
 DEFAULT_PORT = 8765
+
+TOKEN_ENV = "ELICIT_TUI_TOKEN"
+"""Sets the bearer token, as `--token` does."""
 
 
 def add_serve_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -30,6 +35,18 @@ def add_serve_command(commands: argparse._SubParsersAction[argparse.ArgumentPars
         help=f"the port to listen on (default: {DEFAULT_PORT}; 0 picks a free one)",
     )
     add_transcript_option(serve)
+    access = serve.add_mutually_exclusive_group()
+    access.add_argument(
+        "--token",
+        default=os.environ.get(TOKEN_ENV) or None,
+        help="the bearer token clients must send (default: $ELICIT_TUI_TOKEN, else a new "
+        "random one each start, written owner-only to the config folder's serve-token)",
+    )
+    access.add_argument(
+        "--no-auth",
+        action="store_true",
+        help="accept requests without a token: any local process of any user may then ask",
+    )
     serve.set_defaults(handler=_run)
 
 
@@ -55,6 +72,7 @@ def _run(args: argparse.Namespace) -> int:
         return 1
     from tui.app.terminal import NoTerminalError, streams_on_terminal
     from tui.core.queue import ElicitationQueue
+    from tui.mcp.auth import new_token
 
     try:
         listener = socket.create_server((HOST, args.port))
@@ -65,8 +83,20 @@ def _run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 1
+    url = f"http://{HOST}:{listener.getsockname()[1]}/mcp"
+    token, note = None, ""
+    if not args.no_auth:
+        token = args.token or new_token()
+        note = _keep_token(token)
+    print(client_config(url, token) + (f"\n{note}" if note else ""), flush=True)
     # Calls that arrive before the app shows them wait for it instead of being cancelled.
-    app = ServeApp(ElicitationQueue(policy="wait"), listener, transcript=args.transcript)
+    app = ServeApp(
+        ElicitationQueue(policy="wait"),
+        listener,
+        token=token,
+        token_note=note,
+        transcript=args.transcript,
+    )
     try:
         # On the terminal even when the output is logged: `elicit-tui serve > serve.log 2>&1`.
         with streams_on_terminal():
@@ -76,3 +106,27 @@ def _run(args: argparse.Namespace) -> int:
         print(f"elicit-tui serve: {error}", file=sys.stderr)
         return 1
     return app.return_code or 0
+
+
+def client_config(url: str, token: str | None) -> str:
+    """What to paste into an MCP client's configuration to reach the server at `url`."""
+    server: dict[str, object] = {"type": "http", "url": url}
+    if token is not None:
+        server["headers"] = {"Authorization": f"Bearer {token}"}
+    config = json.dumps({"mcpServers": {"elicit-tui": server}}, indent=2)
+    where = (
+        "MCP client configuration" if token else "MCP client configuration (no token: --no-auth)"
+    )
+    return f"elicit-tui serve on {url}\n{where}:\n{config}"
+
+
+def _keep_token(token: str) -> str:
+    """Write `token` owner-only where scripts find it; says where, or why it could not."""
+    from tui.mcp.auth import save_token
+    from tui.secrets.keyring_store import index_path
+
+    try:
+        path = save_token(token, index_path().parent)
+    except OSError as error:
+        return f"(the token could not be saved for scripts: {error.strerror})"
+    return f"(also in {path}, readable by you only)"

@@ -9,6 +9,7 @@ import uuid
 from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import (
+    AfterValidator,
     AliasChoices,
     BaseModel,
     ConfigDict,
@@ -21,6 +22,7 @@ from pydantic import (
     model_validator,
 )
 
+from tui.core.limits import MAX_TIMEOUT, check_size
 from tui.core.options import Option
 from tui.core.schema import (
     SchemaError,
@@ -40,6 +42,19 @@ def _new_id() -> str:
     return uuid.uuid4().hex[:12]
 
 
+def _bounded_timeout(seconds: float) -> float:
+    if not (0 < seconds <= MAX_TIMEOUT):  # NaN fails every comparison, so it lands here too
+        raise ValueError(
+            f"timeout must be greater than 0 and at most {MAX_TIMEOUT:.0f} seconds (30 days), "
+            f"not {seconds}; leave it out (null) to wait forever"
+        )
+    return seconds
+
+
+Timeout = Annotated[float, AfterValidator(_bounded_timeout)]
+"""Seconds before a request times out: above 0, at most `MAX_TIMEOUT`, never inf or NaN."""
+
+
 class _Request(BaseModel):
     """Fields every request has; a kind adds its own and says how its content looks."""
 
@@ -53,8 +68,14 @@ class _Request(BaseModel):
     title: str | None = None
     description: str | None = None
     source: str | None = None
-    timeout: float | None = Field(default=None, gt=0)
+    timeout: Timeout | None = None
     metadata: dict[str, Any] = Field(default_factory=dict)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _within_limits(cls, data: Any) -> Any:
+        check_size(data)
+        return data
 
     @field_validator("message")
     @classmethod

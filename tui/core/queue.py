@@ -12,9 +12,9 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from pydantic import BaseModel
+from pydantic import BaseModel, TypeAdapter
 
-from tui.core.models import ElicitationResult, FormRequest, Request
+from tui.core.models import ElicitationResult, FormRequest, Request, Timeout
 
 Policy = Literal["cancel", "accept_defaults", "decline", "wait"]
 """What happens to a request while no front end is subscribed."""
@@ -22,6 +22,7 @@ Policy = Literal["cancel", "accept_defaults", "decline", "wait"]
 EventType = Literal["requested", "resolved"]
 
 _log = logging.getLogger(__name__)
+_TIMEOUT: TypeAdapter[float] = TypeAdapter(Timeout)
 
 
 @dataclass(frozen=True)
@@ -78,7 +79,13 @@ class ElicitationQueue:
     # -- agent side ---------------------------------------------------------------
 
     def submit(self, request: Request, timeout: float | None = None) -> Future[ElicitationResult]:
-        """Queue `request` and return a future of its result (never blocks)."""
+        """Queue `request` and return a future of its result (never blocks).
+
+        `timeout` overrides the request's; out of bounds (inf, NaN, over 30 days) it raises
+        `pydantic.ValidationError`, as the request's own field would.
+        """
+        if timeout is not None:
+            timeout = _TIMEOUT.validate_python(timeout)
         future: Future[ElicitationResult] = Future()
         with self._lock:
             if self._closed:

@@ -12,12 +12,14 @@ from __future__ import annotations
 import functools
 import math
 import re
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Any, Literal, cast, get_args
 from urllib.parse import urlsplit
 
+from tui.core.limits import MAX_PROPERTIES
 from tui.core.options import Option
 
 if TYPE_CHECKING:
@@ -152,6 +154,10 @@ def parse_schema(schema: dict[str, Any]) -> FormSpec:
     properties = schema.get("properties", {})
     if not isinstance(properties, dict):
         raise SchemaError("schema: 'properties' must be an object")
+    if len(properties) > MAX_PROPERTIES:
+        raise SchemaError(
+            f"schema: {len(properties)} properties; a form has at most {MAX_PROPERTIES} (the limit)"
+        )
     required = schema.get("required", [])
     if not isinstance(required, list) or not all(isinstance(n, str) for n in required):
         raise SchemaError("schema: 'required' must be a list of property names")
@@ -300,7 +306,7 @@ _DEFAULT_TYPES: dict[str, tuple[tuple[type, ...], str]] = {
     "integer": ((int,), "a whole number"),
     "number": ((int, float), "a number"),
     "boolean": ((bool,), "true or false"),
-    "multi_enum": ((list,), "a list"),
+    "multi_enum": ((list,), "a list of option values"),
 }
 """The Python types a default of each kind may have, and how to say so."""
 
@@ -470,7 +476,7 @@ def _parse_property(name: str, prop: Any, required: bool) -> FieldSpec:
     try:
         _check(spec, default)
     except ValueError as error:
-        raise SchemaError(f"{where}: default {default!r} is invalid: {error}") from None
+        raise SchemaError(f"{where}: default {_short(default)} is invalid: {error}") from None
     return replace(spec, default=default)
 
 
@@ -577,7 +583,7 @@ def _count(where: str, prop: dict[str, Any], key: str) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise SchemaError(f"{where}: {key!r} must be a whole number >= 0, not {value!r}")
+        raise SchemaError(f"{where}: {key!r} must be a whole number >= 0, not {_short(value)}")
     return value
 
 
@@ -585,9 +591,24 @@ def _bound(where: str, prop: dict[str, Any], key: str) -> float | None:
     value = prop.get(key)
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise SchemaError(f"{where}: {key!r} must be a number, not {value!r}")
-    return value
+    if isinstance(value, bool) or not _finite(value):
+        raise SchemaError(f"{where}: {key!r} must be a number, not {_short(value)}")
+    return float(value) if isinstance(value, float) else int(value)
+
+
+def _finite(value: Any) -> bool:
+    """True for an int or float a float can hold: not inf or NaN, not an int like 10**400."""
+    if isinstance(value, float):
+        return math.isfinite(value)
+    return isinstance(value, int) and abs(value) <= sys.float_info.max
+
+
+def _short(value: Any) -> str:
+    """`value`'s repr, cut to a readable length (an int of 5,000 digits has no repr at all)."""
+    if isinstance(value, int) and not isinstance(value, bool) and not _finite(value):
+        return f"an integer of about {int(value.bit_length() * math.log10(2)) + 1} digits"
+    text = repr(value)
+    return text if len(text) <= 60 else f"{text[:57]}..."
 
 
 def _ordered(
@@ -606,9 +627,11 @@ def _typed_default(where: str, spec: FieldSpec, value: Any) -> Any:
     types, wanted = _DEFAULT_TYPES[spec.type]
     # bool is an int to Python, but not a number to JSON Schema
     wrong_bool = isinstance(value, bool) and spec.type != "boolean"
-    not_finite = isinstance(value, float) and not math.isfinite(value)
-    if wrong_bool or not_finite or not isinstance(value, types):
-        raise SchemaError(f"{where}: default {value!r} is not {wanted}")
+    not_finite = isinstance(value, int | float) and not wrong_bool and not _finite(value)
+    # option values are strings: anything else in a list (a dict, a list) is no option
+    not_options = isinstance(value, list) and not all(isinstance(item, str) for item in value)
+    if wrong_bool or not_finite or not_options or not isinstance(value, types):
+        raise SchemaError(f"{where}: default {_short(value)} is not {wanted}")
     return list(value) if isinstance(value, list) else value
 
 

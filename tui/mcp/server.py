@@ -8,6 +8,8 @@ calls from several agents wait their turn; a call whose client goes away is with
 
 from __future__ import annotations
 
+import itertools
+import weakref
 from importlib.metadata import PackageNotFoundError, version
 from typing import Annotated, Any
 
@@ -145,6 +147,7 @@ def create_server(
     server = _ElicitServer(
         SERVER_NAME, version=_version(), instructions=INSTRUCTIONS, log_level="WARNING"
     )
+    clients = _Clients()
 
     async def ask_user(
         questions: Annotated[
@@ -156,7 +159,7 @@ def create_server(
         try:
             request = from_ask_user_question(
                 {"questions": [q.model_dump(by_alias=True) for q in questions]},
-                source=_client_name(ctx),
+                source=clients.source(ctx),
             )
         except ValidationError as error:
             raise ToolError(f"Invalid arguments for ask_user: {_problems(error)}") from None
@@ -206,12 +209,15 @@ def create_server(
             text = f"The secret was not asked for: {problem}"
             output = SecretOutput(action="cancel", stored=False, reason=KEYRING_UNAVAILABLE)
             return _tool_result(text, output)
-        request = SecretRequest(
-            message=message,
-            description=description,
-            source=_client_name(ctx),
-            store=KeyringTarget(service=service, username=username),
-        )
+        try:
+            request = SecretRequest(
+                message=message,
+                description=description,
+                source=clients.source(ctx),
+                store=KeyringTarget(service=service, username=username),
+            )
+        except ValidationError as error:
+            raise ToolError(f"Invalid request: {_problems(error)}") from None
         result = await _ask(queue, request, ctx, progress_interval)
         if isinstance(result.content, SecretRef):
             output = SecretOutput(
@@ -312,12 +318,25 @@ def _modern(ctx: Context) -> bool:
     return version is not None and is_version_at_least(version, "2026-07-28")
 
 
-def _client_name(ctx: Context) -> str:
-    params = ctx.request_context.session.client_params
-    if params is None:
-        return "MCP client"
-    info = params.client_info
-    return info.title or info.name
+class _Clients:
+    """Numbers MCP sessions as they first call, so the person sees which connection asks.
+
+    A client's name is only its claim: any local process may say it is "claude-code". The
+    source shown is "client 2, said it is claude-code", the number being this server's own.
+    """
+
+    def __init__(self) -> None:
+        self._numbers: weakref.WeakKeyDictionary[object, int] = weakref.WeakKeyDictionary()
+        self._next = itertools.count(1)
+
+    def source(self, ctx: Context) -> str:
+        session = ctx.request_context.session
+        number = self._numbers.get(session)
+        if number is None:
+            number = self._numbers[session] = next(self._next)
+        params = session.client_params
+        claim = None if params is None else params.client_info.title or params.client_info.name
+        return f"client {number}, said it is {claim}" if claim else f"client {number}"
 
 
 class _ElicitServer(MCPServer):

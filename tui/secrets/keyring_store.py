@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
-import threading
+from contextlib import AbstractContextManager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal
@@ -16,7 +16,7 @@ from keyring.backends import fail, null
 from keyring.backends.chainer import ChainerBackend
 from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
-from tui.core.json_file import JsonFileError, read_model, write_model
+from tui.core.json_file import JsonFileError, locked, read_model, write_model
 from tui.core.models import KeyringTarget
 from tui.core.secret_ref import SecretRef
 from tui.secrets.redaction import Redactor
@@ -32,10 +32,9 @@ CONFIG_DIR_ENV = "ELICIT_TUI_CONFIG_DIR"
 """Environment variable that moves elicit-tui's config folder (and the stored-entry index)."""
 
 _INDEX_FILE = "keyring-entries.json"
-_INDEX_LOCK = threading.Lock()
 _log = logging.getLogger(__name__)
 
-KeyringProblem = Literal["no_backend", "locked", "failed", "index"]
+KeyringProblem = Literal["no_backend", "locked", "failed", "index", "exists"]
 """What went wrong: no usable backend, a locked keyring, a backend error, or an unreadable index."""
 
 
@@ -99,8 +98,11 @@ def keyring_status() -> str | None:
     return None if problem is None else f"No usable keyring: {problem} {NO_BACKEND_HINT}"
 
 
-def store_secret(target: KeyringTarget, value: SecretStr) -> SecretRef:
+def store_secret(target: KeyringTarget, value: SecretStr, *, replace: bool = False) -> SecretRef:
     """Store `value` in the keyring under `target`; returns the reference the agent gets.
+
+    An entry already there is replaced only with `replace`; otherwise `KeyringError` (problem
+    "exists") is raised and nothing changes: whoever asks must not pick an entry to overwrite.
 
     The value is read back to make sure the backend kept it, then the entry's name is recorded
     for `list_stored` (a failure to record is logged, not raised: the secret is stored).
@@ -119,12 +121,21 @@ def store_secret(target: KeyringTarget, value: SecretStr) -> SecretRef:
     failure: KeyringError | None = None
     # The plain value is never bound to a local: traceback renderers that show locals see none.
     try:
-        keyring.set_password(service, username, value.get_secret_value())
+        taken = not replace and keyring.get_password(service, username) is not None
+        if not taken:
+            keyring.set_password(service, username, value.get_secret_value())
         kept = keyring.get_password(service, username) == value.get_secret_value()
     except Exception as exc:
         failure = _backend_failure("store", service, username, exc, value)
     else:
-        if not kept:
+        if taken:
+            failure = KeyringError(
+                f"Keyring entry {service}/{username} exists already: storing replaces it.",
+                problem="exists",
+                service=service,
+                username=username,
+            )
+        elif not kept:
             failure = KeyringError(
                 f"Could not store keyring entry {service}/{username}: the keyring accepted the "
                 "value but did not return it when read back.",
@@ -147,8 +158,8 @@ def list_stored() -> list[StoredEntry]:
 
     Raises `KeyringError` (problem "index") if the index file cannot be read.
     """
-    with _INDEX_LOCK:
-        entries = _read_index(index_path())
+    # No lock: the index is replaced by a rename, so a reader sees the old or the new one whole.
+    entries = _read_index(index_path())
     return sorted(entries, key=lambda entry: (entry.service, entry.username))
 
 
@@ -174,8 +185,8 @@ def delete_stored(service: str, username: str) -> bool:
         failure = _backend_failure("delete", service, username, exc, None)
     if failure is not None:
         raise failure from None
-    with _INDEX_LOCK:
-        path = index_path()
+    path = index_path()
+    with _index_locked(path):
         entries = _read_index(path)
         remaining = [e for e in entries if (e.service, e.username) != (service, username)]
         if len(remaining) != len(entries):
@@ -237,14 +248,25 @@ def _delete_from_keyring(service: str, username: str) -> bool:
 
 def _record(entry: StoredEntry) -> None:
     """Add `entry` to the index, replacing an older record of the same name."""
-    with _INDEX_LOCK:
-        path = index_path()
+    path = index_path()
+    with _index_locked(path):
         entries = [
             e
             for e in _read_index(path)
             if (e.service, e.username) != (entry.service, entry.username)
         ]
         _write_index(path, [*entries, entry])
+
+
+def _index_locked(path: Path) -> AbstractContextManager[None]:
+    """Hold the index's OS lock across a read-modify-write: other processes wait."""
+    return locked(
+        path,
+        lambda reason: KeyringError(
+            f"could not lock elicit-tui's list of stored keyring entries ({path}): {reason}",
+            problem="index",
+        ),
+    )
 
 
 def _read_index(path: Path) -> list[StoredEntry]:

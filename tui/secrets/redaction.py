@@ -15,6 +15,20 @@ MASK = "•••"
 _FORMATTER = logging.Formatter()
 
 
+def _in_single_quotes(text: str) -> str:
+    # repr() of a string holding both quote marks quotes it in ' and escapes every ' inside.
+    return repr(f"{text}'\"")[1:-4]
+
+
+_ESCAPES: tuple[Callable[[str], str], ...] = (
+    lambda text: repr(text)[1:-1],
+    _in_single_quotes,
+    lambda text: json.dumps(text)[1:-1],
+    lambda text: json.dumps(text, ensure_ascii=False)[1:-1],
+)
+"""How a secret is spelled inside a repr or a JSON string, whichever quotes surround it."""
+
+
 class Redactor:
     """A thread-safe set of secrets, and `scrub` to take every one of them out of a text.
 
@@ -34,17 +48,15 @@ class Redactor:
         """Scrub `value` from now on; returns False if it is shorter than `min_length`.
 
         Its repr- and JSON-escaped spellings are scrubbed too, so `%r` in a log message or a
-        JSON dump of a transcript cannot carry a secret with quotes, backslashes or non-ASCII.
+        JSON dump of a transcript cannot carry a secret with quotes, backslashes or non-ASCII,
+        nor a repr of a JSON dump (or any two escapings, one inside the other).
         """
         plain = value.get_secret_value() if isinstance(value, SecretStr) else value
         if len(plain) < self._min_length:
             return False
-        spellings = {
-            plain,
-            repr(plain)[1:-1],
-            json.dumps(plain)[1:-1],
-            json.dumps(plain, ensure_ascii=False)[1:-1],
-        }
+        spellings = {plain}
+        for _ in range(2):
+            spellings |= {escape(spelling) for spelling in spellings for escape in _ESCAPES}
         with self._lock:
             self._secrets = self._secrets | spellings
         return True

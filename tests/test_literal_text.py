@@ -1,0 +1,221 @@
+"""Text an agent or a server supplies is shown exactly as written: markup is never parsed."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+from typing import Any
+
+import pytest
+from app_driver import wait_for, wait_for_modal
+from mcp import Client
+from mcp.types import Implementation
+from textual.app import App
+
+from tui import ElicitationApp, ElicitationQueue, ElicitationResult, parse_request
+from tui.app.serve_app import ServeApp
+
+MARKUP = "[/x] [bold]b[/bold] [link=https://e.x]l[/link] [@click=app.quit]q[/]"
+"""Each of these, parsed as markup, crashes the app, styles text, adds a link or an action."""
+
+BIG = (160, 50)
+"""Wide enough that every field shows its start unwrapped."""
+
+
+def marked(tag: str) -> str:
+    return f"{tag} {MARKUP}"
+
+
+def screen_text(app: App[Any]) -> str:
+    """Every character on screen, line by line."""
+    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+
+
+REQUESTS: dict[str, tuple[dict[str, Any], list[str]]] = {
+    "text": (
+        {
+            "kind": "text",
+            "message": marked("msg"),
+            "title": marked("title"),
+            "source": marked("src"),
+            "description": marked("desc"),
+            "default": marked("default"),
+        },
+        ["msg", "title", "src", "desc"],
+    ),
+    "choice": (
+        {
+            "kind": "choice",
+            "message": marked("msg"),
+            "options": [{"label": marked("label"), "description": marked("hint")}, "[/y]"],
+        },
+        ["msg", "label", "hint"],
+    ),
+    "multi_choice": (
+        {
+            "kind": "multi_choice",
+            "message": marked("msg"),
+            "options": [{"label": marked("label"), "value": "v"}, "[/y]"],
+        },
+        ["msg", "label"],
+    ),
+    "secret": (
+        {
+            "kind": "secret",
+            "message": marked("msg"),
+            "placeholder": marked("placeholder"),
+            "pattern": marked("pattern"),
+            "store": {"service": marked("service"), "username": "u"},
+        },
+        ["msg", "placeholder", "pattern"],
+    ),
+    "confirmation": (
+        {
+            "kind": "confirmation",
+            "message": marked("msg"),
+            "yes_label": "[/yes]",
+            "no_label": "[bold]no",
+        },
+        ["msg", "[/yes]", "[bold]no"],
+    ),
+    "form": (
+        {
+            "kind": "form",
+            "message": marked("msg"),
+            "requested_schema": {
+                "type": "object",
+                "properties": {
+                    "a": {"type": "string", "title": "[/title]", "description": marked("help")},
+                    "b": {"type": "string", "enum": ["x", "y"], "enumNames": [marked("en"), "z"]},
+                    "c": {
+                        "type": "array",
+                        "items": {"anyOf": [{"const": "p", "title": marked("any")}]},
+                    },
+                    "d": {"type": "string", "enum": [f"[/e{n}]" for n in range(12)]},
+                },
+            },
+        },
+        ["msg", "[/title]", "help", "en", "any"],
+    ),
+    "questions": (
+        {
+            "kind": "questions",
+            "questions": [
+                {
+                    "question": marked("q1"),
+                    "header": "[/h1]",
+                    "options": [
+                        {"label": marked("label"), "description": "[/d]", "preview": marked("pv")},
+                        "[/o]",
+                    ],
+                },
+                {"question": marked("q2"), "header": "[bold]h2", "options": ["[/p]"]},
+            ],
+        },
+        ["q1", "[/h1]", "[bold]h2", "label", "pv"],
+    ),
+    "tool_approval": (
+        {
+            "kind": "tool_approval",
+            "tool_name": marked("tool"),
+            "summary": marked("summary"),
+            "arguments": {"cmd": marked("arg")},
+            "diff": marked("diff"),
+            "tool_call_id": "call_1",
+        },
+        ["tool", "summary", "arg", "diff"],
+    ),
+    "url": (
+        {"kind": "url", "message": marked("msg"), "url": "https://example.com/[/x]"},
+        ["msg", "https://example.com/[/x]"],
+    ),
+}
+
+
+@pytest.mark.parametrize("kind", list(REQUESTS))
+async def test_every_field_of_every_kind_is_shown_literally(kind: str) -> None:
+    data, tags = REQUESTS[kind]
+    results: list[ElicitationResult] = []
+
+    def agent(queue: ElicitationQueue) -> str:
+        results.append(queue.ask(parse_request(data)))
+        return MARKUP
+
+    app = ElicitationApp(ElicitationQueue(), agent, input_grace=0)
+    async with app.run_test(size=BIG) as pilot:
+        await wait_for_modal(pilot)
+        await pilot.pause(0.1)
+        shown = screen_text(app)
+        if kind == "questions":  # the second tab, then Review, quote headers and questions too
+            await pilot.press("right")
+            await pilot.pause(0.1)
+            shown += screen_text(app)
+            await pilot.press("right")
+            await pilot.pause(0.1)
+            shown += screen_text(app)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: bool(results) and app.agent_result is not None)
+        shown += screen_text(app)
+        assert app.is_running
+
+    for tag in tags:
+        literal = tag if "[" in tag else f"{tag} [/x] [bold]b[/bold]"
+        assert literal in shown, f"{tag!r} is not shown literally"
+    assert "[@click=app.quit]q[/]" in shown
+    assert results == [ElicitationResult(action="cancel")]
+
+
+async def test_a_notification_quotes_the_question_literally() -> None:
+    queue = ElicitationQueue()
+    app = ElicitationApp(queue, input_grace=0)
+    async with app.run_test(size=BIG) as pilot:
+        request = parse_request({"kind": "text", "message": marked("late")})
+        queue.submit(request)
+        await wait_for_modal(pilot)
+        queue.cancel(request.id)
+        await wait_for(pilot, lambda: bool(app._notifications))
+        message = next(iter(app._notifications)).message
+        assert app.is_running
+    assert f"late {MARKUP}" in message
+
+
+async def test_an_agent_error_is_shown_literally() -> None:
+    def agent(queue: ElicitationQueue) -> None:
+        raise RuntimeError(marked("boom"))
+
+    app = ElicitationApp(ElicitationQueue(), agent, input_grace=0)
+    async with app.run_test(size=BIG) as pilot:
+        await wait_for(pilot, lambda: bool(app._notifications))
+        await pilot.pause(0.1)
+        shown = screen_text(app)
+        assert app.is_running
+    assert f"boom {MARKUP}"[:60] in shown
+
+
+async def test_through_serve_questions_and_client_names_are_shown_literally(
+    listener: socket.socket,
+) -> None:
+    app = ServeApp(ElicitationQueue(policy="wait"), listener, token=None, input_grace=0)
+    question = {
+        "question": marked("q"),
+        "header": "[/h]",
+        "options": [{"label": marked("label"), "description": marked("hint")}, {"label": "[/o]"}],
+    }
+
+    async def ask() -> Any:
+        client_info = Implementation(name="[/x]claude", title=marked("client"), version="1")
+        async with Client(app.url, client_info=client_info) as client:
+            return await client.call_tool("ask_user", {"questions": [question]})
+
+    async with app.run_test(size=BIG) as pilot:
+        task = asyncio.ensure_future(ask())
+        await wait_for_modal(pilot, timeout=15)
+        await pilot.pause(0.1)
+        shown = screen_text(app)
+        await pilot.press("1")
+        result = await asyncio.wait_for(task, 15)
+        assert app.is_running
+
+    for tag in ("q", "label", "hint", "client"):
+        assert f"{tag} [/x] [bold]b[/bold]" in shown, tag
+    assert result.structured_content["answers"] == {marked("q"): marked("label")}

@@ -1,0 +1,206 @@
+"""`elicit-tui serve` lets in only clients with its token, and only requests of a sane size."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import socket
+import stat
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import httpx2
+import pytest
+from app_driver import SIZE, wait_for, wait_for_modal
+from keyring_backends import MemoryKeyring
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.types import CallToolResult, Implementation
+
+from tui.app.serve_app import ServeApp
+from tui.core.queue import ElicitationQueue
+from tui.mcp.auth import MAX_BODY
+from widgets.base import ElicitationModal
+from widgets.timeline import Timeline
+
+TOKEN = "test-token-0123456789"
+DB = {"question": "Which database?", "options": [{"label": "Postgres"}, {"label": "SQLite"}]}
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-11-25",
+        "capabilities": {},
+        "clientInfo": {"name": "claude-code", "version": "1"},
+    },
+}
+HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+
+
+@pytest.fixture
+def app(listener: socket.socket) -> ServeApp:
+    return ServeApp(ElicitationQueue(policy="wait"), listener, token=TOKEN, input_grace=0)
+
+
+async def call(url: str, tool: str, arguments: dict[str, Any], token: str | None) -> CallToolResult:
+    headers = {} if token is None else {"Authorization": f"Bearer {token}"}
+    info = Implementation(name="claude-code", version="1")
+    async with (
+        httpx2.AsyncClient(headers=headers, timeout=httpx2.Timeout(30)) as http,
+        Client(streamable_http_client(url, http_client=http), client_info=info) as client,
+    ):
+        return await client.call_tool(tool, arguments)
+
+
+def refused_row(app: ServeApp) -> str:
+    timeline = app.query_one(Timeline)
+    return " | ".join(
+        " ".join(str(cell) for cell in timeline.get_row(key))
+        for key in timeline.rows
+        if "refused" in str(timeline.get_row(key)[1])
+    )
+
+
+@pytest.mark.parametrize("token", [None, "wrong-token"], ids=["no token", "a wrong token"])
+async def test_a_request_without_the_token_is_refused_401_and_never_asked(
+    app: ServeApp, token: str | None
+) -> None:
+    headers = HEADERS if token is None else {**HEADERS, "Authorization": f"Bearer {token}"}
+    async with app.run_test(size=SIZE) as pilot, httpx2.AsyncClient(timeout=30) as http:
+        response = await http.post(app.url, headers=headers, json=INITIALIZE)
+        await wait_for(pilot, lambda: app.refused == 1)
+
+        assert response.status_code == 401
+        assert response.headers["www-authenticate"].startswith("Bearer")
+        assert not isinstance(app.screen, ElicitationModal)
+        assert app.queue.pending() == []
+        assert "⛔ 1 refused" in refused_row(app)
+        assert ("no token" if token is None else "a wrong token") in refused_row(app)
+
+
+async def test_refusals_share_one_timeline_row(app: ServeApp) -> None:
+    async with app.run_test(size=SIZE) as pilot, httpx2.AsyncClient(timeout=30) as http:
+        for _ in range(5):
+            await http.post(app.url, headers=HEADERS, json=INITIALIZE)
+        await wait_for(pilot, lambda: app.refused == 5)
+
+        assert app.query_one(Timeline).row_count == 1
+        assert "⛔ 5 refused" in refused_row(app)
+
+
+async def test_a_client_with_the_token_asks_and_is_named_by_its_connection(
+    app: ServeApp,
+) -> None:
+    async with app.run_test(size=SIZE) as pilot:
+        task = asyncio.ensure_future(call(app.url, "ask_user", {"questions": [DB]}, TOKEN))
+        modal = await wait_for_modal(pilot, timeout=15)
+        assert modal.request.source == "client 1, said it is claude-code"
+        await pilot.press("2")
+        result = await asyncio.wait_for(task, 15)
+
+    assert result.structured_content is not None
+    assert result.structured_content["answers"] == {"Which database?": "SQLite"}
+    assert app.refused == 0
+
+
+async def test_a_3_mib_question_is_refused_at_once_and_the_tui_answers_the_next(
+    app: ServeApp,
+) -> None:
+    huge = {**DB, "question": "x" * (3 * 1024 * 1024)}
+    async with app.run_test(size=SIZE) as pilot:
+        with pytest.raises(Exception):  # noqa: B017 - the client reports the 413 its own way
+            await call(app.url, "ask_user", {"questions": [huge]}, TOKEN)
+        assert app.refused == 1
+        assert "bytes" in refused_row(app)
+
+        task = asyncio.ensure_future(call(app.url, "ask_user", {"questions": [DB]}, TOKEN))
+        await wait_for_modal(pilot, timeout=15)
+        await pilot.press("1")
+        result = await asyncio.wait_for(task, 15)
+    assert result.structured_content is not None
+    assert result.structured_content["answers"] == {"Which database?": "Postgres"}
+
+
+async def test_a_question_over_the_text_limit_is_a_tool_error_naming_it(app: ServeApp) -> None:
+    over = {**DB, "question": "x" * (300 * 1024)}
+    assert len(json.dumps(over)) < MAX_BODY
+    async with app.run_test(size=SIZE):
+        result = await call(app.url, "ask_user", {"questions": [over]}, TOKEN)
+        assert not isinstance(app.screen, ElicitationModal)
+
+    assert result.is_error
+    assert "256 KiB of text" in str(result.content)
+
+
+async def test_a_secret_replaces_an_existing_keyring_entry_only_once_the_person_confirms(
+    app: ServeApp, isolated_keyring: MemoryKeyring
+) -> None:
+    isolated_keyring.set_password("github", "api-token", "the-old-secret")
+    arguments = {"message": "GitHub token?", "service": "github", "username": "api-token"}
+    async with app.run_test(size=SIZE) as pilot:
+        task = asyncio.ensure_future(call(app.url, "request_secret", arguments, TOKEN))
+        modal = await wait_for_modal(pilot, timeout=15)
+        await pilot.press(*"new-secret", "enter")
+        await wait_for(pilot, lambda: "exists already" in str(modal.query_one("#error").render()))
+        assert isolated_keyring.get_password("github", "api-token") == "the-old-secret"
+        assert not task.done()
+
+        await pilot.press("enter")
+        result = await asyncio.wait_for(task, 15)
+
+    assert result.structured_content is not None
+    assert result.structured_content["stored"] is True
+    assert isolated_keyring.get_password("github", "api-token") == "new-secret"
+
+
+def serve_without_a_terminal(tmp_path: Path, *arguments: str, **env: str) -> str:
+    """Run `serve` as a process with no terminal: it prints the client config, then stops."""
+    finished = subprocess.run(
+        [sys.executable, "-m", "tui.cli.main", "serve", "--port", "0", *arguments],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        cwd=Path(__file__).resolve().parent.parent,
+        env={**os.environ, "ELICIT_TUI_CONFIG_DIR": str(tmp_path), **env},
+        start_new_session=True,
+        timeout=30,
+    )
+    assert finished.returncode == 1, finished.stderr
+    return finished.stdout
+
+
+def pasted_config(output: str) -> dict[str, Any]:
+    start = output.index("{")
+    config: dict[str, Any] = json.JSONDecoder().raw_decode(output[start:])[0]
+    return config["mcpServers"]["elicit-tui"]
+
+
+def test_serve_prints_a_client_config_with_a_new_token_kept_owner_only(tmp_path: Path) -> None:
+    server = pasted_config(serve_without_a_terminal(tmp_path))
+
+    token = server["headers"]["Authorization"].removeprefix("Bearer ")
+    assert len(token) >= 32
+    kept = tmp_path / "serve-token"
+    assert kept.read_text().strip() == token
+    assert stat.S_IMODE(kept.stat().st_mode) == 0o600
+    assert pasted_config(serve_without_a_terminal(tmp_path))["headers"] != server["headers"]
+
+
+def test_the_token_can_be_set_with_a_flag_or_the_environment(tmp_path: Path) -> None:
+    by_flag = pasted_config(serve_without_a_terminal(tmp_path, "--token", "flag-token"))
+    by_env = pasted_config(serve_without_a_terminal(tmp_path, ELICIT_TUI_TOKEN="env-token"))
+
+    assert by_flag["headers"] == {"Authorization": "Bearer flag-token"}
+    assert by_env["headers"] == {"Authorization": "Bearer env-token"}
+
+
+def test_no_auth_is_an_explicit_choice_and_says_so(tmp_path: Path) -> None:
+    output = serve_without_a_terminal(tmp_path, "--no-auth")
+
+    assert "headers" not in pasted_config(output)
+    assert "no token: --no-auth" in output
+    assert not (tmp_path / "serve-token").exists()

@@ -1,0 +1,36 @@
+"""What the app prints when it crashes: the traceback, with no local variables and no secret."""
+
+from __future__ import annotations
+
+import sys
+
+import rich
+from rich.traceback import Trace, Traceback
+
+from tui.secrets.redaction import REDACTOR
+
+
+def crash_report() -> Traceback:
+    """The exception being handled as a Rich traceback, safe to print on the terminal.
+
+    Textual's own report shows every frame's local variables, and a frame that was checking a
+    form holds the typed password in one. Here locals are left out and every registered secret
+    (in any spelling) is scrubbed from the exception messages and notes.
+    """
+    error_type, error, trace = sys.exc_info()
+    if error_type is None or error is None:
+        raise RuntimeError("crash_report() is called while an exception is handled")
+    extracted = Traceback.extract(error_type, error, trace, show_locals=False)
+    _scrub(extracted)
+    return Traceback(extracted, width=None, suppress=[rich])
+
+
+def _scrub(trace: Trace) -> None:
+    for stack in trace.stacks:
+        stack.exc_value = REDACTOR.scrub(stack.exc_value)
+        stack.notes = [REDACTOR.scrub(note) for note in stack.notes]
+        if stack.syntax_error is not None:
+            stack.syntax_error.msg = REDACTOR.scrub(stack.syntax_error.msg)
+            stack.syntax_error.line = REDACTOR.scrub(stack.syntax_error.line)
+        for group_member in stack.exceptions:
+            _scrub(group_member)

@@ -1,0 +1,102 @@
+"""The door of `elicit-tui serve`: a bearer token, and a cap on what one request may carry.
+
+Any process of any user on the machine can reach 127.0.0.1. Without the token a request is
+answered 401 and never reaches the MCP server, so it never becomes a question; a body over
+`MAX_BODY` is answered 413 before it is read, so it cannot stall the server or the screen.
+"""
+
+from __future__ import annotations
+
+import hmac
+import os
+import secrets
+from collections.abc import Awaitable, Callable, MutableMapping
+from pathlib import Path
+from typing import Any
+
+from tui.core.limits import MAX_TEXT
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+MAX_BODY = 4 * MAX_TEXT
+"""Bytes one HTTP request may carry: room for a request at the text limit, JSON-escaped."""
+
+TOKEN_FILE = "serve-token"
+"""Where the token of the running server is kept for scripts, beside the other config files."""
+
+Refused = Callable[[str], None]
+"""Told why a request was turned away, to show it to the person."""
+
+
+def new_token() -> str:
+    """A fresh random token (256 bits, URL-safe)."""
+    return secrets.token_urlsafe(32)
+
+
+def save_token(token: str, folder: Path) -> Path:
+    """Write `token` to `folder`/serve-token, readable by its owner only; returns the path."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / TOKEN_FILE
+    # Created owner-only, never widened afterwards: no moment where others could read it.
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(descriptor, "w", encoding="utf-8") as file:
+        os.fchmod(file.fileno(), 0o600)
+        file.write(token + "\n")
+    return path
+
+
+class Guarded:
+    """An ASGI app that lets through only requests bearing `token` (all, if None) and small bodies."""
+
+    def __init__(self, app: ASGIApp, token: str | None, refused: Refused) -> None:
+        self._app = app
+        self._expected = None if token is None else f"Bearer {token}".encode()
+        self._refused = refused
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self._app(scope, receive, send)
+            return
+        headers = dict(scope["headers"])
+        if self._expected is not None and not hmac.compare_digest(
+            headers.get(b"authorization", b""), self._expected
+        ):
+            why = "a wrong token" if b"authorization" in headers else "no token"
+            self._refused(f"{scope['method']} {scope['path']} with {why}")
+            await _respond(send, 401, "a valid bearer token is required", bearer=True)
+            return
+        length = headers.get(b"content-length", b"0")
+        if not length.isdigit() or int(length) > MAX_BODY:
+            self._refused(f"{scope['method']} {scope['path']} of {length.decode()} bytes")
+            await _respond(send, 413, f"a request may carry at most {MAX_BODY} bytes")
+            return
+        await self._app(scope, _capped(receive), send)
+
+
+def _capped(receive: Receive) -> Receive:
+    """`receive`, ending the request as a disconnect once a body (chunked) passes `MAX_BODY`."""
+    seen = 0
+
+    async def capped() -> Message:
+        nonlocal seen
+        message = await receive()
+        if message["type"] == "http.request":
+            seen += len(message.get("body", b""))
+            if seen > MAX_BODY:
+                return {"type": "http.disconnect"}
+        return message
+
+    return capped
+
+
+async def _respond(send: Send, status: int, error: str, *, bearer: bool = False) -> None:
+    body = f'{{"error": "{error}"}}'.encode()
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    if bearer:
+        headers.append((b"www-authenticate", b'Bearer realm="elicit-tui"'))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
