@@ -101,7 +101,20 @@ class Span:
         return cls((end[0] - start[0]) * 1000, (end[1] - start[1]) * 1000)
 
 
-WORDS = "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima".split()
+WORDS = [
+    "alpha",
+    "bravo",
+    "charlie",
+    "delta",
+    "echo",
+    "foxtrot",
+    "golf",
+    "hotel",
+    "india",
+    "juliet",
+    "kilo",
+    "lima",
+]
 
 
 def labels(count: int) -> list[str]:
