@@ -14,7 +14,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.notifications import SeverityLevel
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 
 from styles import APP_CSS
 from tui.app.key_recorder import KeyRecorder, secret_lengths
@@ -29,6 +29,7 @@ from widgets import modal_for
 from widgets.agent_status import AgentStatus
 from widgets.base import ElicitationModal
 from widgets.key_badge import KeyBadge, key_label
+from widgets.key_footer import KeyFooter
 from widgets.secret import SecretModal
 from widgets.timeline import TimeLabel, Timeline, local_clock
 
@@ -125,7 +126,7 @@ class ElicitationApp(App[Any]):
                 yield AgentStatus(id="agent-status")
                 yield Static(id="waiting-count")
             yield Timeline(self._time_label, id="timeline")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         # Secrets answered from now on are scrubbed from every log record (see tui.secrets.redaction).
