@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 from functools import partial
+from typing import ClassVar
 
 from textual import events
 from textual.app import ComposeResult

@@ -14,9 +14,11 @@ from rich.cells import cell_len
 from textual.content import Content
 from textual.geometry import Size
 from textual.visual import VisualType
-from textual.widgets import OptionList, SelectionList
+from textual.widgets import OptionList
 from textual.widgets.option_list import Option as ListOption
 from textual.widgets.selection_list import Selection
+
+from widgets.checklist import Checklist
 
 PromptBuilder = Callable[[], Content]
 """Builds an option's prompt, the first time the option is drawn."""
@@ -116,7 +118,7 @@ class LongOptionList(OptionList):
         return sum(not isinstance(o, _LazyPrompt) or o.built for o in self.options)
 
 
-class LongSelectionList(SelectionList[str]):
+class LongSelectionList(Checklist):
     """A SelectionList that measures `LazySelection`s by their text instead of laying them out."""
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
