@@ -7,15 +7,14 @@ import gc
 from collections import Counter
 from typing import Any
 
+from app_driver import SIZE, wait_for_modal
 from textual.pilot import Pilot
 from textual.widget import Widget
 
-from app_driver import SIZE, wait_for_modal
 from tui.app.app import ElicitationApp
 from tui.core.models import ChoiceRequest, MultiChoiceRequest, Request
 from tui.core.queue import ElicitationQueue
 from widgets.long_lists import LongOptionList, LongSelectionList
-
 
 COUNT = 200
 """Questions answered before counting again."""

@@ -9,9 +9,11 @@ line wider than the list is laid out (wrapped) by Textual to count its rows.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import cast
 
 from rich.cells import cell_len
 from textual.content import Content
+from textual.css.styles import RulesMap
 from textual.geometry import Size
 from textual.visual import VisualType
 from textual.widgets import OptionList
@@ -67,7 +69,7 @@ def _rows(option_list: OptionList, option: ListOption, width: int) -> int:
     """How many rows `option` takes at `width` cells, without laying out lines that fit."""
     if isinstance(option, _LazyPrompt) and max(option.line_cells, default=0) <= width:
         return max(1, len(option.line_cells))
-    return option_list._get_visual(option).get_height(option_list.styles, width)
+    return option_list._get_visual(option).get_height(cast(RulesMap, option_list.styles), width)
 
 
 def content_height(option_list: OptionList, width: int) -> int:
