@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from textual.widgets import Footer
 
 
@@ -16,5 +18,8 @@ class KeyFooter(Footer):
 
     async def recompose(self) -> None:
         await super().recompose()
-        # Running the `compact` watchers prunes those of keys that were removed (closed).
-        self.mutate_reactive(Footer.compact)
+        # Textual keeps each binding as a watcher in the watched node's "__watchers" map;
+        # drop those of keys no longer in the footer (without re-running the others).
+        watchers: dict[str, list[tuple[Any, Any]]] = getattr(self, "__watchers", {})
+        bound = watchers.get("compact", [])
+        bound[:] = [(node, callback) for node, callback in bound if node.is_attached]
