@@ -272,9 +272,11 @@ class ElicitationApp(App[Any]):
         if self._shown is not None:
             self._shown.waiting = count
         shown = 1 if self._shown is not None else 0
-        text = f"{count + shown} open · {count} waiting" if count + shown else "nothing waiting"
-        waiting_count = self.query_one("#waiting-count", Static)
-        self._main_screen_news.append(lambda: waiting_count.update(text))
+        # At once, not with the news: a count of a new width must be laid out, and a screen
+        # behind a modal is only repainted, not laid out again.
+        self.query_one("#waiting-count", Static).update(
+            f"{count + shown} open · {count} waiting" if count + shown else "nothing waiting"
+        )
         if self._shown is None:
             # The main screen is in front: show the news now.
             self._show_main_screen_news()
