@@ -289,6 +289,9 @@ class ElicitationApp(App[Any]):
         news, self._main_screen_news = self._main_screen_news, []
         for update in news:
             update()
+        if news and self.screen is not self.screen_stack[0]:
+            # A screen behind a modal is not repainted on its own: draw it again beneath.
+            self.screen.refresh()
 
     def on_agent_finished(self, message: AgentFinished) -> None:
         self.agent_result = message.value
