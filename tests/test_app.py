@@ -307,7 +307,8 @@ async def test_timeline_records_requests_and_outcomes() -> None:
     app = ElicitationApp(ElicitationQueue(), one_question(SECRET, results), input_grace=0)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, ElicitationModal))
-        assert app.sub_title.startswith("question waiting")
+        # The title bar follows once the modal has painted.
+        await wait_for(pilot, lambda: app.sub_title.startswith("question waiting"))
         await pilot.press("h", "u", "n", "t", "e", "r", "2", "enter")
         await wait_for(pilot, lambda: bool(results))
         await pilot.pause()

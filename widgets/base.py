@@ -11,10 +11,11 @@ from textual.containers import Vertical, VerticalScroll
 from textual.reactive import reactive
 from textual.screen import ModalScreen
 from textual.widget import Widget
-from textual.widgets import Footer, Markdown, Static
+from textual.widgets import Markdown, Static
 
 from tui.core.models import ElicitationResult, Request
 from tui.secrets.redaction import REDACTOR
+from widgets.key_footer import KeyFooter
 
 RequestT = TypeVar("RequestT", bound=Request)
 
@@ -101,7 +102,7 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
                     yield Markdown(REDACTOR.scrub(request.description), id="description")
                 yield from self.compose_body()
             yield Static(id="error", markup=False)
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         if self.deadline is not None:

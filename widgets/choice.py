@@ -2,34 +2,50 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import ClassVar
 
-from rich.table import Table
-from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.content import Content
 from textual.widgets import OptionList, Static
-from textual.widgets.option_list import Option as ListOption
 
 from tui.core.models import ChoiceRequest
 from tui.core.options import Option
 from widgets.base import ElicitationModal, InvalidAnswer
+from widgets.long_lists import LazyOption, LongOptionList
 
 FILTER_THRESHOLD = 10
 """From this many options on, typing letters filters the list."""
 
 
-def option_prompt(number: int, option: Option) -> Table:
+INDENT = "  "
+"""Where a label's text starts: after the number of the first nine options and a space."""
+
+
+def prompt_lines(option: Option) -> tuple[list[str], list[str]]:
+    """The label's lines and the description's lines, as drawn (without the number)."""
+    label = option.label.splitlines() or [""]
+    description = option.description.splitlines() if option.description else []
+    return label, description
+
+
+def option_prompt(number: int, option: Option) -> Content:
     """The label (numbered for the first nine) with the description dimmed beneath it."""
-    prompt = Table.grid(padding=(0, 1))
-    prompt.add_column(no_wrap=True, style="dim")
-    prompt.add_column()
-    label = Text(option.label)
-    if option.description:
-        label.append(f"\n{option.description}", style="dim")
-    prompt.add_row(str(number) if number <= 9 else " ", label)
+    label, description = prompt_lines(option)
+    mark = f"{number} " if number <= 9 else INDENT
+    prompt = Content.assemble((mark, "dim"), f"\n{INDENT}".join(label))
+    if description:
+        prompt = Content.assemble(prompt, (f"\n{INDENT}" + f"\n{INDENT}".join(description), "dim"))
     return prompt
+
+
+def list_option(number: int, option: Option) -> LazyOption:
+    """`option` as a row of the list, its prompt built when the row is first drawn."""
+    label, description = prompt_lines(option)
+    lines = [INDENT + line for line in label + description]
+    return LazyOption(lines, partial(option_prompt, number, option), id=option.value)
 
 
 class ChoiceModal(ElicitationModal[ChoiceRequest]):
@@ -49,7 +65,7 @@ class ChoiceModal(ElicitationModal[ChoiceRequest]):
     def compose_body(self) -> ComposeResult:
         if self.filtering:
             yield Static(id="filter", markup=False)
-        yield OptionList(id="options")
+        yield LongOptionList(id="options")
 
     @property
     def filtering(self) -> bool:
@@ -73,9 +89,7 @@ class ChoiceModal(ElicitationModal[ChoiceRequest]):
             if needle in o.label.casefold() or needle in (o.description or "").casefold()
         ]
         options = self.query_one(OptionList)
-        options.set_options(
-            ListOption(option_prompt(i, o), id=o.value) for i, o in enumerate(self._shown, 1)
-        )
+        options.set_options(list_option(i, o) for i, o in enumerate(self._shown, 1))
         if self._shown:
             options.highlighted = 0
         if self.filtering:

@@ -2,27 +2,39 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import ClassVar
 
-from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.content import Content
 from textual.widgets import Static
-from textual.widgets.selection_list import Selection
 
 from tui.core.models import MultiChoiceRequest
 from tui.core.options import Option
 from widgets.base import ElicitationModal, InvalidAnswer
 from widgets.checklist import Checklist
+from widgets.long_lists import LazySelection, LongSelectionList
 
 
-def selection_prompt(number: int, option: Option) -> Text:
+def selection_line(option: Option) -> str:
+    """What the entry shows after its number: a checklist entry is one line, the first."""
+    text = f"{option.label} — {option.description}" if option.description else option.label
+    return text.split("\n", 1)[0]
+
+
+def selection_prompt(number: int, option: Option) -> Content:
     """One line: the number (first nine), the label, and the description dimmed beside it."""
-    prompt = Text.assemble((f"{number} " if number <= 9 else "  ", "dim"), option.label)
+    prompt = Content.assemble((f"{number} " if number <= 9 else "  ", "dim"), option.label)
     if option.description:
-        prompt.append(" — ")
-        prompt.append(option.description, style="dim")
-    return prompt
+        prompt = Content.assemble(prompt, " — ", (option.description, "dim"))
+    return prompt.split()[0]
+
+
+def checklist_entry(number: int, option: Option, ticked: bool) -> LazySelection:
+    """`option` as a checklist entry, its prompt built when the entry is first drawn."""
+    line = "  " + selection_line(option)
+    return LazySelection(line, partial(selection_prompt, number, option), option.value, ticked)
 
 
 class MultiChoiceModal(ElicitationModal[MultiChoiceRequest]):
@@ -48,9 +60,9 @@ class MultiChoiceModal(ElicitationModal[MultiChoiceRequest]):
 
     def compose_body(self) -> ComposeResult:
         defaults = set(self.request.default)
-        yield Checklist(
+        yield LongSelectionList(
             *(
-                Selection(selection_prompt(i, o), o.value, o.value in defaults)
+                checklist_entry(i, o, o.value in defaults)
                 for i, o in enumerate(self.request.options, 1)
             ),
             id="options",

@@ -15,7 +15,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.notifications import SeverityLevel
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 
 from styles import APP_CSS
 from tui.app.crash_report import crash_report
@@ -31,6 +31,7 @@ from widgets import modal_for
 from widgets.agent_status import AgentStatus, error_text
 from widgets.base import ElicitationModal
 from widgets.key_badge import KeyBadge, key_label
+from widgets.key_footer import KeyFooter
 from widgets.secret import SecretModal
 from widgets.timeline import TimeLabel, Timeline, local_clock
 
@@ -105,6 +106,8 @@ class ElicitationApp(App[Any]):
         self.exit_when_agent_done = exit_when_agent_done
         self._time_label = time_label
         self._waiting: deque[QueueEvent] = deque()
+        self._main_screen_news: list[Callable[[], None]] = []
+        """Updates of the main screen held back until the modal in front has painted."""
         self._shown: ElicitationModal[Any] | None = None
         self._unsubscribe: Callable[[], None] | None = None
         self.approvals = approvals if approvals is not None else ApprovalPolicy()
@@ -130,7 +133,7 @@ class ElicitationApp(App[Any]):
                 yield AgentStatus(id="agent-status")
                 yield Static(id="waiting-count")
             yield Timeline(self._time_label, id="timeline")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         # Secrets answered from now on are scrubbed from every log record (see tui.secrets.redaction).
@@ -208,17 +211,20 @@ class ElicitationApp(App[Any]):
             self._request_resolved(event.request, event.result)
 
     def _request_arrived(self, event: QueueEvent) -> None:
-        self.query_one(Timeline).add_request(event.request, event.at)
         self._waiting.append(event)
+        timeline = self.query_one(Timeline)
+        self._main_screen_news.append(lambda: timeline.add_request(event.request, event.at))
         if self._shown is None:
             if self.ring_bell:
                 self.bell()
-            self.sub_title = REDACTOR.scrub(f"question waiting: {event.request.message}")
+            title = REDACTOR.scrub(f"question waiting: {event.request.message}")
+            self._main_screen_news.append(lambda: setattr(self, "sub_title", title))
             self._show_next()
         self._update_waiting()
 
     def _request_resolved(self, request: Request, result: ElicitationResult) -> None:
-        self.query_one(Timeline).resolve(request, result)
+        timeline = self.query_one(Timeline)
+        self._main_screen_news.append(lambda: timeline.resolve(request, result))
         shown = self._shown
         if shown is not None and shown.request.id == request.id and shown.is_current:
             label = _ENDED_WITHOUT_USER.get(result.reason or "", "Ended")
@@ -254,7 +260,7 @@ class ElicitationApp(App[Any]):
             )
             return
         self._shown = None
-        self.sub_title = ""
+        self._main_screen_news.append(lambda: setattr(self, "sub_title", ""))
 
     def _answered(self, request: Request, result: ElicitationResult | None) -> None:
         self._write_keys(request)
@@ -271,9 +277,26 @@ class ElicitationApp(App[Any]):
         if self._shown is not None:
             self._shown.waiting = count
         shown = 1 if self._shown is not None else 0
+        # At once, not with the news: a count of a new width must be laid out, and a screen
+        # behind a modal is only repainted, not laid out again.
         self.query_one("#waiting-count", Static).update(
             f"{count + shown} open · {count} waiting" if count + shown else "nothing waiting"
         )
+        if self._shown is None:
+            # The main screen is in front: show the news now.
+            self._show_main_screen_news()
+        else:
+            # Behind a modal the news waits for the modal's first frame: a change under the
+            # see-through modal would redraw the whole main screen in that frame.
+            self.call_after_refresh(self._show_main_screen_news)
+
+    def _show_main_screen_news(self) -> None:
+        news, self._main_screen_news = self._main_screen_news, []
+        for update in news:
+            update()
+        if news and self.screen is not self.screen_stack[0]:
+            # A screen behind a modal is not repainted on its own: draw it again beneath.
+            self.screen.refresh()
 
     def on_agent_finished(self, message: AgentFinished) -> None:
         self.agent_result = message.value

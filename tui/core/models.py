@@ -58,7 +58,7 @@ Timeout = Annotated[float, AfterValidator(_bounded_timeout)]
 class _Request(BaseModel):
     """Fields every request has; a kind adds its own and says how its content looks."""
 
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, defer_build=True)
 
     sensitive: ClassVar[bool] = False
     """True where the answer must never be shown, logged or sent to a model."""
@@ -201,7 +201,7 @@ class MultiChoiceRequest(_Request):
 class KeyringTarget(BaseModel):
     """Where a secret is stored in the system keyring."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     service: str = Field(min_length=1)
     username: str = Field(min_length=1)
@@ -330,7 +330,7 @@ class FormRequest(_Request):
 class QuestionOption(BaseModel):
     """One answer a question offers: its label (what the agent gets back), a hint and a preview."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     label: str = Field(min_length=1)
     description: str | None = None
@@ -346,7 +346,7 @@ class QuestionOption(BaseModel):
 class Question(BaseModel):
     """One question of a batch; its answer is an option label, or the text typed as "Other"."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     question: str = Field(min_length=1)
     header: str | None = None
@@ -441,7 +441,7 @@ class ArgumentPattern(BaseModel):
     sorted keys, e.g. `{"command":"pytest -q"}`.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     argument: str | None = None
     pattern: str = Field(min_length=1)
@@ -591,7 +591,9 @@ Request = Annotated[
 ]
 """Any request; `kind` says which."""
 
-_REQUEST_ADAPTER: TypeAdapter[Request] = TypeAdapter(Request, config=ConfigDict(title="Request"))
+_REQUEST_ADAPTER: TypeAdapter[Request] = TypeAdapter(
+    Request, config=ConfigDict(title="Request", defer_build=True)
+)
 
 
 def parse_request(data: dict[str, Any]) -> Request:
@@ -609,7 +611,7 @@ AUTO_APPROVED = "auto_approved"
 class ElicitationResult(BaseModel):
     """How a request ended: the action, the typed content on accept, and why if not the user."""
 
-    model_config = ConfigDict(arbitrary_types_allowed=True, frozen=True)
+    model_config = ConfigDict(arbitrary_types_allowed=True, frozen=True, defer_build=True)
 
     action: Action
     content: Any = None

@@ -8,7 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr
 class SecretRef(BaseModel):
     """Where a secret was stored; `get()` reads it back from the keyring when it is needed."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     service: str = Field(min_length=1)
     username: str = Field(min_length=1)

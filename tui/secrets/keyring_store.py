@@ -9,11 +9,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal
 
-import keyring
-import keyring.errors
 import platformdirs
-from keyring.backends import fail, null
-from keyring.backends.chainer import ChainerBackend
 from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
 from tui.core.json_file import JsonFileError, locked, read_model, write_model
@@ -118,6 +114,8 @@ def store_secret(target: KeyringTarget, value: SecretStr, *, replace: bool = Fal
             service=service,
             username=username,
         )
+    import keyring  # loads its backends' entry points: only when a secret is stored
+
     failure: KeyringError | None = None
     # The plain value is never bound to a local: traceback renderers that show locals see none.
     try:
@@ -196,6 +194,10 @@ def delete_stored(service: str, username: str) -> bool:
 
 def _backend_problem() -> str | None:
     """Why the configured keyring backend cannot keep a secret, or None if it can."""
+    import keyring
+    from keyring.backends import fail, null
+    from keyring.backends.chainer import ChainerBackend
+
     try:
         backend = keyring.get_keyring()
     except Exception as exc:  # PYTHON_KEYRING_BACKEND or keyringrc.cfg names a broken backend
@@ -214,6 +216,8 @@ def _backend_failure(
     verb: str, service: str, username: str, exc: Exception, value: SecretStr | None
 ) -> KeyringError:
     """A `KeyringError` for a backend exception, its text scrubbed of `value`."""
+    import keyring.errors
+
     scrubber = Redactor(min_length=1)
     if value is not None:
         scrubber.register(value)
@@ -236,6 +240,8 @@ def _backend_failure(
 
 def _delete_from_keyring(service: str, username: str) -> bool:
     """True if the keyring had the entry and now does not; False if it never had it."""
+    import keyring.errors
+
     try:
         keyring.delete_password(service, username)
     except keyring.errors.PasswordDeleteError:

@@ -1,0 +1,86 @@
+"""Counts that keep the app quick: nothing of an answered question stays alive, and a long
+option list builds only the rows it shows. (Counts, not times: timings live in benchmarks/.)"""
+
+from __future__ import annotations
+
+import gc
+from collections import Counter
+from typing import Any
+
+from app_driver import SIZE, wait_for_modal
+from textual.pilot import Pilot
+from textual.widget import Widget
+
+from tui.app.app import ElicitationApp
+from tui.core.models import ChoiceRequest, MultiChoiceRequest, Request
+from tui.core.queue import ElicitationQueue
+from widgets.long_lists import LongOptionList, LongSelectionList
+
+COUNT = 200
+"""Questions answered before counting again."""
+
+
+def live_widgets() -> Counter[str]:
+    gc.collect()
+    return Counter(type(o).__name__ for o in gc.get_objects() if isinstance(o, Widget))
+
+
+def ask_all(requests: list[Request]) -> Any:
+    def agent(queue: ElicitationQueue) -> None:
+        for request in requests:
+            queue.ask(request)
+
+    return agent
+
+
+async def test_answered_questions_leave_no_widgets_behind() -> None:
+    """With the 201st question on screen, as many widgets are alive as with the 31st.
+
+    (From the 20th row on, the timeline has a scroll bar: one widget more, once.)
+    """
+    requests: list[Request] = [
+        ChoiceRequest(message=f"Question {n}?", options=["yes", "no"]) for n in range(COUNT + 1)
+    ]
+    app = ElicitationApp(ElicitationQueue(), ask_all(requests), input_grace=0)
+    counts: dict[int, Counter[str]] = {}
+    async with app.run_test(size=SIZE) as pilot:
+        for n in range(COUNT + 1):
+            await wait_for_modal(pilot, f"Question {n}?")
+            if n in (30, COUNT):
+                await pilot.pause()
+                counts[n] = live_widgets()
+            await pilot.press("enter")
+    grown = counts[COUNT] - counts[30]
+    assert sum(counts[COUNT].values()) == sum(counts[30].values()), grown
+
+
+async def first_paint(pilot: Pilot[Any], message: str) -> Widget:
+    modal = await wait_for_modal(pilot, message)
+    await pilot.pause()
+    return modal.query_one("#options")
+
+
+async def test_a_long_choice_builds_only_the_rows_on_screen() -> None:
+    options = [f"option {n}" for n in range(10_000)]
+    request = ChoiceRequest(message="Which one?", options=options)
+    app = ElicitationApp(ElicitationQueue(), ask_all([request]), input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        option_list = await first_paint(pilot, "Which one?")
+        assert isinstance(option_list, LongOptionList)
+        assert option_list.option_count == 10_000
+        assert 0 < option_list.built_count <= option_list.size.height
+        await pilot.press("end")
+        await pilot.pause()
+        assert option_list.highlighted == 9_999
+        assert option_list.built_count <= 2 * option_list.size.height
+
+
+async def test_a_long_checklist_builds_only_the_rows_on_screen() -> None:
+    options = [f"option {n}" for n in range(10_000)]
+    request = MultiChoiceRequest(message="Which ones?", options=options)
+    app = ElicitationApp(ElicitationQueue(), ask_all([request]), input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        checklist = await first_paint(pilot, "Which ones?")
+        assert isinstance(checklist, LongSelectionList)
+        assert checklist.option_count == 10_000
+        assert 0 < checklist.built_count <= checklist.size.height
