@@ -10,13 +10,14 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from textual import events
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.notifications import SeverityLevel
 from textual.widgets import Footer, Header, Static
 
 from styles import APP_CSS
+from tui.app.key_order import KeyOrderApp, Typed
 from tui.app.key_recorder import KeyRecorder, secret_lengths
 from tui.app.messages import AgentActivity, AgentFailed, AgentFinished, QueueEventPosted
 from tui.app.screenshot import masked_screenshot, screenshot_directory
@@ -45,7 +46,7 @@ _ENDED_WITHOUT_USER = {
 }
 
 
-class ElicitationApp(App[Any]):
+class ElicitationApp(KeyOrderApp[Any]):
     """Answers an `ElicitationQueue`'s requests with modals, in arrival order.
 
     `agent`, if given, is called with the queue in a daemon thread; its return value
@@ -328,16 +329,12 @@ class ElicitationApp(App[Any]):
         self.notify(f"Saved screenshot to {saved}", title="Screenshot", markup=False)
         return saved
 
-    async def on_event(self, event: events.Event) -> None:
+    def accepts_key(self, event: Typed) -> bool:
         # Keys typed just as a modal appears were meant for what was there before.
-        if (
-            isinstance(event, events.Key)
-            and isinstance(self.screen, ElicitationModal)
-            and not self.screen.armed
-        ):
-            return
+        if isinstance(self.screen, ElicitationModal) and not self.screen.armed:
+            return False
         self._key_seen(event)
-        await super().on_event(event)
+        return True
 
     # -- keys, for transcripts and recordings ---------------------------------------------
 
