@@ -45,6 +45,13 @@ _ENDED_WITHOUT_USER = {
     "closed": "Closed",
 }
 
+QUIT_KEYS = frozenset({"ctrl+q", "ctrl+c"})
+"""Keys the input grace never drops: quitting is never an answer to the question on screen."""
+
+AGENT_EXIT_GRACE = 1.0
+"""Seconds quitting waits for the agent to return once its questions are closed, at most:
+long enough for the agent's return value to become the app's, short enough to feel instant."""
+
 
 class ElicitationApp(KeyOrderApp[Any]):
     """Answers an `ElicitationQueue`'s requests with modals, in arrival order.
@@ -118,6 +125,9 @@ class ElicitationApp(KeyOrderApp[Any]):
             else TranscriptWriter(transcript, agent=self.agent_name, title=self.title)
         )
         self._detach_transcript: Callable[[], None] | None = None
+        self._agent_thread: threading.Thread | None = None
+        self._quitting = False
+        self._exiting = False
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -145,9 +155,10 @@ class ElicitationApp(KeyOrderApp[Any]):
         else:
             status.show_running(self.agent_name)
             # A daemon thread, not a Textual worker: an agent that never returns must not block exit.
-            threading.Thread(
+            self._agent_thread = threading.Thread(
                 target=self._run_agent, args=(self.agent,), name="elicit-agent", daemon=True
-            ).start()
+            )
+            self._agent_thread.start()
 
     def on_unmount(self) -> None:
         self._close_queue()
@@ -172,13 +183,43 @@ class ElicitationApp(KeyOrderApp[Any]):
         self.queue.close()
 
     async def action_quit(self) -> None:
+        """Quit, returning the agent's value: every waiting request ends with `cancel`/`closed`,
+        and the agent, woken by that, gets up to `AGENT_EXIT_GRACE` seconds to return.
+        Quitting again while it does quits at once."""
+        await self._stop_asking()
+        agent = self._agent_thread
+        if self._quitting or agent is None or not agent.is_alive():
+            self._exit_with_agent_result()
+            return
+        self._quitting = True
+        self.query_one(AgentStatus).show_stopping(self.agent_name)
+        self.set_timer(AGENT_EXIT_GRACE, self._exit_with_agent_result)
+
+    async def _stop_asking(self) -> None:
+        """End every waiting request with `cancel`/`closed`, ready for the app to exit."""
         # Close first, so every waiting agent thread wakes before the UI goes away.
         self._close_queue()
         shown = self._shown
         if shown is not None and not shown.is_mounted:
             # Exiting while a modal mounts would pull its widgets from under its on_mount.
             await shown._mounted_event.wait()
-        self.exit(self.agent_result)
+
+    def _exit_with_agent_result(self) -> None:
+        self.exit_once(self.agent_result)
+
+    def exit_once(self, result: Any) -> None:
+        """Exit returning `result`, unless an exit is under way already: its result stands."""
+        if not self._exiting:
+            self._exiting = True
+            self.exit(result)
+
+    def action_help_quit(self) -> None:
+        """Ctrl+C: say how to quit (a terminal's Ctrl+C reaches the app as a key)."""
+        self.notify(
+            "Press Ctrl+Q to quit; questions still open are cancelled.",
+            title="Do you want to quit?",
+            markup=False,
+        )
 
     # -- other threads -> UI thread ------------------------------------------------------
 
@@ -192,11 +233,15 @@ class ElicitationApp(KeyOrderApp[Any]):
         except BaseException as error:
             self.post_message(AgentFailed(error))
         else:
+            # Before the thread ends: quitting reads it as soon as the thread is done.
+            self.agent_result = value
             self.post_message(AgentFinished(value))
 
     # -- UI thread ----------------------------------------------------------------------
 
     def on_queue_event_posted(self, message: QueueEventPosted) -> None:
+        if not self.is_running:
+            return  # shutting down: the screens this would update are being taken apart
         event = message.event
         if event.type == "requested":
             self._request_arrived(event)
@@ -209,7 +254,6 @@ class ElicitationApp(KeyOrderApp[Any]):
         if self._shown is None:
             if self.ring_bell:
                 self.bell()
-            self.sub_title = REDACTOR.scrub(f"question waiting: {event.request.message}")
             self._show_next()
         self._update_waiting()
 
@@ -245,6 +289,7 @@ class ElicitationApp(KeyOrderApp[Any]):
                 modal.offer_memory = self.keeps_secrets_in_memory
             self._shown = modal
             modal.waiting = len(self._waiting)
+            self.sub_title = REDACTOR.scrub(f"question waiting: {event.request.message}")
             self.push_screen(
                 modal, callback=lambda result, r=event.request: self._answered(r, result)
             )
@@ -272,22 +317,25 @@ class ElicitationApp(KeyOrderApp[Any]):
         )
 
     def on_agent_finished(self, message: AgentFinished) -> None:
-        self.agent_result = message.value
-        self.query_one(AgentStatus).show_finished(message.value)
-        if self.exit_when_agent_done:
-            self.exit(message.value)
+        if self.exit_when_agent_done or self._quitting:
+            self.exit_once(message.value)
+        elif self.is_running:
+            self.query_one(AgentStatus).show_finished(message.value)
 
     def set_activity(self, text: str) -> None:
         """Say what the agent is doing on the status line; callable from any thread."""
         self.post_message(AgentActivity(text))
 
     def on_agent_activity(self, message: AgentActivity) -> None:
-        if self.agent_result is None:
+        if self.agent_result is None and self.is_running:
             self.query_one(AgentStatus).show_activity(message.text)
 
     def on_agent_failed(self, message: AgentFailed) -> None:
-        self.query_one(AgentStatus).show_failed(message.error)
-        self.notify(f"The agent failed: {message.error}", severity="error", timeout=8)
+        if self._quitting:
+            self._exit_with_agent_result()
+        elif self.is_running:
+            self.query_one(AgentStatus).show_failed(message.error)
+            self.notify(f"The agent failed: {message.error}", severity="error", timeout=8)
 
     # -- redaction of what leaves the app ---------------------------------------------------
 
@@ -330,8 +378,9 @@ class ElicitationApp(KeyOrderApp[Any]):
         return saved
 
     def accepts_key(self, event: Typed) -> bool:
+        quitting = isinstance(event, events.Key) and event.key in QUIT_KEYS
         # Keys typed just as a modal appears were meant for what was there before.
-        if isinstance(self.screen, ElicitationModal) and not self.screen.armed:
+        if not quitting and isinstance(self.screen, ElicitationModal) and not self.screen.armed:
             return False
         self._key_seen(event)
         return True
