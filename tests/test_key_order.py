@@ -11,10 +11,10 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
-from textual.pilot import Pilot
-
 from app_driver import SIZE, wait_for, wait_for_modal
 from asking import Asker, burst
+from textual.pilot import Pilot
+
 from tui import ElicitationApp, ElicitationQueue, ElicitationResult, parse_request
 
 Send = Callable[[Pilot[Any], tuple[str, ...]], Awaitable[None]]
