@@ -378,6 +378,15 @@ def test_ask_from_a_thread_running_its_own_event_loop_blocks_until_answered(
     assert results == [accept("Ada")]
 
 
+async def test_an_observer_on_a_loop_thread_does_not_keep_that_thread_from_asking(
+    queue: ElicitationQueue,
+) -> None:
+    queue.subscribe(Recorder(), front_end=False)  # it never answers: blocking cannot starve it
+    queue.policy = "decline"
+
+    assert queue.ask(text_request()).action == "decline"
+
+
 async def test_a_loop_thread_may_ask_again_once_its_front_end_unsubscribed(
     queue: ElicitationQueue,
 ) -> None:
