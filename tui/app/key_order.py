@@ -98,6 +98,7 @@ class KeyOrderApp(App[ResultT], Generic[ResultT]):
         self._in_flight: _InFlight | None = None
         self._dispatched = 0
         self._check: Timer | None = None
+        self._dispatching = False
 
     def accepts_key(self, event: Typed) -> bool:
         """Whether to handle `event` now that its turn has come; False drops it."""
@@ -130,6 +131,16 @@ class KeyOrderApp(App[ResultT], Generic[ResultT]):
 
     async def _dispatch_typed(self) -> None:
         """Dispatch the keys whose turn it is; the rest wait for the keys in flight."""
+        # The check's timer runs in a task of its own: one dispatcher at a time keeps the order.
+        if self._dispatching:
+            return
+        self._dispatching = True
+        try:
+            await self._dispatch_in_turn()
+        finally:
+            self._dispatching = False
+
+    async def _dispatch_in_turn(self) -> None:
         while self._typed and self.is_running:
             event = self._typed[0]
             flight = self._in_flight
