@@ -329,3 +329,23 @@ async def test_quitting_while_a_modal_mounts_is_clean(delay: float) -> None:
         await app.action_quit()
         await pilot.pause(0.1)
     assert future.result() == ElicitationResult(action="cancel", reason="closed")
+
+
+async def test_ask_blocks_in_a_thread_running_its_own_loop_but_not_in_the_app_s() -> None:
+    queue = ElicitationQueue()
+    results: list[ElicitationResult] = []
+
+    async def async_hook_calling_sync_code() -> None:
+        results.append(queue.ask(parse_request(CONFIRM)))
+
+    app = ElicitationApp(queue, input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        with pytest.raises(RuntimeError, match="event-loop thread of a front end"):
+            queue.ask(parse_request(TEXT))
+        other = threading.Thread(target=asyncio.run, args=(async_hook_calling_sync_code(),))
+        other.start()
+        await wait_for(pilot, lambda: isinstance(app.screen, ElicitationModal))
+        await pilot.press("y")
+        await wait_for(pilot, lambda: bool(results))
+        other.join(timeout=5)
+    assert results == [ElicitationResult(action="accept", content=True)]

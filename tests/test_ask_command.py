@@ -32,6 +32,7 @@ from tui.cli.ask import (
     InvalidRequest,
     build_parser,
     build_request,
+    exit_status,
     main,
     result_json,
 )
@@ -262,11 +263,36 @@ async def test_the_app_returns_the_result(
     assert result == expected
 
 
-async def test_quitting_instead_of_answering_returns_none() -> None:
+async def test_quitting_instead_of_answering_cancels_as_closed() -> None:
     result, app = await run_ask(CHOICE, "ctrl+q")
 
-    assert result is None
+    assert result == ElicitationResult(action="cancel", reason="closed")
     assert app.queue.closed
+
+
+async def test_ctrl_c_cancels_as_interrupted() -> None:
+    result, app = await run_ask(CHOICE, "ctrl+c")
+
+    assert result == ElicitationResult(action="cancel", reason="interrupted")
+    assert app.queue.closed
+
+
+@pytest.mark.parametrize(
+    ("data", "result", "status"),
+    [
+        (CHOICE, ElicitationResult(action="accept", content="SQLite"), 0),
+        (CHOICE, ElicitationResult(action="decline"), 1),
+        (CHOICE, ElicitationResult(action="cancel", reason="timeout"), 2),
+        (CHOICE, ElicitationResult(action="cancel", reason="interrupted"), 130),
+        ({"kind": "confirmation", "message": "Go?"}, ElicitationResult(action="accept", content=True), 0),
+        ({"kind": "confirmation", "message": "Go?"}, ElicitationResult(action="accept", content=False), 1),
+        ({"kind": "confirmation", "message": "Go?"}, ElicitationResult(action="decline"), 1),
+        ({"kind": "confirmation", "message": "Go?"}, ElicitationResult(action="cancel"), 2),
+    ],
+    ids=["accept", "decline", "cancel", "interrupted", "yes", "no", "confirm-decline", "confirm-cancel"],
+)  # fmt: skip
+def test_exit_status(data: dict[str, Any], result: ElicitationResult, status: int) -> None:
+    assert exit_status(parse_request(data), result) == status
 
 
 async def test_a_timeout_ends_the_app_with_cancel() -> None:

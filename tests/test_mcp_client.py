@@ -29,7 +29,14 @@ from mcp_types import (
 )
 from textual.pilot import Pilot
 
-from tui import ElicitationApp, ElicitationQueue, FormRequest, ScriptedResponder
+from tui import (
+    ElicitationApp,
+    ElicitationQueue,
+    ElicitationResult,
+    FormRequest,
+    QueueEvent,
+    ScriptedResponder,
+)
 from tui.core.models import UrlRequest
 from tui.mcp.client import elicitation_callback, request_from_params
 from widgets.base import ElicitationModal
@@ -212,7 +219,14 @@ async def test_untouched_fields_take_their_defaults_before_the_check(mode: str) 
 @pytest.mark.parametrize("mode", MODES)
 async def test_an_answer_outside_the_schema_is_not_sent(mode: str) -> None:
     queue = ElicitationQueue()
-    ScriptedResponder(queue, {"Who is coming?": {"name": "Bo", "guests": 99}})
+
+    def careless_front_end(event: QueueEvent) -> None:
+        # Unlike the UI or a ScriptedResponder, it answers without checking the schema.
+        if event.type == "requested":
+            answer = ElicitationResult(action="accept", content={"name": "Bo", "guests": 99})
+            queue.respond(event.request.id, answer)
+
+    queue.subscribe(careless_front_end)
     with pytest.raises(MCPError) as refused:
         await call(queue, mode, "form", case="typed")
     assert refused.value.code == INTERNAL_ERROR

@@ -347,14 +347,53 @@ async def test_ask_async_times_out(queue: ElicitationQueue, recorder: Recorder) 
     assert (result.action, result.reason) == ("cancel", "timeout")
 
 
-async def test_ask_inside_a_running_event_loop_is_refused(
-    queue: ElicitationQueue, recorder: Recorder
+async def test_ask_on_the_event_loop_thread_of_a_subscribed_front_end_is_refused(
+    queue: ElicitationQueue,
 ) -> None:
+    front_end = Recorder()
+    unsubscribe = queue.subscribe(front_end)  # from this thread, while its loop runs
+
     with pytest.raises(RuntimeError, match="ask_async"):
         queue.ask(text_request())
 
     assert queue.pending() == []
-    assert recorder.events == []
+    assert front_end.events == []
+    unsubscribe()
+
+
+def test_ask_from_a_thread_running_its_own_event_loop_blocks_until_answered(
+    queue: ElicitationQueue, recorder: Recorder
+) -> None:
+    results: list[ElicitationResult] = []
+
+    async def async_callback_calling_sync_code() -> None:
+        results.append(queue.ask(text_request()))
+
+    asker = threading.Thread(target=asyncio.run, args=(async_callback_calling_sync_code(),))
+    asker.start()
+    requested = recorder.next("requested")
+    queue.respond(requested.request.id, accept("Ada"))
+    asker.join(timeout=5)
+
+    assert results == [accept("Ada")]
+
+
+async def test_an_observer_on_a_loop_thread_does_not_keep_that_thread_from_asking(
+    queue: ElicitationQueue,
+) -> None:
+    queue.subscribe(Recorder(), front_end=False)  # it never answers: blocking cannot starve it
+    queue.policy = "decline"
+
+    assert queue.ask(text_request()).action == "decline"
+
+
+async def test_a_loop_thread_may_ask_again_once_its_front_end_unsubscribed(
+    queue: ElicitationQueue,
+) -> None:
+    queue.subscribe(Recorder())()
+    queue.policy = "decline"
+
+    assert queue.ask(text_request()).action == "decline"
 
 
 # -- timeouts ------------------------------------------------------------------------

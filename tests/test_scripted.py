@@ -6,11 +6,12 @@ import threading
 from typing import Any
 
 import pytest
-from pydantic import SecretStr
+from pydantic import BaseModel, Field, SecretStr
 
 from tui import (
     ElicitationQueue,
     ElicitationResult,
+    ImpossibleAnswerError,
     Request,
     ScriptedResponder,
     UnscriptedRequestError,
@@ -39,23 +40,114 @@ def test_plain_content_is_accepted() -> None:
     assert result == ElicitationResult(action="accept", content="Ada")
 
 
-@pytest.mark.parametrize("content", [True, False, ["a", "b"], {"name": "api"}, 0, ""])
-def test_plain_content_of_any_type_is_accepted_as_is(content: Any) -> None:
+@pytest.mark.parametrize(
+    ("data", "content"),
+    [
+        ({"kind": "text", "message": "Q"}, ""),
+        ({"kind": "confirmation", "message": "Q"}, False),
+        ({"kind": "choice", "message": "Q", "options": ["a", "b"]}, "b"),
+        ({"kind": "multi_choice", "message": "Q", "options": ["a", "b"]}, ["b", "a"]),
+        ({"kind": "url", "message": "Q", "url": "https://example.com"}, True),
+    ],
+    ids=["text", "confirmation", "choice", "multi_choice", "url"],
+)
+def test_content_the_ui_could_give_is_accepted_as_is(data: dict[str, Any], content: Any) -> None:
     queue = ElicitationQueue()
     ScriptedResponder(queue, {"Q": content})
 
-    result = queue.ask(text_request("Q"))
+    result = queue.ask(parse_request(data))
 
-    assert result.action == "accept"
-    assert result.content == content
+    assert result == ElicitationResult(action="accept", content=content)
     assert type(result.content) is type(content)
 
 
-def test_none_is_accepted_as_content() -> None:
+@pytest.mark.parametrize(
+    ("data", "content", "why"),
+    [
+        ({"kind": "choice", "options": ["a", "b"]}, "zzz", "'zzz' is not one of the options: 'a', 'b'"),
+        ({"kind": "multi_choice", "options": ["a", "b"], "max_selected": 1}, ["a", "b"], "more than 1"),
+        ({"kind": "multi_choice", "options": ["a", "b"]}, ["a", "c"], "'c' is not one of the options"),
+        ({"kind": "text", "min_length": 3}, "ab", "less than 3"),
+        ({"kind": "text"}, "two\nlines", "line break"),
+        ({"kind": "text"}, None, "must be a string, not NoneType"),
+        ({"kind": "confirmation"}, "yes", "must be True or False"),
+        ({"kind": "form", "requestedSchema": {"type": "object", "properties": {"n": {"type": "integer"}}}},
+         {"n": "not-a-number"}, "property 'n': 'not-a-number' is not of type 'integer'"),
+        ({"kind": "form", "requestedSchema": {"type": "object", "properties": {"n": {"type": "integer"}}}},
+         {"m": 1}, "no field 'm'"),
+        ({"kind": "form", "requestedSchema": {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}},
+         {}, "property 'n': required"),
+    ],
+    ids=["choice", "too-many", "not-an-option", "too-short", "line-break", "none", "not-bool",
+         "form-type", "form-unknown-field", "form-required"],
+)  # fmt: skip
+def test_an_answer_the_ui_could_not_give_is_refused_naming_the_request_and_why(
+    data: dict[str, Any], content: Any, why: str
+) -> None:
     queue = ElicitationQueue()
-    ScriptedResponder(queue, {"Q": None})
+    ScriptedResponder(queue, {"Pick one": content})
+    request = parse_request({"message": "Pick one", **data})
 
-    assert queue.ask(text_request("Q")) == ElicitationResult(action="accept", content=None)
+    with pytest.raises(ImpossibleAnswerError) as raised:
+        queue.ask(request)
+
+    message = str(raised.value)
+    assert f"{request.kind} request 'Pick one' (id {request.id})" in message
+    assert why in message
+    assert queue.pending() == []
+
+
+def test_an_accepted_result_is_checked_too() -> None:
+    queue = ElicitationQueue()
+    ScriptedResponder(queue, {"Q": ElicitationResult(action="accept", content="zzz")})
+
+    with pytest.raises(ImpossibleAnswerError, match="'zzz' is not one of the options"):
+        queue.ask(parse_request({"kind": "choice", "message": "Q", "options": ["a"]}))
+
+
+def test_a_form_answer_left_short_takes_the_defaults_as_the_form_would() -> None:
+    queue = ElicitationQueue()
+    ScriptedResponder(queue, {"Q": {"name": "api"}})
+    schema = {
+        "type": "object",
+        "properties": {"name": {"type": "string"}, "replicas": {"type": "integer", "default": 2}},
+    }
+
+    result = queue.ask(parse_request({"kind": "form", "message": "Q", "requestedSchema": schema}))
+
+    assert result.content == {"name": "api", "replicas": 2}
+
+
+class Deployment(BaseModel):
+    region: str
+    replicas: int = Field(default=1, ge=1, le=10)
+    token: SecretStr | None = None
+
+
+def test_ask_form_with_a_model_gets_an_instance_of_it() -> None:
+    queue = ElicitationQueue()
+    ScriptedResponder(queue, {"Deploy where?": {"region": "eu", "replicas": 3}})
+
+    result = queue.ask_form(Deployment, message="Deploy where?")
+
+    assert result.content == Deployment(region="eu", replicas=3)
+    assert isinstance(result.content, Deployment)
+
+
+def test_a_refused_secret_is_never_quoted() -> None:
+    queue = ElicitationQueue()
+    ScriptedResponder(
+        queue, {"Q": {"region": "eu", "replicas": 99, "token": CANARY}, "Key?": CANARY}
+    )
+
+    with pytest.raises(ImpossibleAnswerError) as form_error:
+        queue.ask_form(Deployment, message="Q")
+    with pytest.raises(ImpossibleAnswerError) as secret_error:
+        queue.ask(parse_request({"kind": "secret", "message": "Key?", "min_length": 99}))
+
+    assert "replicas" in str(form_error.value)
+    assert "less than 99" in str(secret_error.value)
+    assert CANARY not in str(form_error.value) + str(secret_error.value)
 
 
 def test_a_result_is_returned_as_given() -> None:

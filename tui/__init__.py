@@ -29,7 +29,7 @@ from tui.core.models import (
 from tui.core.options import Option
 from tui.core.queue import ElicitationQueue, Policy, QueueEvent
 from tui.core.schema import SchemaError
-from tui.core.scripted import ScriptedResponder, UnscriptedRequestError
+from tui.core.scripted import ImpossibleAnswerError, ScriptedResponder, UnscriptedRequestError
 from tui.core.secret_ref import SecretRef
 
 if TYPE_CHECKING:
@@ -45,6 +45,7 @@ __all__ = [
     "ElicitationQueue",
     "ElicitationResult",
     "FormRequest",
+    "ImpossibleAnswerError",
     "KeyringTarget",
     "MultiChoiceRequest",
     "Option",

@@ -47,6 +47,9 @@ class AgentStatus(Static):
         open_ = f"{connections} connection{'' if connections == 1 else 's'}"
         self._show("running", f"◉ Serving MCP at {url} · {open_}")
 
+    def show_stopping(self, name: str) -> None:
+        self._show("running", f"◌ Quitting: waiting for agent {name} to return (Ctrl+Q: quit now)")
+
     def show_finished(self, value: Any) -> None:
         if value is None:
             self._show("finished", "✔ Agent finished")

@@ -43,6 +43,10 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         Binding("enter", "submit", "Accept", priority=True),
         Binding("escape", "cancel", "Cancel"),
         Binding("ctrl+n", "decline", "Decline"),
+        # The app's own Ctrl+Q binding quits; this one shows it in the modal's footer.
+        Binding("ctrl+q", "app.quit", "Quit"),
+        # A modal hides the app's bindings: without this, Ctrl+C would do nothing here.
+        Binding("ctrl+c", "app.help_quit", "Help quit", show=False),
     ]
     """
     | Key(s) | Description |
@@ -50,6 +54,8 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
     | enter | Accept the answer (a kind may first move to its next field). |
     | escape | Cancel: the agent learns the question was dismissed. |
     | ctrl+n | Decline: the person refuses to answer. |
+    | ctrl+q | Quit the app. |
+    | ctrl+c | What it does on the app's main screen (say how to quit). |
     """
 
     waiting: reactive[int] = reactive(0)

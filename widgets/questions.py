@@ -32,7 +32,8 @@ class QuestionsModal(ElicitationModal[QuestionsRequest]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "submit", "Next", priority=True),
         Binding("enter", "submit_all", "Submit", priority=True),
-        Binding("tab", "switch(1)", "Next question", priority=True),
+        # "Skip", short: at 80 columns the footer has room for every key only so.
+        Binding("tab", "switch(1)", "Skip", priority=True),
         Binding("shift+tab", "switch(-1)", "Previous question", show=False, priority=True),
         Binding("right", "switch(1, True)", "Next question", show=False, priority=True),
         Binding("left", "switch(-1, True)", "Previous question", show=False, priority=True),
@@ -51,7 +52,7 @@ class QuestionsModal(ElicitationModal[QuestionsRequest]):
     | :- | :- |
     | enter | Take the highlighted (single-select) option and move on; on Review, submit all. |
     | enter | (a lone question, or on Review) Submit. |
-    | tab, right | Next question (or Review); in a text field, right moves the cursor. |
+    | tab, right | Next question (or Review), nothing picked; in a text field, right moves the cursor. |
     | shift+tab, left | Previous question; in a text field, left moves the cursor. |
     | down, up | Move through the options, and past the ends to "Other" and the note. |
     | space | Tick or untick (multi-select), or pick without moving on (single-select). |

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import threading
 from collections import deque
@@ -11,7 +12,7 @@ from typing import Any, ClassVar
 
 from rich.segment import Segments
 from textual import events
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.notifications import SeverityLevel
@@ -19,6 +20,7 @@ from textual.widgets import Header, Static
 
 from styles import APP_CSS
 from tui.app.crash_report import crash_report
+from tui.app.key_order import KeyOrderApp, Typed
 from tui.app.key_recorder import KeyRecorder, secret_lengths
 from tui.app.messages import AgentActivity, AgentFailed, AgentFinished, QueueEventPosted
 from tui.app.screenshot import masked_screenshot, screenshot_directory
@@ -41,8 +43,8 @@ Agent = Callable[[ElicitationQueue], Any]
 BELL_VARIABLE = "ELICIT_TUI_BELL"
 """Set to 0 (or "off", "no", "false") to keep the terminal bell quiet when a question arrives."""
 
-_INPUT_EVENTS = (events.Key, events.MouseDown, events.MouseUp, events.Click)
-"""What the input grace period after a modal appears ignores."""
+_CLICKS = (events.MouseDown, events.MouseUp, events.Click)
+"""Mouse events the input grace period after a modal appears ignores, as it ignores keys."""
 
 _ENDED_WITHOUT_USER = {
     "timeout": "Timed out",
@@ -50,8 +52,15 @@ _ENDED_WITHOUT_USER = {
     "closed": "Closed",
 }
 
+QUIT_KEYS = frozenset({"ctrl+q", "ctrl+c"})
+"""Keys the input grace never drops: quitting is never an answer to the question on screen."""
 
-class ElicitationApp(App[Any]):
+AGENT_EXIT_GRACE = 1.0
+"""Seconds quitting waits for the agent to return once its questions are closed, at most:
+long enough for the agent's return value to become the app's, short enough to feel instant."""
+
+
+class ElicitationApp(KeyOrderApp[Any]):
     """Answers an `ElicitationQueue`'s requests with modals, in arrival order.
 
     `agent`, if given, is called with the queue in a daemon thread; its return value
@@ -125,6 +134,9 @@ class ElicitationApp(App[Any]):
             else TranscriptWriter(transcript, agent=self.agent_name, title=self.title)
         )
         self._detach_transcript: Callable[[], None] | None = None
+        self._agent_thread: threading.Thread | None = None
+        self._quitting = False
+        self._exiting = False
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -152,9 +164,10 @@ class ElicitationApp(App[Any]):
         else:
             status.show_running(self.agent_name)
             # A daemon thread, not a Textual worker: an agent that never returns must not block exit.
-            threading.Thread(
+            self._agent_thread = threading.Thread(
                 target=self._run_agent, args=(self.agent,), name="elicit-agent", daemon=True
-            ).start()
+            )
+            self._agent_thread.start()
 
     def on_unmount(self) -> None:
         self._close_queue()
@@ -179,13 +192,43 @@ class ElicitationApp(App[Any]):
         self.queue.close()
 
     async def action_quit(self) -> None:
+        """Quit, returning the agent's value: every waiting request ends with `cancel`/`closed`,
+        and the agent, woken by that, gets up to `AGENT_EXIT_GRACE` seconds to return.
+        Quitting again while it does quits at once."""
+        await self._stop_asking()
+        agent = self._agent_thread
+        if self._quitting or agent is None or not agent.is_alive():
+            self._exit_with_agent_result()
+            return
+        self._quitting = True
+        self.query_one(AgentStatus).show_stopping(self.agent_name)
+        self.set_timer(AGENT_EXIT_GRACE, self._exit_with_agent_result)
+
+    async def _stop_asking(self) -> None:
+        """End every waiting request with `cancel`/`closed`, ready for the app to exit."""
         # Close first, so every waiting agent thread wakes before the UI goes away.
         self._close_queue()
         shown = self._shown
         if shown is not None and not shown.is_mounted:
             # Exiting while a modal mounts would pull its widgets from under its on_mount.
             await shown._mounted_event.wait()
-        self.exit(self.agent_result)
+
+    def _exit_with_agent_result(self) -> None:
+        self.exit_once(self.agent_result)
+
+    def exit_once(self, result: Any) -> None:
+        """Exit returning `result`, unless an exit is under way already: its result stands."""
+        if not self._exiting:
+            self._exiting = True
+            self.exit(result)
+
+    def action_help_quit(self) -> None:
+        """Ctrl+C: say how to quit (a terminal's Ctrl+C reaches the app as a key)."""
+        self.notify(
+            "Press Ctrl+Q to quit; questions still open are cancelled.",
+            title="Do you want to quit?",
+            markup=False,
+        )
 
     # -- other threads -> UI thread ------------------------------------------------------
 
@@ -199,11 +242,15 @@ class ElicitationApp(App[Any]):
         except BaseException as error:
             self.post_message(AgentFailed(error))
         else:
+            # Before the thread ends: quitting reads it as soon as the thread is done.
+            self.agent_result = value
             self.post_message(AgentFinished(value))
 
     # -- UI thread ----------------------------------------------------------------------
 
     def on_queue_event_posted(self, message: QueueEventPosted) -> None:
+        if not self.is_running:
+            return  # shutting down: the screens this would update are being taken apart
         event = message.event
         if event.type == "requested":
             self._request_arrived(event)
@@ -217,8 +264,6 @@ class ElicitationApp(App[Any]):
         if self._shown is None:
             if self.ring_bell:
                 self.bell()
-            title = REDACTOR.scrub(f"question waiting: {event.request.message}")
-            self._main_screen_news.append(lambda: setattr(self, "sub_title", title))
             self._show_next()
         self._update_waiting()
 
@@ -255,6 +300,15 @@ class ElicitationApp(App[Any]):
                 modal.offer_memory = self.keeps_secrets_in_memory
             self._shown = modal
             modal.waiting = len(self._waiting)
+            # With the news: applied once the modal has painted its first frame.
+            self._main_screen_news.append(
+                functools.partial(
+                    setattr,
+                    self,
+                    "sub_title",
+                    REDACTOR.scrub(f"question waiting: {event.request.message}"),
+                )
+            )
             self.push_screen(
                 modal, callback=lambda result, r=event.request: self._answered(r, result)
             )
@@ -299,22 +353,27 @@ class ElicitationApp(App[Any]):
             self.screen.refresh()
 
     def on_agent_finished(self, message: AgentFinished) -> None:
-        self.agent_result = message.value
-        self.query_one(AgentStatus).show_finished(message.value)
-        if self.exit_when_agent_done:
-            self.exit(message.value)
+        if self.exit_when_agent_done or self._quitting:
+            self.exit_once(message.value)
+        elif self.is_running:
+            self.query_one(AgentStatus).show_finished(message.value)
 
     def set_activity(self, text: str) -> None:
         """Say what the agent is doing on the status line; callable from any thread."""
         self.post_message(AgentActivity(text))
 
     def on_agent_activity(self, message: AgentActivity) -> None:
-        if self.agent_result is None:
+        if self.agent_result is None and self.is_running:
             self.query_one(AgentStatus).show_activity(message.text)
 
     def on_agent_failed(self, message: AgentFailed) -> None:
-        self.query_one(AgentStatus).show_failed(message.error)
-        self.notify(f"The agent failed: {error_text(message.error)}", severity="error", timeout=8)
+        if self._quitting:
+            self._exit_with_agent_result()
+        elif self.is_running:
+            self.query_one(AgentStatus).show_failed(message.error)
+            self.notify(
+                f"The agent failed: {error_text(message.error)}", severity="error", timeout=8
+            )
 
     # -- redaction of what leaves the app ---------------------------------------------------
 
@@ -367,15 +426,22 @@ class ElicitationApp(App[Any]):
         return saved
 
     async def on_event(self, event: events.Event) -> None:
-        # Keys typed and clicks made just as a modal appears were meant for what was there before.
-        if (
-            isinstance(event, _INPUT_EVENTS)
-            and isinstance(self.screen, ElicitationModal)
-            and not self.screen.armed
-        ):
+        # Clicks made just as a modal appears were meant for what was there before.
+        if isinstance(event, _CLICKS) and self._modal_unarmed():
             return
-        self._key_seen(event)
         await super().on_event(event)
+
+    def accepts_key(self, event: Typed) -> bool:
+        quitting = isinstance(event, events.Key) and event.key in QUIT_KEYS
+        # Keys typed just as a modal appears were meant for what was there before.
+        if not quitting and self._modal_unarmed():
+            return False
+        self._key_seen(event)
+        return True
+
+    def _modal_unarmed(self) -> bool:
+        """True while the modal in front is still in its input grace period."""
+        return isinstance(self.screen, ElicitationModal) and not self.screen.armed
 
     # -- keys, for transcripts and recordings ---------------------------------------------
 

@@ -4,10 +4,16 @@ from __future__ import annotations
 
 from functools import partial
 from pathlib import Path
+from typing import ClassVar
+
+from textual.binding import Binding, BindingType
 
 from tui.app.app import ElicitationApp
 from tui.core.models import ElicitationResult, Request
 from tui.core.queue import ElicitationQueue
+
+INTERRUPTED = ElicitationResult(action="cancel", reason="interrupted")
+"""What Ctrl+C ends the request with."""
 
 
 def _ask_once(request: Request, queue: ElicitationQueue) -> ElicitationResult:
@@ -20,8 +26,17 @@ class AskApp(ElicitationApp):
     It is an `ElicitationApp` whose agent asks the one request, so timeouts, the input grace
     period and the modal are the same as in the full app. Run inline (`run(inline=True)`),
     only the dialog shows, under the shell's prompt and as tall as its content; full screen,
-    the dialog fills the screen. `run()` returns None when the person quits the app instead
-    of answering (the request then ends with `cancel`/`closed`).
+    the dialog fills the screen. Quitting instead of answering ends the request with
+    `cancel`/`closed`; Ctrl+C, as in other shell commands, with `cancel`/`interrupted`.
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+c", "interrupt", "Interrupt", show=False, priority=True),
+    ]
+    """
+    | Key(s) | Description |
+    | :- | :- |
+    | ctrl+c | End the request with `cancel`/`interrupted` and exit. |
     """
 
     keeps_secrets_in_memory = False
@@ -44,3 +59,7 @@ class AskApp(ElicitationApp):
             transcript=transcript,
             bell=bell,
         )
+
+    async def action_interrupt(self) -> None:
+        await self._stop_asking()
+        self.exit_once(INTERRUPTED)

@@ -1,9 +1,10 @@
 """`elicit-tui ask`: one request from the shell, answered in a dialog under the prompt.
 
 The result is one line of JSON on stdout, `{"action": ..., "content": ..., "reason": ...}` (with
-`--raw`, only the content), and the exit status says how the request ended: 0 accept,
-1 decline, 2 cancel, 3 invalid request. `--fullscreen` takes the whole screen; `--plain`
-asks with line prompts instead.
+`--raw`, only the content), and the exit status says how the request ended (see `exit_status`):
+0 accept (a confirmation: yes), 1 decline (a confirmation: no), 2 cancel, 3 invalid request,
+130 interrupted with Ctrl+C. `--fullscreen` takes the whole screen; `--plain` asks with line
+prompts instead.
 """
 
 from __future__ import annotations
@@ -32,15 +33,25 @@ from tui.core.secret_ref import SecretRef
 EXIT_CODES: dict[Action, int] = {"accept": 0, "decline": 1, "cancel": 2}
 """The exit status for each way a request can end."""
 
+EXIT_NO = 1
+"""The exit status of a confirmation answered no, as `gum confirm`: `if elicit-tui ask confirm`."""
+
 EXIT_INVALID = 3
 """The exit status when the command line or JSON does not describe a valid request."""
+
+EXIT_INTERRUPTED = 130
+"""The exit status after Ctrl+C, as a shell reports a command ended by SIGINT (128 + 2)."""
 
 REDACTED = "**********"
 """What a typed secret is printed as without `--reveal-secret`."""
 
 _EPILOG = """\
-exit status: 0 accept, 1 decline, 2 cancel (Escape, quit, timeout, no terminal),
-3 invalid request (the reason on stderr; no UI is shown).
+exit status:
+  0    accepted; for confirm: yes
+  1    declined (Ctrl+N); for confirm: no
+  2    cancelled (Escape, Ctrl+Q, timeout, no terminal)
+  3    invalid request (the reason on stderr; no UI is shown)
+  130  interrupted with Ctrl+C (reason "interrupted")
 The UI is drawn on the terminal (/dev/tty), so stdin and stdout may be pipes or files.
 ELICIT_TUI_PLAIN=1 (or TERM=dumb) asks with plain line prompts; ELICIT_TUI_BELL=0 keeps quiet.
 """
@@ -103,6 +114,15 @@ def main(argv: Sequence[str]) -> int:
             print(text, flush=True)
     else:
         print(result_json(result, reveal_secret=args.reveal_secret), flush=True)
+    return exit_status(request, result)
+
+
+def exit_status(request: Request, result: ElicitationResult) -> int:
+    """The exit status `ask` ends with once `request` ended with `result`."""
+    if result.reason == "interrupted":
+        return EXIT_INTERRUPTED
+    if request.kind == "confirmation" and result.action == "accept" and result.content is False:
+        return EXIT_NO
     return EXIT_CODES[result.action]
 
 
@@ -362,7 +382,7 @@ def _ask_on_terminal(
     request: Request, transcript: Path | None = None, *, inline: bool, bell: bool
 ) -> ElicitationResult:
     # Textual is imported only here: an invalid request is refused without loading it.
-    from tui.app.ask_app import AskApp
+    from tui.app.ask_app import INTERRUPTED, AskApp
     from tui.app.terminal import NoTerminalError, streams_on_terminal
 
     app = AskApp(request, transcript=transcript, bell=None if bell else False)
@@ -372,9 +392,12 @@ def _ask_on_terminal(
     except NoTerminalError as error:
         print(f"elicit-tui ask: {error}; the request is cancelled", file=sys.stderr)
         return ElicitationResult(action="cancel", reason="no_terminal")
+    except KeyboardInterrupt:
+        # SIGINT from outside the terminal's keyboard (kill -INT): Ctrl+C arrives as a key.
+        return INTERRUPTED
     if isinstance(result, ElicitationResult):
         return result
-    # Quit before answering, or the app failed (Textual printed the traceback).
+    # The app failed (Textual printed the traceback), or quit before the agent returned.
     return ElicitationResult(action="cancel", reason="closed" if not app.return_code else "error")
 
 

@@ -66,9 +66,10 @@ def api_key_request() -> SecretRequest:
     )
 
 
-def _think(pause: float) -> None:
-    """Stand-in for the model's own work between two questions."""
-    time.sleep(pause)
+def _think(queue: ElicitationQueue, pause: float) -> None:
+    """Stand-in for the model's own work between two questions; none once the person quit."""
+    if not queue.closed:
+        time.sleep(pause)
 
 
 def setup_service_agent(queue: ElicitationQueue, pause: float = 0.6) -> dict[str, Any]:
@@ -76,7 +77,7 @@ def setup_service_agent(queue: ElicitationQueue, pause: float = 0.6) -> dict[str
     summary: dict[str, Any] = {}
 
     def ask(label: str, request: Any) -> ElicitationResult:
-        _think(pause)
+        _think(queue, pause)
         result = queue.ask(request)
         why = result.decline_reason or result.reason
         summary[label] = (
@@ -172,7 +173,7 @@ def setup_service_agent(queue: ElicitationQueue, pause: float = 0.6) -> dict[str
             no_label="Not yet",
         ),
     )
-    _think(pause)
+    _think(queue, pause)
     summary["status"] = "deployed" if go.accepted and go.content else "not deployed"
     return summary
 

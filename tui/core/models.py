@@ -31,6 +31,7 @@ from tui.core.schema import (
     schema_from_model,
     schema_from_pydantic_json,
     uses_pydantic_json,
+    validate_content,
 )
 from tui.core.secret_ref import SecretRef
 
@@ -96,6 +97,12 @@ class _Request(BaseModel):
         """A short, display-safe rendering of accepted content for timelines and summaries."""
         return str(content)
 
+    def check_content(self, content: Any) -> Any:
+        """`content` as accepting this request in the UI gives it, if the UI could give it;
+        raises ValueError saying why not. Where answers come from elsewhere (a script), this
+        keeps them to what a person could have answered."""
+        return content
+
 
 def _check_range(low: int | None, high: int | None, low_name: str, high_name: str) -> None:
     if low is not None and high is not None and low > high:
@@ -109,6 +116,18 @@ def _options_unique(options: list[Option]) -> list[Option]:
             raise ValueError(f"option value {option.value!r} appears more than once")
         seen.add(option.value)
     return options
+
+
+def _expect(content: Any, kind: type | tuple[type, ...], what: str) -> None:
+    if not isinstance(content, kind):
+        raise ValueError(f"the answer must be {what}, not {type(content).__name__} {content!r}")
+
+
+def _check_length(text: str, low: int | None, high: int | None) -> None:
+    if low is not None and len(text) < low:
+        raise ValueError(f"the answer is {len(text)} characters long, less than {low}")
+    if high is not None and len(text) > high:
+        raise ValueError(f"the answer is {len(text)} characters long, more than {high}")
 
 
 def _not_an_option(value: str, options: list[Option]) -> ValueError:
@@ -134,6 +153,13 @@ class TextRequest(_Request):
     def default_content(self) -> str:
         return self.default or ""
 
+    def check_content(self, content: Any) -> str:
+        _expect(content, str, "a string")
+        if not self.multiline and "\n" in content:
+            raise ValueError("the answer has a line break, which a one-line text cannot have")
+        _check_length(content, self.min_length, self.max_length)
+        return str(content)
+
 
 class ChoiceRequest(_Request):
     """Pick exactly one option; the content is the option's value."""
@@ -154,6 +180,11 @@ class ChoiceRequest(_Request):
 
     def default_content(self) -> str:
         return self.default if self.default is not None else self.options[0].value
+
+    def check_content(self, content: Any) -> str:
+        if content not in {o.value for o in self.options}:
+            raise _not_an_option(content, self.options)
+        return str(content)
 
     def describe_content(self, content: Any) -> str:
         return next((o.label for o in self.options if o.value == content), str(content))
@@ -192,6 +223,20 @@ class MultiChoiceRequest(_Request):
 
     def default_content(self) -> list[str]:
         return list(self.default)
+
+    def check_content(self, content: Any) -> list[str]:
+        _expect(content, list, "a list of option values")
+        known = {o.value for o in self.options}
+        for value in content:
+            if value not in known:
+                raise _not_an_option(value, self.options)
+        if len(set(content)) < len(content):
+            raise ValueError(f"the answer names an option twice: {content!r}")
+        if len(content) < self.min_selected:
+            raise ValueError(f"{len(content)} options picked, fewer than {self.min_selected}")
+        if self.max_selected is not None and len(content) > self.max_selected:
+            raise ValueError(f"{len(content)} options picked, more than {self.max_selected}")
+        return list(content)
 
     def describe_content(self, content: Any) -> str:
         labels = {o.value: o.label for o in self.options}
@@ -232,6 +277,19 @@ class SecretRequest(_Request):
             return f"stored in keyring {content.service}/{content.username}"
         return "•••"
 
+    def check_content(self, content: Any) -> SecretStr | SecretRef:
+        if isinstance(content, SecretRef):
+            return content
+        _expect(content, (str, SecretStr), "a string or SecretStr")
+        secret = content if isinstance(content, SecretStr) else SecretStr(content)
+        length = len(secret.get_secret_value())
+        # Only the length: the message must never carry the secret itself.
+        if self.min_length is not None and length < self.min_length:
+            raise ValueError(f"the secret is {length} characters long, less than {self.min_length}")
+        if not length:
+            raise ValueError("the secret is empty")
+        return secret
+
 
 class ConfirmationRequest(_Request):
     """Yes or no; the content is a bool."""
@@ -246,6 +304,10 @@ class ConfirmationRequest(_Request):
 
     def describe_content(self, content: Any) -> str:
         return self.yes_label if content else self.no_label
+
+    def check_content(self, content: Any) -> bool:
+        _expect(content, bool, "True or False")
+        return bool(content)
 
 
 class FormRequest(_Request):
@@ -318,6 +380,34 @@ class FormRequest(_Request):
 
     def default_content(self) -> dict[str, Any] | BaseModel:
         return self.finish_content(default_content(parse_schema(self.requested_schema)))
+
+    def check_content(self, content: Any) -> dict[str, Any] | BaseModel:
+        """Fields left out take their defaults, as fields left untouched in the form do."""
+        if isinstance(content, BaseModel):
+            content = content.model_dump(mode="json", by_alias=True)
+        _expect(content, dict, "a dict of field values")
+        fields = parse_schema(self.requested_schema).fields
+        unknown = [name for name in content if name not in {f.name for f in fields}]
+        if unknown:
+            raise ValueError(f"the form has no field {unknown[0]!r}")
+        defaults = {f.name: f.default for f in fields if f.default is not None}
+        filled = {**defaults, **content}
+        plain = {
+            k: v.get_secret_value() if isinstance(v, SecretStr) else v for k, v in filled.items()
+        }
+        hidden = self.secret_fields()
+        secrets = [
+            str(plain[k]) for k, v in filled.items() if k in hidden or isinstance(v, SecretStr)
+        ]
+        try:
+            validate_content(self.requested_schema, plain)
+            return self.finish_content(plain)
+        except ValueError as error:
+            # The messages quote values; a secret's must not leave in one.
+            message = str(error)
+            for secret in filter(None, secrets):
+                message = message.replace(secret, "•••")
+            raise ValueError(message) from None
 
     def describe_content(self, content: Any) -> str:
         if isinstance(content, BaseModel):
@@ -419,6 +509,30 @@ class QuestionsRequest(_Request):
             shown = ", ".join(answer) if isinstance(answer, list) else str(answer)
             parts.append(f"{question.header or f'Q{number}'}: {shown}")
         return "; ".join(parts)
+
+    def check_content(self, content: Any) -> dict[str, Any]:
+        _expect(content, dict, 'a dict {"answers": ..., "notes": ...}')
+        answers = content.get("answers")
+        notes = content.get("notes", {})
+        _expect(answers, dict, "a dict of answers by question")
+        _expect(notes, dict, "a dict of notes by question")
+        asked = {q.question: q for q in self.questions}
+        for text in [*answers, *notes]:
+            if text not in asked:
+                raise ValueError(f"no question {text!r} was asked")
+        for text, question in asked.items():
+            if text not in answers:
+                raise ValueError(f"question {text!r} has no answer")
+            answer = answers[text]
+            if question.multi_select:
+                _expect(answer, list, f"a list of answers to {text!r}")
+            items = answer if question.multi_select else [answer]
+            for item in items:
+                _expect(item, str, f"an answer to {text!r} (an option's label or other text)")
+                labels = [o.label for o in question.options]
+                if item not in labels and not question.allow_other:
+                    raise ValueError(f"{item!r} is not an answer to {text!r}: {labels!r}")
+        return {"answers": dict(answers), "notes": dict(notes)}
 
 
 ApprovalScope = Literal["once", "session", "always"]
@@ -553,6 +667,17 @@ class ToolApprovalRequest(_Request):
         result = ElicitationResult(action="accept", content=content)
         return _SCOPE_TEXT[self.scope_of(result) or "once"]
 
+    def check_content(self, content: Any) -> dict[str, ApprovalScope]:
+        if content is None:
+            return {"scope": "once"}
+        _expect(content, dict, 'a dict {"scope": "once" | "session" | "always"}')
+        scope = content.get("scope")
+        if scope not in _SCOPES or set(content) != {"scope"}:
+            raise ValueError(
+                f'the answer must be {{"scope": "once" | "session" | "always"}}, not {content!r}'
+            )
+        return {"scope": _SCOPES[scope]}
+
 
 class UrlRequest(_Request):
     """Consent to open a web page (MCP's URL mode); the content says whether a browser opened it.
@@ -575,6 +700,10 @@ class UrlRequest(_Request):
 
     def describe_content(self, content: Any) -> str:
         return "opened in the browser" if content else "agreed; no browser could open it"
+
+    def check_content(self, content: Any) -> bool:
+        _expect(content, bool, "True (opened) or False (no browser could open it)")
+        return bool(content)
 
 
 Request = Annotated[

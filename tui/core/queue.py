@@ -25,6 +25,14 @@ _log = logging.getLogger(__name__)
 _TIMEOUT: TypeAdapter[float] = TypeAdapter(Timeout)
 
 
+def _runs_event_loop() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
+
+
 @dataclass(frozen=True)
 class QueueEvent:
     """Something that happened to a request; `result` is set on `resolved`."""
@@ -75,6 +83,8 @@ class ElicitationQueue:
         self._closed = False
         self._events: deque[QueueEvent] = deque()
         self._dispatching = False
+        self._loop_threads: list[int] = []
+        """The threads whose event loop runs a subscriber: blocking one of them deadlocks it."""
 
     # -- agent side ---------------------------------------------------------------
 
@@ -116,16 +126,20 @@ class ElicitationQueue:
         return future
 
     def ask(self, request: Request, timeout: float | None = None) -> ElicitationResult:
-        """Queue `request` and block this thread until it is answered, cancelled or timed out."""
-        try:
-            asyncio.get_running_loop()
-        except RuntimeError:
-            pass
-        else:
+        """Queue `request` and block this thread until it is answered, cancelled or timed out.
+
+        Refused on the event-loop thread of a front end subscribed to this queue (the UI's),
+        which could then never show the request. Any other thread may block, also one that
+        runs an event loop of its own (an async callback calling synchronous code): that loop
+        then waits with it, the caller's choice.
+        """
+        with self._lock:
+            front_end_thread = threading.get_ident() in self._loop_threads
+        if front_end_thread:
             raise RuntimeError(
-                "ElicitationQueue.ask() was called from a thread running an event loop "
-                "(the UI thread?) and would deadlock it; use `await queue.ask_async(...)` "
-                "or `queue.submit(...)` there"
+                "ElicitationQueue.ask() was called from the event-loop thread of a front end "
+                "subscribed to this queue (the UI thread?) and would deadlock it; use "
+                "`await queue.ask_async(...)` or `queue.submit(...)` there"
             )
         return self.submit(request, timeout).result()
 
@@ -162,11 +176,16 @@ class ElicitationQueue:
         for it instead of being answered by the policy. An observer (`front_end=False`:
         a logger, a transcript, metrics) sees every `requested` and `resolved` event and
         changes nothing; if it raises, the error is logged and the request goes on.
+        A front end subscribing from a thread that runs an event loop makes `ask()` refuse
+        that thread while subscribed: the loop answers, it must not block.
         Returns a function that unsubscribes.
         """
         subscription = _Subscription(subscriber, front_end)
+        loop_thread = threading.get_ident() if front_end and _runs_event_loop() else None
         with self._lock:
             self._subscribers.append(subscription)
+            if loop_thread is not None:
+                self._loop_threads.append(loop_thread)
             for pending in list(self._pending.values()):
                 event = QueueEvent("requested", pending.request, deadline=pending.deadline)
                 self._deliver(subscription, event)
@@ -175,6 +194,8 @@ class ElicitationQueue:
             with self._lock:
                 if subscription in self._subscribers:
                     self._subscribers.remove(subscription)
+                    if loop_thread is not None:
+                        self._loop_threads.remove(loop_thread)
 
         return unsubscribe
 

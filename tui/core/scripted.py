@@ -16,12 +16,20 @@ class UnscriptedRequestError(LookupError):
     """An agent asked something the script has no answer for."""
 
 
+class ImpossibleAnswerError(ValueError):
+    """The script accepts a request with content the UI could never give (an option that
+    does not exist, text in a number field); the message names the request and why."""
+
+
 class ScriptedResponder:
     """Answers each request at once from `answers`; every asked request is kept in `asked`.
 
     A request is looked up by its message; a tool approval also by its tool name, so
-    `{"shell": {"scope": "session"}}` answers every approval of `shell`. An unknown message
-    makes the agent's `ask()` raise `UnscriptedRequestError` naming it.
+    `{"shell": {"scope": "session"}}` answers every approval of `shell`. An accepted answer is
+    checked against its request and typed as the UI types it (a form made from a model gives
+    a model instance; fields left out take their defaults). An unknown message makes the
+    agent's `ask()` raise `UnscriptedRequestError` naming it; an answer the UI could not give,
+    `ImpossibleAnswerError` saying why.
     """
 
     def __init__(self, queue: ElicitationQueue, answers: Mapping[str, Answer]) -> None:
@@ -48,4 +56,16 @@ class ScriptedResponder:
             answer = answer(request)
         if not isinstance(answer, ElicitationResult):
             answer = ElicitationResult(action="accept", content=answer)
+        if answer.action == "accept":
+            answer = answer.model_copy(update={"content": _checked(request, answer.content)})
         self._queue.respond(request.id, answer)
+
+
+def _checked(request: Request, content: Any) -> Any:
+    try:
+        return request.check_content(content)
+    except ValueError as error:
+        raise ImpossibleAnswerError(
+            f"the scripted answer to {request.kind} request {request.message!r} "
+            f"(id {request.id}) is not one the UI could give: {error}"
+        ) from None

@@ -1,0 +1,126 @@
+"""`elicit-tui ask` on a real pseudo-terminal, answered by keys written all in ONE write.
+
+This is how pasted text, tmux's send-keys, expect scripts and recording tools deliver keys:
+the app reads them together, and must still apply them in order. The answer is read from the
+file stdout is redirected to; the exit status from the process.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pexpect
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+
+GRACE = 0.5
+"""Keys typed in the first 0.2 s of a modal are ignored; wait longer than that."""
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
+
+THREE_FIELDS = json.dumps(
+    {
+        "type": "object",
+        "properties": {n: {"type": "string", "default": n.upper() * 3} for n in ("a", "b", "c")},
+    }
+)
+WHO = json.dumps(
+    {
+        "type": "object",
+        "properties": {"name": {"type": "string"}, "city": {"type": "string"}},
+        "required": ["name", "city"],
+    }
+)
+GREEK = [
+    "alpha", "beta", "gamma", "delta", "epsilon", "zeta",
+    "eta", "theta", "iota", "kappa", "lambda", "mu",
+]  # fmt: skip
+
+
+def ask(tmp_path: Path, *args: str, shown: str, burst: str) -> tuple[int, dict[str, Any]]:
+    """Run `elicit-tui ask ARGS` on an 80x24 pty, wait for `shown`, write `burst` at once."""
+    answer = tmp_path / "answer.json"
+    env = {k: v for k, v in os.environ.items() if k not in {"COLUMNS", "LINES"}}
+    env.update(
+        TERM="xterm-256color",
+        ELICIT_TUI_CONFIG_DIR=str(tmp_path / "config"),
+        PYTHON_KEYRING_BACKEND="keyring.backends.fail.Keyring",
+        ANSWER=str(answer),
+    )
+    command = [sys.executable, "-m", "tui.cli.main", "ask", *args]
+    child = pexpect.spawn(
+        "/bin/sh",
+        ["-c", 'exec "$@" > "$ANSWER"', "sh", *command],
+        cwd=str(REPO),
+        env=env,
+        dimensions=(24, 80),
+        timeout=30,
+    )
+    try:
+        child.expect_exact(shown)
+        time.sleep(GRACE)
+        child.send(burst)  # one write(2) call
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    return child.exitstatus, json.loads(answer.read_text())
+
+
+@pytest.mark.parametrize("burst", ["payments-api\r", "\x15payments-api\r"], ids=["type", "ctrl-u"])
+def test_text_typed_then_enter_is_the_answer(tmp_path: Path, burst: str) -> None:
+    args = ("text", "Service name?", "--default", "billing-api")
+
+    code, result = ask(tmp_path, *args, shown="Service name?", burst=burst)
+
+    assert (code, result) == (0, {"action": "accept", "content": "payments-api", "reason": None})
+
+
+def test_each_form_field_gets_the_keys_after_its_tab(tmp_path: Path) -> None:
+    args = ("form", "Burst", "--schema", THREE_FIELDS)
+
+    code, result = ask(tmp_path, *args, shown="Burst", burst="\x15\t\x15\t\x15\x13")  # ^U ^S
+
+    assert (code, result["content"]) == (0, {})
+
+
+def test_enter_on_a_form_s_last_field_submits_it(tmp_path: Path) -> None:
+    args = ("form", "Who?", "--schema", WHO)
+
+    code, result = ask(tmp_path, *args, shown="Who?", burst="Ada\tParis\r")
+
+    assert (code, result["content"]) == (0, {"name": "Ada", "city": "Paris"})
+
+
+def test_filter_then_enter_accepts_what_the_filter_shows_first(tmp_path: Path) -> None:
+    args = ("choice", "Pick one", *(arg for option in GREEK for arg in ("-o", option)))
+
+    code, result = ask(tmp_path, *args, shown="Pick one", burst="kap\r")
+
+    assert (code, result["content"]) == (0, "kappa")
+
+
+@pytest.mark.parametrize(("key", "code", "content"), [("y", 0, True), ("n", 1, False)])
+def test_confirm_exits_0_on_yes_and_1_on_no(
+    tmp_path: Path, key: str, code: int, content: bool
+) -> None:
+    result = ask(tmp_path, "confirm", "Drop the table?", shown="Drop the table?", burst=key)
+
+    assert result == (code, {"action": "accept", "content": content, "reason": None})
+
+
+def test_ctrl_c_cancels_as_interrupted_and_exits_130(tmp_path: Path) -> None:
+    result = ask(tmp_path, "text", "Service name?", shown="Service name?", burst="\x03")
+
+    assert result == (130, {"action": "cancel", "content": None, "reason": "interrupted"})
+
+
+def test_ctrl_q_cancels_as_closed_and_exits_2(tmp_path: Path) -> None:
+    result = ask(tmp_path, "text", "Service name?", shown="Service name?", burst="\x11")
+
+    assert result == (2, {"action": "cancel", "content": None, "reason": "closed"})

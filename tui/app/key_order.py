@@ -1,0 +1,170 @@
+"""Keys are handled one at a time, in the order they were typed, even when they arrive together.
+
+Textual runs a key's priority bindings as soon as the app reads the key, but hands every
+other key to the focused widget's own message queue, to be handled later; and it picks that
+widget when it reads the key. When several keys arrive in one read (pasted text, tmux, expect,
+a slow link), a priority binding such as Enter then runs before the characters typed ahead
+of it reach their field, and the keys typed after a Tab go to the field Tab leaves.
+`KeyOrderApp` hands Textual the next key only once the previous one has been handled.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from textual import events
+from textual.app import App
+from textual.message import Message
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widget import Widget
+from textual.widgets import Input, TextArea
+
+ResultT = TypeVar("ResultT")
+
+Typed = events.Key | events.Paste
+"""What the keyboard delivers: a key, or a bracketed paste."""
+
+LONGEST_WAIT = 1.0
+"""Seconds a key waits for the one before it, at most: a handler stuck on something else
+must not freeze the keyboard."""
+
+_CHECK_EVERY = 0.05
+"""Seconds between checks, while keys wait, that the key being handled can still finish."""
+
+
+def _only_types_text(widget: Widget, event: Typed) -> bool:
+    """True if `widget` takes `event` as text typed into it, which triggers no binding."""
+    return (
+        isinstance(widget, Input | TextArea)
+        and isinstance(event, events.Key)
+        and widget.check_consume_key(event.key, event.character)
+    )
+
+
+@dataclass
+class _InFlight:
+    """Keys handed to a widget whose handling has not finished yet."""
+
+    last: int
+    """The number of the last of them: its `KeyHandled` says all of them are handled."""
+    target: Widget
+    route: list[Widget]
+    """The widget the keys went to and its ancestors up to the screen: the keys' way up."""
+    screen: Screen[object]
+    started: float
+    text_only: bool
+    """True while every key in flight is text typed into a text field."""
+
+    def can_finish(self, screen: Screen[object]) -> bool:
+        """False once the keys' way up is torn down (the screen changed, a widget was removed)
+        or they have taken too long; their `KeyHandled` may then never arrive."""
+        return (
+            screen is self.screen
+            and all(node.is_running and node.is_attached for node in self.route)
+            and time.monotonic() - self.started < LONGEST_WAIT
+        )
+
+    def may_follow(self, event: Typed, focused: Widget | None) -> bool:
+        """True if `event` may go into the target's queue right behind the keys in flight:
+        text typed into the same text field after text, handled in order by the field itself."""
+        return self.text_only and focused is self.target and _only_types_text(self.target, event)
+
+
+class KeyOrderApp(App[ResultT], Generic[ResultT]):
+    """An App that dispatches each key only after the previous one was handled.
+
+    A key is handled once the focused widget, every widget the key bubbles up through and the
+    binding it triggers have run: an action bound to a key (accept, next field, toggle, pick)
+    sees every earlier key applied, and a key after a focus move reaches the new focus.
+    Text typed into a text field is the exception that keeps bursts fast: it goes straight into
+    the field's queue behind the text before it, which the field handles in order anyway.
+    Subclasses may drop keys with `accepts_key()`, asked when a key's turn comes.
+    """
+
+    class KeyHandled(Message):
+        """Follows keys up the way they went; reaching the app, it says they are handled."""
+
+        def __init__(self, number: int) -> None:
+            super().__init__()
+            self.number = number
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._typed: deque[Typed] = deque()
+        self._in_flight: _InFlight | None = None
+        self._dispatched = 0
+        self._check: Timer | None = None
+        self._dispatching = False
+
+    def accepts_key(self, event: Typed) -> bool:
+        """Whether to handle `event` now that its turn has come; False drops it."""
+        return True
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, Typed) and not event.is_forwarded:
+            self._typed.append(event)
+            await self._dispatch_typed()
+            if self._typed and self._check is None:
+                self._check = self.set_interval(_CHECK_EVERY, self._check_in_flight)
+            return
+        await super().on_event(event)
+
+    async def on_key_order_app_key_handled(self, message: KeyOrderApp.KeyHandled) -> None:
+        message.stop()
+        if self._in_flight is not None and self._in_flight.last == message.number:
+            self._in_flight = None
+            await self._dispatch_typed()
+
+    async def _check_in_flight(self) -> None:
+        if not self.is_running:
+            self._typed.clear()  # shutting down: no screen is left to take them
+        elif self._in_flight is not None and not self._in_flight.can_finish(self.screen):
+            self._in_flight = None
+            await self._dispatch_typed()
+        if not self._typed and self._check is not None:
+            self._check.stop()
+            self._check = None
+
+    async def _dispatch_typed(self) -> None:
+        """Dispatch the keys whose turn it is; the rest wait for the keys in flight."""
+        # The check's timer runs in a task of its own: one dispatcher at a time keeps the order.
+        if self._dispatching:
+            return
+        self._dispatching = True
+        try:
+            await self._dispatch_in_turn()
+        finally:
+            self._dispatching = False
+
+    async def _dispatch_in_turn(self) -> None:
+        while self._typed and self.is_running:
+            event = self._typed[0]
+            flight = self._in_flight
+            if flight is not None and not flight.may_follow(event, self.focused):
+                return
+            self._typed.popleft()
+            if not self.accepts_key(event):
+                continue
+            # Where Textual forwards a key that no priority binding takes.
+            target = self.focused or self.screen
+            await super().on_event(event)
+            if not event.is_forwarded:
+                continue  # a priority binding handled it, here and now
+            self._dispatched += 1
+            if not target.post_message(self.KeyHandled(self._dispatched)):
+                continue  # the target is closing: nothing more will come of the key
+            if flight is not None:
+                flight.last, flight.started = self._dispatched, time.monotonic()
+                continue
+            self._in_flight = _InFlight(
+                last=self._dispatched,
+                target=target,
+                route=[node for node in target.ancestors_with_self if isinstance(node, Widget)],
+                screen=self.screen,
+                started=time.monotonic(),
+                text_only=_only_types_text(target, event),
+            )
