@@ -228,7 +228,8 @@ async def test_timeout_closes_the_modal_with_a_notification() -> None:
     queue = ElicitationQueue()
     app = ElicitationApp(queue, input_grace=0)
     async with app.run_test(size=SIZE) as pilot:
-        future = queue.submit(parse_request({**CONFIRM, "timeout": 0.3}))
+        # Long enough for the modal to be shown first on a loaded machine, short for a test.
+        future = queue.submit(parse_request({**CONFIRM, "timeout": 2}))
         await wait_for(pilot, lambda: isinstance(app.screen, ElicitationModal))
         assert "⏱" in str(app.screen.query_one("#meta").render())
         await wait_for(pilot, lambda: not isinstance(app.screen, ElicitationModal))
