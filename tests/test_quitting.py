@@ -143,7 +143,7 @@ async def test_the_title_names_the_question_on_screen_after_each_answer() -> Non
             queue.submit(parse_request({"kind": "confirmation", "message": f"Q{n}?"}))
         for n in range(3):
             await wait_for_modal(pilot, f"Q{n}?")
-            assert app.sub_title == f"question waiting: Q{n}?"
+            # The title follows the modal's first frame (it is drawn under the modal).
+            await wait_for(pilot, lambda n=n: app.sub_title == f"question waiting: Q{n}?")
             await pilot.press("y")
-        await wait_for(pilot, lambda: app.screen is app.default_screen)
-        assert app.sub_title == ""
+        await wait_for(pilot, lambda: app.screen is app.default_screen and app.sub_title == "")
