@@ -11,6 +11,7 @@ of it reach their field, and the keys typed after a Tab go to the field Tab leav
 from __future__ import annotations
 
 import time
+import weakref
 from collections import deque
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
@@ -47,14 +48,17 @@ def _only_types_text(widget: Widget, event: Typed) -> bool:
 
 @dataclass
 class _InFlight:
-    """Keys handed to a widget whose handling has not finished yet."""
+    """Keys handed to a widget whose handling has not finished yet.
+
+    Widgets are held weakly: a modal dismissed by the key in flight must not be kept alive.
+    """
 
     last: int
     """The number of the last of them: its `KeyHandled` says all of them are handled."""
-    target: Widget
-    route: list[Widget]
+    target: weakref.ref[Widget]
+    route: list[weakref.ref[Widget]]
     """The widget the keys went to and its ancestors up to the screen: the keys' way up."""
-    screen: Screen[object]
+    screen: weakref.ref[Screen[object]]
     started: float
     text_only: bool
     """True while every key in flight is text typed into a text field."""
@@ -62,16 +66,23 @@ class _InFlight:
     def can_finish(self, screen: Screen[object]) -> bool:
         """False once the keys' way up is torn down (the screen changed, a widget was removed)
         or they have taken too long; their `KeyHandled` may then never arrive."""
+        route = [ref() for ref in self.route]
         return (
-            screen is self.screen
-            and all(node.is_running and node.is_attached for node in self.route)
+            screen is self.screen()
+            and all(node is not None and node.is_running and node.is_attached for node in route)
             and time.monotonic() - self.started < LONGEST_WAIT
         )
 
     def may_follow(self, event: Typed, focused: Widget | None) -> bool:
         """True if `event` may go into the target's queue right behind the keys in flight:
         text typed into the same text field after text, handled in order by the field itself."""
-        return self.text_only and focused is self.target and _only_types_text(self.target, event)
+        target = self.target()
+        return (
+            self.text_only
+            and target is not None
+            and focused is target
+            and _only_types_text(target, event)
+        )
 
 
 class KeyOrderApp(App[ResultT], Generic[ResultT]):
@@ -162,9 +173,13 @@ class KeyOrderApp(App[ResultT], Generic[ResultT]):
                 continue
             self._in_flight = _InFlight(
                 last=self._dispatched,
-                target=target,
-                route=[node for node in target.ancestors_with_self if isinstance(node, Widget)],
-                screen=self.screen,
+                target=weakref.ref(target),
+                route=[
+                    weakref.ref(node)
+                    for node in target.ancestors_with_self
+                    if isinstance(node, Widget)
+                ],
+                screen=weakref.ref(self.screen),
                 started=time.monotonic(),
                 text_only=_only_types_text(target, event),
             )

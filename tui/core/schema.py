@@ -702,6 +702,10 @@ def _check(field: FieldSpec, value: Any) -> None:
             raise ValueError(f"pick at most {field.max_items}")
 
 
+def _is_number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+
+
 def _pydantic_title(name: str) -> str:
     """The title pydantic gives a field; it leaves it out where a field is a $ref or a union."""
     return name.title().replace("_", " ").strip()
@@ -712,8 +716,8 @@ def _inline(where: str, node: dict[str, Any], defs: dict[str, Any]) -> dict[str,
     if "$ref" not in node:
         return node
     ref = node["$ref"]
-    target = defs.get(str(ref).removeprefix("#/$defs/"))
-    if target is None:
+    target = defs.get(str(ref).removeprefix("#/$defs/")) if isinstance(defs, dict) else None
+    if not isinstance(target, dict):
         raise SchemaError(f"{where}: cannot resolve $ref {ref!r}")
     # the definition's title names the type (an Enum class), not this field
     inlined = {key: value for key, value in target.items() if key != "title"}
@@ -729,6 +733,8 @@ def _property_from_model(
     nullable = False
     if "anyOf" in prop:
         branches = prop.pop("anyOf")
+        if not isinstance(branches, list) or not all(isinstance(b, dict) for b in branches):
+            raise SchemaError(f"{where}: anyOf must be a list of schemas")
         kept = [branch for branch in branches if branch != {"type": "null"}]
         if len(kept) != 1:
             raise SchemaError(f"{where}: unions are not supported (anyOf with {len(kept)} types)")
@@ -741,13 +747,18 @@ def _property_from_model(
         prop["items"] = _inline(where, prop["items"], defs)
     if "const" in prop:  # a Literal with a single value
         prop["enum"] = [prop.pop("const")]
+    for bound in ("exclusiveMinimum", "exclusiveMaximum"):
+        if bound in prop and not _is_number(prop[bound]):
+            raise SchemaError(f"{where}: {bound} must be a number")
     if prop.get("type") == "integer":
         if "exclusiveMinimum" in prop:
             low = math.floor(prop.pop("exclusiveMinimum")) + 1
-            prop["minimum"] = max(low, prop.get("minimum", low))
+            given = prop.get("minimum", low)
+            prop["minimum"] = max(low, given) if _is_number(given) else given
         if "exclusiveMaximum" in prop:
             high = math.ceil(prop.pop("exclusiveMaximum")) - 1
-            prop["maximum"] = min(high, prop.get("maximum", high))
+            given = prop.get("maximum", high)
+            prop["maximum"] = min(high, given) if _is_number(given) else given
     elif "exclusiveMinimum" in prop or "exclusiveMaximum" in prop:
         raise SchemaError(f"{where}: gt/lt bounds are only supported on integers (use ge/le)")
     if prop.get("format") == "password" or prop.get("writeOnly") is True:
