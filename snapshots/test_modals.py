@@ -108,3 +108,36 @@ class TestMainScreen:
     def test_waiting_count_and_timeline(self, snap_compare: Any) -> None:
         app, ready = modal_app(DEPLOY, NAME, FRAMEWORK)
         assert snap_compare(app, run_before=ready, press=["y"], terminal_size=(80, 24))
+
+
+DATABASE = ChoiceRequest(
+    source="setup-agent",
+    title="New service",
+    message="Which database should billing-api use?",
+    description="Managed by the **platform team**.",
+    options=[
+        {"label": "PostgreSQL", "value": "postgres", "description": "the default"},
+        {"label": "SQLite", "value": "sqlite"},
+    ],
+    timeout=90,
+)
+ZONES = ChoiceRequest(
+    source="setup-agent",
+    message="Which zone?",
+    options=[f"zone-{letter}" for letter in "abcdefghijkl"],
+    default="zone-c",
+)
+
+
+class TestReloaded:
+    """The modal kept from the previous question of the same shape, showing the next one:
+    nothing of the previous question (its options, filter, highlight, timer) is left."""
+
+    def test_choice(self, snap_compare: Any) -> None:
+        app, ready = modal_app(FRAMEWORK, DATABASE)
+        assert snap_compare(app, run_before=ready, press=["enter"], terminal_size=(80, 24))
+
+    def test_filtered_choice(self, snap_compare: Any) -> None:
+        app, ready = modal_app(REGIONS, ZONES)
+        keys = ["u", "s", "enter"]
+        assert snap_compare(app, run_before=ready, press=keys, terminal_size=(80, 24))

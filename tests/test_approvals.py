@@ -13,7 +13,6 @@ import pytest
 from app_driver import SIZE, wait_for, wait_for_modal
 from asking import Asker
 
-import tui.app.app
 from tui.app.app import ElicitationApp
 from tui.approvals.rules import (
     AUTO_APPROVED,
@@ -25,6 +24,7 @@ from tui.cli.main import main
 from tui.core.models import ArgumentPattern, ElicitationResult, Request, parse_request
 from tui.core.queue import ElicitationQueue
 from widgets.base import ElicitationModal
+from widgets.modal_pool import ModalPool
 from widgets.timeline import Timeline
 
 PYTEST = ArgumentPattern(argument="command", pattern="pytest*")
@@ -68,13 +68,13 @@ def person(scope: str) -> ElicitationResult:
 def shown(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The ids of the requests the app built a modal for, in order."""
     ids: list[str] = []
-    build = tui.app.app.modal_for
+    take = ModalPool.take
 
-    def recording(request: Request, **kwargs: Any) -> ElicitationModal[Any]:
+    def recording(pool: ModalPool, request: Request, **kwargs: Any) -> ElicitationModal[Any]:
         ids.append(request.id)
-        return build(request, **kwargs)
+        return take(pool, request, **kwargs)
 
-    monkeypatch.setattr(tui.app.app, "modal_for", recording)
+    monkeypatch.setattr(ModalPool, "take", recording)
     return ids
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Hashable
 from typing import Any, ClassVar, Generic, TypeVar
 
 from textual.app import ComposeResult
@@ -10,6 +11,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.reactive import reactive
 from textual.screen import ModalScreen
+from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Markdown, Static
 
@@ -33,6 +35,11 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
 
     Subclasses set `kind`, implement `compose_body()` and `content()`, and raise
     `InvalidAnswer` from `content()` to keep the modal open with a message.
+
+    A kind whose `body_shape()` is not None can show one request after another without
+    being composed again: the app keeps the answered modal and `reload()`s it with the next
+    request of the same `shape()`. Such a kind composes only what the shape decides and
+    fills its widgets from the request in `fill()`, which runs on mount and on each reload.
     """
 
     kind: ClassVar[str]
@@ -82,6 +89,7 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         """A `time.monotonic()` reading when the request times out."""
         self.input_grace = input_grace
         self._shown_at = time.monotonic()
+        self._countdown: Timer | None = None
 
     # -- what a kind provides --------------------------------------------------------
 
@@ -92,6 +100,53 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
     def content(self) -> Any:
         """The typed content of an accepted answer; raise `InvalidAnswer` if there is none yet."""
         raise NotImplementedError
+
+    @classmethod
+    def body_shape(cls, request: Any) -> tuple[Hashable, ...] | None:
+        """What of `request` decides which widgets the body composes, or None if the modal
+        cannot be reloaded with another request (it is composed afresh for each)."""
+        return None
+
+    def fill(self) -> None:
+        """Put the request's values into the body's widgets and focus the first; a kind with
+        a `body_shape()` must set everything a previous request may have changed."""
+
+    def forget(self) -> None:
+        """Drop what was typed or picked once the answer is given, so nothing of it stays
+        in a modal kept for the next request."""
+
+    # -- reuse ------------------------------------------------------------------------
+
+    @classmethod
+    def shape(cls, request: Request) -> tuple[Hashable, ...] | None:
+        """Requests of one shape can be shown by one modal in turn; None: this one cannot."""
+        body = cls.body_shape(request)
+        if body is None:
+            return None
+        return (request.kind, bool(request.title), bool(request.description), *body)
+
+    def reload(self, request: RequestT, *, deadline: float | None = None) -> None:
+        """Show `request` instead of the one answered; it must have this modal's `shape()`."""
+        self.request = request
+        self.deadline = deadline
+        self.waiting = 0
+        self.remaining = None
+        self._render_meta()
+        if request.title:
+            self.query_one("#title", Static).update(REDACTOR.scrub(request.title))
+        self.query_one("#message", Static).update(REDACTOR.scrub(request.message))
+        if request.description:
+            self.query_one("#description", Markdown).update(REDACTOR.scrub(request.description))
+        self.query_one("#body", VerticalScroll).scroll_home(animate=False, immediate=True)
+        self.show_error("")
+        self._start()
+        self.refresh_bindings()
+
+    def release(self) -> None:
+        """The answer is given: stop the countdown and `forget()` what was entered."""
+        if self._countdown is not None:
+            self._countdown.pause()
+        self.forget()
 
     # -- layout -----------------------------------------------------------------------
 
@@ -111,9 +166,17 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         yield KeyFooter()
 
     def on_mount(self) -> None:
+        self._start()
+
+    def _start(self) -> None:
         if self.deadline is not None:
             self._tick()
-            self.set_interval(1.0, self._tick)
+            if self._countdown is None:
+                self._countdown = self.set_interval(1.0, self._tick)
+            else:
+                self._countdown.reset()
+                self._countdown.resume()
+        self.fill()
 
     def on_screen_resume(self) -> None:
         self._shown_at = time.monotonic()
@@ -147,7 +210,7 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         if self.waiting:
             parts.append(f"{self.waiting} more waiting")
         if self.remaining is not None:
-            parts.append(f"⏱ {_format_seconds(self.remaining)}")
+            parts.append(f"⏱ {format_seconds(self.remaining)}")
         return " · ".join(parts)
 
     # -- answering --------------------------------------------------------------------
@@ -183,8 +246,15 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         self.dismiss(ElicitationResult(action="cancel"))
 
 
-def _format_seconds(seconds: float) -> str:
+def format_seconds(seconds: float) -> str:
+    """A countdown as a person reads it: "45s", "3m 05s", "2h 07m", "30d 00h"."""
     whole = int(seconds + 0.999)
     if whole < 120:
         return f"{whole}s"
-    return f"{whole // 60}m {whole % 60:02d}s"
+    minutes = whole // 60
+    if minutes < 120:
+        return f"{minutes}m {whole % 60:02d}s"
+    hours = minutes // 60
+    if hours < 48:
+        return f"{hours}h {minutes % 60:02d}m"
+    return f"{hours // 24}d {hours % 24:02d}h"

@@ -18,6 +18,14 @@ PICKED, NOT_PICKED = "●", "○"
 class Checklist(SelectionList[str]):
     """Options with a `☑`/`☐` before each: the state shows in the glyph, not only its colour."""
 
+    def _on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        # A highlight can arrive after the options were replaced (the modal was reloaded with
+        # the next question): SelectionList would look its index up in the new options.
+        if event.option_index < self.option_count:
+            super()._on_option_list_option_highlighted(event)
+        else:
+            event.stop()
+
     def _get_left_gutter_width(self) -> int:
         return len(TICKED) + 1
 

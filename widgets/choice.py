@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from functools import partial
 from typing import ClassVar
 
@@ -62,16 +63,23 @@ class ChoiceModal(ElicitationModal[ChoiceRequest]):
     | 1-9 | Pick the numbered option and accept. |
     """
 
+    _shown: list[Option]
+    """The options the filter lets through, in the order listed."""
+
     def compose_body(self) -> ComposeResult:
         if self.filtering:
             yield Static(id="filter", markup=False)
         yield LongOptionList(id="options")
 
+    @classmethod
+    def body_shape(cls, request: ChoiceRequest) -> tuple[Hashable, ...]:
+        return (len(request.options) >= FILTER_THRESHOLD,)
+
     @property
     def filtering(self) -> bool:
         return len(self.request.options) >= FILTER_THRESHOLD
 
-    def on_mount(self) -> None:
+    def fill(self) -> None:
         self._filter_text = ""
         self._apply_filter()
         options = self.query_one(OptionList)
@@ -80,6 +88,10 @@ class ChoiceModal(ElicitationModal[ChoiceRequest]):
             index = next(i for i, o in enumerate(self._shown) if o.value == default)
             options.highlighted = index
         options.focus()
+
+    def forget(self) -> None:
+        self._shown = []
+        self.query_one(OptionList).clear_options()
 
     def _apply_filter(self) -> None:
         needle = self._filter_text.casefold()

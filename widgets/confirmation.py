@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import ClassVar
 
 from textual.app import ComposeResult
@@ -37,7 +38,16 @@ class ConfirmationModal(ElicitationModal[ConfirmationRequest]):
             yield Button(literal(self.request.yes_label), id="yes", variant="success")
             yield Button(literal(self.request.no_label), id="no", variant="error")
 
-    def on_mount(self) -> None:
+    @classmethod
+    def body_shape(cls, request: ConfirmationRequest) -> tuple[Hashable, ...]:
+        return ()
+
+    def reload(self, request: ConfirmationRequest, *, deadline: float | None = None) -> None:
+        self.query_one("#yes", Button).label = literal(request.yes_label)
+        self.query_one("#no", Button).label = literal(request.no_label)
+        super().reload(request, deadline=deadline)
+
+    def fill(self) -> None:
         self.query_one("#yes" if self.request.default else "#no", Button).focus()
 
     def action_switch(self) -> None:

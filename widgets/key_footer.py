@@ -1,22 +1,51 @@
-"""The footer that lists the keys of the screen in front, without keeping the keys it replaced."""
+"""The footer that lists the keys of the screen in front, rebuilt only when they change."""
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Any
 
 from textual.widgets import Footer
 
 
 class KeyFooter(Footer):
-    """A `Footer` that lets go of its old keys each time it rebuilds them.
+    """A `Footer` that rebuilds its keys only when the keys to show differ, and then lets
+    go of the keys it replaced.
 
-    Footer rebuilds its keys whenever the bindings change (a modal opens or closes, the focus
-    moves). Each key it builds binds itself to the footer's `compact` setting, and Textual
-    drops such a binding only when `compact` changes: without this, every key ever shown stays
-    alive through the footer, and a long session grows by a few widgets per question.
+    Footer rebuilds all its keys whenever the screen's bindings may have changed: a modal
+    opens or closes, the focus moves, a modal is reloaded with the next question. Most of
+    the time the keys are the same, and rebuilding them (mounting and styling a widget per
+    key) is the largest cost of showing a question. Each key built also binds itself to the
+    footer's `compact` setting, and Textual drops such a binding only when `compact`
+    changes: without pruning, every key ever shown would stay alive through the footer.
     """
 
+    _keys_built: Hashable = None
+    """What the keys now in the footer were built from (None: nothing yet)."""
+
+    def _keys_to_show(self) -> Hashable:
+        """Everything `compose()` builds the keys from."""
+        return self.show_command_palette, tuple(
+            (
+                binding.key,
+                binding.action,
+                binding.description,
+                binding.key_display,
+                binding.group,
+                enabled,
+                tooltip,
+            )
+            for _, binding, enabled, tooltip in self.screen.active_bindings.values()
+            if binding.show
+        )
+
     async def recompose(self) -> None:
+        if not self.is_attached:
+            return  # a rebuild asked for just before the screen closed
+        keys = self._keys_to_show() if self._bindings_ready else None
+        if keys is not None and keys == self._keys_built:
+            return
+        self._keys_built = keys
         await super().recompose()
         # Textual keeps each binding as a watcher in the watched node's "__watchers" map;
         # drop those of keys no longer in the footer (without re-running the others).

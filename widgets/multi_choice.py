@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from functools import partial
 from typing import ClassVar
 
@@ -58,20 +59,25 @@ class MultiChoiceModal(ElicitationModal[MultiChoiceRequest]):
     | 1-9 | Tick or untick the numbered option. |
     """
 
+    @classmethod
+    def body_shape(cls, request: MultiChoiceRequest) -> tuple[Hashable, ...]:
+        return ()
+
     def compose_body(self) -> ComposeResult:
-        defaults = set(self.request.default)
-        yield LongSelectionList(
-            *(
-                checklist_entry(i, o, o.value in defaults)
-                for i, o in enumerate(self.request.options, 1)
-            ),
-            id="options",
-        )
+        yield LongSelectionList(*_entries(self.request), id="options")
         yield Static(id="count")
 
-    def on_mount(self) -> None:
+    def reload(self, request: MultiChoiceRequest, *, deadline: float | None = None) -> None:
+        self.checklist.add_options(_entries(request))
+        self.checklist.highlighted = 0
+        super().reload(request, deadline=deadline)
+
+    def fill(self) -> None:
         self._update_count()
-        self.query_one(Checklist).focus()
+        self.checklist.focus()
+
+    def forget(self) -> None:
+        self.checklist.clear_options()
 
     @property
     def checklist(self) -> Checklist:
@@ -118,6 +124,11 @@ class MultiChoiceModal(ElicitationModal[MultiChoiceRequest]):
         if request.max_selected is not None and len(values) > request.max_selected:
             raise InvalidAnswer(f"Pick at most {request.max_selected} (you picked {len(values)}).")
         return values
+
+
+def _entries(request: MultiChoiceRequest) -> list[LazySelection]:
+    defaults = set(request.default)
+    return [checklist_entry(i, o, o.value in defaults) for i, o in enumerate(request.options, 1)]
 
 
 def _bounds_text(low: int, high: int | None) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import ClassVar
 
 from pydantic import SecretStr
@@ -61,19 +62,17 @@ class SecretModal(ElicitationModal[SecretRequest]):
     _replace: bool = False
     """True once the person was told the keyring entry exists: the next accept replaces it."""
 
+    @classmethod
+    def body_shape(cls, request: SecretRequest) -> tuple[Hashable, ...] | None:
+        # Storing brings the keyring's state into the body: composed afresh each time.
+        return None if request.store else (request.confirm,)
+
     def compose_body(self) -> ComposeResult:
         request = self.request
         yield Input(password=True, placeholder=request.placeholder or "", id="secret")
         if request.confirm:
             yield Input(password=True, placeholder="type it again", id="again")
-        hints = []
-        if request.pattern:
-            hints.append(f"looks like {request.pattern}")
-        if request.min_length:
-            hints.append(f"at least {request.min_length} characters")
-        if request.store:
-            hints.append(f"saved to keyring {request.store.service}/{request.store.username}")
-        yield Static(" · ".join(hints), id="hint", markup=False)
+        yield Static(_hint(request), id="hint", markup=False)
         if request.store:
             self._known_problem = keyring_status()
             if self._known_problem is not None:
@@ -99,8 +98,19 @@ class SecretModal(ElicitationModal[SecretRequest]):
                         )
                     yield Button("Cancel", id="cancel-secret")
 
-    def on_mount(self) -> None:
+    def reload(self, request: SecretRequest, *, deadline: float | None = None) -> None:
+        self.query_one("#secret", Input).placeholder = request.placeholder or ""
+        self.query_one("#hint", Static).update(_hint(request))
+        super().reload(request, deadline=deadline)
+
+    def fill(self) -> None:
         self.query_one("#secret", Input).focus()
+
+    def forget(self) -> None:
+        for field in self.query(Input):
+            field.clear()
+        self._value = None
+        self._replace = False
 
     # -- the reveal toggle ---------------------------------------------------------------
 
@@ -226,3 +236,15 @@ class SecretModal(ElicitationModal[SecretRequest]):
             self.dismiss(ElicitationResult(action="cancel", reason=KEYRING_UNAVAILABLE))
         else:
             super().action_cancel()
+
+
+def _hint(request: SecretRequest) -> str:
+    """What the secret should look like, and where it will be kept."""
+    hints = []
+    if request.pattern:
+        hints.append(f"looks like {request.pattern}")
+    if request.min_length:
+        hints.append(f"at least {request.min_length} characters")
+    if request.store:
+        hints.append(f"saved to keyring {request.store.service}/{request.store.username}")
+    return " · ".join(hints)

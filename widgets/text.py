@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import ClassVar
 
 from textual.app import ComposeResult
@@ -35,6 +36,10 @@ class TextModal(ElicitationModal[TextRequest]):
     | ctrl+s | Accept (the way to accept a multiline answer). |
     """
 
+    @classmethod
+    def body_shape(cls, request: TextRequest) -> tuple[Hashable, ...]:
+        return (request.multiline,)
+
     def compose_body(self) -> ComposeResult:
         request = self.request
         if request.multiline:
@@ -50,8 +55,29 @@ class TextModal(ElicitationModal[TextRequest]):
             )
         yield Static(id="count")
 
-    def on_mount(self) -> None:
+    def reload(self, request: TextRequest, *, deadline: float | None = None) -> None:
+        if request.multiline:
+            area = self.query_one("#answer", TextArea)
+            area.load_text(request.default or "")
+            area.move_cursor(area.document.end)
+        else:
+            field = self.query_one("#answer", Input)
+            field.placeholder = request.placeholder or ""
+            field.max_length = request.max_length or 0
+            field.value = request.default or ""
+            field.cursor_position = len(field.value)
+        self.query_one("#count", Static).update("")
+        self.query_one("#answer").focus()
+        super().reload(request, deadline=deadline)
+
+    def fill(self) -> None:
         self._update_count()
+
+    def forget(self) -> None:
+        if self.request.multiline:
+            self.query_one("#answer", TextArea).clear()
+        else:
+            self.query_one("#answer", Input).clear()
 
     def on_input_changed(self) -> None:
         self._update_count()
@@ -73,9 +99,13 @@ class TextModal(ElicitationModal[TextRequest]):
             return self.query_one("#answer", TextArea).text
         return self.query_one("#answer", Input).value
 
+    @property
+    def _counted(self) -> bool:
+        return self.request.min_length is not None or self.request.max_length is not None
+
     def _update_count(self) -> None:
         request = self.request
-        if request.min_length is None and request.max_length is None:
+        if not self._counted:
             return
         limit = f"/{request.max_length}" if request.max_length else ""
         minimum = f" · at least {request.min_length}" if request.min_length else ""

@@ -29,11 +29,11 @@ from tui.core.models import ElicitationResult, Request
 from tui.core.queue import ElicitationQueue, QueueEvent
 from tui.secrets.redaction import REDACTOR, install_log_redaction
 from tui.transcript.writer import TranscriptWriter
-from widgets import modal_for
 from widgets.agent_status import AgentStatus, error_text
 from widgets.base import ElicitationModal
 from widgets.key_badge import KeyBadge, key_label
 from widgets.key_footer import KeyFooter
+from widgets.modal_pool import ModalPool
 from widgets.secret import SecretModal
 from widgets.timeline import TimeLabel, Timeline, local_clock
 
@@ -118,6 +118,7 @@ class ElicitationApp(KeyOrderApp[Any]):
         self._main_screen_news: list[Callable[[], None]] = []
         """Updates of the main screen held back until the modal in front has painted."""
         self._shown: ElicitationModal[Any] | None = None
+        self._modals = ModalPool(self, input_grace=input_grace)
         self._unsubscribe: Callable[[], None] | None = None
         self.approvals = approvals if approvals is not None else ApprovalPolicy()
         self._detach_approvals: Callable[[], None] | None = None
@@ -287,9 +288,7 @@ class ElicitationApp(KeyOrderApp[Any]):
                 # Answered already (a policy, another front end): nothing to ask.
                 continue
             try:
-                modal = modal_for(
-                    event.request, deadline=event.deadline, input_grace=self.input_grace
-                )
+                modal = self._modals.take(event.request, deadline=event.deadline)
             except LookupError as error:
                 self.notify(str(error), severity="error")
                 self.queue.respond(
@@ -318,6 +317,8 @@ class ElicitationApp(KeyOrderApp[Any]):
 
     def _answered(self, request: Request, result: ElicitationResult | None) -> None:
         self._write_keys(request)
+        if self._shown is not None:
+            self._modals.give_back(self._shown)
         if result is not None:
             # Before the agent wakes, so nothing it does with a secret can show it.
             REDACTOR.register_found(result.content)

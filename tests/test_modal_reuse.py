@@ -1,0 +1,210 @@
+"""A question of the shape just answered is shown in the same modal, reloaded: it must show
+the new request exactly as a fresh modal would, with nothing of the previous answer left."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app_driver import SIZE, wait_for, wait_for_modal
+from asking import Asker, burst
+from textual.widgets import Button, Input, OptionList, Static, TextArea
+from textual.widgets._footer import FooterKey
+
+from tui.app.app import ElicitationApp
+from tui.core.models import (
+    ChoiceRequest,
+    ConfirmationRequest,
+    ElicitationResult,
+    MultiChoiceRequest,
+    SecretRequest,
+    TextRequest,
+)
+from tui.core.queue import ElicitationQueue
+from widgets.base import ElicitationModal
+from widgets.checklist import Checklist
+
+CANARY = "canary-7f3a9c"
+
+
+def text_of(modal: ElicitationModal[Any], selector: str) -> str:
+    return str(modal.query_one(selector, Static).render())
+
+
+def app_for(asker: Asker) -> ElicitationApp:
+    return ElicitationApp(ElicitationQueue(), asker, input_grace=0)
+
+
+async def test_a_choice_of_the_same_shape_reloads_the_modal_with_the_new_options() -> None:
+    asker = Asker(
+        ChoiceRequest(
+            message="Which database?", options=["pg", "sqlite", "mysql"], default="mysql"
+        ),
+        ChoiceRequest(message="Which region?", options=["eu", "us"], source="deployer"),
+    )
+    app = app_for(asker)
+    async with app.run_test(size=SIZE) as pilot:
+        first = await wait_for_modal(pilot, "Which database?")
+        await pilot.press("enter")
+        second = await wait_for_modal(pilot, "Which region?")
+        assert second is first
+        options = second.query_one(OptionList)
+        shown = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+        highlighted = options.highlighted
+        meta, message = text_of(second, "#meta"), text_of(second, "#message")
+        await pilot.press("down", "enter")
+        await wait_for(pilot, lambda: len(asker.results) == 2)
+    assert shown == ["1 eu", "2 us"]
+    assert highlighted == 0  # not where the previous default was
+    assert (meta, message) == ("deployer", "Which region?")
+    assert [r.content for r in asker.results] == ["mysql", "us"]
+
+
+async def test_what_was_typed_is_gone_before_the_next_question() -> None:
+    asker = Asker(
+        TextRequest(message="Service name?"),
+        TextRequest(message="Owner?", placeholder="team"),
+        TextRequest(message="Motto?", default="ship it"),
+    )
+    app = app_for(asker)
+    async with app.run_test(size=SIZE) as pilot:
+        first = await wait_for_modal(pilot, "Service name?")
+        burst(app, *"payments", "enter")
+        await wait_for_modal(pilot, "Owner?")
+        field = first.query_one("#answer", Input)
+        empty, placeholder = field.value, field.placeholder
+        burst(app, *"core", "enter")
+        await wait_for_modal(pilot, "Motto?")
+        default = first.query_one("#answer", Input).value
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: len(asker.results) == 3)
+    assert (empty, placeholder, default) == ("", "team", "ship it")
+    assert [r.content for r in asker.results] == ["payments", "core", "ship it"]
+
+
+async def test_a_secret_does_not_stay_in_the_modal_kept_for_the_next_one() -> None:
+    asker = Asker(SecretRequest(message="API key?"), TextRequest(message="Anything else?"))
+    app = app_for(asker)
+    async with app.run_test(size=SIZE) as pilot:
+        modal = await wait_for_modal(pilot, "API key?")
+        burst(app, *CANARY, "ctrl+r", "enter")
+        await wait_for_modal(pilot, "Anything else?")
+        kept = [field.value for field in modal.query(Input)]
+        revealed = modal.revealed
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: len(asker.results) == 2)
+    assert asker.results[0].content.get_secret_value() == CANARY
+    assert kept == [""]
+    assert not revealed
+
+
+async def test_the_error_and_the_countdown_of_the_previous_question_are_not_shown() -> None:
+    asker = Asker(
+        TextRequest(message="Name?", min_length=3, timeout=600),
+        TextRequest(message="City?"),
+    )
+    app = app_for(asker)
+    async with app.run_test(size=SIZE) as pilot:
+        modal = await wait_for_modal(pilot, "Name?")
+        await pilot.press("enter")  # too short: the error line says so
+        error_before = text_of(modal, "#error")
+        meta_before = text_of(modal, "#meta")
+        burst(app, *"Ada", "enter")
+        await wait_for_modal(pilot, "City?")
+        error_after, meta_after = text_of(modal, "#error"), text_of(modal, "#meta")
+        count_after = text_of(modal, "#count")
+        error_shown = modal.query_one("#error").has_class("visible")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: len(asker.results) == 2)
+    assert "at least 3" in error_before and "⏱" in meta_before
+    assert (error_after, meta_after, count_after, error_shown) == ("", "agent", "", False)
+
+
+async def test_a_checklist_is_refilled_with_the_new_options_and_their_defaults() -> None:
+    asker = Asker(
+        MultiChoiceRequest(message="Which checks?", options=["lint", "test", "docs"]),
+        MultiChoiceRequest(message="Which targets?", options=["x86", "arm"], default=["arm"]),
+    )
+    app = app_for(asker)
+    async with app.run_test(size=SIZE) as pilot:
+        first = await wait_for_modal(pilot, "Which checks?")
+        await pilot.press("space", "down", "space", "enter")
+        second = await wait_for_modal(pilot, "Which targets?")
+        checklist = second.query_one(Checklist)
+        count = text_of(second, "#count")
+        options = checklist.option_count
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: len(asker.results) == 2)
+    assert second is first
+    assert (options, count) == (2, "1 selected")
+    assert [r.content for r in asker.results] == [["lint", "test"], ["arm"]]
+
+
+async def test_confirmation_labels_and_the_default_follow_the_new_request() -> None:
+    asker = Asker(
+        ConfirmationRequest(message="Deploy?", yes_label="Ship", default=True),
+        ConfirmationRequest(message="Delete?", no_label="Keep"),
+    )
+    app = app_for(asker)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_modal(pilot, "Deploy?")
+        await pilot.press("enter")
+        modal = await wait_for_modal(pilot, "Delete?")
+        labels = [str(button.label) for button in modal.query(Button)]
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: len(asker.results) == 2)
+    assert labels == ["Yes", "Keep"]
+    assert [r.content for r in asker.results] == [True, False]  # Enter: each one's default
+
+
+async def test_a_different_shape_gets_its_own_modal() -> None:
+    asker = Asker(
+        TextRequest(message="One line?"),
+        TextRequest(message="Many lines?", multiline=True, default="a\nb"),
+        TextRequest(message="One line again?"),
+    )
+    app = app_for(asker)
+    async with app.run_test(size=SIZE) as pilot:
+        single = await wait_for_modal(pilot, "One line?")
+        await pilot.press("enter")
+        multi = await wait_for_modal(pilot, "Many lines?")
+        area = multi.query_one(TextArea).text
+        await pilot.press("ctrl+s")
+        again = await wait_for_modal(pilot, "One line again?")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: len(asker.results) == 3)
+    assert multi is not single and again is single
+    assert area == "a\nb"
+    assert [r.content for r in asker.results] == ["", "a\nb", ""]
+
+
+async def test_the_footer_keys_are_not_rebuilt_for_a_question_of_the_same_shape() -> None:
+    questions = [ChoiceRequest(message=f"Question {n}?", options=["a", "b"]) for n in range(5)]
+    asker = Asker(*questions)
+    app = app_for(asker)
+    async with app.run_test(size=SIZE) as pilot:
+        modal = await wait_for_modal(pilot, "Question 0?")
+        await wait_for(pilot, lambda: bool(modal.query(FooterKey)))
+        keys = list(modal.query(FooterKey))
+        for n in range(1, 5):
+            await pilot.press("enter")
+            await wait_for_modal(pilot, f"Question {n}?")
+            await pilot.pause()
+        still = list(modal.query(FooterKey))
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: len(asker.results) == 5)
+    assert len(keys) > 3
+    assert all(a is b for a, b in zip(keys, still, strict=True))
+    assert [r.action for r in asker.results] == ["accept"] * 5
+
+
+async def test_answers_keep_arriving_in_order_when_the_agent_asks_in_a_burst() -> None:
+    questions = [TextRequest(message=f"Word {n}?") for n in range(20)]
+    asker = Asker(*questions)
+    app = app_for(asker)
+    async with app.run_test(size=SIZE) as pilot:
+        for n in range(20):
+            await wait_for_modal(pilot, f"Word {n}?")
+            burst(app, *f"w{n}", "enter")
+        await wait_for(pilot, lambda: len(asker.results) == 20)
+    expected = [ElicitationResult(action="accept", content=f"w{n}") for n in range(20)]
+    assert asker.results == expected
