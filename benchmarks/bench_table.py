@@ -389,9 +389,13 @@ def _rss_mib() -> float:
 
 
 def _detached_widgets(app: App[Any]) -> Counter[str]:
-    """Widgets alive that no screen on the stack holds: what a closed modal left behind."""
+    """Widgets alive that no screen holds: what a closed modal left behind. A screen on the
+    stack holds its widgets, and so does an installed one (a modal kept for reuse)."""
+    installed = [s for s in app._installed_screens.values() if isinstance(s, Screen)]
     held = {
-        id(node) for screen in app.screen_stack for node in screen.walk_children(with_self=True)
+        id(node)
+        for screen in [*app.screen_stack, *installed]
+        for node in screen.walk_children(with_self=True)
     }
     gc.collect()
     return Counter(
