@@ -1,39 +1,41 @@
 """elicit-tui: let an agent ask the person at the keyboard, and get a typed answer back.
 
-Importing `tui` does not import Textual; `tui.ElicitationApp` loads it on first use.
+Every name here is loaded on first use (PEP 562), so `import tui` costs next to nothing:
+the request models and the queue load pydantic on first access, `tui.ElicitationApp` loads
+Textual.
 """
 
 from __future__ import annotations
 
+import importlib
 from typing import TYPE_CHECKING, Any
-
-from tui.core.models import (
-    KEYRING_UNAVAILABLE,
-    Action,
-    ArgumentPattern,
-    ChoiceRequest,
-    ConfirmationRequest,
-    ElicitationResult,
-    FormRequest,
-    KeyringTarget,
-    MultiChoiceRequest,
-    Question,
-    QuestionOption,
-    QuestionsRequest,
-    Request,
-    SecretRequest,
-    TextRequest,
-    ToolApprovalRequest,
-    parse_request,
-)
-from tui.core.options import Option
-from tui.core.queue import ElicitationQueue, Policy, QueueEvent
-from tui.core.schema import SchemaError
-from tui.core.scripted import ImpossibleAnswerError, ScriptedResponder, UnscriptedRequestError
-from tui.core.secret_ref import SecretRef
 
 if TYPE_CHECKING:
     from tui.app.app import ElicitationApp
+    from tui.core.models import (
+        KEYRING_UNAVAILABLE,
+        Action,
+        ArgumentPattern,
+        ChoiceRequest,
+        ConfirmationRequest,
+        ElicitationResult,
+        FormRequest,
+        KeyringTarget,
+        MultiChoiceRequest,
+        Question,
+        QuestionOption,
+        QuestionsRequest,
+        Request,
+        SecretRequest,
+        TextRequest,
+        ToolApprovalRequest,
+        parse_request,
+    )
+    from tui.core.options import Option
+    from tui.core.queue import ElicitationQueue, Policy, QueueEvent
+    from tui.core.schema import SchemaError
+    from tui.core.scripted import ImpossibleAnswerError, ScriptedResponder, UnscriptedRequestError
+    from tui.core.secret_ref import SecretRef
 
 __all__ = [
     "KEYRING_UNAVAILABLE",
@@ -65,10 +67,28 @@ __all__ = [
     "parse_request",
 ]
 
+_HOMES = {
+    "ElicitationApp": "tui.app.app",
+    "ElicitationQueue": "tui.core.queue",
+    "Policy": "tui.core.queue",
+    "QueueEvent": "tui.core.queue",
+    "Option": "tui.core.options",
+    "SchemaError": "tui.core.schema",
+    "ImpossibleAnswerError": "tui.core.scripted",
+    "ScriptedResponder": "tui.core.scripted",
+    "UnscriptedRequestError": "tui.core.scripted",
+    "SecretRef": "tui.core.secret_ref",
+}
+"""The module each name lives in; every other name of `__all__` lives in `tui.core.models`."""
+
 
 def __getattr__(name: str) -> Any:
-    if name == "ElicitationApp":
-        from tui.app.app import ElicitationApp
+    if name not in __all__:
+        raise AttributeError(f"module 'tui' has no attribute {name!r}")
+    value = getattr(importlib.import_module(_HOMES.get(name, "tui.core.models")), name)
+    globals()[name] = value
+    return value
 
-        return ElicitationApp
-    raise AttributeError(f"module 'tui' has no attribute {name!r}")
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
