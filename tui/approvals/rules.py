@@ -34,7 +34,7 @@ _log = logging.getLogger(__name__)
 class ApprovalRule(BaseModel):
     """Calls of `tool` allowed without asking: those `match` covers, or all without it."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     tool: str = Field(min_length=1)
     match: ArgumentPattern | None = None
@@ -57,7 +57,7 @@ class ApprovalRule(BaseModel):
 
 
 class _RulesFile(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     rules: list[ApprovalRule] = Field(default_factory=list)
 

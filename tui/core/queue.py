@@ -12,7 +12,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from pydantic import BaseModel, TypeAdapter
+from pydantic import BaseModel, ConfigDict, TypeAdapter
 
 from tui.core.models import ElicitationResult, FormRequest, Request, Timeout
 
@@ -22,7 +22,7 @@ Policy = Literal["cancel", "accept_defaults", "decline", "wait"]
 EventType = Literal["requested", "resolved"]
 
 _log = logging.getLogger(__name__)
-_TIMEOUT: TypeAdapter[float] = TypeAdapter(Timeout)
+_TIMEOUT: TypeAdapter[float] = TypeAdapter(Timeout, config=ConfigDict(defer_build=True))
 
 
 def _runs_event_loop() -> bool:

@@ -58,7 +58,7 @@ class KeyringError(RuntimeError):
 class StoredEntry(BaseModel):
     """A keyring entry elicit-tui stored: its name and when, never its value."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     service: str
     username: str
@@ -68,7 +68,7 @@ class StoredEntry(BaseModel):
 class _Index(BaseModel):
     """The index file's shape."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     entries: list[StoredEntry] = Field(default_factory=list)
 

@@ -25,7 +25,7 @@ Scrub = Callable[[str], str]
 
 
 class _Record(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
 
 class SessionStart(_Record):
@@ -95,7 +95,7 @@ Record = Annotated[
 ]
 """Any line after the first."""
 
-RECORD: TypeAdapter[Record] = TypeAdapter(Record)
+RECORD: TypeAdapter[Record] = TypeAdapter(Record, config=ConfigDict(defer_build=True))
 
 
 def request_json(request: Request, scrub: Scrub) -> dict[str, Any]:
