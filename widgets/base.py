@@ -13,7 +13,7 @@ from textual.reactive import reactive
 from textual.screen import ModalScreen
 from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import Markdown, Static
+from textual.widgets import Static
 
 from tui.core.models import ElicitationResult, Request
 from tui.secrets.redaction import REDACTOR
@@ -160,6 +160,8 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
             yield Static(REDACTOR.scrub(request.message), id="message", markup=False)
             with VerticalScroll(id="body", can_focus=False):
                 if request.description:
+                    from textual.widgets import Markdown  # its parser loads only when needed
+
                     yield Markdown(REDACTOR.scrub(request.description), id="description")
                 yield from self.compose_body()
             yield Static(id="error", markup=False)

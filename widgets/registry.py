@@ -2,16 +2,35 @@
 
 from __future__ import annotations
 
+from importlib import import_module
 from typing import Any
 
 from tui.core.models import Request
 from widgets.base import ElicitationModal
+
+MODAL_MODULES = {
+    kind: f"widgets.{kind}"
+    for kind in (
+        "choice",
+        "confirmation",
+        "form",
+        "multi_choice",
+        "questions",
+        "secret",
+        "text",
+        "tool_approval",
+        "url",
+    )
+}
+"""The module whose modal shows each kind, loaded on the first request of that kind."""
 
 
 def modal_for(
     request: Request, *, deadline: float | None = None, input_grace: float = 0.2
 ) -> ElicitationModal[Any]:
     """A new modal for `request`; raises LookupError for a kind no modal shows."""
+    if request.kind in MODAL_MODULES:
+        import_module(MODAL_MODULES[request.kind])
     try:
         modal_class = ElicitationModal.registry[request.kind]
     except KeyError:
