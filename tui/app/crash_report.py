@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import sys
-
-import rich
-from rich.traceback import Trace, Traceback
+from typing import TYPE_CHECKING
 
 from tui.secrets.redaction import REDACTOR
+
+if TYPE_CHECKING:
+    from rich.traceback import Trace, Traceback
 
 
 def crash_report() -> Traceback:
@@ -17,6 +18,10 @@ def crash_report() -> Traceback:
     form holds the typed password in one. Here locals are left out and every registered secret
     (in any spelling) is scrubbed from the exception messages and notes.
     """
+    # Rich's traceback renderer (and Pygments behind it) loads only when something crashed.
+    import rich
+    from rich.traceback import Traceback
+
     error_type, error, trace = sys.exc_info()
     if error_type is None or error is None:
         raise RuntimeError("crash_report() is called while an exception is handled")

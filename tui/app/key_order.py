@@ -10,6 +10,7 @@ of it reach their field, and the keys typed after a Tab go to the field Tab leav
 
 from __future__ import annotations
 
+import sys
 import time
 import weakref
 from collections import deque
@@ -22,7 +23,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import Input, TextArea
+from textual.widgets import Input
 
 ResultT = TypeVar("ResultT")
 
@@ -37,10 +38,22 @@ _CHECK_EVERY = 0.05
 """Seconds between checks, while keys wait, that the key being handled can still finish."""
 
 
+def _is_text_field(widget: Widget) -> bool:
+    """True for an `Input` or a `TextArea`.
+
+    TextArea's module is not imported here (it costs a cold start more than a frame): until
+    something has loaded it, no widget can be a TextArea.
+    """
+    if isinstance(widget, Input):
+        return True
+    text_area = sys.modules.get("textual.widgets._text_area")
+    return text_area is not None and isinstance(widget, text_area.TextArea)
+
+
 def _only_types_text(widget: Widget, event: Typed) -> bool:
     """True if `widget` takes `event` as text typed into it, which triggers no binding."""
     return (
-        isinstance(widget, Input | TextArea)
+        _is_text_field(widget)
         and isinstance(event, events.Key)
         and widget.check_consume_key(event.key, event.character)
     )

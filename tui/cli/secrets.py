@@ -8,9 +8,6 @@ from __future__ import annotations
 import argparse
 import sys
 
-import keyring
-from keyring.backends.chainer import ChainerBackend
-
 from tui.secrets.keyring_store import (
     KeyringError,
     delete_stored,
@@ -56,6 +53,9 @@ def add_secrets_command(commands: argparse._SubParsersAction[argparse.ArgumentPa
 
 def backend_name() -> str:
     """The keyring backend in use, as `module.Class` (with what a chainer chains)."""
+    import keyring  # loads its backends' entry points: only for the `secrets` command
+    from keyring.backends.chainer import ChainerBackend
+
     try:
         backend = keyring.get_keyring()
     except Exception as exc:  # PYTHON_KEYRING_BACKEND or keyringrc.cfg names a broken backend
