@@ -6,7 +6,7 @@ import fnmatch
 import json
 import re
 import uuid
-from typing import Annotated, Any, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal, cast, get_args
 
 from pydantic import (
     AfterValidator,
@@ -17,6 +17,7 @@ from pydantic import (
     PrivateAttr,
     SecretStr,
     TypeAdapter,
+    ValidationError,
     ValidationInfo,
     field_validator,
     model_validator,
@@ -725,8 +726,22 @@ _REQUEST_ADAPTER: TypeAdapter[Request] = TypeAdapter(
 )
 
 
+_REQUEST_CLASSES: dict[str, type[_Request]] = {
+    cls.model_fields["kind"].default: cls for cls in get_args(get_args(Request)[0])
+}
+"""Each kind's model: a request of a known kind is validated by its own model alone, so the
+first one builds one validator, not one for every kind (a cold start's largest single cost)."""
+
+
 def parse_request(data: dict[str, Any]) -> Request:
     """Build a request from plain JSON-like data; raises `pydantic.ValidationError` naming the field."""
+    kind = data.get("kind") if isinstance(data, dict) else None
+    model = _REQUEST_CLASSES.get(kind) if isinstance(kind, str) else None
+    if model is not None:
+        try:
+            return cast("Request", model.model_validate(data))
+        except ValidationError:
+            pass  # refused the same either way; the union's error says which kind it tried
     return _REQUEST_ADAPTER.validate_python(data)
 
 
