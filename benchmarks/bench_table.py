@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import compileall
 import gc
 import os
 import pty
@@ -41,7 +42,7 @@ import termios
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from fcntl import ioctl
 from pathlib import Path
@@ -438,13 +439,24 @@ def _child_cpu_ms(run: Callable[[], None]) -> float:
     return ((after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)) * 1000
 
 
-def import_spans(module: str, reps: int) -> Iterator[Span]:
-    for _ in range(reps):
-        start = time.perf_counter()
-        cpu = _child_cpu_ms(
-            lambda: subprocess.run([sys.executable, "-c", f"import {module}"], check=True)
-        )
-        yield Span((time.perf_counter() - start) * 1000, cpu)
+IMPORTS = {
+    "import tui": "import tui",
+    "import pydantic": "import pydantic",
+    "tui's models and queue": "from tui import ChoiceRequest, ElicitationQueue",
+    "one pydantic model": (
+        "from pydantic import BaseModel, Field\n"
+        "class Question(BaseModel):\n"
+        "    message: str = Field(min_length=1)\n"
+    ),
+}
+"""`import tui` loads its names on first use, as `import pydantic` does; the second pair is
+what an agent loads to ask: the request models and the queue, beside a one-model program."""
+
+
+def import_span(code: str) -> Span:
+    start = time.perf_counter()
+    cpu = _child_cpu_ms(lambda: subprocess.run([sys.executable, "-c", code], check=True))
+    return Span((time.perf_counter() - start) * 1000, cpu)
 
 
 BARE_APP = """
@@ -455,6 +467,20 @@ class Bare(App):
         yield Label("Zebra?")
 Bare().run()
 """
+
+PYDANTIC_APP = """
+from pydantic import BaseModel, Field
+from textual.app import App
+from textual.widgets import Label
+class Question(BaseModel):
+    message: str = Field(min_length=1)
+class Bare(App):
+    def compose(self):
+        yield Label(Question(message="Zebra?").message)
+Bare().run()
+"""
+"""The bare app with one pydantic model validated before its first frame: what any
+pydantic-based front end pays at least."""
 
 OUR_APP = """
 from tui import ChoiceRequest, ElicitationApp, ElicitationQueue
@@ -468,6 +494,7 @@ COLD_STARTS: dict[str, list[str]] = {
     "elicit-tui ask": [ELICIT_TUI, "ask", "choice", "Zebra?", "-o", "yes", "-o", "no"],
     "ElicitationApp": [sys.executable, "-c", OUR_APP],
     "bare App+Label": [sys.executable, "-c", BARE_APP],
+    "App+Label with pydantic": [sys.executable, "-c", PYDANTIC_APP],
 }
 
 
@@ -587,13 +614,31 @@ async def in_process(args: argparse.Namespace) -> None:
         print(f"detached widgets alive, {name}: {total}" + (f" ({common})" if total else ""))
 
 
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def compile_project() -> None:
+    """Write the project's bytecode cache, as installing a wheel does for it and for Textual.
+
+    Otherwise, under PYTHONDONTWRITEBYTECODE, every fresh process would compile our sources
+    again while the bare app loads Textual's precompiled bytecode."""
+    for package in ("tui", "widgets", "styles"):
+        compileall.compile_dir(ROOT / package, quiet=1)
+
+
 def out_of_process(args: argparse.Namespace) -> None:
+    compile_project()
     section(f"fresh processes ({args.process_reps} each, alternating)")
-    imports: dict[str, list[Span]] = {"tui": [], "pydantic": []}
+    imports: dict[str, list[Span]] = {name: [] for name in IMPORTS}
     for _ in range(args.process_reps):
-        for module, spans in imports.items():
-            spans.extend(import_spans(module, 1))
-    row("import tui vs import pydantic", imports["tui"], imports["pydantic"])
+        for name, code in IMPORTS.items():
+            imports[name].append(import_span(code))
+    row("import tui vs import pydantic", imports["import tui"], imports["import pydantic"])
+    row(
+        "tui's models+queue vs one pydantic model",
+        imports["tui's models and queue"],
+        imports["one pydantic model"],
+    )
     starts: dict[str, list[Span]] = {name: [] for name in COLD_STARTS}
     for _ in range(args.process_reps):
         for name, argv in COLD_STARTS.items():
@@ -608,6 +653,11 @@ def out_of_process(args: argparse.Namespace) -> None:
         starts["ElicitationApp"],
         starts["bare App+Label"],
     )
+    row(
+        "cold start: App+Label+pydantic vs bare",
+        starts["App+Label with pydantic"],
+        starts["bare App+Label"],
+    )
 
 
 def main() -> None:
@@ -617,6 +667,11 @@ def main() -> None:
     parser.add_argument("--big-reps", type=int, default=3, help="questions per 10,000 case")
     parser.add_argument("--burst", type=int, default=1000, help="questions back to back")
     parser.add_argument("--process-reps", type=int, default=8)
+    parser.add_argument(
+        "--only",
+        choices=("in-process", "processes"),
+        help="run one part: the in-process cases, or import and cold start in fresh processes",
+    )
     args = parser.parse_args()
     print(
         f"elicit-tui vs bare Textual, headless {SIZE[0]}x{SIZE[1]}, python {sys.version.split()[0]};"
@@ -624,8 +679,10 @@ def main() -> None:
         f" case, 1 per 100,000 case"
     )
     started = time.perf_counter()
-    asyncio.run(in_process(args))
-    out_of_process(args)
+    if args.only != "processes":
+        asyncio.run(in_process(args))
+    if args.only != "in-process":
+        out_of_process(args)
     print(f"\nwhole run: {time.perf_counter() - started:.0f} s")
 
 
