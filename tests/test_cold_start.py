@@ -1,0 +1,163 @@
+"""What a cold start loads: `import tui` next to nothing, the first question only what it shows.
+
+Counts of modules and built validators in fresh processes, not times (timings live in
+benchmarks/bench_table.py).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any, get_args
+
+import pytest
+from pydantic import ValidationError
+
+from tui.core.models import _REQUEST_ADAPTER, Request, parse_request
+from widgets.base import ElicitationModal
+from widgets.registry import MODAL_MODULES
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _fresh(code: str) -> Any:
+    """What `code`, run in a fresh interpreter, prints as JSON on its last line."""
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    ).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def _loaded(modules: list[str], names: tuple[str, ...]) -> list[str]:
+    return sorted(m for m in modules if any(m == n or m.startswith(n + ".") for n in names))
+
+
+def test_import_tui_loads_neither_pydantic_nor_the_core() -> None:
+    modules = _fresh("import json, sys, tui; print(json.dumps(sorted(sys.modules)))")
+    assert _loaded(modules, ("pydantic", "pydantic_core", "tui.core", "tui.app")) == []
+
+
+def test_every_public_name_of_tui_is_the_one_in_its_module() -> None:
+    import tui.app.app
+    import tui.core.models
+    import tui.core.queue
+
+    assert tui.ChoiceRequest is tui.core.models.ChoiceRequest
+    assert tui.ElicitationQueue is tui.core.queue.ElicitationQueue
+    assert tui.ElicitationApp is tui.app.app.ElicitationApp
+    assert set(tui.__all__) <= set(dir(tui))
+    for name in tui.__all__:
+        assert getattr(tui, name) is not None
+    with pytest.raises(AttributeError, match="no attribute 'Nothing'"):
+        _ = tui.Nothing  # type: ignore[attr-defined]
+
+
+def test_star_import_gives_every_public_name() -> None:
+    names = _fresh(
+        "import json\nfrom tui import *\n"
+        "import tui\nprint(json.dumps([n for n in tui.__all__ if n not in globals()]))"
+    )
+    assert names == []
+
+
+FIRST_QUESTION = """
+import asyncio, json, sys
+sys.path.insert(0, "tests")
+from app_driver import wait_for_modal
+from tui import ChoiceRequest, ElicitationApp, ElicitationQueue
+
+def agent(queue):
+    queue.ask(ChoiceRequest(message="Zebra?", options=["yes", "no"]))
+
+async def main():
+    app = ElicitationApp(ElicitationQueue(), agent)
+    async with app.run_test(size=(80, 24)) as pilot:
+        modal = await wait_for_modal(pilot, "Zebra?")
+        await pilot.pause()
+        assert modal.is_mounted and modal.query("OptionList")
+        print(json.dumps(sorted(sys.modules)))
+
+asyncio.run(main())
+"""
+
+NOT_FOR_A_CHOICE = (
+    "markdown_it",
+    "textual.widgets._markdown",
+    "textual.widgets._text_area",
+    "rich.traceback",
+    "pygments",
+    "keyring",
+    "mcp",
+    "widgets.text",
+    "widgets.form",
+    "widgets.questions",
+    "widgets.tool_approval",
+    "widgets.url",
+    "widgets.confirmation",
+    "widgets.multi_choice",
+)
+"""Modules that show nothing of a choice without a description: other kinds' modals and their
+widgets, Markdown, the crash report's renderer, the keyring, the MCP bridge."""
+
+
+def test_the_first_choice_on_screen_loads_only_what_it_shows() -> None:
+    modules = _fresh(FIRST_QUESTION)
+    assert "widgets.choice" in modules
+    assert _loaded(modules, NOT_FOR_A_CHOICE) == []
+
+
+def test_the_command_line_parser_loads_no_front_end_keyring_or_bridge() -> None:
+    modules = _fresh(
+        "import json, sys\nfrom tui.cli.main import build_parser\n"
+        "build_parser().parse_args(['ask', 'choice', 'Zebra?', '-o', 'yes'])\n"
+        "print(json.dumps(sorted(sys.modules)))"
+    )
+    assert _loaded(modules, ("textual", "keyring", "mcp", "widgets", "tui.mcp.session")) == []
+
+
+def test_parse_request_builds_the_validator_of_its_own_kind_only() -> None:
+    built = _fresh(
+        "import json\nfrom tui.core.models import _REQUEST_CLASSES, parse_request\n"
+        "parse_request({'kind': 'choice', 'message': 'Zebra?', 'options': ['yes']})\n"
+        "print(json.dumps(sorted(k for k, c in _REQUEST_CLASSES.items()"
+        " if c.__pydantic_complete__)))"
+    )
+    assert built == ["choice"]
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"kind": "choice", "message": "Zebra?"},
+        {"kind": "choice", "message": "", "options": ["yes"], "surprise": 1},
+        {"kind": "text", "message": "Name?", "min_length": 5, "max_length": 2},
+        {"kind": "form", "message": "Deploy", "requested_schema": {"type": "array"}},
+        {"kind": "nothing", "message": "Zebra?"},
+        {"message": "Zebra?"},
+    ],
+)
+def test_a_refused_request_is_refused_as_the_union_of_kinds_refuses_it(
+    data: dict[str, Any],
+) -> None:
+    with pytest.raises(ValidationError) as expected:
+        _REQUEST_ADAPTER.validate_python(data)
+    with pytest.raises(ValidationError) as refused:
+        parse_request(data)
+    assert str(refused.value) == str(expected.value)
+    assert refused.value.errors(include_context=False) == expected.value.errors(
+        include_context=False
+    )
+
+
+def test_every_kind_has_a_modal_module_that_registers_it() -> None:
+    kinds = {cls.model_fields["kind"].default for cls in get_args(get_args(Request)[0])}
+    assert set(MODAL_MODULES) == kinds
+    for kind, module in MODAL_MODULES.items():
+        __import__(module)
+        assert ElicitationModal.registry[kind].__module__ == module
