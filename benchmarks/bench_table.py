@@ -14,12 +14,16 @@ headless at 80x24, and reports the median and p90 of wall time and of the proces
   with Enter as soon as it is painted; requests per second, ask → painted over the run and
   for the first and last 100, the growth of RSS and of gc-tracked objects from request 100
   to the last, and the widgets still alive that no screen holds any more.
-* `import` and cold start run in fresh processes, alternating ours and bare; cold start is
-  from process start to the question painted on a pseudo-terminal.
+* `import` and cold start run in fresh processes, alternating ours and bare, with the
+  project's bytecode compiled first; cold start is from process start to the question
+  painted on a pseudo-terminal. Beside `import pydantic` (lazy, as `import tui` is) the
+  request models and queue are set against a one-model pydantic program, and a bare app
+  that validates one pydantic model shows the least a pydantic front end pays.
 
 Repetitions are small so that one run takes a few minutes: `--reps` for the simple kinds,
 fewer for forms, the 10,000- and 100,000-option cases (`--big-reps`), `--burst` questions
-back to back. Run: `.venv/bin/python benchmarks/bench_table.py [--reps 20] [--burst 1000]`.
+back to back. Run: `.venv/bin/python benchmarks/bench_table.py [--reps 20] [--burst 1000]`
+(`--only processes` or `--only in-process` for one part).
 """
 
 from __future__ import annotations
