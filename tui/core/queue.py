@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
+import sys
 import threading
 import time
 from collections import deque
@@ -26,6 +26,11 @@ _TIMEOUT: TypeAdapter[float] = TypeAdapter(Timeout, config=ConfigDict(defer_buil
 
 
 def _runs_event_loop() -> bool:
+    # No loop can run where asyncio was never imported; an agent that only blocks in
+    # `ask()` need not load it (a third of the import of this module).
+    asyncio = sys.modules.get("asyncio")
+    if asyncio is None:
+        return False
     try:
         asyncio.get_running_loop()
     except RuntimeError:
@@ -161,6 +166,8 @@ class ElicitationQueue:
 
     async def ask_async(self, request: Request, timeout: float | None = None) -> ElicitationResult:
         """Queue `request` and await its result without blocking the event loop."""
+        import asyncio
+
         return await asyncio.wrap_future(self.submit(request, timeout))
 
     def cancel(self, request_id: str, reason: str = "cancelled_by_agent") -> bool:
