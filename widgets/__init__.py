@@ -8,15 +8,4 @@ from __future__ import annotations
 
 from widgets.registry import modal_for
 
-__all__ = [
-    "choice",
-    "confirmation",
-    "form",
-    "modal_for",
-    "multi_choice",
-    "questions",
-    "secret",
-    "text",
-    "tool_approval",
-    "url",
-]
+__all__ = ["modal_for"]
