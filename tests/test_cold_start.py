@@ -161,3 +161,39 @@ def test_every_kind_has_a_modal_module_that_registers_it() -> None:
     for kind, module in MODAL_MODULES.items():
         __import__(module)
         assert ElicitationModal.registry[kind].__module__ == module
+
+
+REUSED_FROM_THE_FIRST = """
+import asyncio, json, sys
+sys.path.insert(0, "tests")
+from app_driver import wait_for_modal
+from tui import ChoiceRequest, ElicitationApp, ElicitationQueue
+
+described = {"description": "Some **bold** words."}
+requests = [
+    ChoiceRequest(message="First?", options=["yes", "no"], **described),
+    ChoiceRequest(message="Second?", options=["up", "down"], **described),
+]
+
+def agent(queue):
+    for request in requests:
+        queue.ask(request)
+
+async def main():
+    app = ElicitationApp(ElicitationQueue(), agent, input_grace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        first = await wait_for_modal(pilot, "First?")
+        loaded_before = "widgets.choice" in sys.modules
+        await pilot.pause()
+        await pilot.press("enter")
+        second = await wait_for_modal(pilot, "Second?")
+        await pilot.pause()
+        description = str(second.query_one("#description").source)
+        print(json.dumps([loaded_before, second is first, description]))
+
+asyncio.run(main())
+"""
+
+
+def test_the_first_modal_of_a_kind_loaded_on_demand_is_kept_for_the_next() -> None:
+    assert _fresh(REUSED_FROM_THE_FIRST) == [True, True, "Some **bold** words."]

@@ -136,6 +136,8 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
             self.query_one("#title", Static).update(REDACTOR.scrub(request.title))
         self.query_one("#message", Static).update(REDACTOR.scrub(request.message))
         if request.description:
+            from textual.widgets import Markdown  # loaded with the first description
+
             self.query_one("#description", Markdown).update(REDACTOR.scrub(request.description))
         self.query_one("#body", VerticalScroll).scroll_home(animate=False, immediate=True)
         self.show_error("")
@@ -160,7 +162,8 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
             yield Static(REDACTOR.scrub(request.message), id="message", markup=False)
             with VerticalScroll(id="body", can_focus=False):
                 if request.description:
-                    from textual.widgets import Markdown  # its parser loads only when needed
+                    # Markdown and its parser load only for a request with a description.
+                    from textual.widgets import Markdown
 
                     yield Markdown(REDACTOR.scrub(request.description), id="description")
                 yield from self.compose_body()

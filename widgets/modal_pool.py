@@ -10,7 +10,7 @@ from textual.app import App
 
 from tui.core.models import Request
 from widgets.base import ElicitationModal
-from widgets.registry import modal_for
+from widgets.registry import modal_class_for, modal_for
 
 
 class ModalPool:
@@ -30,7 +30,7 @@ class ModalPool:
 
     def take(self, request: Request, *, deadline: float | None = None) -> ElicitationModal[Any]:
         """A modal showing `request`; raises LookupError for a kind no modal shows."""
-        modal_class = ElicitationModal.registry.get(request.kind)
+        modal_class = modal_class_for(request.kind)
         shape = None if modal_class is None else modal_class.shape(request)
         idle = self._idle.pop(shape, None) if shape is not None else None
         if idle is not None:

@@ -25,14 +25,18 @@ MODAL_MODULES = {
 """The module whose modal shows each kind, loaded on the first request of that kind."""
 
 
+def modal_class_for(kind: str) -> type[ElicitationModal[Any]] | None:
+    """The modal class that shows `kind` (its module loaded now if it was not), or None."""
+    if kind in MODAL_MODULES:
+        import_module(MODAL_MODULES[kind])
+    return ElicitationModal.registry.get(kind)
+
+
 def modal_for(
     request: Request, *, deadline: float | None = None, input_grace: float = 0.2
 ) -> ElicitationModal[Any]:
     """A new modal for `request`; raises LookupError for a kind no modal shows."""
-    if request.kind in MODAL_MODULES:
-        import_module(MODAL_MODULES[request.kind])
-    try:
-        modal_class = ElicitationModal.registry[request.kind]
-    except KeyError:
-        raise LookupError(f"no modal shows requests of kind {request.kind!r}") from None
+    modal_class = modal_class_for(request.kind)
+    if modal_class is None:
+        raise LookupError(f"no modal shows requests of kind {request.kind!r}")
     return modal_class(request, deadline=deadline, input_grace=input_grace)
