@@ -119,7 +119,9 @@ class ServeApp(ElicitationApp):
         return len(self._server.server_state.connections)
 
     def _show_clients(self) -> None:
-        self.query_one(AgentStatus).show_serving(self.url, self.connections)
+        # The timer may fire once more while the app shuts down, its main screen emptied.
+        for status in self.query(AgentStatus):
+            status.show_serving(self.url, self.connections)
 
     def _refuse(self, why: str) -> None:
         # In this event loop (uvicorn runs in it): the timeline shows one row, counting.
