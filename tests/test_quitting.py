@@ -147,3 +147,19 @@ async def test_the_title_names_the_question_on_screen_after_each_answer() -> Non
             await wait_for(pilot, lambda n=n: app.sub_title == f"question waiting: Q{n}?")
             await pilot.press("y")
         await wait_for(pilot, lambda: app.screen is app.default_screen and app.sub_title == "")
+
+
+@pytest.mark.parametrize("turns", range(6))
+async def test_exiting_as_a_modal_mounts_lets_it_mount_first(turns: int) -> None:
+    # The request arrives, then the app is told to exit a few event-loop turns later: while
+    # the modal is pushed, composed or mounting. Its on_mount must not find its widgets gone.
+    queue = ElicitationQueue()
+    app = ElicitationApp(queue, input_grace=0)
+    async with app.run_test(size=SIZE):
+        answer = queue.submit(parse_request({"kind": "choice", "message": "x?", "options": ["a"]}))
+        for _ in range(turns):
+            await asyncio.sleep(0)
+        app.exit("bye")
+        await asyncio.sleep(0.3)
+    assert app.return_value == "bye"
+    assert answer.result(timeout=1) == ElicitationResult(action="cancel", reason="closed")

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
+from rich.console import RenderableType
 from rich.segment import Segments
 from textual import events
 from textual.app import ComposeResult
@@ -223,6 +224,28 @@ class ElicitationApp(KeyOrderApp[Any]):
             self._exiting = True
             self.exit(result)
 
+    def exit(
+        self, result: Any = None, return_code: int = 0, message: RenderableType | None = None
+    ) -> None:
+        """Exit the app; no modal is shown from now on, and one still mounting is let finish
+        first, as taking its widgets away under its `on_mount` would crash the app."""
+        self._exiting = True
+        shown = self._shown
+        if shown is not None and shown.is_attached and not shown.is_mounted:
+            self.run_worker(self._exit_once_mounted(shown, result, return_code, message))
+        else:
+            super().exit(result, return_code, message)
+
+    async def _exit_once_mounted(
+        self,
+        shown: ElicitationModal[Any],
+        result: Any,
+        return_code: int,
+        message: RenderableType | None,
+    ) -> None:
+        await shown._mounted_event.wait()
+        super().exit(result, return_code, message)
+
     def action_help_quit(self) -> None:
         """Ctrl+C: say how to quit (a terminal's Ctrl+C reaches the app as a key)."""
         self.notify(
@@ -250,7 +273,7 @@ class ElicitationApp(KeyOrderApp[Any]):
     # -- UI thread ----------------------------------------------------------------------
 
     def on_queue_event_posted(self, message: QueueEventPosted) -> None:
-        if not self.is_running:
+        if not self.is_running or self._exiting:
             return  # shutting down: the screens this would update are being taken apart
         event = message.event
         if event.type == "requested":
