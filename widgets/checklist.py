@@ -20,11 +20,11 @@ class Checklist(SelectionList[str]):
 
     def _on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         # A highlight can arrive after the options were replaced (the modal was reloaded with
-        # the next question): SelectionList would look its index up in the new options.
-        if event.option_index < self.option_count:
-            super()._on_option_list_option_highlighted(event)
-        else:
+        # the next question): SelectionList's own handler, run after this one unless
+        # prevented, would look its index up in the new options.
+        if event.option_index >= self.option_count:
             event.stop()
+            event.prevent_default()
 
     def _get_left_gutter_width(self) -> int:
         return len(TICKED) + 1
