@@ -45,6 +45,14 @@ class _LiteralCurrent(SelectCurrent):
 class _LongOverlay(SelectOverlay, LongOptionList):
     """A Select's list that makes an option's row only when it is drawn."""
 
+    def watch_has_focus(self, value: bool) -> None:
+        # SelectOverlay forgets what was typed when it gains focus, but the letter that opened
+        # the list arrives before the focus does: it is the start of the search, not stale
+        typed = self._search_query
+        super().watch_has_focus(value)
+        if value:
+            self._search_query = typed
+
     _searched: tuple[LazyRows, list[str]] | None = None
     """The rows searched last and their texts as shown, in lower case."""
 
