@@ -82,8 +82,9 @@ async def test_a_long_list_lays_out_and_moves_like_textual_s(keys: list[str]) ->
                 await pilot.press(key)
         await pilot.pause()
         assert layout(long) == layout(stock)
-        assert long.highlighted_option is not None
-        assert str(long.highlighted_option.prompt) == str(stock.highlighted_option.prompt)
+        picked, expected = long.highlighted_option, stock.highlighted_option
+        assert picked is not None and expected is not None
+        assert str(picked.prompt) == str(expected.prompt)
         drawn = [long.render_line(y).text for y in range(long.size.height)]
         assert drawn == [stock.render_line(y).text for y in range(stock.size.height)]
 

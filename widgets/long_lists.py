@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from array import array
 from bisect import bisect_right
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from itertools import accumulate
-from typing import Any, cast, overload
+from typing import Any, TypeVar, cast, overload
 
 from rich.cells import cell_len
 from textual.content import Content
@@ -37,6 +37,8 @@ PromptBuilder = Callable[[], Content]
 
 RowMaker = Callable[[int], ListOption]
 """Makes the option at an index, the first time it is read."""
+
+T = TypeVar("T")
 
 
 class _LazyPrompt(ListOption):
@@ -69,7 +71,28 @@ class LazySelection(_LazyPrompt, Selection[str]):
         self._build = build
 
 
-class LazyRows(Sequence[ListOption]):
+class _View(Sequence[T]):
+    """A sequence whose item `i` is `item(indexes[i])`, computed when read; a slice is a
+    view too. Negative indexes and IndexError work as in a list."""
+
+    def __init__(self, item: Callable[[int], T], indexes: range) -> None:
+        self._item = item
+        self._indexes = indexes
+
+    def __len__(self) -> int:
+        return len(self._indexes)
+
+    @overload
+    def __getitem__(self, index: int) -> T: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[T]: ...
+    def __getitem__(self, index: int | slice) -> T | Sequence[T]:
+        if isinstance(index, slice):
+            return _View(self._item, self._indexes[index])
+        return self._item(self._indexes[index])
+
+
+class LazyRows(_View[ListOption]):
     """Options made on first read: option `i` is `make(i)`, its text `texts[i]`.
 
     A text is what the option shows, its lines split at newlines, each line drawn after
@@ -78,6 +101,7 @@ class LazyRows(Sequence[ListOption]):
     """
 
     def __init__(self, texts: Sequence[str], make: RowMaker, indent: int = 0) -> None:
+        super().__init__(self._option, range(len(texts)))
         self.texts = texts
         self._make = make
         self._indent = indent
@@ -88,22 +112,9 @@ class LazyRows(Sequence[ListOption]):
         self._widest_line: int | None = None
         self._heights: dict[int, Sequence[int]] = {}
 
-    def __len__(self) -> int:
-        return len(self.texts)
-
-    @overload
-    def __getitem__(self, index: int) -> ListOption: ...
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[ListOption]: ...
-    def __getitem__(self, index: int | slice) -> ListOption | Sequence[ListOption]:
-        if isinstance(index, slice):
-            return _RowsSlice(self, range(len(self))[index])
-        if index < 0:
-            index += len(self)
+    def _option(self, index: int) -> ListOption:
         option = self.made.get(index)
         if option is None:
-            if not 0 <= index < len(self):
-                raise IndexError(index)
             option = self.made[index] = self._make(index)
             self.index_of[option] = index
         return option
@@ -135,48 +146,11 @@ class LazyRows(Sequence[ListOption]):
         return measure(self[index])
 
 
-class _RowsSlice(Sequence[ListOption]):
-    """Part of `LazyRows`, making options only as they are read."""
-
-    def __init__(self, rows: LazyRows, indexes: range) -> None:
-        self._rows = rows
-        self._indexes = indexes
-
-    def __len__(self) -> int:
-        return len(self._indexes)
-
-    @overload
-    def __getitem__(self, index: int) -> ListOption: ...
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[ListOption]: ...
-    def __getitem__(self, index: int | slice) -> ListOption | Sequence[ListOption]:
-        if isinstance(index, slice):
-            return _RowsSlice(self._rows, self._indexes[index])
-        return self._rows[self._indexes[index]]
-
-
-class _Ones(Sequence[int]):
-    """`count` ones: the heights of rows that are one line each."""
+class _Ones(_View[int]):
+    """`count` ones: the heights of options that are one line each."""
 
     def __init__(self, count: int) -> None:
-        self._count = count
-
-    def __len__(self) -> int:
-        return self._count
-
-    @overload
-    def __getitem__(self, index: int) -> int: ...
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[int]: ...
-    def __getitem__(self, index: int | slice) -> int | Sequence[int]:
-        if isinstance(index, slice):
-            return _Ones(len(range(self._count)[index]))
-        if not -self._count <= index < self._count:
-            raise IndexError(index)
-        return 1
-
-    def __iter__(self) -> Iterator[int]:
-        return iter([1] * self._count)
+        super().__init__(lambda _: 1, range(count))
 
 
 class LineMap:
@@ -184,13 +158,10 @@ class LineMap:
 
     Textual's OptionList reads `lines[y]` (the option on line y and the line within it),
     `heights[i]` and `index_to_line[i]` (option i's height and first line) and calls
-    `clear()`; `fill` sets all three from the heights (dividers counted in).
+    `clear()`; `fill` sets them from the heights (dividers counted in).
     """
 
     def __init__(self) -> None:
-        self.lines = _Lines(self)
-        self.heights = _Heights(self)
-        self.index_to_line = _FirstLines(self)
         self.clear()
 
     def clear(self) -> None:
@@ -207,55 +178,44 @@ class LineMap:
         self.filled = (len(heights), width)
 
     @property
+    def lines(self) -> Sequence[tuple[int, int]]:
+        return _View(self._line, range(self.starts[-1]))
+
+    @property
+    def heights(self) -> Mapping[int, int]:
+        return _Lookup(lambda index: self.starts[index + 1] - self.starts[index], self.count)
+
+    @property
+    def index_to_line(self) -> Mapping[int, int]:
+        return _Lookup(self.starts.__getitem__, self.count)
+
+    @property
     def count(self) -> int:
         """How many options the map holds."""
         return len(self.starts) - 1
 
-    def first_line(self, index: int) -> int:
-        """Option `index`'s first line; KeyError when there is no such option."""
-        if not 0 <= index < self.count:
+    def _line(self, y: int) -> tuple[int, int]:
+        index = bisect_right(self.starts, y) - 1
+        return index, y - self.starts[index]
+
+
+class _Lookup(Mapping[int, int]):
+    """`value(i)` for `i` in `range(count)`; KeyError for any other key, as in a dict."""
+
+    def __init__(self, value: Callable[[int], int], count: int) -> None:
+        self._value = value
+        self._count = count
+
+    def __getitem__(self, index: int) -> int:
+        if not 0 <= index < self._count:
             raise KeyError(index)
-        return self.starts[index]
-
-
-class _Lines(Sequence[tuple[int, int]]):
-    def __init__(self, line_map: LineMap) -> None:
-        self._map = line_map
+        return self._value(index)
 
     def __len__(self) -> int:
-        return self._map.starts[-1]
+        return self._count
 
-    @overload
-    def __getitem__(self, y: int) -> tuple[int, int]: ...
-    @overload
-    def __getitem__(self, y: slice) -> Sequence[tuple[int, int]]: ...
-    def __getitem__(self, y: int | slice) -> tuple[int, int] | Sequence[tuple[int, int]]:
-        if isinstance(y, slice):
-            return [self[line] for line in range(len(self))[y]]
-        total = len(self)
-        if y < 0:
-            y += total
-        if not 0 <= y < total:
-            raise IndexError(y)
-        starts = self._map.starts
-        index = bisect_right(starts, y) - 1
-        return index, y - starts[index]
-
-
-class _Heights:
-    def __init__(self, line_map: LineMap) -> None:
-        self._map = line_map
-
-    def __getitem__(self, index: int) -> int:
-        return self._map.starts[index + 1] - self._map.first_line(index)
-
-
-class _FirstLines:
-    def __init__(self, line_map: LineMap) -> None:
-        self._map = line_map
-
-    def __getitem__(self, index: int) -> int:
-        return self._map.first_line(index)
+    def __iter__(self) -> Iterator[int]:
+        return iter(range(self._count))
 
 
 def _option_padding(option_list: OptionList) -> int:
