@@ -23,7 +23,8 @@ headless at 80x24, and reports the median and p90 of wall time and of the proces
 Repetitions are small so that one run takes a few minutes: `--reps` for the simple kinds,
 fewer for forms, the 10,000- and 100,000-option cases (`--big-reps`), `--burst` questions
 back to back. Run: `.venv/bin/python benchmarks/bench_table.py [--reps 20] [--burst 1000]`
-(`--only processes` or `--only in-process` for one part).
+(`--only processes` or `--only in-process` for one part; `--only big filter` for some
+sections: simple, big, filter, burst, process).
 """
 
 from __future__ import annotations
@@ -51,6 +52,7 @@ from dataclasses import dataclass
 from fcntl import ioctl
 from pathlib import Path
 from typing import Any, ClassVar
+from unittest.mock import patch
 
 from bench_form import NaiveForm, schema
 from textual.app import App, ComposeResult
@@ -71,6 +73,7 @@ from textual.widgets import (
 )
 
 from tui.app.app import ElicitationApp
+from tui.core import limits
 from tui.core.models import (
     ChoiceRequest,
     ConfirmationRequest,
@@ -218,6 +221,12 @@ def bare_form(fields: int) -> Callable[[], ModalScreen[Any]]:
 
 
 def our_request(kind: str, count: int = 10) -> Request:
+    if count > limits.MAX_ITEMS:
+        # Past the request limits, which refuse it from an agent; the limits are lifted here
+        # to see how the screen scales.
+        text = max(limits.MAX_TEXT, sum(map(len, labels(count))) + 1024)
+        with patch.multiple(limits, MAX_ITEMS=count, MAX_TEXT=text):
+            return our_request(kind, count)
     if kind == "choice":
         return ChoiceRequest(message="Which one?", options=labels(count))
     if kind == "multi_choice":
@@ -562,6 +571,17 @@ def section(title: str) -> None:
 
 
 async def in_process(args: argparse.Namespace) -> None:
+    if "simple" in args.only:
+        await simple_rows(args)
+    if "big" in args.only:
+        await big_rows(args)
+    if "filter" in args.only:
+        await filter_rows(args)
+    if "burst" in args.only:
+        await burst_rows(args)
+
+
+async def simple_rows(args: argparse.Namespace) -> None:
     section("ask() → modal painted")
     for kind in ("choice", "multi_choice", "text", "secret", "confirmation"):
         ours = await paint_case(True, our_request(kind), args.reps, 2)
@@ -573,6 +593,10 @@ async def in_process(args: argparse.Namespace) -> None:
         bare_first, bare_whole = await form_case(False, fields, reps, 2)
         row(f"form {fields} fields: first paint", ours_first, bare_first)
         row(f"form {fields} fields: all mounted", ours_whole, bare_whole)
+
+
+async def big_rows(args: argparse.Namespace) -> None:
+    section("ask() → modal painted, long option lists")
     slowest = 0.0
     for count in args.big:
         reps = args.big_reps if count <= 10_000 else 1
@@ -585,10 +609,15 @@ async def in_process(args: argparse.Namespace) -> None:
             bare = await paint_case(False, bare_modal(kind, count), reps, 1)
             row(f"{kind} of {count:,} options", ours, bare)
             slowest = max(slowest, *(s.wall for s in ours))
+
+
+async def filter_rows(args: argparse.Namespace) -> None:
     count = args.big[0]
     section(f"filter key → repainted, {count:,} options (a, l, p, h, 4× Backspace)")
     row("filter key stroke", await filter_case(True, count), await filter_case(False, count))
 
+
+async def burst_rows(args: argparse.Namespace) -> None:
     print(f"\n{args.burst:,} choice questions back to back (Enter as soon as painted)", flush=True)
     results = {
         "ours": await burst_case(True, args.burst),
@@ -664,6 +693,15 @@ def out_of_process(args: argparse.Namespace) -> None:
     )
 
 
+IN_PROCESS = ["simple", "big", "filter", "burst"]
+SECTIONS = [*IN_PROCESS, "process"]
+"""The benchmark's sections: simple kinds and forms, long option lists, filtering, questions
+back to back, and fresh processes (import and cold start)."""
+
+PARTS = {"in-process": IN_PROCESS, "processes": ["process"]}
+"""Names for the sections run in this process and those run in fresh processes."""
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--reps", type=int, default=20, help="questions per simple case")
@@ -673,19 +711,22 @@ def main() -> None:
     parser.add_argument("--process-reps", type=int, default=8)
     parser.add_argument(
         "--only",
-        choices=("in-process", "processes"),
-        help="run one part: the in-process cases, or import and cold start in fresh processes",
+        nargs="+",
+        choices=[*SECTIONS, *PARTS],
+        default=SECTIONS,
+        help="run only these sections, or one part: in-process or processes (default: all)",
     )
     args = parser.parse_args()
+    args.only = [section for name in args.only for section in PARTS.get(name, [name])]
     print(
         f"elicit-tui vs bare Textual, headless {SIZE[0]}x{SIZE[1]}, python {sys.version.split()[0]};"
         f" {args.reps} questions per simple kind after 2 warm-up, {args.big_reps} per 10,000"
         f" case, 1 per 100,000 case"
     )
     started = time.perf_counter()
-    if args.only != "processes":
+    if set(args.only) & set(IN_PROCESS):
         asyncio.run(in_process(args))
-    if args.only != "in-process":
+    if "process" in args.only:
         out_of_process(args)
     print(f"\nwhole run: {time.perf_counter() - started:.0f} s")
 

@@ -16,11 +16,13 @@ from test_app import wait_for
 from textual import events
 from textual.pilot import Pilot
 from textual.widgets import Input, Select, Static, Switch
+from textual.widgets._select import SelectCurrent, SelectOverlay
 
 from tui.app.app import ElicitationApp
 from tui.core.models import ElicitationResult, FormRequest
 from tui.core.queue import ElicitationQueue
 from tui.core.schema import SchemaError
+from tui.secrets.redaction import REDACTOR
 from widgets.form import FormModal
 
 SIZE = (80, 24)
@@ -393,3 +395,36 @@ async def test_a_long_enum_is_a_select() -> None:
     async with showing(form(EVERY_TYPE), size=(80, 40)) as s:
         region = next(f for f in s.modal.fields if f.field.name == "region")
         assert isinstance(region.control, Select)
+
+
+async def test_the_letter_that_opens_a_long_enum_starts_the_search() -> None:
+    schema = {
+        "type": "object",
+        "properties": {"pick": {"type": "string", "enum": [f"option {n}" for n in range(100)]}},
+    }
+    async with showing(form(schema)) as s:
+        await s.pilot.press("1", "2", "enter")
+        await wait_for(s.pilot, lambda: s.value("pick") is not None)
+        assert s.value("pick") == "option 12"
+
+
+async def test_a_long_enum_shows_its_labels_literally_and_scrubbed() -> None:
+    labels = [f"[b]{n}[/b] hunter22" for n in range(20)]
+    schema = {"type": "object", "properties": {"pick": {"type": "string", "enum": labels}}}
+
+    def ask(queue: ElicitationQueue) -> ElicitationResult:
+        REDACTOR.register("hunter22")
+        return form(schema)(queue)
+
+    async with showing(ask) as s:
+        await s.pilot.press("[", "b", "]", "7")
+        await s.pilot.pause()
+        overlay = s.modal.query_one(SelectOverlay)
+        shown = [overlay.render_line(y).text for y in range(overlay.size.height)]
+        assert any("[b]7[/b] •••" in line for line in shown), shown
+        assert not any("hunter22" in line for line in shown)
+        await s.pilot.press("enter")
+        await s.pilot.pause()
+        assert s.value("pick") == "[b]7[/b] hunter22"
+        closed = s.modal.query_one(SelectCurrent)
+        assert "[b]7[/b] •••" in str(closed.query_one("#label", Static).render())

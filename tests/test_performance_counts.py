@@ -7,12 +7,16 @@ import gc
 from collections import Counter
 from typing import Any
 
+import pytest
 from app_driver import SIZE, wait_for_modal
 from textual.pilot import Pilot
 from textual.widget import Widget
+from textual.widgets import Select
+from textual.widgets._select import SelectOverlay
 
 from tui.app.app import ElicitationApp
-from tui.core.models import ChoiceRequest, MultiChoiceRequest, Request
+from tui.core import models
+from tui.core.models import ChoiceRequest, FormRequest, MultiChoiceRequest, Request
 from tui.core.queue import ElicitationQueue
 from widgets.long_lists import LongOptionList, LongSelectionList
 
@@ -94,3 +98,49 @@ async def test_a_long_checklist_builds_only_the_rows_on_screen() -> None:
         assert isinstance(checklist, LongSelectionList)
         assert checklist.option_count == 10_000
         assert 0 < checklist.built_count <= checklist.size.height
+
+
+async def test_a_long_enum_s_list_builds_only_the_rows_it_draws() -> None:
+    labels = [f"option {n}" for n in range(10_000)]
+    prop = {"type": "string", "title": "Pick", "enum": labels}
+    request = FormRequest(
+        message="Which one?", requested_schema={"type": "object", "properties": {"pick": prop}}
+    )
+    app = ElicitationApp(ElicitationQueue(), ask_all([request]), input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_modal(pilot, "Which one?")
+        await pilot.pause()
+        select = app.screen.query_one(Select)
+        overlay = select.query_one(SelectOverlay)
+        assert isinstance(overlay, LongOptionList)
+        assert overlay.built_count == 0  # closed: nothing drawn
+        # type to search: each letter moves to the match, drawing (at most) a screenful there
+        await pilot.press(*"9998")
+        await pilot.pause()
+        assert select.expanded
+        assert 0 < overlay.built_count <= (len("9998") + 1) * overlay.size.height
+        await pilot.press("enter")
+        await pilot.pause()
+        assert select.value == "option 9998"
+
+
+async def test_a_form_request_s_schema_is_parsed_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Made, shown, answered: the schema of 10,000 options is read into options once."""
+    parsed: list[object] = []
+    original = models.parse_schema
+
+    def counting(schema: dict[str, Any]) -> Any:
+        parsed.append(schema)
+        return original(schema)
+
+    monkeypatch.setattr(models, "parse_schema", counting)
+    prop = {"type": "string", "enum": [f"option {n}" for n in range(10_000)]}
+    schema = {"type": "object", "properties": {"pick": prop}, "required": ["pick"]}
+    request = FormRequest(message="Which one?", requested_schema=schema)
+    app = ElicitationApp(ElicitationQueue(), ask_all([request]), input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_modal(pilot, "Which one?")
+        await pilot.press(*"option 7", "enter", "ctrl+s")
+        await pilot.pause()
+    assert request.check_content({"pick": "option 7"}) == {"pick": "option 7"}
+    assert len(parsed) == 1

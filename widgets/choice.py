@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Hashable
-from functools import partial
 from typing import ClassVar
 
 from textual import events
@@ -11,11 +10,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.content import Content
 from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option as ListOption
 
 from tui.core.models import ChoiceRequest
 from tui.core.options import Option
 from widgets.base import ElicitationModal, InvalidAnswer
-from widgets.long_lists import LazyOption, LongOptionList
+from widgets.long_lists import LongOptionList
 
 FILTER_THRESHOLD = 10
 """From this many options on, typing letters filters the list."""
@@ -42,11 +42,10 @@ def option_prompt(number: int, option: Option) -> Content:
     return prompt
 
 
-def list_option(number: int, option: Option) -> LazyOption:
-    """`option` as a row of the list, its prompt built when the row is first drawn."""
+def row_text(option: Option) -> str:
+    """The lines `option_prompt` draws after the number, joined by newlines."""
     label, description = prompt_lines(option)
-    lines = [INDENT + line for line in label + description]
-    return LazyOption(lines, partial(option_prompt, number, option), id=option.value)
+    return "\n".join(label + description)
 
 
 class ChoiceModal(ElicitationModal[ChoiceRequest]):
@@ -95,13 +94,23 @@ class ChoiceModal(ElicitationModal[ChoiceRequest]):
 
     def _apply_filter(self) -> None:
         needle = self._filter_text.casefold()
-        self._shown = [
+        matches = self._shown = [
             o
             for o in self.request.options
-            if needle in o.label.casefold() or needle in (o.description or "").casefold()
+            if not needle
+            or needle in o.label.casefold()
+            or needle in (o.description or "").casefold()
         ]
-        options = self.query_one(OptionList)
-        options.set_options(list_option(i, o) for i, o in enumerate(self._shown, 1))
+        options = self.query_one(LongOptionList)
+        options.show_rows(
+            # most options are one printable line, their label: no call each for those
+            [
+                o.label if o.description is None and o.label.isprintable() else row_text(o)
+                for o in matches
+            ],
+            lambda i: ListOption(option_prompt(i + 1, matches[i])),
+            indent=len(INDENT),
+        )
         if self._shown:
             options.highlighted = 0
         if self.filtering:

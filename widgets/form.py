@@ -13,7 +13,7 @@ from textual.widgets import Button, Input, OptionList, Select, SelectionList, Sw
 from textual.widgets._select import SelectOverlay
 
 from tui.core.models import FormRequest
-from tui.core.schema import FieldSpec, FormSpec, build_content, parse_schema, validate_content
+from tui.core.schema import FieldSpec, FormSpec, build_content, validate_content
 from tui.secrets.redaction import REDACTOR
 from widgets.base import ElicitationModal, InvalidAnswer
 from widgets.form_field import FormField, field_rows, field_values
@@ -53,7 +53,7 @@ class FormModal(ElicitationModal[FormRequest]):
 
     def __init__(self, request: FormRequest, **kwargs: Any) -> None:
         super().__init__(request, **kwargs)
-        self.spec: FormSpec = parse_schema(request.requested_schema)
+        self.spec: FormSpec = request.spec
         self.fields: list[FormField] = []
         """The fields built so far, in schema order: all of them once `complete`."""
         self._by_control: dict[Widget, FormField] = {}

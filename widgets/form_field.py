@@ -2,18 +2,24 @@
 
 from __future__ import annotations
 
+from rich.console import RenderableType
+from rich.text import Text
 from textual import events
+from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.content import Content
 from textual.widget import Widget
 from textual.widgets import Input, OptionList, Select, SelectionList, Static, Switch
+from textual.widgets._select import NULL, NoSelection, SelectCurrent, SelectOverlay
 from textual.widgets.option_list import Option as ListOption
 from textual.widgets.selection_list import Selection
 
 from tui.core.options import Option
 from tui.core.schema import FieldSpec, parse_value
+from tui.secrets.redaction import REDACTOR
 from widgets.checklist import NOT_PICKED, PICKED, Checklist
 from widgets.literal import literal
+from widgets.long_lists import LazyRows, LongOptionList
 
 SHORT_ENUM = 6
 """Enums with at most this many options show as a radio list; longer ones as a searchable Select."""
@@ -29,8 +35,65 @@ _CHOSEN, _NOT_CHOSEN = f"{PICKED} ", f"{NOT_PICKED} "
 _NONE_LABEL = "(none)"
 
 
+class _LiteralCurrent(SelectCurrent):
+    """What a Select shows closed: the picked label, literally (never as markup)."""
+
+    def update(self, label: RenderableType | NoSelection) -> None:
+        super().update(literal(label) if isinstance(label, str) else label)
+
+
+class _LongOverlay(SelectOverlay, LongOptionList):
+    """A Select's list that makes an option's row only when it is drawn."""
+
+    def watch_has_focus(self, value: bool) -> None:
+        # SelectOverlay forgets what was typed when it gains focus, but the letter that opened
+        # the list arrives before the focus does: it is the start of the search, not stale
+        typed = self._search_query
+        super().watch_has_focus(value)
+        if value:
+            self._search_query = typed
+
+    _searched: tuple[LazyRows, list[str]] | None = None
+    """The rows searched last and their texts as shown, in lower case."""
+
+    def _find_search_match(self, query: str) -> int | None:
+        # SelectOverlay's search (the earliest match in a prompt wins), on the rows' texts,
+        # without making every row
+        rows = self._options
+        if not isinstance(rows, LazyRows):
+            return super()._find_search_match(query)
+        if self._searched is None or self._searched[0] is not rows:
+            self._searched = rows, [REDACTOR.scrub(text).lower() for text in rows.texts]
+        query = query.lower()
+        best: int | None = None
+        earliest = -1
+        for index, text in enumerate(self._searched[1]):
+            at = text.find(query)
+            if at != -1 and (best is None or at < earliest):
+                best, earliest = index, at
+        return best
+
+
 class _SearchSelect(Select[str]):
-    """A Select that opens on the first letter typed and searches with it (type to search)."""
+    """A Select that opens on the first letter typed and searches with it (type to search).
+
+    Its list makes only the rows it draws, so an enum of 10,000 options shows at once.
+    """
+
+    def compose(self) -> ComposeResult:
+        yield _LiteralCurrent(self.prompt)
+        yield _LongOverlay(type_to_search=self._type_to_search).data_bind(compact=Select.compact)
+
+    def _setup_options_renderables(self) -> None:
+        blank = Text(self.prompt, style="dim")
+        options = self._options
+        texts = [self.prompt if value is NULL else str(label) for label, value in options]
+
+        def make(index: int) -> ListOption:
+            label, value = options[index]
+            return ListOption(blank if value is NULL else literal(str(label)))
+
+        self.query_one(_LongOverlay).show_rows(texts, make)
 
     def check_consume_key(self, key: str, character: str | None = None) -> bool:
         return character is not None and character.isprintable()
@@ -76,7 +139,7 @@ def make_control(field: FieldSpec, classes: str = "") -> Widget:
         return Switch(value=bool(default), classes=classes)
     if field.type == "enum" and len(field.options) > SHORT_ENUM:
         return _SearchSelect(
-            [(literal(o.label), o.value) for o in field.options],
+            [(o.label, o.value) for o in field.options],
             value=default if default is not None else Select.NULL,
             allow_blank=default is None,
             prompt=f"type to search {len(field.options)} options",

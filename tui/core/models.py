@@ -6,6 +6,7 @@ import fnmatch
 import json
 import re
 import uuid
+from contextvars import ContextVar
 from typing import Annotated, Any, ClassVar, Literal, cast, get_args
 
 from pydantic import (
@@ -14,6 +15,7 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    ModelWrapValidatorHandler,
     PrivateAttr,
     SecretStr,
     TypeAdapter,
@@ -26,6 +28,7 @@ from pydantic import (
 from tui.core.limits import MAX_TIMEOUT, check_size
 from tui.core.options import Option
 from tui.core.schema import (
+    FormSpec,
     SchemaError,
     default_content,
     parse_schema,
@@ -311,6 +314,10 @@ class ConfirmationRequest(_Request):
         return bool(content)
 
 
+_PARSED: ContextVar[tuple[dict[str, Any], FormSpec] | None] = ContextVar("_PARSED", default=None)
+"""The schema a form request's validation is checking, and its spec."""
+
+
 class FormRequest(_Request):
     """Several typed fields described by a JSON schema (MCP's `requestedSchema` subset)."""
 
@@ -321,15 +328,38 @@ class FormRequest(_Request):
     )
 
     _model: type[BaseModel] | None = PrivateAttr(default=None)
+    _parsed: tuple[dict[str, Any], FormSpec] | None = PrivateAttr(default=None)
 
     @field_validator("requested_schema")
     @classmethod
     def _schema_in_subset(cls, value: dict[str, Any]) -> dict[str, Any]:
         # pydantic's own schema of a flat model (`$defs`, `anyOf` with null) becomes the subset
         if isinstance(value, dict) and uses_pydantic_json(value):
-            return schema_from_pydantic_json(value)
-        parse_schema(value)
+            value = schema_from_pydantic_json(value)
+        _PARSED.set((value, parse_schema(value)))
         return value
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _keep_spec(cls, data: Any, handler: ModelWrapValidatorHandler[FormRequest]) -> FormRequest:
+        # the schema is parsed once: the field's check hands its spec over to the request
+        token = _PARSED.set(None)
+        try:
+            request = handler(data)
+            parsed = _PARSED.get()
+        finally:
+            _PARSED.reset(token)
+        request._parsed = parsed
+        return request
+
+    @property
+    def spec(self) -> FormSpec:
+        """The form the schema asks for (parsed when the request was made)."""
+        schema = self.requested_schema
+        if self._parsed is None or self._parsed[0] is not schema:
+            # a copy with another schema, or one given another since
+            self._parsed = schema, parse_schema(schema)
+        return self._parsed[1]
 
     @classmethod
     def from_model(cls, model: type[BaseModel], *, message: str, **fields: Any) -> FormRequest:
@@ -377,17 +407,17 @@ class FormRequest(_Request):
 
     def secret_fields(self) -> frozenset[str]:
         """The names of the fields typed masked and never shown."""
-        return frozenset(f.name for f in parse_schema(self.requested_schema).fields if f.secret)
+        return frozenset(f.name for f in self.spec.fields if f.secret)
 
     def default_content(self) -> dict[str, Any] | BaseModel:
-        return self.finish_content(default_content(parse_schema(self.requested_schema)))
+        return self.finish_content(default_content(self.spec))
 
     def check_content(self, content: Any) -> dict[str, Any] | BaseModel:
         """Fields left out take their defaults, as fields left untouched in the form do."""
         if isinstance(content, BaseModel):
             content = content.model_dump(mode="json", by_alias=True)
         _expect(content, dict, "a dict of field values")
-        fields = parse_schema(self.requested_schema).fields
+        fields = self.spec.fields
         unknown = [name for name in content if name not in {f.name for f in fields}]
         if unknown:
             raise ValueError(f"the form has no field {unknown[0]!r}")
