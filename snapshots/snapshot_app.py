@@ -12,6 +12,7 @@ from tui.app.app import ElicitationApp
 from tui.core.models import Request
 from tui.core.queue import ElicitationQueue
 from widgets.base import ElicitationModal
+from widgets.form import FormModal
 
 FIXED_TIME = "12:00:00"
 
@@ -34,6 +35,11 @@ def modal_app(*requests: Request, theme: str = "textual-dark") -> tuple[Elicitat
             await pilot.pause()
             if isinstance(app.screen, ElicitationModal) or not requests:
                 break
+        # A long form mounts its fields after the first screenful: keys go to the whole form.
+        for _ in range(100):
+            if not isinstance(app.screen, FormModal) or app.screen.complete:
+                break
+            await pilot.pause(0.01)
         await pilot.pause()
         for widget in app.screen.query(Input).results():
             widget.cursor_blink = False
