@@ -404,7 +404,8 @@ def _rss_mib() -> float:
 
 def _detached_widgets(app: App[Any]) -> Counter[str]:
     """Widgets alive that no screen holds: what a closed modal left behind. A screen on the
-    stack holds its widgets, and so does an installed one (a modal kept for reuse)."""
+    stack holds its widgets, and so does an installed one (a modal kept for reuse); a held
+    widget holds its scroll bars, which are not among its children."""
     installed = [s for s in app._installed_screens.values() if isinstance(s, Screen)]
     held = {
         id(node)
@@ -415,7 +416,10 @@ def _detached_widgets(app: App[Any]) -> Counter[str]:
     return Counter(
         type(o).__name__
         for o in gc.get_objects()
-        if isinstance(o, Widget) and id(o) not in held and not isinstance(o, App)
+        if isinstance(o, Widget)
+        and id(o) not in held
+        and id(o.parent) not in held
+        and not isinstance(o, App)
     )
 
 
