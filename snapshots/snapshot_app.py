@@ -22,13 +22,15 @@ Ready = Callable[[Pilot[Any]], Awaitable[None]]
 def modal_app(*requests: Request, theme: str = "textual-dark") -> tuple[ElicitationApp, Ready]:
     """An app that will show `requests` (the first as a modal), and a `run_before` that queues them.
 
-    The clock, the theme and the cursor blink are pinned so the SVG is the same on every run.
+    The clock, the theme, the cursor blink and animations are pinned so the SVG is the same on every run.
     """
     queue = ElicitationQueue()
     app = ElicitationApp(queue, input_grace=0, time_label=lambda _at: FIXED_TIME)
 
     async def ready(pilot: Pilot[Any]) -> None:
         app.theme = theme
+        # A field focused by Tab scrolls into view at once, not over frames the screenshot races.
+        app.animation_level = "none"
         for request in requests:
             queue.submit(request)
         for _ in range(50):
