@@ -53,7 +53,11 @@ def run_headless(
         access_log=False,
         timeout_graceful_shutdown=SHUTDOWN_GRACE,
     )
-    _InboxServer(config, inbox).run(sockets=[listener])
+    try:
+        _InboxServer(config, inbox).run(sockets=[listener])
+    except KeyboardInterrupt:
+        # uvicorn raises the Ctrl+C it held back once it has shut down: a normal way to stop.
+        pass
     return 0
 
 
