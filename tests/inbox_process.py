@@ -80,9 +80,9 @@ def running_inbox(
     *arguments: str, env: dict[str, str] | None = None, token: str = TOKEN
 ) -> Iterator[InboxProcess]:
     """Start `elicit-tui serve --headless --port 0 --token TOKEN`; killed however the block ends."""
+    serve = [sys.executable, "-m", "tui.cli.main", "serve", "--headless", "--port", "0"]
     process = subprocess.Popen(
-        [sys.executable, "-m", "tui.cli.main", "serve", "--headless", "--port", "0"]
-        + ["--token", token, *arguments],
+        [*serve, "--token", token, *arguments],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         stdin=subprocess.DEVNULL,
