@@ -118,23 +118,18 @@ async def _read_request(http: HTTPRequest) -> tuple[Request, float | None]:
     unknown = set(data) - {"request", "timeout"}
     if unknown:
         raise BadInput(f"unknown field {sorted(unknown)[0]!r}: the body is {{request, timeout}}")
-    if not isinstance(data.get("request"), dict):
+    fields = data.get("request")
+    if not isinstance(fields, dict):
         raise BadInput('the body must carry the request as an object: {"request": {...}}')
+    timeout = data.get("timeout")
+    if timeout is not None:
+        # The request's own field checks the timeout, in its own words.
+        fields = {**fields, "timeout": timeout}
     try:
-        request = parse_request(data["request"])
+        request = parse_request(fields)
     except ValidationError as error:
         raise BadInput(describe_validation_error(error)) from None
-    timeout = data.get("timeout")
-    if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, int | float)):
-        raise BadInput("timeout must be a number of seconds, or null")
-    if timeout is not None:
-        try:
-            # The request's own field says what a valid timeout is, in its own words.
-            request = parse_request({**request_json(request), "timeout": timeout})
-        except ValidationError as error:
-            raise BadInput(describe_validation_error(error)) from None
-        timeout = request.timeout
-    return request, timeout
+    return request, request.timeout if timeout is not None else None
 
 
 def _result(request_id: str, result: Any) -> Response:
