@@ -82,7 +82,13 @@ class ServeApp(ElicitationApp):
         self._token_note = token_note
         self.refused = 0
         """How many requests were turned away (no or a wrong token, too large)."""
-        self.inbox = Inbox(queue, local_front_end=LOCAL_FRONT_END)
+        # The app attaches its rules when it mounts, as every ElicitationApp does.
+        self.inbox = Inbox(
+            queue,
+            approvals=self.approvals,
+            attach_approvals=False,
+            local_front_end=LOCAL_FRONT_END,
+        )
         """The queue as askers and front ends in other processes reach it (`/v1/...`)."""
         app = inbox_app(
             self.inbox,

@@ -2,7 +2,8 @@
 
 `POST /v1/requests` queues a request and returns its id; `GET /v1/requests/{id}/result?wait=S`
 long-polls for the result; `POST /v1/ask` does both in one call; `DELETE /v1/requests/{id}`
-withdraws; `GET /v1/requests` lists what waits. A request is validated once, here, by
+withdraws; `GET /v1/requests` lists what waits; `GET /v1/rules` lists the approval rules in
+force (this session's and the "always" ones). A request is validated once, here, by
 `parse_request`: a malformed one is answered 422 with its error text and never shown.
 An asker whose connection drops while it waits (a killed process) withdraws its request.
 """
@@ -84,6 +85,11 @@ def asker_routes(inbox: Inbox) -> list[Route]:
         request_id = http.path_params["id"]
         return JSONResponse({"withdrawn": inbox.queue.cancel(request_id, WITHDRAWN)})
 
+    async def rules(http: HTTPRequest) -> Response:
+        return JSONResponse(
+            {"rules": [rule.model_dump(mode="json") for rule in inbox.approvals.rules()]}
+        )
+
     async def listing(http: HTTPRequest) -> Response:
         pending = inbox.queue.pending()
         return JSONResponse(
@@ -96,6 +102,7 @@ def asker_routes(inbox: Inbox) -> list[Route]:
         Route("/v1/requests/{id}/result", result, methods=["GET"]),
         Route("/v1/requests/{id}", withdraw, methods=["DELETE"]),
         Route("/v1/ask", ask, methods=["POST"]),
+        Route("/v1/rules", rules, methods=["GET"]),
     ]
 
 
