@@ -163,10 +163,6 @@ class Inbox:
         with self._lock:
             return self._outcomes.get(request_id)
 
-    def known(self, request_id: str) -> bool:
-        """True if the request waits, or ended recently."""
-        return self.queue.is_pending(request_id) or self.outcome(request_id) is not None
-
     def answerer(self, event: QueueEvent) -> str | None:
         """Who gave the result of a `resolved` event (None for `requested`, or if nobody did)."""
         if event.type != "resolved":
