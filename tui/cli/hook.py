@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import threading
 from collections.abc import Sequence
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import NoReturn
@@ -39,6 +40,9 @@ DEFAULT_WAIT = 300.0
 
 GRACE = 5.0
 """Seconds past `--wait` the hook waits for the inbox's own timeout answer before giving up."""
+
+WITHDRAW_WAIT = 2.0
+"""Seconds the hook gives withdrawing a question it gave up on, so a hung inbox cannot hold it."""
 
 MAX_INPUT = 4 * 1024 * 1024
 """Bytes of hook input read at most; a larger input decides nothing."""
@@ -134,9 +138,11 @@ def _ask_inbox(
     try:
         return future.result(timeout=wait + GRACE)
     except FutureTimeout:
-        # Withdrawn now, before this process ends: nobody should answer a call decided without them.
-        if future.cancel():
-            queue.cancel(request.id)
+        # Withdrawn before this process ends: nobody should answer a call decided without them.
+        future.cancel()
+        withdraw = threading.Thread(target=queue.cancel, args=(request.id,), daemon=True)
+        withdraw.start()
+        withdraw.join(WITHDRAW_WAIT)
         return ElicitationResult(action="cancel", reason="timeout")
 
 

@@ -104,9 +104,9 @@ def run_hook(hook: HookFormat, stdin: str, ask: Asker, *, wait: float) -> HookRu
     try:
         call = hook.read(_json_object(stdin), wait=wait)
     except ValidationError as error:
-        return HookRun("", f"the hook input is not {hook.cli}'s: {_first_line(error)}")
+        return HookRun("", f"cannot read {hook.cli}'s hook input: {_first_line(error)}")
     except ValueError as error:
-        return HookRun("", f"the hook input is not {hook.cli}'s: {error}")
+        return HookRun("", f"cannot read {hook.cli}'s hook input: {error}")
     try:
         result = ask(call.request)
     except Exception as error:  # no inbox, a wrong token, a broken connection: never a verdict
