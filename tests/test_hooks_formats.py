@@ -6,10 +6,16 @@ import json
 from typing import Any
 
 import pytest
-from hook_schemas import FIXTURES, INPUTS, OUTPUTS, allows
+from hook_schemas import FIXTURES, INPUTS, OUTPUTS, ClaudePreToolUseOutput, allows
 
 from tui.cli.hook import HOOKS
-from tui.core.models import AUTO_APPROVED, ElicitationResult, ToolApprovalRequest
+from tui.core.models import (
+    AUTO_APPROVED,
+    ElicitationResult,
+    QuestionsRequest,
+    Request,
+    ToolApprovalRequest,
+)
 from tui.integrations.hooks.flow import HookRun, exact_pattern, run_hook
 
 WAIT = 30.0
@@ -23,7 +29,8 @@ def _input(name: str) -> dict[str, Any]:
 def _run(name: str, result: ElicitationResult) -> tuple[HookRun, ToolApprovalRequest]:
     asked: list[ToolApprovalRequest] = []
 
-    def ask(request: ToolApprovalRequest) -> ElicitationResult:
+    def ask(request: Request) -> ElicitationResult:
+        assert isinstance(request, ToolApprovalRequest)
         asked.append(request)
         return result
 
@@ -217,3 +224,45 @@ def test_a_multi_line_command_is_summed_up_on_one_line() -> None:
     data["tool_input"]["command"] = "for f in *.log\ndo\n  gzip $f\ndone"
     request = HOOKS["codex"].read(data, wait=WAIT).request
     assert request.summary == "Bash: for f in *.log do gzip $f done"
+
+
+ASK = "claude_code_pre_tool_use_ask_user_question.json"
+QUESTION = "Which library should we use for date formatting?"
+
+
+def _ask_questions(result: ElicitationResult) -> tuple[HookRun, Request]:
+    asked: list[Request] = []
+
+    def ask(request: Request) -> ElicitationResult:
+        asked.append(request)
+        return result
+
+    run = run_hook(HOOKS["claude-code"], (INPUTS / ASK).read_text(), ask, wait=WAIT)
+    [request] = asked
+    return run, request
+
+
+def test_claude_codes_questions_are_asked_as_questions_not_as_an_approval() -> None:
+    _, request = _ask_questions(ElicitationResult(action="cancel"))
+    assert isinstance(request, QuestionsRequest)
+    assert request.id == "toolu_01ASK789"
+    assert request.timeout == WAIT
+    assert [o.label for o in request.questions[0].options] == ["date-fns", "Day.js"]
+
+
+def test_answered_questions_go_back_to_claude_code_as_updated_input() -> None:
+    answered = ElicitationResult(action="accept", content={"answers": {QUESTION: "Day.js"}})
+    run, _ = _ask_questions(answered)
+    specific = ClaudePreToolUseOutput.model_validate_json(run.stdout).hookSpecificOutput
+    assert specific.permissionDecision == "allow"
+    assert specific.updatedInput is not None
+    assert specific.updatedInput["answers"] == {QUESTION: "Day.js"}
+    assert specific.updatedInput["questions"] == _input(ASK)["tool_input"]["questions"]
+
+
+def test_questions_declined_are_denied_and_cancelled_ones_left_to_claude_code() -> None:
+    declined, _ = _ask_questions(ElicitationResult(action="decline"))
+    specific = ClaudePreToolUseOutput.model_validate_json(declined.stdout).hookSpecificOutput
+    assert specific.permissionDecision == "deny"
+    cancelled, _ = _ask_questions(ElicitationResult(action="cancel", reason="timeout"))
+    assert cancelled.stdout == ""

@@ -225,3 +225,17 @@ def test_malformed_hook_input_decides_nothing_and_asks_nobody(
     front = ScriptedFrontEnd(inbox, lambda _: {"action": "accept", "content": {"scope": "once"}})
     undecided(run_hook("claude-code", BASH, stdin=stdin, inbox=inbox), "hook input")
     assert front.asked == []
+
+
+def test_claude_codes_questions_are_answered_in_the_inbox(inbox: InboxProcess) -> None:
+    fixture = "claude_code_pre_tool_use_ask_user_question.json"
+    question = "Which library should we use for date formatting?"
+    front = ScriptedFrontEnd(
+        inbox, lambda _: {"action": "accept", "content": {"answers": {question: "date-fns"}}}
+    )
+    done = run_hook("claude-code", fixture, inbox=inbox)
+    specific = output("claude-code", fixture, done.stdout).hookSpecificOutput
+    assert specific.permissionDecision == "allow"
+    assert specific.updatedInput["answers"] == {question: "date-fns"}
+    [asked] = front.asked
+    assert (asked["kind"], asked["id"]) == ("questions", "toolu_01ASK789")

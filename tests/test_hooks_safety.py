@@ -15,14 +15,14 @@ from hook_schemas import INPUTS, allows
 
 import tui.cli.hook as hook_cli
 from tui.cli.main import main as elicit_tui
-from tui.core.models import ElicitationResult, ToolApprovalRequest
+from tui.core.models import ElicitationResult, Request
 from tui.integrations.hooks.claude_code import ClaudeCodeHook
 from tui.integrations.hooks.flow import PendingCall, Verdict, run_hook
 
 BASH = (INPUTS / "claude_code_pre_tool_use_bash.json").read_text()
 
 
-def _never_asked(request: ToolApprovalRequest) -> ElicitationResult:
+def _never_asked(request: Request) -> ElicitationResult:
     raise AssertionError(f"nobody should have been asked: {request.summary}")
 
 
@@ -36,7 +36,7 @@ def _never_asked(request: ToolApprovalRequest) -> ElicitationResult:
     ],
 )
 def test_an_asker_that_fails_decides_nothing(problem: Exception) -> None:
-    def ask(request: ToolApprovalRequest) -> ElicitationResult:
+    def ask(request: Request) -> ElicitationResult:
         raise problem
 
     run = run_hook(ClaudeCodeHook(), BASH, ask, wait=5)
@@ -74,11 +74,11 @@ def test_a_verdict_that_cannot_be_written_is_no_verdict() -> None:
     assert run.note is not None and "could not be written" in run.note
 
 
-def _main(monkeypatch: pytest.MonkeyPatch, stdin: bytes, *argv: str) -> list[ToolApprovalRequest]:
+def _main(monkeypatch: pytest.MonkeyPatch, stdin: bytes, *argv: str) -> list[Request]:
     """Run `elicit-tui hook` in this process on `stdin`; returns what it asked the inbox."""
-    asked: list[ToolApprovalRequest] = []
+    asked: list[Request] = []
 
-    def ask(request: ToolApprovalRequest, *_: Any) -> ElicitationResult:
+    def ask(request: Request, *_: Any) -> ElicitationResult:
         asked.append(request)
         return ElicitationResult(action="cancel", reason="timeout")
 

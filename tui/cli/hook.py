@@ -19,7 +19,7 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from typing import NoReturn
 
 from tui.core.limits import MAX_TIMEOUT
-from tui.core.models import ElicitationResult, ToolApprovalRequest
+from tui.core.models import ElicitationResult, Request
 from tui.integrations.hooks.claude_code import ClaudeCodeHook
 from tui.integrations.hooks.codex import CodexHook
 from tui.integrations.hooks.flow import HookFormat, run_hook
@@ -127,7 +127,7 @@ def main(argv: Sequence[str]) -> int:
 
 
 def _ask_inbox(
-    request: ToolApprovalRequest, url: str | None, token: str | None, wait: float
+    request: Request, url: str | None, token: str | None, wait: float
 ) -> ElicitationResult:
     """Ask `request` in the inbox, giving up `GRACE` seconds after `wait` (the inbox itself
     answers `cancel`/`timeout` at `wait`); raises on any fault."""

@@ -5,6 +5,10 @@ Input fields read: `hook_event_name`, `tool_name`, `tool_input`, `tool_use_id` (
 `hookSpecificOutput.{hookEventName, permissionDecision, permissionDecisionReason, updatedInput}`;
 for PermissionRequest, `hookSpecificOutput.{hookEventName, decision.{behavior, message,
 updatedInput}}`. Both take edited arguments as `updatedInput`, which replaces the whole input.
+
+A call of `AskUserQuestion` is not approved but answered: its questions are asked as they are
+(`tui.integrations.claude_code`), and the answers go back as `updatedInput.answers` with an
+allow, so Claude Code takes them without showing its own question.
 """
 
 from __future__ import annotations
@@ -14,7 +18,19 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from tui.integrations.hooks.flow import Allow, PendingCall, Verdict, approval, derived_call_id
+from tui.core.models import ElicitationResult
+from tui.integrations.claude_code import from_ask_user_question, to_ask_user_question_answer
+from tui.integrations.hooks.flow import (
+    Allow,
+    Deny,
+    PendingCall,
+    Verdict,
+    approval,
+    derived_call_id,
+)
+
+ASK_USER_QUESTION = "AskUserQuestion"
+"""Claude Code's tool for asking the person questions, answered here instead of approved."""
 
 NAMING_ARGUMENTS = {
     "Bash": "command",
@@ -51,6 +67,8 @@ class ClaudeCodeHook:
         call_id = hook.tool_use_id or derived_call_id(
             "claude-code", hook.session_id, hook.tool_name, hook.tool_input
         )
+        if hook.tool_name == ASK_USER_QUESTION:
+            return _questions(hook, call_id, wait)
         request = approval(
             cli=self.cli,
             tool_name=hook.tool_name,
@@ -90,6 +108,22 @@ class ClaudeCodeHook:
         if updated is not None:
             decision["updatedInput"] = updated
         return {"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": decision}}
+
+
+def _questions(hook: ClaudeCodeHookInput, call_id: str, wait: float) -> PendingCall:
+    """An AskUserQuestion call, asked as its questions; the answers allow it with them."""
+    asked = from_ask_user_question(hook.tool_input, source=ClaudeCodeHook.cli)
+    request = asked.model_copy(update={"id": call_id, "timeout": wait})
+
+    def answered(result: ElicitationResult) -> Verdict | None:
+        answer = to_ask_user_question_answer(request, result)
+        if answer is not None:
+            return Allow("Answered in elicit-tui", {**hook.tool_input, **answer})
+        if result.action == "decline":
+            return Deny("The person declined to answer these questions.")
+        return None
+
+    return PendingCall(request, hook.hook_event_name, hook.tool_input, answered)
 
 
 def _text(value: Any) -> str | None:

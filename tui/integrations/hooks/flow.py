@@ -20,24 +20,15 @@ from tui.core.models import (
     AUTO_APPROVED,
     ArgumentPattern,
     ElicitationResult,
+    Request,
     ToolApprovalRequest,
     call_summary,
 )
 
-Asker = Callable[[ToolApprovalRequest], ElicitationResult]
-"""Asks one approval in the inbox and returns how it ended; may raise on any fault."""
+Asker = Callable[[Request], ElicitationResult]
+"""Asks one request in the inbox and returns how it ended; may raise on any fault."""
 
 _SUMMARY_LENGTH = 120
-
-
-@dataclass(frozen=True)
-class PendingCall:
-    """A tool call a CLI wants approved: the approval to ask, and what the CLI sent."""
-
-    request: ToolApprovalRequest
-    event: str
-    """The hook event that asked (`PreToolUse`, `PermissionRequest`, `BeforeTool`)."""
-    tool_input: dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -56,6 +47,19 @@ class Deny:
 
 
 Verdict = Allow | Deny
+
+
+@dataclass(frozen=True)
+class PendingCall:
+    """A tool call a CLI wants approved: the request to ask, and what the CLI sent."""
+
+    request: Request
+    """A `ToolApprovalRequest`, or what `answered` reads the answer of."""
+    event: str
+    """The hook event that asked (`PreToolUse`, `PermissionRequest`, `BeforeTool`)."""
+    tool_input: dict[str, Any]
+    answered: Callable[[ElicitationResult], Verdict | None] | None = None
+    """For a call whose request is not a tool approval: what its result decides."""
 
 
 class HookFormat(Protocol):
@@ -123,6 +127,8 @@ def run_hook(hook: HookFormat, stdin: str, ask: Asker, *, wait: float) -> HookRu
 def verdict_for(hook: HookFormat, call: PendingCall, result: ElicitationResult) -> Verdict | None:
     """What `result` decides for `call`: None unless the person accepted or declined it."""
     request = call.request
+    if call.answered is not None or not isinstance(request, ToolApprovalRequest):
+        return call.answered(result) if call.answered is not None else None
     if request.scope_of(result) is not None:
         edited = _edited_arguments(result)
         if edited is None or edited == call.tool_input:
