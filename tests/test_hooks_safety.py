@@ -71,7 +71,7 @@ class _Unwritable(ClaudeCodeHook):
 def test_a_verdict_that_cannot_be_written_is_no_verdict() -> None:
     run = run_hook(_Unwritable(), BASH, lambda _: ElicitationResult(action="accept"), wait=5)
     assert run.stdout == ""
-    assert run.note is not None and "could not be written" in run.note
+    assert run.note is not None and "could not be turned into a verdict" in run.note
 
 
 def _main(monkeypatch: pytest.MonkeyPatch, stdin: bytes, *argv: str) -> list[Request]:
@@ -142,3 +142,10 @@ def test_an_inbox_that_never_answers_cannot_hold_the_hook() -> None:
     assert (done.returncode, done.stdout) == (0, "")
     assert "Gemini CLI asks as usual" in done.stderr
     assert took < 1 + hook_cli.GRACE + hook_cli.WITHDRAW_WAIT + 5  # + a process start
+
+
+def test_an_answer_of_the_wrong_shape_to_claude_codes_questions_decides_nothing() -> None:
+    ask = (INPUTS / "claude_code_pre_tool_use_ask_user_question.json").read_text()
+    odd = ElicitationResult(action="accept", content={"answers": ["date-fns"]})
+    run = run_hook(ClaudeCodeHook(), ask, lambda _: odd, wait=5)
+    assert run.stdout == ""

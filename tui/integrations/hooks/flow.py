@@ -115,20 +115,22 @@ def run_hook(hook: HookFormat, stdin: str, ask: Asker, *, wait: float) -> HookRu
         result = ask(call.request)
     except Exception as error:  # no inbox, a wrong token, a broken connection: never a verdict
         return HookRun("", f"the inbox did not answer ({_first_line(error)})")
-    verdict = verdict_for(hook, call, result)
-    if verdict is None:
-        return HookRun("", _undecided(result))
     try:
+        verdict = verdict_for(hook, call, result)
+        if verdict is None:
+            return HookRun("", _undecided(result))
         return HookRun(json.dumps(hook.write(call, verdict), ensure_ascii=False))
-    except Exception as error:  # a verdict that cannot be written is no verdict
-        return HookRun("", f"the verdict could not be written ({_first_line(error)})")
+    except Exception as error:  # an answer that cannot be read or written is no verdict
+        return HookRun("", f"the answer could not be turned into a verdict ({_first_line(error)})")
 
 
 def verdict_for(hook: HookFormat, call: PendingCall, result: ElicitationResult) -> Verdict | None:
     """What `result` decides for `call`: None unless the person accepted or declined it."""
     request = call.request
-    if call.answered is not None or not isinstance(request, ToolApprovalRequest):
-        return call.answered(result) if call.answered is not None else None
+    if call.answered is not None:
+        return call.answered(result)
+    if not isinstance(request, ToolApprovalRequest):
+        return None
     if request.scope_of(result) is not None:
         edited = _edited_arguments(result)
         if edited is None or edited == call.tool_input:
