@@ -19,6 +19,15 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "tui.integrations": ("tui.core", "tui.secrets", "tui.approvals", "tui.integrations"),
     "tui.mcp": ("tui.core", "tui.secrets", "tui.approvals", "tui.integrations", "tui.mcp"),
     "tui.transcript": ("tui.core", "tui.secrets", "tui.transcript"),
+    "tui.inbox": (
+        "tui.core",
+        "tui.secrets",
+        "tui.approvals",
+        "tui.integrations",
+        "tui.mcp",
+        "tui.transcript",
+        "tui.inbox",
+    ),
     "widgets": ("tui.core", "tui.secrets", "widgets"),
     "tui.app": (
         "tui.core",
@@ -27,6 +36,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "tui.integrations",
         "tui.mcp",
         "tui.transcript",
+        "tui.inbox",
         "tui.app",
         "widgets",
     ),
@@ -54,6 +64,7 @@ FOREIGN_BANS: dict[str, tuple[str, ...]] = {
     "tui.integrations": ("textual", "rich", "mcp", "mcp_types"),
     "tui.mcp": ("textual",),
     "tui.transcript": ("textual", "rich", "mcp", "mcp_types"),
+    "tui.inbox": ("textual",),
     "widgets": ("mcp", "mcp_types", "uvicorn"),
     **{
         adapter: ("textual", "rich")
@@ -147,7 +158,7 @@ def test_module_imports_only_what_its_layer_may(module: str) -> None:
 def test_the_package_roots_import_only_core_and_lazily_the_app() -> None:
     assert {_project(i, GRAPH) for i in GRAPH["tui"]} - {None} <= {
         name for name in GRAPH if name.startswith("tui.core")
-    } | {"tui.app.app"}
+    } | {"tui.app.app", "tui.inbox.remote_queue"}
     assert {_project(i, GRAPH) for i in GRAPH["widgets"]} - {None} <= {
         name for name in GRAPH if name.startswith("widgets")
     }
