@@ -10,8 +10,9 @@ import sys
 import threading
 from pathlib import Path
 
+from hook_process import BASH, ScriptedFrontEnd, run_hook
+from hook_schemas import INPUTS
 from inbox_process import TOKEN, InboxProcess, keyring_env, running_inbox
-from test_hooks_inbox import BASH, INPUTS, ScriptedFrontEnd, run_hook
 
 import tui
 from tui.core.models import AUTO_APPROVED
