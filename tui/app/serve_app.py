@@ -14,7 +14,7 @@ from textual import events, on
 
 from tui.app.app import ElicitationApp
 from tui.core.queue import ElicitationQueue
-from tui.inbox.asgi import inbox_app
+from tui.inbox.asgi import answer_without_delay, inbox_app
 from tui.inbox.inbox import Inbox
 from tui.mcp.server import PROGRESS_INTERVAL
 from tui.secrets.keyring_store import keyring_status
@@ -77,6 +77,7 @@ class ServeApp(ElicitationApp):
             transcript=transcript,
         )
         self._listener = listener
+        answer_without_delay(listener)
         self._token = token
         self._token_note = token_note
         self.refused = 0

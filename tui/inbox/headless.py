@@ -17,7 +17,7 @@ import uvicorn
 
 from tui.approvals.rules import ApprovalPolicy
 from tui.core.queue import ElicitationQueue
-from tui.inbox.asgi import inbox_app
+from tui.inbox.asgi import answer_without_delay, inbox_app
 from tui.inbox.inbox import Inbox
 
 SHUTDOWN_GRACE = 1
@@ -46,6 +46,7 @@ def run_headless(
         ElicitationQueue(policy="wait"), approvals=ApprovalPolicy(), transcript=transcript
     )
     host = listener.getsockname()[0]
+    answer_without_delay(listener)
     app = inbox_app(inbox, token=token, refused=_refused, host=host)
     config = uvicorn.Config(
         app,
