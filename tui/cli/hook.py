@@ -110,8 +110,8 @@ def main(argv: Sequence[str]) -> int:
         _say(prog, note)
     data = sys.stdin.buffer.read(MAX_INPUT + 1)
     if len(data) > MAX_INPUT:
-        run_note = f"the hook input is over {MAX_INPUT // (1024 * 1024)} MiB"
-        _say(prog, f"{run_note}; no decision, {hook.cli} asks as usual")
+        too_large = f"the hook input is over {MAX_INPUT // (1024 * 1024)} MiB"
+        _say(prog, f"{too_large}; {hook.cli} asks as usual")
         return 0
     run = run_hook(
         hook,
