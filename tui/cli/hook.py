@@ -130,7 +130,7 @@ def _ask_inbox(
     request: Request, url: str | None, token: str | None, wait: float
 ) -> ElicitationResult:
     """Ask `request` in the inbox, giving up `GRACE` seconds after `wait` (the inbox itself
-    answers `cancel`/`timeout` at `wait`); raises on any fault."""
+    answers `cancel`/`timeout` at `wait`); raises on any fault, `TimeoutError` on giving up."""
     from tui.inbox.remote_queue import RemoteQueue
 
     queue = RemoteQueue(url, token, poll=min(wait + GRACE, 25.0))
@@ -143,7 +143,7 @@ def _ask_inbox(
         withdraw = threading.Thread(target=queue.cancel, args=(request.id,), daemon=True)
         withdraw.start()
         withdraw.join(WITHDRAW_WAIT)
-        return ElicitationResult(action="cancel", reason="timeout")
+        raise TimeoutError(f"no result {wait + GRACE:g} s after asking") from None
 
 
 def _wait(flag: float | None) -> tuple[float, str | None]:
