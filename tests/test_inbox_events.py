@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -14,6 +17,8 @@ from typing import Any
 import httpx2
 import pytest
 from inbox_process import InboxProcess, running_inbox
+
+from tui.inbox.discovery import TOKEN_ENV, URL_ENV
 
 CHOICE = {"kind": "choice", "message": "Which database?", "options": ["Postgres", "SQLite"]}
 
@@ -234,3 +239,21 @@ def test_an_edited_tool_call_reaches_the_asker(inbox: InboxProcess) -> None:
         result = http.get(f"/v1/requests/{request_id}/result").json()
 
     assert result["result"]["content"] == edited
+
+
+def test_approvals_list_shows_the_running_inboxs_session_rules(inbox: InboxProcess) -> None:
+    request = {"kind": "tool_approval", "tool_name": "deploy", "tool_call_id": "d1"}
+    request_id = post(inbox, request)
+    inbox.answer(request_id, {"action": "accept", "content": {"scope": "session"}})
+    env = {**os.environ, URL_ENV: inbox.base, TOKEN_ENV: inbox.token}
+    listed = subprocess.run(
+        [sys.executable, "-m", "tui.cli.main", "approvals", "list"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=30,
+    )
+
+    assert listed.returncode == 0, listed.stderr
+    assert f"Allowed for this session by the inbox at {inbox.base}:" in listed.stdout
+    assert "deploy (every call)" in listed.stdout

@@ -13,6 +13,7 @@ from app_driver import SIZE, wait_for, wait_for_modal
 from tui.app.serve_app import ServeApp
 from tui.approvals.rules import ApprovalPolicy
 from tui.core.queue import ElicitationQueue
+from widgets.base import ElicitationModal
 
 TOKEN = "serve-tui-token-0123456789"
 CHOICE = {"kind": "choice", "message": "Which database?", "options": ["Postgres", "SQLite"]}
@@ -57,11 +58,13 @@ async def test_a_front_end_elsewhere_answering_closes_the_question_in_the_tui(
             f"/v1/requests/{request_id}/answer",
             json={"result": {"action": "accept", "content": "SQLite"}, "front_end": "pane-2"},
         )
-        await wait_for(pilot, lambda: app.queue.pending() == [])
+        await wait_for(pilot, lambda: not isinstance(app.screen, ElicitationModal))
         result = (await http.get(f"/v1/requests/{request_id}/result")).json()
+        notices = [notification.message for notification in app._notifications]
 
     assert applied.json()["applied"] is True
     assert result["result"]["content"] == "SQLite"
+    assert any(n.startswith("Answered in pane-2 at ") for n in notices), notices
 
 
 async def test_an_always_rule_answers_an_http_askers_tool_approval_without_asking(

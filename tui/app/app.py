@@ -296,13 +296,18 @@ class ElicitationApp(KeyOrderApp[Any]):
         self._main_screen_news.append(lambda: timeline.resolve(request, result))
         shown = self._shown
         if shown is not None and shown.request.id == request.id and shown.is_current:
-            label = _ENDED_WITHOUT_USER.get(result.reason or "", "Ended")
-            self.notify(f"{label}: {request.message}", severity="warning")
+            self.notify(
+                f"{self.ended_label(request, result)}: {request.message}", severity="warning"
+            )
             shown.dismiss(result)
         for waiting in list(self._waiting):
             if waiting.request.id == request.id:
                 self._waiting.remove(waiting)
         self._update_waiting()
+
+    def ended_label(self, request: Request, result: ElicitationResult) -> str:
+        """How the notice names the end of a request shown here that nobody answered here."""
+        return _ENDED_WITHOUT_USER.get(result.reason or "", "Ended")
 
     def _show_next(self) -> None:
         while self._waiting:

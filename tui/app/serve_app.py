@@ -13,9 +13,10 @@ import uvicorn
 from textual import events, on
 
 from tui.app.app import ElicitationApp
+from tui.core.models import ElicitationResult, Request
 from tui.core.queue import ElicitationQueue
 from tui.inbox.asgi import answer_without_delay, inbox_app
-from tui.inbox.inbox import Inbox
+from tui.inbox.inbox import Inbox, clock
 from tui.mcp.server import PROGRESS_INTERVAL
 from tui.secrets.keyring_store import keyring_status
 from widgets.agent_status import AgentStatus
@@ -82,7 +83,13 @@ class ServeApp(ElicitationApp):
         self._token_note = token_note
         self.refused = 0
         """How many requests were turned away (no or a wrong token, too large)."""
-        self.inbox = Inbox(queue, local_front_end=LOCAL_FRONT_END)
+        # The app attaches its rules when it mounts, as every ElicitationApp does.
+        self.inbox = Inbox(
+            queue,
+            approvals=self.approvals,
+            attach_approvals=False,
+            local_front_end=LOCAL_FRONT_END,
+        )
         """The queue as askers and front ends in other processes reach it (`/v1/...`)."""
         app = inbox_app(
             self.inbox,
@@ -122,6 +129,13 @@ class ServeApp(ElicitationApp):
         else:
             note = f" {self._token_note}" if self._token_note else ""
             self.notify(f"Clients send  Authorization: Bearer {self._token}{note}", timeout=20)
+
+    def ended_label(self, request: Request, result: ElicitationResult) -> str:
+        """Names the front end in another process that answered first, and when."""
+        outcome = self.inbox.outcome(request.id)
+        if outcome is not None and outcome.answered_by not in (None, LOCAL_FRONT_END):
+            return f"Answered in {outcome.answered_by} at {clock(outcome.at)}"
+        return super().ended_label(request, result)
 
     @property
     def connections(self) -> int:
