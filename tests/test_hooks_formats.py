@@ -266,3 +266,12 @@ def test_questions_declined_are_denied_and_cancelled_ones_left_to_claude_code() 
     assert specific.permissionDecision == "deny"
     cancelled, _ = _ask_questions(ElicitationResult(action="cancel", reason="timeout"))
     assert cancelled.stdout == ""
+
+
+def test_a_plan_to_approve_is_shown_as_its_text() -> None:
+    data = _input("claude_code_permission_request_bash.json")
+    plan = "## Plan\n\n1. Add the endpoint\n2. Test it"
+    data["tool_name"], data["tool_input"] = "ExitPlanMode", {"plan": plan}
+    request = HOOKS["claude-code"].read(data, wait=WAIT).request
+    assert isinstance(request, ToolApprovalRequest)
+    assert request.description == plan

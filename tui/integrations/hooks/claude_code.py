@@ -42,6 +42,9 @@ NAMING_ARGUMENTS = {
 }
 """The argument that says what a call of each built-in tool does."""
 
+DESCRIBING_ARGUMENTS = {"Bash": "description", "ExitPlanMode": "plan"}
+"""The argument whose text (markdown) explains a call: shown above its arguments."""
+
 
 class ClaudeCodeHookInput(BaseModel):
     """The fields of Claude Code's hook input that an approval needs; others are ignored."""
@@ -77,7 +80,7 @@ class ClaudeCodeHook:
             wait=wait,
             naming_argument=NAMING_ARGUMENTS.get(hook.tool_name),
             cwd=hook.cwd,
-            description=_text(hook.tool_input.get("description")),
+            description=_text(hook.tool_input.get(DESCRIBING_ARGUMENTS.get(hook.tool_name, ""))),
             diff=_edit_diff(hook.tool_name, hook.tool_input),
             metadata={
                 "hook_event_name": hook.hook_event_name,
