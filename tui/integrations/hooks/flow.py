@@ -222,7 +222,7 @@ _CANCELLED_BECAUSE = {
     "closed": "the inbox closed",
     "cancelled_by_agent": "the question was withdrawn",
     "inbox_unreachable": "no inbox could be reached",
-    "inbox_refused": "the inbox refused the question (is the token right?)",
+    "inbox_refused": "the inbox refused the question (a wrong token, or the same call waiting already)",
 }
 
 
