@@ -1,0 +1,277 @@
+"""Each CLI's recorded hook input becomes the right approval, and each answer its documented output."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hook_schemas import FIXTURES, INPUTS, OUTPUTS, ClaudePreToolUseOutput, allows
+
+from tui.cli.hook import HOOKS
+from tui.core.models import (
+    AUTO_APPROVED,
+    ElicitationResult,
+    QuestionsRequest,
+    Request,
+    ToolApprovalRequest,
+)
+from tui.integrations.hooks.flow import HookRun, exact_pattern, run_hook
+
+WAIT = 30.0
+
+
+def _input(name: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((INPUTS / name).read_text())
+    return data
+
+
+def _run(name: str, result: ElicitationResult) -> tuple[HookRun, ToolApprovalRequest]:
+    asked: list[ToolApprovalRequest] = []
+
+    def ask(request: Request) -> ElicitationResult:
+        assert isinstance(request, ToolApprovalRequest)
+        asked.append(request)
+        return result
+
+    run = run_hook(HOOKS[FIXTURES[name]], (INPUTS / name).read_text(), ask, wait=WAIT)
+    assert len(asked) == 1
+    return run, asked[0]
+
+
+def _output(name: str, run: HookRun) -> Any:
+    """The run's stdout, checked against the documented schema of its CLI's event."""
+    event = _input(name)["hook_event_name"]
+    model = OUTPUTS[(FIXTURES[name], event)]
+    return model.model_validate_json(run.stdout)
+
+
+ALLOW_ONCE = ElicitationResult(action="accept", content={"scope": "once"})
+
+
+@pytest.mark.parametrize("name", sorted(FIXTURES))
+def test_an_allowed_call_prints_the_documented_allow(name: str) -> None:
+    run, _ = _run(name, ALLOW_ONCE)
+    output = _output(name, run)
+    event = _input(name)["hook_event_name"]
+    if event == "PreToolUse":
+        assert output.hookSpecificOutput.permissionDecision == "allow"
+        assert output.hookSpecificOutput.updatedInput is None
+    elif event == "PermissionRequest":
+        assert output.hookSpecificOutput.decision.behavior == "allow"
+    else:
+        assert output.decision == "allow"
+        assert output.hookSpecificOutput is None
+
+
+@pytest.mark.parametrize("name", sorted(FIXTURES))
+def test_a_denial_carries_the_persons_reason_to_the_model(name: str) -> None:
+    declined = ElicitationResult(action="decline", content={"reason": "use the staging DB"})
+    run, _ = _run(name, declined)
+    output = _output(name, run)
+    event = _input(name)["hook_event_name"]
+    if event == "PreToolUse":
+        assert output.hookSpecificOutput.permissionDecision == "deny"
+        said = output.hookSpecificOutput.permissionDecisionReason
+    elif event == "PermissionRequest":
+        assert output.hookSpecificOutput.decision.behavior == "deny"
+        said = output.hookSpecificOutput.decision.message
+    else:
+        assert output.decision == "deny"
+        said = output.reason
+    assert "use the staging DB" in said
+    assert not allows(run.stdout)
+
+
+def test_a_denial_without_a_reason_still_says_the_person_denied_it() -> None:
+    run, _ = _run("gemini_before_tool_shell.json", ElicitationResult(action="decline"))
+    assert json.loads(run.stdout) == {
+        "decision": "deny",
+        "reason": "The person denied this call in elicit-tui.",
+    }
+
+
+@pytest.mark.parametrize("name", sorted(FIXTURES))
+@pytest.mark.parametrize("reason", ["timeout", "closed", "cancelled_by_agent", None])
+def test_a_cancel_decides_nothing(name: str, reason: str | None) -> None:
+    run, _ = _run(name, ElicitationResult(action="cancel", reason=reason))
+    assert run.stdout == ""
+    assert run.note is not None and run.note.startswith("no decision")
+
+
+def test_a_rule_allows_and_says_so() -> None:
+    ruled = ElicitationResult(action="accept", content={"scope": "always"}, reason=AUTO_APPROVED)
+    run, _ = _run("claude_code_pre_tool_use_bash.json", ruled)
+    specific = json.loads(run.stdout)["hookSpecificOutput"]
+    assert specific["permissionDecision"] == "allow"
+    assert "rule" in specific["permissionDecisionReason"]
+
+
+EDITED_COMMAND = {"command": "npm test -- --runInBand", "description": "Run the test suite"}
+
+
+def test_claude_codes_pre_tool_use_runs_the_edited_arguments_as_updated_input() -> None:
+    edited = ElicitationResult(
+        action="accept", content={"scope": "once", "arguments": EDITED_COMMAND}
+    )
+    run, _ = _run("claude_code_pre_tool_use_bash.json", edited)
+    output = _output("claude_code_pre_tool_use_bash.json", run)
+    assert output.hookSpecificOutput.permissionDecision == "allow"
+    assert output.hookSpecificOutput.updatedInput == EDITED_COMMAND
+
+
+def test_claude_codes_permission_request_runs_the_edited_arguments_as_updated_input() -> None:
+    arguments = {"command": "rm -rf node_modules/.cache"}
+    edited = ElicitationResult(action="accept", content={"scope": "once", "arguments": arguments})
+    run, _ = _run("claude_code_permission_request_bash.json", edited)
+    output = _output("claude_code_permission_request_bash.json", run)
+    assert output.hookSpecificOutput.decision.behavior == "allow"
+    assert output.hookSpecificOutput.decision.updatedInput == arguments
+
+
+def test_codex_cannot_take_edited_arguments_so_the_model_is_told_to_retry_with_them() -> None:
+    arguments = {"command": "rm -f /tmp/example.bak"}
+    edited = ElicitationResult(action="accept", content={"scope": "once", "arguments": arguments})
+    run, _ = _run("codex_permission_request_bash.json", edited)
+    decision = _output("codex_permission_request_bash.json", run).hookSpecificOutput.decision
+    assert decision.behavior == "deny"
+    assert '"command": "rm -f /tmp/example.bak"' in decision.message
+    assert "again" in decision.message
+    assert not allows(run.stdout)
+
+
+def test_gemini_merges_edited_arguments_as_tool_input() -> None:
+    arguments = {"command": "git push origin HEAD", "description": "Push"}
+    edited = ElicitationResult(action="accept", content={"scope": "once", "arguments": arguments})
+    run, _ = _run("gemini_before_tool_shell.json", edited)
+    output = _output("gemini_before_tool_shell.json", run)
+    assert output.decision == "allow"
+    assert output.hookSpecificOutput.tool_input == arguments
+
+
+def test_gemini_cannot_drop_an_argument_so_such_an_edit_is_a_retry() -> None:
+    arguments = {"command": "git push origin HEAD"}  # description removed: a merge keeps it
+    edited = ElicitationResult(action="accept", content={"scope": "once", "arguments": arguments})
+    run, _ = _run("gemini_before_tool_shell.json", edited)
+    output = _output("gemini_before_tool_shell.json", run)
+    assert output.decision == "deny"
+    assert "git push origin HEAD" in output.reason
+
+
+def test_arguments_sent_back_unchanged_are_a_plain_allow() -> None:
+    same = _input("claude_code_pre_tool_use_bash.json")["tool_input"]
+    result = ElicitationResult(action="accept", content={"scope": "once", "arguments": same})
+    run, _ = _run("claude_code_pre_tool_use_bash.json", result)
+    assert "updatedInput" not in json.loads(run.stdout)["hookSpecificOutput"]
+
+
+def test_claude_codes_call_id_becomes_the_approval_id() -> None:
+    _, request = _run("claude_code_pre_tool_use_bash.json", ALLOW_ONCE)
+    assert request.id == "toolApproval:toolu_01ABC123"
+    assert request.tool_name == "Bash"
+    assert request.arguments == {"command": "npm test", "description": "Run the test suite"}
+    assert request.summary == "Bash: npm test"
+    assert request.description == "Run the test suite"
+    assert request.source == "Claude Code (my-project)"
+    assert request.timeout == WAIT
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "claude_code_permission_request_bash.json",
+        "codex_permission_request_bash.json",
+        "gemini_before_tool_shell.json",
+    ],
+)
+def test_a_call_without_an_id_gets_a_stable_one(name: str) -> None:
+    _, first = _run(name, ALLOW_ONCE)
+    _, again = _run(name, ALLOW_ONCE)
+    assert first.id == again.id
+    assert first.id.startswith("toolApproval:")
+    other = _input(name)
+    other["tool_input"] = {**other["tool_input"], "command": "ls"}
+    request = HOOKS[FIXTURES[name]].read(other, wait=WAIT).request
+    assert request.id != first.id
+
+
+def test_remembering_a_shell_call_covers_that_command_only() -> None:
+    _, request = _run("codex_permission_request_bash.json", ALLOW_ONCE)
+    assert request.remember is not None
+    assert request.remember.matches({"command": "rm -f /tmp/example"})
+    assert not request.remember.matches({"command": "rm -f /tmp/example; rm -rf /"})
+    assert not request.remember.matches({"command": "rm -f /tmp/other"})
+
+
+def test_an_exact_pattern_takes_glob_characters_literally() -> None:
+    from fnmatch import fnmatchcase
+
+    text = "ls *.py [ab]? x"
+    assert fnmatchcase(text, exact_pattern(text))
+    assert not fnmatchcase("ls main.py [ab]? x", exact_pattern(text))
+    assert not fnmatchcase("ls *.py a! x", exact_pattern(text))
+
+
+def test_an_edit_shows_its_change_as_a_diff() -> None:
+    _, request = _run("claude_code_pre_tool_use_edit.json", ALLOW_ONCE)
+    assert request.diff is not None
+    assert "-DEBUG = True\n+DEBUG = False\n" in request.diff
+    assert request.summary == "Edit: /home/user/my-project/src/app.py"
+
+
+def test_a_multi_line_command_is_summed_up_on_one_line() -> None:
+    data = _input("codex_permission_request_bash.json")
+    data["tool_input"]["command"] = "for f in *.log\ndo\n  gzip $f\ndone"
+    request = HOOKS["codex"].read(data, wait=WAIT).request
+    assert request.summary == "Bash: for f in *.log do gzip $f done"
+
+
+ASK = "claude_code_pre_tool_use_ask_user_question.json"
+QUESTION = "Which library should we use for date formatting?"
+
+
+def _ask_questions(result: ElicitationResult) -> tuple[HookRun, Request]:
+    asked: list[Request] = []
+
+    def ask(request: Request) -> ElicitationResult:
+        asked.append(request)
+        return result
+
+    run = run_hook(HOOKS["claude-code"], (INPUTS / ASK).read_text(), ask, wait=WAIT)
+    [request] = asked
+    return run, request
+
+
+def test_claude_codes_questions_are_asked_as_questions_not_as_an_approval() -> None:
+    _, request = _ask_questions(ElicitationResult(action="cancel"))
+    assert isinstance(request, QuestionsRequest)
+    assert request.id == "toolu_01ASK789"
+    assert request.timeout == WAIT
+    assert [o.label for o in request.questions[0].options] == ["date-fns", "Day.js"]
+
+
+def test_answered_questions_go_back_to_claude_code_as_updated_input() -> None:
+    answered = ElicitationResult(action="accept", content={"answers": {QUESTION: "Day.js"}})
+    run, _ = _ask_questions(answered)
+    specific = ClaudePreToolUseOutput.model_validate_json(run.stdout).hookSpecificOutput
+    assert specific.permissionDecision == "allow"
+    assert specific.updatedInput is not None
+    assert specific.updatedInput["answers"] == {QUESTION: "Day.js"}
+    assert specific.updatedInput["questions"] == _input(ASK)["tool_input"]["questions"]
+
+
+def test_questions_declined_are_denied_and_cancelled_ones_left_to_claude_code() -> None:
+    declined, _ = _ask_questions(ElicitationResult(action="decline"))
+    specific = ClaudePreToolUseOutput.model_validate_json(declined.stdout).hookSpecificOutput
+    assert specific.permissionDecision == "deny"
+    cancelled, _ = _ask_questions(ElicitationResult(action="cancel", reason="timeout"))
+    assert cancelled.stdout == ""
+
+
+def test_a_plan_to_approve_is_shown_as_its_text() -> None:
+    data = _input("claude_code_permission_request_bash.json")
+    plan = "## Plan\n\n1. Add the endpoint\n2. Test it"
+    data["tool_name"], data["tool_input"] = "ExitPlanMode", {"plan": plan}
+    request = HOOKS["claude-code"].read(data, wait=WAIT).request
+    assert isinstance(request, ToolApprovalRequest)
+    assert request.description == plan

@@ -1,0 +1,168 @@
+"""`elicit-tui hook ...` as each CLI runs it: a real process with recorded hook JSON on stdin, asking a
+real `elicit-tui serve --headless`, answered by a scripted front end over `/v1/events`."""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from hook_process import BASH, ScriptedFrontEnd, run_hook
+from hook_schemas import FIXTURES, INPUTS, OUTPUTS, allows
+from inbox_process import InboxProcess, running_inbox
+
+
+def output(cli: str, fixture: str, stdout: str) -> Any:
+    """The hook's stdout, checked against its CLI's documented output schema."""
+    event = json.loads((INPUTS / fixture).read_text())["hook_event_name"]
+    return OUTPUTS[(cli, event)].model_validate_json(stdout)
+
+
+def undecided(done: subprocess.CompletedProcess[str], why: str) -> None:
+    """The hook decided nothing, exited 0, and said `why` on one line of stderr."""
+    assert done.returncode == 0
+    assert done.stdout == ""
+    assert not allows(done.stdout)
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert why in lines[0]
+
+
+@pytest.fixture
+def inbox() -> Iterator[InboxProcess]:
+    with running_inbox() as running:
+        yield running
+
+
+def test_an_allowed_call_is_allowed_and_asked_with_the_tools_call_id(inbox: InboxProcess) -> None:
+    front = ScriptedFrontEnd(inbox, lambda _: {"action": "accept", "content": {"scope": "once"}})
+    done = run_hook("claude-code", BASH, inbox=inbox)
+    assert done.returncode == 0, done.stderr
+    specific = output("claude-code", BASH, done.stdout).hookSpecificOutput
+    assert specific.permissionDecision == "allow"
+    [asked] = front.asked
+    assert asked["id"] == "toolApproval:toolu_01ABC123"
+    assert (asked["kind"], asked["tool_name"], asked["summary"]) == (
+        "tool_approval",
+        "Bash",
+        "Bash: npm test",
+    )
+
+
+@pytest.mark.parametrize("name", sorted(FIXTURES))
+def test_a_denial_reaches_the_model_with_the_persons_reason(inbox: InboxProcess, name: str) -> None:
+    ScriptedFrontEnd(
+        inbox, lambda _: {"action": "decline", "content": {"reason": "not on a Friday"}}
+    )
+    done = run_hook(FIXTURES[name], name, inbox=inbox)
+    assert done.returncode == 0, done.stderr
+    output(FIXTURES[name], name, done.stdout)
+    assert "not on a Friday" in done.stdout
+    assert not allows(done.stdout)
+
+
+def test_an_always_rule_answers_the_next_call_at_once_without_a_question(
+    inbox: InboxProcess,
+) -> None:
+    answers = iter([{"action": "accept", "content": {"scope": "always"}}])
+    # Only the first question gets the person's "always"; any later one would be declined.
+    ScriptedFrontEnd(inbox, lambda _: next(answers, {"action": "decline"}))
+    first = run_hook("claude-code", BASH, inbox=inbox)
+    assert output("claude-code", BASH, first.stdout).hookSpecificOutput.permissionDecision == (
+        "allow"
+    )
+    later = json.loads((INPUTS / BASH).read_text())
+    later["tool_use_id"] = "toolu_02LATER"
+    started = time.monotonic()
+    second = run_hook("claude-code", BASH, stdin=json.dumps(later), inbox=inbox)
+    took = time.monotonic() - started
+    specific = output("claude-code", BASH, second.stdout).hookSpecificOutput
+    assert specific.permissionDecision == "allow"
+    assert "rule" in specific.permissionDecisionReason
+    assert took < 10  # a process start and one round trip; nobody waited on a person
+    other = json.loads((INPUTS / BASH).read_text())
+    other["tool_use_id"], other["tool_input"]["command"] = "toolu_03OTHER", "npm publish"
+    third = run_hook("claude-code", BASH, stdin=json.dumps(other), inbox=inbox)
+    assert not allows(third.stdout)  # the rule covers that command only
+    listed = subprocess.run(
+        [sys.executable, "-m", "tui.cli.main", "approvals", "list"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert "Bash (command ~ npm test)" in listed.stdout
+
+
+def test_an_edited_approval_runs_the_edited_call_in_claude_code(inbox: InboxProcess) -> None:
+    edited = {"command": "npm test -- --bail", "description": "Run the test suite"}
+    ScriptedFrontEnd(
+        inbox, lambda _: {"action": "accept", "content": {"scope": "once", "arguments": edited}}
+    )
+    done = run_hook("claude-code", BASH, inbox=inbox)
+    specific = output("claude-code", BASH, done.stdout).hookSpecificOutput
+    assert (specific.permissionDecision, specific.updatedInput) == ("allow", edited)
+
+
+def test_a_cancel_decides_nothing(inbox: InboxProcess) -> None:
+    ScriptedFrontEnd(inbox, lambda _: {"action": "cancel"})
+    undecided(run_hook("gemini", "gemini_before_tool_shell.json", inbox=inbox), "cancelled")
+
+
+def test_no_answer_within_the_wait_decides_nothing_and_withdraws_the_question(
+    inbox: InboxProcess,
+) -> None:
+    front = ScriptedFrontEnd(inbox, lambda _: None)
+    started = time.monotonic()
+    done = run_hook("claude-code", BASH, "--wait", "1", inbox=inbox)
+    took = time.monotonic() - started
+    undecided(done, "in time")
+    assert len(front.asked) == 1
+    assert took < 1 + 5 + 5  # the wait, the grace, a process start
+    assert inbox.pending() == []
+
+
+def test_without_an_inbox_the_hook_decides_nothing() -> None:
+    with socket.socket() as unused:
+        unused.bind(("127.0.0.1", 0))
+        port = unused.getsockname()[1]
+    done = run_hook("claude-code", BASH, to=f"http://127.0.0.1:{port}")
+    undecided(done, "no inbox could be reached")
+
+
+def test_a_wrong_token_decides_nothing_and_asks_nobody(inbox: InboxProcess) -> None:
+    front = ScriptedFrontEnd(inbox, lambda _: {"action": "accept", "content": {"scope": "once"}})
+    done = run_hook("claude-code", BASH, to=inbox.base, token="not-the-token")
+    undecided(done, "token")
+    assert front.asked == []
+    assert "not-the-token" not in done.stderr
+
+
+@pytest.mark.parametrize(
+    "stdin",
+    ["", "not json", "[]", '{"hook_event_name": "PreToolUse"}', '{"hook_event_name": "Stop"}'],
+)
+def test_malformed_hook_input_decides_nothing_and_asks_nobody(
+    inbox: InboxProcess, stdin: str
+) -> None:
+    front = ScriptedFrontEnd(inbox, lambda _: {"action": "accept", "content": {"scope": "once"}})
+    undecided(run_hook("claude-code", BASH, stdin=stdin, inbox=inbox), "hook input")
+    assert front.asked == []
+
+
+def test_claude_codes_questions_are_answered_in_the_inbox(inbox: InboxProcess) -> None:
+    fixture = "claude_code_pre_tool_use_ask_user_question.json"
+    question = "Which library should we use for date formatting?"
+    front = ScriptedFrontEnd(
+        inbox, lambda _: {"action": "accept", "content": {"answers": {question: "date-fns"}}}
+    )
+    done = run_hook("claude-code", fixture, inbox=inbox)
+    specific = output("claude-code", fixture, done.stdout).hookSpecificOutput
+    assert specific.permissionDecision == "allow"
+    assert specific.updatedInput["answers"] == {question: "date-fns"}
+    [asked] = front.asked
+    assert (asked["kind"], asked["id"]) == ("questions", "toolu_01ASK789")

@@ -1,0 +1,152 @@
+"""A permission hook never allows by accident, never blocks on a fault and never hangs."""
+
+from __future__ import annotations
+
+import io
+import json
+import socket
+import subprocess
+import sys
+import time
+from typing import Any
+
+import pytest
+from hook_schemas import INPUTS, allows
+
+import tui.cli.hook as hook_cli
+from tui.cli.main import main as elicit_tui
+from tui.core.models import ElicitationResult, Request
+from tui.integrations.hooks.claude_code import ClaudeCodeHook
+from tui.integrations.hooks.flow import PendingCall, Verdict, run_hook
+
+BASH = (INPUTS / "claude_code_pre_tool_use_bash.json").read_text()
+
+
+def _never_asked(request: Request) -> ElicitationResult:
+    raise AssertionError(f"nobody should have been asked: {request.summary}")
+
+
+@pytest.mark.parametrize(
+    "problem",
+    [
+        ConnectionRefusedError("[Errno 111] Connection refused"),
+        TimeoutError("timed out"),
+        RuntimeError("something unforeseen"),
+        ValueError("the inbox refused the request"),
+    ],
+)
+def test_an_asker_that_fails_decides_nothing(problem: Exception) -> None:
+    def ask(request: Request) -> ElicitationResult:
+        raise problem
+
+    run = run_hook(ClaudeCodeHook(), BASH, ask, wait=5)
+    assert (run.stdout, run.decided) == ("", False)
+    assert run.note is not None and str(problem) in run.note
+
+
+@pytest.mark.parametrize(
+    "stdin",
+    [
+        "",
+        "{",
+        "null",
+        '"PreToolUse"',
+        '{"hook_event_name": "PostToolUse", "tool_name": "Bash", "tool_input": {}}',
+        '{"hook_event_name": "PreToolUse", "tool_name": "", "tool_input": {}}',
+        '{"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": "ls"}',
+        json.dumps({**json.loads(BASH), "tool_input": {"command": "x" * 300_000}}),
+    ],
+)
+def test_input_that_is_not_the_clis_decides_nothing_and_asks_nobody(stdin: str) -> None:
+    run = run_hook(ClaudeCodeHook(), stdin, _never_asked, wait=5)
+    assert run.stdout == ""
+    assert run.note is not None and run.note.startswith("cannot read Claude Code's hook input")
+
+
+class _Unwritable(ClaudeCodeHook):
+    def write(self, call: PendingCall, verdict: Verdict) -> dict[str, Any]:
+        raise TypeError("cannot write")
+
+
+def test_a_verdict_that_cannot_be_written_is_no_verdict() -> None:
+    run = run_hook(_Unwritable(), BASH, lambda _: ElicitationResult(action="accept"), wait=5)
+    assert run.stdout == ""
+    assert run.note is not None and "could not be turned into a verdict" in run.note
+
+
+def _main(monkeypatch: pytest.MonkeyPatch, stdin: bytes, *argv: str) -> list[Request]:
+    """Run `elicit-tui hook` in this process on `stdin`; returns what it asked the inbox."""
+    asked: list[Request] = []
+
+    def ask(request: Request, *_: Any) -> ElicitationResult:
+        asked.append(request)
+        return ElicitationResult(action="cancel", reason="timeout")
+
+    monkeypatch.setattr(hook_cli, "_ask_inbox", ask)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin)))
+    assert elicit_tui(["hook", *argv]) == 0
+    return asked
+
+
+def test_input_over_the_limit_decides_nothing(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(hook_cli, "MAX_INPUT", 100)
+    assert _main(monkeypatch, BASH.encode(), "claude-code") == []
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert "over" in err and "Claude Code asks as usual" in err
+
+
+def test_the_wait_comes_from_the_flag_else_the_environment_else_the_default(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    [flagged] = _main(monkeypatch, BASH.encode(), "claude-code", "--wait", "7")
+    monkeypatch.setenv(hook_cli.WAIT_ENV, "12.5")
+    [from_env] = _main(monkeypatch, BASH.encode(), "claude-code")
+    monkeypatch.setenv(hook_cli.WAIT_ENV, "soon")
+    [unusable] = _main(monkeypatch, BASH.encode(), "claude-code")
+    assert (flagged.timeout, from_env.timeout, unusable.timeout) == (7, 12.5, hook_cli.DEFAULT_WAIT)
+    assert "ELICIT_TUI_HOOK_WAIT: not a number of seconds" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["claude-code", "--wait", "0"], ["claude-code", "--bogus"], ["cursor"], [], ["--help"]],
+)
+def test_a_bad_command_line_exits_0_with_nothing_on_stdout(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as ended:
+        elicit_tui(["hook", *argv])
+    assert ended.value.code in (0, None)
+    out, _ = capsys.readouterr()
+    assert not allows(out) and "permissionDecision" not in out
+
+
+def test_an_inbox_that_never_answers_cannot_hold_the_hook() -> None:
+    with socket.socket() as silent:
+        # Connections are queued by the kernel and never accepted: requests go unanswered.
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(8)
+        url = f"http://127.0.0.1:{silent.getsockname()[1]}"
+        started = time.monotonic()
+        done = subprocess.run(
+            [sys.executable, "-m", "tui.cli.main", "hook", "gemini", "--to", url, "--wait", "1"],
+            input=(INPUTS / "gemini_before_tool_shell.json").read_text(),
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        took = time.monotonic() - started
+    assert (done.returncode, done.stdout) == (0, "")
+    assert "the inbox did not answer (TimeoutError" in done.stderr
+    assert "Gemini CLI asks as usual" in done.stderr
+    assert took < 1 + hook_cli.GRACE + hook_cli.WITHDRAW_WAIT + 5  # + a process start
+
+
+def test_an_answer_of_the_wrong_shape_to_claude_codes_questions_decides_nothing() -> None:
+    ask = (INPUTS / "claude_code_pre_tool_use_ask_user_question.json").read_text()
+    odd = ElicitationResult(action="accept", content={"answers": ["date-fns"]})
+    run = run_hook(ClaudeCodeHook(), ask, lambda _: odd, wait=5)
+    assert run.stdout == ""

@@ -1,0 +1,174 @@
+"""`elicit-tui hook claude-code|codex|gemini`: a coding-agent CLI's permission hook, asked in the inbox.
+
+The CLI runs the hook with the pending tool call as JSON on stdin; the hook asks it as a tool
+approval in the inbox that `elicit-tui serve` runs, and prints the person's verdict in that
+CLI's hook format. When nothing is decided (no inbox, a wrong token, a cancel, no answer within
+`--wait`, malformed input, any fault) it prints nothing, so the CLI asks as it always does, and
+says why in one line on stderr. It always exits 0: Claude Code and Gemini CLI read exit 2 as
+"block", and a fault must block nothing, allow nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import threading
+from collections.abc import Sequence
+from concurrent.futures import TimeoutError as FutureTimeout
+from typing import NoReturn
+
+from tui.core.limits import MAX_TIMEOUT
+from tui.core.models import ElicitationResult, Request
+from tui.integrations.hooks.claude_code import ClaudeCodeHook
+from tui.integrations.hooks.codex import CodexHook
+from tui.integrations.hooks.flow import HookFormat, run_hook
+from tui.integrations.hooks.gemini import GeminiHook
+
+HOOKS: dict[str, HookFormat] = {
+    "claude-code": ClaudeCodeHook(),
+    "codex": CodexHook(),
+    "gemini": GeminiHook(),
+}
+"""Each CLI's hook, by the name given on the command line."""
+
+WAIT_ENV = "ELICIT_TUI_HOOK_WAIT"
+"""Seconds to wait for the person when `--wait` is not given."""
+
+DEFAULT_WAIT = 300.0
+"""Seconds to wait for the person by default; keep each CLI's hook timeout above it."""
+
+GRACE = 5.0
+"""Seconds past `--wait` the hook waits for the inbox's own timeout answer before giving up."""
+
+WITHDRAW_WAIT = 2.0
+"""Seconds the hook gives withdrawing a question it gave up on, so a hung inbox cannot hold it."""
+
+MAX_INPUT = 4 * 1024 * 1024
+"""Bytes of hook input read at most; a larger input decides nothing."""
+
+
+class _HookParser(argparse.ArgumentParser):
+    """An argument parser whose usage errors exit 0 with no decision: exit 2 would block."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(0, f"{self.prog}: {message}; no decision, the CLI asks as usual\n")
+
+
+def add_hook_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register `hook` on the `elicit-tui` parser; its arguments are read by `build_parser()`."""
+    hook = commands.add_parser(
+        "hook",
+        help="answer Claude Code's, Codex's or Gemini CLI's permission hook in the inbox",
+        add_help=False,
+        # No option prefix: every argument reaches the hook's own parser, whose usage errors
+        # decide nothing instead of exiting 2.
+        prefix_chars="\0",
+    )
+    hook.add_argument("arguments", nargs=argparse.REMAINDER)
+    hook.set_defaults(handler=lambda args: main(args.arguments))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of `elicit-tui hook`'s arguments."""
+    parser = _HookParser(
+        prog="elicit-tui hook",
+        description="Run as a coding-agent CLI's permission hook: read its hook JSON on stdin, "
+        "ask the tool call in the inbox of `elicit-tui serve`, print the verdict in the "
+        "CLI's format. Prints nothing (the CLI then asks as usual) when no verdict comes.",
+    )
+    parser.add_argument("cli", choices=sorted(HOOKS), help="whose hook input and output to speak")
+    parser.add_argument(
+        "--to",
+        metavar="URL",
+        help="the inbox (default: $ELICIT_TUI_URL, else http://127.0.0.1:8765)",
+    )
+    parser.add_argument(
+        "--token",
+        help="the inbox's token (default: $ELICIT_TUI_TOKEN, else the serve-token file)",
+    )
+    parser.add_argument(
+        "--wait",
+        type=_seconds,
+        metavar="SECONDS",
+        help=f"how long to wait for the person before deciding nothing (default: ${WAIT_ENV}, "
+        f"else {DEFAULT_WAIT:g})",
+    )
+    return parser
+
+
+def main(argv: Sequence[str]) -> int:
+    """Run `elicit-tui hook` with `argv` (the arguments after `hook`); always returns 0."""
+    args = build_parser().parse_args(argv)
+    hook = HOOKS[args.cli]
+    prog = f"elicit-tui hook {args.cli}"
+    if sys.stdin.isatty():
+        _say(prog, f"reads {hook.cli}'s hook input as JSON on stdin; nothing to answer")
+        return 0
+    wait, note = _wait(args.wait)
+    if note:
+        _say(prog, note)
+    data = sys.stdin.buffer.read(MAX_INPUT + 1)
+    if len(data) > MAX_INPUT:
+        too_large = f"the hook input is over {MAX_INPUT // (1024 * 1024)} MiB"
+        _say(prog, f"{too_large}; {hook.cli} asks as usual")
+        return 0
+    run = run_hook(
+        hook,
+        data.decode("utf-8", errors="replace"),
+        lambda request: _ask_inbox(request, args.to, args.token, wait),
+        wait=wait,
+    )
+    if run.decided:
+        print(run.stdout, flush=True)
+    else:
+        _say(prog, f"{run.note}; {hook.cli} asks as usual")
+    return 0
+
+
+def _ask_inbox(
+    request: Request, url: str | None, token: str | None, wait: float
+) -> ElicitationResult:
+    """Ask `request` in the inbox, giving up `GRACE` seconds after `wait` (the inbox itself
+    answers `cancel`/`timeout` at `wait`); raises on any fault, `TimeoutError` on giving up."""
+    from tui.inbox.remote_queue import RemoteQueue
+
+    queue = RemoteQueue(url, token, poll=min(wait + GRACE, 25.0))
+    future = queue.submit(request, wait)
+    try:
+        return future.result(timeout=wait + GRACE)
+    except FutureTimeout:
+        # Withdrawn before this process ends: nobody should answer a call decided without them.
+        future.cancel()
+        withdraw = threading.Thread(target=queue.cancel, args=(request.id,), daemon=True)
+        withdraw.start()
+        withdraw.join(WITHDRAW_WAIT)
+        raise TimeoutError(f"no result {wait + GRACE:g} s after asking") from None
+
+
+def _wait(flag: float | None) -> tuple[float, str | None]:
+    """The seconds to wait: the flag, else the environment, else the default (and a note if
+    the environment's value was unusable)."""
+    if flag is not None:
+        return flag, None
+    text = os.environ.get(WAIT_ENV)
+    if not text:
+        return DEFAULT_WAIT, None
+    try:
+        return _seconds(text), None
+    except argparse.ArgumentTypeError as problem:
+        return DEFAULT_WAIT, f"${WAIT_ENV}: {problem}; waiting {DEFAULT_WAIT:g} s"
+
+
+def _seconds(value: str) -> float:
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = float("nan")
+    if not 0 < seconds <= MAX_TIMEOUT:  # NaN fails every comparison, so it lands here too
+        raise argparse.ArgumentTypeError(f"not a number of seconds above 0: {value!r}")
+    return seconds
+
+
+def _say(prog: str, text: str) -> None:
+    print(f"{prog}: {text}", file=sys.stderr, flush=True)

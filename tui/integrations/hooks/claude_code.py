@@ -1,0 +1,147 @@
+"""Claude Code's permission hooks: `PreToolUse` and `PermissionRequest`.
+
+Input fields read: `hook_event_name`, `tool_name`, `tool_input`, `tool_use_id` (PreToolUse),
+`session_id`, `cwd`, `permission_mode`. Output: for PreToolUse,
+`hookSpecificOutput.{hookEventName, permissionDecision, permissionDecisionReason, updatedInput}`;
+for PermissionRequest, `hookSpecificOutput.{hookEventName, decision.{behavior, message,
+updatedInput}}`. Both take edited arguments as `updatedInput`, which replaces the whole input.
+
+A call of `AskUserQuestion` is not approved but answered: its questions are asked as they are
+(`tui.integrations.claude_code`), and the answers go back as `updatedInput.answers` with an
+allow, so Claude Code takes them without showing its own question.
+"""
+
+from __future__ import annotations
+
+import difflib
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from tui.core.models import ElicitationResult
+from tui.integrations.claude_code import from_ask_user_question, to_ask_user_question_answer
+from tui.integrations.hooks.flow import (
+    Allow,
+    Deny,
+    PendingCall,
+    Verdict,
+    approval,
+    derived_call_id,
+)
+
+ASK_USER_QUESTION = "AskUserQuestion"
+"""Claude Code's tool for asking the person questions, answered here instead of approved."""
+
+NAMING_ARGUMENTS = {
+    "Bash": "command",
+    "Edit": "file_path",
+    "MultiEdit": "file_path",
+    "Write": "file_path",
+    "NotebookEdit": "notebook_path",
+    "WebFetch": "url",
+}
+"""The argument that says what a call of each built-in tool does."""
+
+DESCRIBING_ARGUMENTS = {"Bash": "description", "ExitPlanMode": "plan"}
+"""The argument whose text (markdown) explains a call: shown above its arguments."""
+
+
+class ClaudeCodeHookInput(BaseModel):
+    """The fields of Claude Code's hook input that an approval needs; others are ignored."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    hook_event_name: Literal["PreToolUse", "PermissionRequest"]
+    tool_name: str = Field(min_length=1)
+    tool_input: dict[str, Any]
+    tool_use_id: str | None = Field(default=None, min_length=1)
+    session_id: str | None = None
+    cwd: str | None = None
+    permission_mode: str | None = None
+
+
+class ClaudeCodeHook:
+    """`elicit-tui hook claude-code`: Claude Code's PreToolUse and PermissionRequest hooks."""
+
+    cli = "Claude Code"
+
+    def read(self, data: Any, *, wait: float) -> PendingCall:
+        hook = ClaudeCodeHookInput.model_validate(data)
+        call_id = hook.tool_use_id or derived_call_id(
+            "claude-code", hook.session_id, hook.tool_name, hook.tool_input
+        )
+        if hook.tool_name == ASK_USER_QUESTION:
+            return _questions(hook, call_id, wait)
+        request = approval(
+            cli=self.cli,
+            tool_name=hook.tool_name,
+            arguments=hook.tool_input,
+            call_id=call_id,
+            wait=wait,
+            naming_argument=NAMING_ARGUMENTS.get(hook.tool_name),
+            cwd=hook.cwd,
+            description=_text(hook.tool_input.get(DESCRIBING_ARGUMENTS.get(hook.tool_name, ""))),
+            diff=_edit_diff(hook.tool_name, hook.tool_input),
+            metadata={
+                "hook_event_name": hook.hook_event_name,
+                "session_id": hook.session_id,
+                "permission_mode": hook.permission_mode,
+            },
+        )
+        return PendingCall(request, hook.hook_event_name, hook.tool_input)
+
+    def can_update(self, call: PendingCall, arguments: dict[str, Any]) -> bool:
+        return True
+
+    def write(self, call: PendingCall, verdict: Verdict) -> dict[str, Any]:
+        allowed = isinstance(verdict, Allow)
+        updated = verdict.updated_input if isinstance(verdict, Allow) else None
+        if call.event == "PreToolUse":
+            output: dict[str, Any] = {
+                "hookEventName": "PreToolUse",
+                "permissionDecision": "allow" if allowed else "deny",
+                "permissionDecisionReason": verdict.reason,
+            }
+            if updated is not None:
+                output["updatedInput"] = updated
+            return {"hookSpecificOutput": output}
+        decision: dict[str, Any] = {"behavior": "allow" if allowed else "deny"}
+        if not allowed:
+            decision["message"] = verdict.reason
+        if updated is not None:
+            decision["updatedInput"] = updated
+        return {"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": decision}}
+
+
+def _questions(hook: ClaudeCodeHookInput, call_id: str, wait: float) -> PendingCall:
+    """An AskUserQuestion call, asked as its questions; the answers allow it with them."""
+    asked = from_ask_user_question(hook.tool_input, source=ClaudeCodeHook.cli)
+    request = asked.model_copy(update={"id": call_id, "timeout": wait})
+
+    def answered(result: ElicitationResult) -> Verdict | None:
+        answer = to_ask_user_question_answer(request, result)
+        if answer is not None:
+            return Allow("Answered in elicit-tui", {**hook.tool_input, **answer})
+        if result.action == "decline":
+            return Deny("The person declined to answer these questions.")
+        return None
+
+    return PendingCall(request, hook.hook_event_name, hook.tool_input, answered)
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) and value.strip() else None
+
+
+def _edit_diff(tool_name: str, tool_input: dict[str, Any]) -> str | None:
+    """For an Edit call, the change as a unified diff of the replaced text."""
+    old, new, path = (tool_input.get(k) for k in ("old_string", "new_string", "file_path"))
+    if tool_name != "Edit" or not all(isinstance(v, str) for v in (old, new, path)):
+        return None
+    lines = difflib.unified_diff(
+        str(old).splitlines(keepends=True),
+        str(new).splitlines(keepends=True),
+        fromfile=str(path),
+        tofile=str(path),
+    )
+    return "".join(line if line.endswith("\n") else line + "\n" for line in lines) or None

@@ -1,0 +1,260 @@
+"""One permission-hook run, whatever the CLI: its JSON in, a tool approval asked, its verdict out.
+
+A hook must never allow by accident: a call is allowed only when the person (or a rule they
+made) accepted it, and denied only when they declined. Everything else (no inbox, a wrong
+token, a cancel, the wait running out, malformed input, any error) decides nothing: the hook
+prints nothing, so the CLI asks the person in its own way, and the reason goes to stderr.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from pydantic import ValidationError
+
+from tui.core.models import (
+    AUTO_APPROVED,
+    ArgumentPattern,
+    ElicitationResult,
+    Request,
+    ToolApprovalRequest,
+    call_summary,
+)
+
+Asker = Callable[[Request], ElicitationResult]
+"""Asks one request in the inbox and returns how it ended; may raise on any fault."""
+
+_SUMMARY_LENGTH = 120
+
+
+@dataclass(frozen=True)
+class Allow:
+    """Run the call; with `updated_input`, run it with these arguments instead."""
+
+    reason: str
+    updated_input: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class Deny:
+    """Do not run the call; `reason` is for the model, so it can do something else."""
+
+    reason: str
+
+
+Verdict = Allow | Deny
+
+
+@dataclass(frozen=True)
+class PendingCall:
+    """A tool call a CLI wants approved: the request to ask, and what the CLI sent."""
+
+    request: Request
+    """A `ToolApprovalRequest`, or what `answered` reads the answer of."""
+    event: str
+    """The hook event that asked (`PreToolUse`, `PermissionRequest`, `BeforeTool`)."""
+    tool_input: dict[str, Any]
+    answered: Callable[[ElicitationResult], Verdict | None] | None = None
+    """For a call whose request is not a tool approval: what its result decides."""
+
+
+class HookFormat(Protocol):
+    """One CLI's hook: how its input becomes a pending call and a verdict becomes its output."""
+
+    cli: str
+    """The CLI's name as people know it: `Claude Code`."""
+
+    def read(self, data: Any, *, wait: float) -> PendingCall:
+        """The call in `data`, asked with `wait` seconds to answer; raises `ValueError`
+        (a pydantic `ValidationError` naming the field) when it is not this CLI's hook input."""
+        ...
+
+    def can_update(self, call: PendingCall, arguments: dict[str, Any]) -> bool:
+        """True if this CLI can run `call` with `arguments` instead of its own."""
+        ...
+
+    def write(self, call: PendingCall, verdict: Verdict) -> dict[str, Any]:
+        """`verdict` as this CLI's documented hook output."""
+        ...
+
+
+@dataclass(frozen=True)
+class HookRun:
+    """What the hook prints: `stdout` (empty when nothing is decided) and a line for stderr."""
+
+    stdout: str
+    note: str | None = None
+
+    @property
+    def decided(self) -> bool:
+        return bool(self.stdout)
+
+
+class HookInputError(ValueError):
+    """The hook's stdin is not what the CLI documents; the message says what is wrong."""
+
+
+def run_hook(hook: HookFormat, stdin: str, ask: Asker, *, wait: float) -> HookRun:
+    """Ask the call in `stdin` with `ask` and return what to print; never raises.
+
+    An accept allows (with the person's edited arguments where the CLI takes them, else it is
+    denied with those arguments for the model to retry with), a decline denies with the
+    person's reason, and anything else decides nothing, with the reason as the note.
+    """
+    try:
+        call = hook.read(_json_object(stdin), wait=wait)
+    except ValidationError as error:
+        return HookRun("", f"cannot read {hook.cli}'s hook input: {_first_line(error)}")
+    except ValueError as error:
+        return HookRun("", f"cannot read {hook.cli}'s hook input: {error}")
+    try:
+        result = ask(call.request)
+    except Exception as error:  # no inbox, a wrong token, a broken connection: never a verdict
+        return HookRun("", f"the inbox did not answer ({_first_line(error)})")
+    try:
+        verdict = verdict_for(hook, call, result)
+        if verdict is None:
+            return HookRun("", _undecided(result))
+        return HookRun(json.dumps(hook.write(call, verdict), ensure_ascii=False))
+    except Exception as error:  # an answer that cannot be read or written is no verdict
+        return HookRun("", f"the answer could not be turned into a verdict ({_first_line(error)})")
+
+
+def verdict_for(hook: HookFormat, call: PendingCall, result: ElicitationResult) -> Verdict | None:
+    """What `result` decides for `call`: None unless the person accepted or declined it."""
+    request = call.request
+    if call.answered is not None:
+        return call.answered(result)
+    if not isinstance(request, ToolApprovalRequest):
+        return None
+    if request.scope_of(result) is not None:
+        edited = _edited_arguments(result)
+        if edited is None or edited == call.tool_input:
+            return Allow(_allowed_because(result))
+        if hook.can_update(call, edited):
+            return Allow("Allowed in elicit-tui with edited arguments", edited)
+        return Deny(
+            "The person allowed this call only with edited arguments, so it did not run. "
+            f"Call {request.tool_name} again with exactly these arguments: "
+            + json.dumps(edited, ensure_ascii=False, sort_keys=True)
+        )
+    if result.action == "decline":
+        reason = request.denial_reason(result)
+        return Deny(
+            f"The person denied this call in elicit-tui: {reason}"
+            if reason
+            else "The person denied this call in elicit-tui."
+        )
+    return None
+
+
+def approval(
+    *,
+    cli: str,
+    tool_name: str,
+    arguments: dict[str, Any],
+    call_id: str,
+    wait: float,
+    naming_argument: str | None = None,
+    cwd: str | None = None,
+    description: str | None = None,
+    diff: str | None = None,
+    metadata: Mapping[str, Any] | None = None,
+) -> ToolApprovalRequest:
+    """The approval asked for a call, waiting at most `wait` seconds for the person.
+
+    `naming_argument` is the argument that says what the call does (a shell command, a file
+    path): it heads the summary, and "for this session" / "always" then cover calls with
+    exactly that value, never every call of the tool.
+    """
+    named = arguments.get(naming_argument) if naming_argument else None
+    remember = None
+    summary = call_summary(tool_name, arguments)
+    if isinstance(named, str) and named:
+        remember = ArgumentPattern(argument=naming_argument, pattern=exact_pattern(named))
+        summary = _one_line(f"{tool_name}: {named}")
+    return ToolApprovalRequest(
+        tool_name=tool_name,
+        arguments=arguments,
+        summary=summary,
+        tool_call_id=call_id,
+        source=f"{cli} ({_folder(cwd)})" if cwd else cli,
+        description=description or None,
+        diff=diff,
+        remember=remember,
+        timeout=wait,
+        metadata=dict(metadata or {}),
+    )
+
+
+def derived_call_id(prefix: str, *parts: Any) -> str:
+    """A call id for a CLI whose hook input carries none: the same call gives the same id."""
+    digest = hashlib.sha256(
+        json.dumps(parts, sort_keys=True, default=str, ensure_ascii=False).encode()
+    ).hexdigest()
+    return f"{prefix}-{digest[:16]}"
+
+
+def exact_pattern(value: str) -> str:
+    """An `ArgumentPattern` glob that matches `value` and nothing else."""
+    return "".join(f"[{c}]" if c in "*?[" else c for c in value)
+
+
+def _edited_arguments(result: ElicitationResult) -> dict[str, Any] | None:
+    """The arguments the person edited before allowing, if they did (`content["arguments"]`)."""
+    content = result.content
+    arguments = content.get("arguments") if isinstance(content, dict) else None
+    return arguments if isinstance(arguments, dict) else None
+
+
+def _allowed_because(result: ElicitationResult) -> str:
+    if result.reason == AUTO_APPROVED:
+        return "Allowed by a rule remembered in elicit-tui"
+    return "Allowed in elicit-tui"
+
+
+_CANCELLED_BECAUSE = {
+    "timeout": "nobody answered in time",
+    "closed": "the inbox closed",
+    "cancelled_by_agent": "the question was withdrawn",
+    "inbox_unreachable": "no inbox could be reached",
+    "inbox_refused": "the inbox refused the question (a wrong token, or the same call waiting already)",
+}
+
+
+def _undecided(result: ElicitationResult) -> str:
+    """Why a result that is neither an accept nor a decline (a cancel) decides nothing."""
+    reason = result.reason or ""
+    return f"no decision: {_CANCELLED_BECAUSE.get(reason, reason or 'the person cancelled')}"
+
+
+def _json_object(text: str) -> dict[str, Any]:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise HookInputError(f"not JSON ({error.msg} at line {error.lineno})") from None
+    if not isinstance(data, dict):
+        raise HookInputError(f"a JSON object is expected, not {type(data).__name__}")
+    return data
+
+
+def _first_line(error: BaseException) -> str:
+    if isinstance(error, ValidationError):
+        first = error.errors()[0]
+        where = ".".join(str(part) for part in first["loc"]) or "input"
+        return f"{where}: {first['msg']}"
+    text = str(error).strip().splitlines()
+    return f"{type(error).__name__}: {text[0]}" if text else type(error).__name__
+
+
+def _one_line(text: str) -> str:
+    line = " ".join(text.split())
+    return line if len(line) <= _SUMMARY_LENGTH else line[: _SUMMARY_LENGTH - 1] + "…"
+
+
+def _folder(cwd: str) -> str:
+    return cwd.rstrip("/").rsplit("/", 1)[-1] or cwd

@@ -1,0 +1,82 @@
+"""Gemini CLI's `BeforeTool` hook.
+
+Input fields read: `hook_event_name`, `tool_name`, `tool_input`, `session_id`, `cwd`,
+`timestamp`, `mcp_context`. Output: `decision` (`allow` / `deny`), `reason` (sent to the model
+on a denial) and `hookSpecificOutput.{hookEventName, tool_input}`, which Gemini CLI merges
+over the model's arguments. A merge cannot drop an argument, so an edit that removes one is
+written as a denial that gives the model the edited arguments to retry with.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from tui.integrations.hooks.flow import Allow, PendingCall, Verdict, approval, derived_call_id
+
+NAMING_ARGUMENTS = {
+    "run_shell_command": "command",
+    "write_file": "file_path",
+    "replace": "file_path",
+    "web_fetch": "prompt",
+}
+"""The argument that says what a call of each built-in tool does."""
+
+
+class GeminiHookInput(BaseModel):
+    """The fields of Gemini CLI's BeforeTool input that an approval needs; others are ignored."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    hook_event_name: Literal["BeforeTool"]
+    tool_name: str = Field(min_length=1)
+    tool_input: dict[str, Any]
+    session_id: str | None = None
+    cwd: str | None = None
+    timestamp: str | None = None
+    mcp_context: dict[str, Any] | None = None
+
+
+class GeminiHook:
+    """`elicit-tui hook gemini`: Gemini CLI's BeforeTool hook."""
+
+    cli = "Gemini CLI"
+
+    def read(self, data: Any, *, wait: float) -> PendingCall:
+        hook = GeminiHookInput.model_validate(data)
+        # The input names no call; its timestamp tells two identical calls of a session apart.
+        call_id = derived_call_id(
+            "gemini", hook.session_id, hook.timestamp, hook.tool_name, hook.tool_input
+        )
+        description = hook.tool_input.get("description")
+        request = approval(
+            cli=self.cli,
+            tool_name=hook.tool_name,
+            arguments=hook.tool_input,
+            call_id=call_id,
+            wait=wait,
+            naming_argument=NAMING_ARGUMENTS.get(hook.tool_name),
+            cwd=hook.cwd,
+            description=description if isinstance(description, str) else None,
+            metadata={
+                "hook_event_name": hook.hook_event_name,
+                "session_id": hook.session_id,
+                "mcp_server": (hook.mcp_context or {}).get("server_name"),
+            },
+        )
+        return PendingCall(request, hook.hook_event_name, hook.tool_input)
+
+    def can_update(self, call: PendingCall, arguments: dict[str, Any]) -> bool:
+        return set(call.tool_input) <= set(arguments)
+
+    def write(self, call: PendingCall, verdict: Verdict) -> dict[str, Any]:
+        if not isinstance(verdict, Allow):
+            return {"decision": "deny", "reason": verdict.reason}
+        output: dict[str, Any] = {"decision": "allow", "reason": verdict.reason}
+        if verdict.updated_input is not None:
+            output["hookSpecificOutput"] = {
+                "hookEventName": "BeforeTool",
+                "tool_input": verdict.updated_input,
+            }
+        return output
