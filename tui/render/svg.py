@@ -1,0 +1,118 @@
+"""An animated SVG: every distinct screen once, as text, shown in turn by CSS keyframes.
+
+The screens are stacked in one strip; a `steps` animation moves the strip so the screen of
+the moment is in view. Text stays text (searchable, sharp at any zoom) in DejaVu Sans Mono,
+named first with the usual monospace fonts after it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from xml.sax.saxutils import escape
+
+from tui.render.cells import RGB, Cell, Grid, Row
+from tui.render.frames import Frame
+
+CELL_WIDTH = 10
+CELL_HEIGHT = 20
+FONT_FAMILY = "'DejaVu Sans Mono', 'Menlo', 'Consolas', monospace"
+
+
+def svg_text(frames: Sequence[Frame]) -> str:
+    """The SVG document of `frames`, looping forever."""
+    screens: list[Grid] = []
+    index: dict[Grid, int] = {}
+    for frame in frames:
+        if frame.grid not in index:
+            index[frame.grid] = len(screens)
+            screens.append(frame.grid)
+    columns, rows = len(screens[0][0]), len(screens[0])
+    width, height = columns * CELL_WIDTH, rows * CELL_HEIGHT
+    colours: dict[RGB, str] = {}
+    body = [_screen(grid, number * height, colours) for number, grid in enumerate(screens)]
+    total = sum(frame.duration for frame in frames)
+    keyframes = []
+    for frame in frames:
+        percent = 100 * frame.start / total
+        keyframes.append(f"{percent:.4f}%{{transform:translateY(-{index[frame.grid] * height}px)}}")
+    styles = "".join(f".{name}{{fill:{_hex(rgb)}}}" for rgb, name in colours.items())
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}">\n'
+        f"<style>text{{font-family:{FONT_FAMILY};font-size:16px;white-space:pre}}"
+        f".b{{font-weight:bold}}.i{{font-style:italic}}.u{{text-decoration:underline}}"
+        f"{styles}"
+        f"@keyframes roll{{{''.join(keyframes)}}}"
+        f".strip{{animation:roll {total:.3f}s steps(1,end) infinite}}</style>\n"
+        f'<clipPath id="view"><rect width="{width}" height="{height}"/></clipPath>\n'
+        f'<g clip-path="url(#view)"><g class="strip">\n{"".join(body)}</g></g>\n</svg>\n'
+    )
+
+
+def _screen(grid: Grid, top: int, colours: dict[RGB, str]) -> str:
+    parts = [f'<g transform="translate(0,{top})">']
+    for number, row in enumerate(grid):
+        parts += _backgrounds(row, number * CELL_HEIGHT, colours)
+    for number, row in enumerate(grid):
+        parts += _texts(row, number * CELL_HEIGHT, colours)
+    parts.append("</g>\n")
+    return "".join(parts)
+
+
+def _backgrounds(row: Row, y: int, colours: dict[RGB, str]) -> list[str]:
+    parts = []
+    start = 0
+    for column in range(1, len(row) + 1):
+        if column == len(row) or row[column].bg != row[start].bg:
+            name = _class(row[start].bg, colours)
+            parts.append(
+                f'<rect class="{name}" x="{start * CELL_WIDTH}" y="{y}" '
+                f'width="{(column - start) * CELL_WIDTH}" height="{CELL_HEIGHT}"/>'
+            )
+            start = column
+    return parts
+
+
+def _texts(row: Row, y: int, colours: dict[RGB, str]) -> list[str]:
+    """Runs of same-styled text, each placed at its column (spaces only move the next run)."""
+    parts = []
+    column = 0
+    while column < len(row):
+        cell = row[column]
+        if cell.char in (" ", ""):
+            column += 1
+            continue
+        end = column
+        text = []
+        while end < len(row) and _same(row[end], cell) and row[end].char != " ":
+            text.append(row[end].char)
+            end += 1
+        classes = [_class(cell.fg, colours)]
+        classes += [name for flag, name in ((cell.bold, "b"), (cell.italic, "i")) if flag]
+        classes += ["u"] if cell.underline else []
+        parts.append(
+            f'<text class="{" ".join(classes)}" x="{column * CELL_WIDTH}" y="{y + 15}" '
+            f'textLength="{(end - column) * CELL_WIDTH}" lengthAdjust="spacingAndGlyphs">'
+            f"{escape(''.join(text))}</text>"
+        )
+        column = end
+    return parts
+
+
+def _same(cell: Cell, first: Cell) -> bool:
+    return (cell.fg, cell.bold, cell.italic, cell.underline) == (
+        first.fg,
+        first.bold,
+        first.italic,
+        first.underline,
+    )
+
+
+def _class(rgb: RGB, colours: dict[RGB, str]) -> str:
+    if rgb not in colours:
+        colours[rgb] = f"c{len(colours)}"
+    return colours[rgb]
+
+
+def _hex(rgb: RGB) -> str:
+    return "#{:02x}{:02x}{:02x}".format(*rgb)
