@@ -11,6 +11,7 @@ import asyncio
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from textual.color import Color
@@ -143,10 +144,10 @@ async def _drive(
     for step in script.steps:
         if step.kind == "request":
             app.clock.advance(step.recorded)
-            await _until(lambda: f"requested:{step.request_id}" in app.seen)
+            await _until(partial(_seen, app, f"requested:{step.request_id}"))
         elif step.kind == "cancel":
             app.clock.advance(step.recorded)
-            await _until(lambda: f"resolved:{step.request_id}" in app.seen)
+            await _until(partial(_seen, app, f"resolved:{step.request_id}"))
         elif step.kind == "key":
             assert step.press is not None and step.keys is not None
             modal = await _modal(app, str(step.request_id))
@@ -172,6 +173,10 @@ async def _settled(pilot: Pilot[Any], app: RenderApp, default: tuple[RGB, RGB]) 
         previous = grid
     assert previous is not None
     return previous
+
+
+def _seen(app: RenderApp, event: str) -> bool:
+    return event in app.seen
 
 
 async def _until(condition: Callable[[], bool]) -> None:

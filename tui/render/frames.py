@@ -4,11 +4,12 @@ captions drawn over it, frames shorter than the fps cap merged into the next."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import pairwise
 
 from rich.cells import cell_len
 
-from tui.render.capture import Capture, Theme
 from tui.render.captions import Cue
+from tui.render.capture import Capture, Theme
 from tui.render.cells import Cell, Grid, Row
 from tui.render.script import Script
 
@@ -56,7 +57,7 @@ def compose(
     marks |= {cue.start for cue in cues} | {cue.end for cue in cues}
     times = sorted(mark for mark in marks if 0 <= mark <= total)
     frames: list[Frame] = []
-    for start, end in zip(times, times[1:], strict=False):
+    for start, end in pairwise(times):
         grid = _screen_at(script, captured, start)
         label = _key_at(keys, start)
         if label is not None:
@@ -76,7 +77,7 @@ def _screen_at(script: Script, captured: Capture, at: float) -> Grid:
     return captured.screens[index]
 
 
-def _key_at(keys: list[tuple[float, str | None]], at: float) -> str | None:
+def _key_at(keys: list[tuple[float, str]], at: float) -> str | None:
     shown = None
     for pressed, label in keys:
         if pressed <= at:
