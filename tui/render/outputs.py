@@ -45,6 +45,7 @@ class Render:
 
     def __post_init__(self) -> None:
         self.drawings = Drawings()
+        self.chapter_files: set[Path] = set()
         self._frames: dict[float | None, list[Frame]] = {}
 
     def frames(self, fps: float | None) -> list[Frame]:
@@ -94,8 +95,9 @@ def _write(render: Render, path: Path, suffix: str) -> list[Written]:
     if not fits:
         note = f"over the {_size(render.max_size or 0)} budget even at {fps:g} fps"
     result = [Written(path, path.stat().st_size, len(frames), note)]
-    if suffix in (".mp4", ".webm"):
-        vtt = path.with_suffix(".chapters.vtt")
+    vtt = path.with_suffix(".chapters.vtt")
+    if suffix in (".mp4", ".webm") and vtt not in render.chapter_files:
+        render.chapter_files.add(vtt)  # demo.mp4 and demo.webm share one
         vtt.write_text(webvtt_chapters(chapters), encoding="utf-8")
         result.append(Written(vtt, vtt.stat().st_size, 0, f"{len(chapters)} chapters"))
     return result

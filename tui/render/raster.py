@@ -72,6 +72,9 @@ _LINES: dict[str, tuple[int, int, int, int]] = {
     "╻": (0, 0, 2, 0),
 }
 
+_STAND_INS = {"⭘": "○"}
+"""Characters DejaVu has no glyph for, drawn as the nearest one it has."""
+
 _ROUND = {"╭": (0, 1, 1, 0), "╮": (0, 0, 1, 1), "╰": (1, 1, 0, 0), "╯": (1, 0, 0, 1)}
 
 
@@ -117,7 +120,7 @@ def _draw_cell(
     elif char in _ROUND:
         _draw_round(draw, _ROUND[char], left, top, cell.fg)
     else:
-        mask = _glyph(char, cell.bold, wide)
+        mask = _glyph(_STAND_INS.get(char, char), cell.bold, wide)
         image.paste(cell.fg, (left, top), mask)
     if cell.underline:
         line = top + CELL_HEIGHT - 3

@@ -90,9 +90,10 @@ def _texts(row: Row, y: int, colours: dict[RGB, str]) -> list[str]:
         classes = [_class(cell.fg, colours)]
         classes += [name for flag, name in ((cell.bold, "b"), (cell.italic, "i")) if flag]
         classes += ["u"] if cell.underline else []
+        # Each character at its own cell: the font's advance need not be the cell's width.
+        xs = " ".join(str(x * CELL_WIDTH) for x in range(column, end) if row[x].char)
         parts.append(
-            f'<text class="{" ".join(classes)}" x="{column * CELL_WIDTH}" y="{y + 15}" '
-            f'textLength="{(end - column) * CELL_WIDTH}" lengthAdjust="spacingAndGlyphs">'
+            f'<text class="{" ".join(classes)}" x="{xs}" y="{y + 15}">'
             f"{escape(''.join(text))}</text>"
         )
         column = end
