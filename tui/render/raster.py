@@ -21,7 +21,7 @@ CELL_HEIGHT = 20
 FONT_FILES = {False: "DejaVuSansMono.ttf", True: "DejaVuSansMono-Bold.ttf"}
 
 # Each block element as the part of its cell it fills: (left, top, right, bottom) in eighths.
-_BLOCKS: dict[str, tuple[int, int, int, int]] = {
+BLOCKS: dict[str, tuple[int, int, int, int]] = {
     "▀": (0, 0, 8, 4),
     "▁": (0, 7, 8, 8),
     "▂": (0, 6, 8, 8),
@@ -44,7 +44,7 @@ _BLOCKS: dict[str, tuple[int, int, int, int]] = {
 }
 
 # Each box-drawing line as its arms: up, right, down, left; 1 light, 2 heavy.
-_LINES: dict[str, tuple[int, int, int, int]] = {
+LINES: dict[str, tuple[int, int, int, int]] = {
     "─": (0, 1, 0, 1),
     "│": (1, 0, 1, 0),
     "━": (0, 2, 0, 2),
@@ -75,7 +75,7 @@ _LINES: dict[str, tuple[int, int, int, int]] = {
 _STAND_INS = {"⭘": "○"}
 """Characters DejaVu has no glyph for, drawn as the nearest one it has."""
 
-_ROUND = {"╭": (0, 1, 1, 0), "╮": (0, 0, 1, 1), "╰": (1, 1, 0, 0), "╯": (1, 0, 0, 1)}
+ROUND_CORNERS = {"╭": (0, 1, 1, 0), "╮": (0, 0, 1, 1), "╰": (1, 1, 0, 0), "╯": (1, 0, 0, 1)}
 
 
 def grid_size(grid: Grid) -> tuple[int, int]:
@@ -106,8 +106,8 @@ def _draw_cell(
     image: Image.Image, draw: ImageDraw.ImageDraw, cell: Cell, left: int, top: int, wide: bool
 ) -> None:
     char = cell.char
-    if char in _BLOCKS:
-        x0, y0, x1, y1 = _BLOCKS[char]
+    if char in BLOCKS:
+        x0, y0, x1, y1 = BLOCKS[char]
         box = (
             left + x0 * CELL_WIDTH // 8,
             top + y0 * CELL_HEIGHT // 8,
@@ -115,10 +115,10 @@ def _draw_cell(
             top + y1 * CELL_HEIGHT // 8 - 1,
         )
         draw.rectangle(box, fill=cell.fg)
-    elif char in _LINES:
-        _draw_lines(draw, _LINES[char], left, top, cell.fg)
-    elif char in _ROUND:
-        _draw_round(draw, _ROUND[char], left, top, cell.fg)
+    elif char in LINES:
+        _draw_lines(draw, LINES[char], left, top, cell.fg)
+    elif char in ROUND_CORNERS:
+        _draw_round(draw, ROUND_CORNERS[char], left, top, cell.fg)
     else:
         mask = _glyph(_STAND_INS.get(char, char), cell.bold, wide)
         image.paste(cell.fg, (left, top), mask)

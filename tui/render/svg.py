@@ -12,9 +12,16 @@ from xml.sax.saxutils import escape
 
 from tui.render.cells import RGB, Cell, Grid, Row
 from tui.render.frames import Frame
+from tui.render.raster import BLOCKS, CELL_HEIGHT, CELL_WIDTH, LINES, ROUND_CORNERS
 
-CELL_WIDTH = 10
-CELL_HEIGHT = 20
+SHAPES = frozenset(BLOCKS) | frozenset(LINES) | frozenset(ROUND_CORNERS)
+"""Characters drawn as shapes, not text."""
+
+SPANNING = frozenset(
+    char for char, (x0, _y0, x1, _y1) in BLOCKS.items() if (x0, x1) == (0, 8)
+) | frozenset("─━")
+"""Shapes that fill their cell's width: a run of them is drawn as one."""
+
 FONT_FAMILY = "'DejaVu Sans Mono', 'Menlo', 'Consolas', monospace"
 
 
@@ -54,6 +61,7 @@ def _screen(grid: Grid, top: int, colours: dict[RGB, str]) -> str:
     for number, row in enumerate(grid):
         parts += _backgrounds(row, number * CELL_HEIGHT, colours)
     for number, row in enumerate(grid):
+        parts += _shapes(row, number * CELL_HEIGHT, colours)
         parts += _texts(row, number * CELL_HEIGHT, colours)
     parts.append("</g>\n")
     return "".join(parts)
@@ -79,12 +87,12 @@ def _texts(row: Row, y: int, colours: dict[RGB, str]) -> list[str]:
     column = 0
     while column < len(row):
         cell = row[column]
-        if cell.char in (" ", ""):
+        if cell.char in (" ", "") or cell.char in SHAPES:
             column += 1
             continue
         end = column
         text = []
-        while end < len(row) and _same(row[end], cell) and row[end].char != " ":
+        while end < len(row) and _same(row[end], cell) and row[end].char not in (" ", *SHAPES):
             text.append(row[end].char)
             end += 1
         classes = [_class(cell.fg, colours)]
@@ -98,6 +106,71 @@ def _texts(row: Row, y: int, colours: dict[RGB, str]) -> list[str]:
         )
         column = end
     return parts
+
+
+def _shapes(row: Row, y: int, colours: dict[RGB, str]) -> list[str]:
+    """Block elements and box-drawing lines as shapes, so they join up in any font."""
+    parts = []
+    column = 0
+    while column < len(row):
+        cell = row[column]
+        left = column * CELL_WIDTH
+        name = _class(cell.fg, colours)
+        end = column + 1
+        if cell.char in SPANNING:  # a run of them is one shape
+            while end < len(row) and (row[end].char, row[end].fg) == (cell.char, cell.fg):
+                end += 1
+        if cell.char in BLOCKS:
+            x0, y0, x1, y1 = BLOCKS[cell.char]
+            width = (x1 - x0) * CELL_WIDTH / 8 + (end - column - 1) * CELL_WIDTH
+            parts.append(
+                f'<rect class="{name}" x="{left + x0 * CELL_WIDTH / 8:g}" '
+                f'y="{y + y0 * CELL_HEIGHT / 8:g}" width="{width:g}" '
+                f'height="{(y1 - y0) * CELL_HEIGHT / 8:g}"/>'
+            )
+        elif cell.char in LINES:
+            weight = LINES[cell.char][1]
+            if cell.char in SPANNING:
+                parts.append(
+                    f'<rect class="{name}" x="{left}" y="{y + CELL_HEIGHT // 2}" '
+                    f'width="{(end - column) * CELL_WIDTH}" height="{weight}"/>'
+                )
+            else:
+                parts += _arms(LINES[cell.char], left, y, name)
+        elif cell.char in ROUND_CORNERS:
+            parts.append(_corner(ROUND_CORNERS[cell.char], left, y, cell.fg))
+        column = end
+    return parts
+
+
+def _arms(arms: tuple[int, int, int, int], left: int, top: int, name: str) -> list[str]:
+    middle_x, middle_y = left + CELL_WIDTH // 2, top + CELL_HEIGHT // 2
+    up, east, down, west = arms
+    boxes = []
+    if up:
+        boxes.append((middle_x, top, up, middle_y - top + up))
+    if down:
+        boxes.append((middle_x, middle_y, down, top + CELL_HEIGHT - middle_y))
+    if west:
+        boxes.append((left, middle_y, middle_x - left + west, west))
+    if east:
+        boxes.append((middle_x, middle_y, left + CELL_WIDTH - middle_x, east))
+    return [
+        f'<rect class="{name}" x="{x}" y="{y}" width="{width}" height="{height}"/>'
+        for x, y, width, height in boxes
+    ]
+
+
+def _corner(arms: tuple[int, int, int, int], left: int, top: int, fg: RGB) -> str:
+    """A rounded corner: a curve from one arm's end to the other's through the cell's middle."""
+    middle_x, middle_y = left + CELL_WIDTH // 2 + 0.5, top + CELL_HEIGHT // 2 + 0.5
+    up, east, _down, _west = arms
+    vertical = (middle_x, top) if up else (middle_x, top + CELL_HEIGHT)
+    horizontal = (left + CELL_WIDTH, middle_y) if east else (left, middle_y)
+    return (
+        f'<path d="M{horizontal[0]:g} {horizontal[1]:g}Q{middle_x:g} {middle_y:g} '
+        f'{vertical[0]:g} {vertical[1]:g}" fill="none" stroke="{_hex(fg)}"/>'
+    )
 
 
 def _same(cell: Cell, first: Cell) -> bool:
