@@ -146,8 +146,11 @@ def build_script(transcript: Transcript, timing: Timing, edits: Edits | None = N
 def _timed(steps: list[Step], timing: Timing, edits: Edits) -> list[Step]:
     timed: list[Step] = []
     at = previous = 0.0
+    showing = 0
     for step in steps:
-        edit = edits.chapters.get(step.chapter, NO_EDIT)
+        # A pause belongs to the chapter on screen during it: the one of the step before.
+        edit = edits.chapters.get(showing, NO_EDIT)
+        showing = step.chapter
         if edit.cut:
             pause = 0.0
         else:
