@@ -6,17 +6,22 @@ from __future__ import annotations
 import json
 import re
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import pyte
 import pytest
 from PIL import Image
-from render_demo import HAS_FFMPEG, NO_FFMPEG, Rendered, render_demo
+from recorded_session import run_cli
+from render_demo import DEMO, HAS_FFMPEG, NO_FFMPEG, Rendered, render_demo
 
+from tui.render.captions import CaptionsError, Cue, read_webvtt
 from tui.render.cells import grid_text
 from tui.render.frames import END_SECONDS
+from tui.render.outputs import write_outputs
 from tui.render.raster import draw_grid
+from tui.render.video import VideoError
 
 
 @pytest.fixture(scope="module")
@@ -139,3 +144,46 @@ def test_a_webvtt_chapters_file_sits_beside_the_video(demo: Rendered) -> None:
     assert vtt.startswith("WEBVTT")
     assert vtt.count(" --> ") == 9
     assert "\nNew service\n" in vtt
+
+
+def test_a_size_budget_lowers_the_frame_rate_until_the_gif_fits(
+    demo: Rendered, tmp_path: Path
+) -> None:
+    full = demo.written[".gif"]
+    demo.render.max_size = full.size - 1
+    try:
+        [fitted] = write_outputs(demo.render, [tmp_path / "small.gif"])
+    finally:
+        demo.render.max_size = None
+    assert fitted.frames < full.frames
+    assert fitted.size <= full.size - 1
+    assert "capped at 10 fps" in fitted.describe()
+
+
+def test_without_ffmpeg_a_video_is_refused_in_one_line_naming_the_install(
+    demo: Rendered, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("shutil.which", lambda _name: None)
+    monkeypatch.setitem(sys.modules, "imageio_ffmpeg", None)
+    with pytest.raises(VideoError) as error:
+        write_outputs(demo.render, [tmp_path / "demo.mp4"])
+    assert str(error.value) == (
+        "MP4 and WebM need ffmpeg, which is not installed: "
+        "apt install ffmpeg (or pip install imageio-ffmpeg)"
+    )
+
+
+def test_an_unknown_format_is_refused_before_anything_runs(tmp_path: Path) -> None:
+    done = run_cli("replay", str(DEMO), "-o", str(tmp_path / "demo.avi"))
+    assert done.returncode == 2
+    assert "cannot render" in done.stderr and ".gif, .png, .svg, .cast, .mp4, .webm" in done.stderr
+    assert not (tmp_path / "demo.avi").exists()
+
+
+def test_captions_can_come_from_a_webvtt_file(tmp_path: Path) -> None:
+    cues = tmp_path / "captions.vtt"
+    cues.write_text("WEBVTT\n\n00:00:00.000 --> 00:00:01.000\nHello from the README\n")
+    assert read_webvtt(cues) == [Cue(0.0, 1.0, "Hello from the README")]
+    (tmp_path / "bad.vtt").write_text("not vtt")
+    with pytest.raises(CaptionsError, match="not a WebVTT file"):
+        read_webvtt(tmp_path / "bad.vtt")
