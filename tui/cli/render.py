@@ -82,6 +82,13 @@ def run_render(args: argparse.Namespace) -> int:
     from tui.transcript.timing import Timing
 
     outputs: list[Path] = args.output or []
+    if args.cast is not None or args.svg is not None:
+        print(
+            "elicit-tui replay: --cast and --svg run a live replay; with -o, --update or --check "
+            "write -o OUT.cast or -o OUT.svg instead",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
     unknown = [str(path) for path in outputs if path.suffix.lower() not in FORMATS]
     if unknown:
         print(
