@@ -70,6 +70,14 @@ def wants_render(args: argparse.Namespace) -> bool:
 
 def run_render(args: argparse.Namespace) -> int:
     """Render `args.file` as asked; print each output's size; 1 on drift or a mismatch."""
+    try:
+        import PIL  # noqa: F401
+    except ImportError:
+        print(
+            "elicit-tui replay: rendering needs Pillow: pip install 'elicit-tui[render]'",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
     from tui.render.captions import CaptionsError, read_webvtt, request_cues
     from tui.render.capture import capture
     from tui.render.edits import Edits, EditsError, edited_transcript, load_edits, sidecar_path
