@@ -85,7 +85,7 @@ def run_render(args: argparse.Namespace) -> int:
     from tui.render.golden import chapter_screens, check, update
     from tui.render.outputs import FORMATS, Render, write_outputs
     from tui.render.script import build_script
-    from tui.render.video import VideoError
+    from tui.render.video import VideoError, find_ffmpeg
     from tui.transcript.reader import TranscriptError, read_transcript
     from tui.transcript.timing import Timing
 
@@ -106,6 +106,8 @@ def run_render(args: argparse.Namespace) -> int:
         )
         return EXIT_USAGE
     try:
+        if any(path.suffix.lower() in (".mp4", ".webm") for path in outputs):
+            find_ffmpeg()  # before the replay, not after it
         transcript = read_transcript(args.file)
         edits_file = args.edits or sidecar_path(args.file)
         edits = load_edits(edits_file) if args.edits or edits_file.exists() else Edits()
@@ -121,10 +123,14 @@ def run_render(args: argparse.Namespace) -> int:
                 if args.captions
                 else request_cues(transcript, script)
             )
-    except (TranscriptError, EditsError, CaptionsError) as error:
+    except (TranscriptError, EditsError, CaptionsError, VideoError) as error:
         print(f"elicit-tui replay: {error}", file=sys.stderr)
         return EXIT_USAGE
-    captured = capture(transcript, script, args.size or (80, 24), args.theme)
+    try:
+        captured = capture(transcript, script, args.size or (80, 24), args.theme)
+    except (RuntimeError, TimeoutError) as error:
+        print(f"elicit-tui replay: {error}", file=sys.stderr)
+        return EXIT_DRIFT
     lines: list[str] = []
     code = 0
     changed = edits.changes_results or redact is not None
@@ -142,15 +148,21 @@ def run_render(args: argparse.Namespace) -> int:
         max_size=args.max_size,
     )
     try:
-        lines += [written.describe() for written in write_outputs(render, outputs)]
+        written = write_outputs(render, outputs)
     except VideoError as error:
         print(f"elicit-tui replay: {error}", file=sys.stderr)
         return EXIT_USAGE
+    lines += [item.describe() for item in written]
+    if any(item.over_budget for item in written):
+        code = EXIT_DRIFT
     screens = chapter_screens(script, captured)
     if args.update is not None:
         paths = update(args.update, screens)
         lines.append(f"saved {len(paths)} chapter screens in {args.update}")
-    if args.check is not None:
+    if args.check is not None and not any(args.check.glob("*.txt")):
+        lines.append(f"no chapter screens in {args.check}: save them first with --update")
+        code = EXIT_DRIFT
+    elif args.check is not None:
         drifts = check(args.check, screens)
         for drift in drifts:
             lines.append(f"chapter {drift.name} differs from {args.check}:\n{drift.diff}")

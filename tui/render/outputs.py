@@ -26,6 +26,7 @@ class Written:
     size: int
     frames: int
     note: str = ""
+    over_budget: bool = False
 
     def describe(self) -> str:
         extra = f", {self.note}" if self.note else ""
@@ -94,7 +95,7 @@ def _write(render: Render, path: Path, suffix: str) -> list[Written]:
     note = f"capped at {fps:g} fps" if fps != render.fps else ""
     if not fits:
         note = f"over the {_size(render.max_size or 0)} budget even at {fps:g} fps"
-    result = [Written(path, path.stat().st_size, len(frames), note)]
+    result = [Written(path, path.stat().st_size, len(frames), note, over_budget=not fits)]
     vtt = path.with_suffix(".chapters.vtt")
     if suffix in (".mp4", ".webm") and vtt not in render.chapter_files:
         render.chapter_files.add(vtt)  # demo.mp4 and demo.webm share one

@@ -6,6 +6,7 @@ with no gaps at any cell height. The same grid always gives the same pixels.
 
 from __future__ import annotations
 
+import io
 from functools import lru_cache
 from importlib.resources import files
 
@@ -188,6 +189,4 @@ def _glyph(char: str, bold: bool, wide: bool) -> Image.Image:
 @lru_cache(maxsize=2)
 def _font(bold: bool) -> ImageFont.FreeTypeFont:
     data = (files("tui.render") / "fonts" / FONT_FILES[bold]).read_bytes()
-    import io
-
     return ImageFont.truetype(io.BytesIO(data), FONT_SIZE)
