@@ -20,6 +20,7 @@ from textual.pilot import Pilot
 from tui.app.key_player import KeyPlayer, steady_cursors
 from tui.app.messages import AgentFinished
 from tui.app.replay_app import ReplayApp
+from tui.core.models import ElicitationResult, Request
 from tui.core.queue import QueueEvent
 from tui.render.cells import RGB, Grid, screen_grid
 from tui.render.script import Script
@@ -30,11 +31,18 @@ from tui.transcript.replay_agent import Mismatch
 from widgets.agent_status import AgentStatus
 from widgets.base import ElicitationModal
 
-SETTLE_ROUNDS = 20
+SETTLE_ROUNDS = 50
 """At most this many refreshes are waited for the screen to stop changing after a step."""
+
+STABLE_ROUNDS = 3
+"""A screen drawn the same this many more times in a row is taken as settled."""
 
 WAIT_SECONDS = 20.0
 """How long a step may wait for the app (a modal to appear, the agent to finish)."""
+
+ANSWER_SECONDS = 5.0
+"""How long a modal's last recorded key may take to end its request (a recorded last key
+need not end it, as when the session was quit)."""
 
 
 @dataclass(frozen=True)
@@ -92,13 +100,15 @@ class RenderApp(ReplayApp):
         self.clock = clock
         self.agent_done = asyncio.Event()
         self.seen: set[str] = set()
-        """The ids of the requests and results the queue has announced."""
+        """`requested:ID` and `resolved:ID` for each queue event the app has handled."""
 
-    def on_mount(self) -> None:
-        self.queue.subscribe(self._seen, front_end=False)
+    def _request_arrived(self, event: QueueEvent) -> None:
+        super()._request_arrived(event)
+        self.seen.add(f"requested:{event.request.id}")
 
-    def _seen(self, event: QueueEvent) -> None:
-        self.seen.add(f"{event.type}:{event.request.id}")
+    def _request_resolved(self, request: Request, result: ElicitationResult) -> None:
+        super()._request_resolved(request, result)
+        self.seen.add(f"resolved:{request.id}")
 
     def on_unmount(self) -> None:
         self.clock.stop()
@@ -153,6 +163,9 @@ async def _drive(
             modal = await _modal(app, str(step.request_id))
             if modal is not None:
                 app.post_message(player.event_for(modal, step.keys, step.press))
+                if step.press is step.keys.keys[-1]:
+                    # The answer: its frame is the screen once the app has handled the result.
+                    await _until(partial(_seen, app, f"resolved:{step.request_id}"), strict=False)
         elif step.kind == "end":
             app.clock.advance(step.recorded)
             await asyncio.wait_for(app.agent_done.wait(), WAIT_SECONDS)
@@ -160,15 +173,21 @@ async def _drive(
 
 
 async def _settled(pilot: Pilot[Any], app: RenderApp, default: tuple[RGB, RGB]) -> Grid:
-    """The screen once two refreshes in a row draw the same."""
+    """The screen once `STABLE_ROUNDS` refreshes in a row draw the same.
+
+    Each round lets every pending message of the app and its screen be handled and then
+    refreshes the screen, without waiting for the process to look idle (which costs 20 ms
+    or more a time): the replay's steps come as fast as the app can draw them."""
     previous: Grid | None = None
+    same = 0
     for _ in range(SETTLE_ROUNDS):
-        await pilot.wait_for_scheduled_animations()
-        await pilot.pause()
+        await app.animator.wait_until_complete()
+        await app.workers.wait_for_complete()  # a secret being saved to the keyring
+        await pilot.pause(0)
         steady_cursors(app)
-        await pilot.pause()
         grid = screen_grid(app, REDACTOR, default)
-        if grid == previous:
+        same = same + 1 if grid == previous else 0
+        if same == STABLE_ROUNDS:
             return grid
         previous = grid
     assert previous is not None
@@ -179,11 +198,14 @@ def _seen(app: RenderApp, event: str) -> bool:
     return event in app.seen
 
 
-async def _until(condition: Callable[[], bool]) -> None:
+async def _until(condition: Callable[[], bool], *, strict: bool = True) -> None:
+    """Wait for `condition`; after `WAIT_SECONDS`, raise `TimeoutError` if `strict`."""
     loop = asyncio.get_running_loop()
-    deadline = loop.time() + WAIT_SECONDS
+    deadline = loop.time() + (WAIT_SECONDS if strict else ANSWER_SECONDS)
     while not condition():
         if loop.time() > deadline:
+            if not strict:
+                return
             raise TimeoutError("the replayed app did not get the next request in time")
         await asyncio.sleep(0.001)
 
