@@ -7,6 +7,10 @@ import argparse
 import re
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tui.render.outputs import Render
 
 EXIT_DRIFT = 1
 EXIT_USAGE = 2
@@ -70,110 +74,102 @@ def wants_render(args: argparse.Namespace) -> bool:
 
 def run_render(args: argparse.Namespace) -> int:
     """Render `args.file` as asked; print each output's size; 1 on drift or a mismatch."""
-    try:
-        import PIL  # noqa: F401
-    except ImportError:
-        print(
-            "elicit-tui replay: rendering needs Pillow: pip install 'elicit-tui[render]'",
-            file=sys.stderr,
-        )
+    refusal = _refusal(args)
+    if refusal is not None:
+        print(f"elicit-tui replay: {refusal}", file=sys.stderr)
         return EXIT_USAGE
-    from tui.render.captions import CaptionsError, read_webvtt, request_cues
     from tui.render.capture import capture
-    from tui.render.edits import Edits, EditsError, edited_transcript, load_edits, sidecar_path
     from tui.render.frames import Overlays
-    from tui.render.golden import chapter_screens, check, update
-    from tui.render.outputs import FORMATS, Render, write_outputs
-    from tui.render.script import build_script
-    from tui.render.video import VideoError, find_ffmpeg
-    from tui.transcript.reader import TranscriptError, read_transcript
-    from tui.transcript.timing import Timing
+    from tui.render.outputs import Render, write_outputs
+    from tui.render.plan import PlanError, plan_render
+    from tui.render.video import VideoError
 
-    outputs: list[Path] = args.output or []
-    if args.cast is not None or args.svg is not None:
-        print(
-            "elicit-tui replay: --cast and --svg run a live replay; with -o, --update or --check "
-            "write -o OUT.cast or -o OUT.svg instead",
-            file=sys.stderr,
-        )
-        return EXIT_USAGE
-    unknown = [str(path) for path in outputs if path.suffix.lower() not in FORMATS]
-    if unknown:
-        print(
-            f"elicit-tui replay: cannot render {', '.join(unknown)}: use one of "
-            f"{', '.join(FORMATS)}",
-            file=sys.stderr,
-        )
-        return EXIT_USAGE
     try:
-        if any(path.suffix.lower() in (".mp4", ".webm") for path in outputs):
-            find_ffmpeg()  # before the replay, not after it
-        transcript = read_transcript(args.file)
-        edits_file = args.edits or sidecar_path(args.file)
-        edits = load_edits(edits_file) if args.edits or edits_file.exists() else Edits()
-        redact = (
-            re.compile("|".join(f"(?:{p.pattern})" for p in args.redact)) if args.redact else None
-        )
-        transcript = edited_transcript(transcript, edits, redact)
-        script = build_script(transcript, Timing(args.speed, args.max_pause), edits)
-        cues = None
-        if args.captions is not None:
-            cues = (
-                read_webvtt(Path(args.captions))
-                if args.captions
-                else request_cues(transcript, script)
-            )
-    except (TranscriptError, EditsError, CaptionsError, VideoError) as error:
+        plan = plan_render(args.file, args.edits, args.redact, args.speed, args.max_pause)
+        cues = plan.cues(args.captions)
+    except PlanError as error:
         print(f"elicit-tui replay: {error}", file=sys.stderr)
         return EXIT_USAGE
     try:
-        captured = capture(transcript, script, args.size or (80, 24), args.theme)
+        captured = capture(plan.transcript, plan.script, args.size or (80, 24), args.theme)
     except (RuntimeError, TimeoutError) as error:
         print(f"elicit-tui replay: {error}", file=sys.stderr)
         return EXIT_DRIFT
-    lines: list[str] = []
-    code = 0
-    changed = edits.changes_results or redact is not None
-    for mismatch in captured.mismatches:
-        lines.append(f"{'edited' if changed else 'mismatch'}: {mismatch.describe()}")
-    if captured.mismatches and not changed:
-        code = EXIT_DRIFT
+    changed = plan.changes_results
+    lines = [
+        f"{'edited' if changed else 'mismatch'}: {mismatch.describe()}"
+        for mismatch in captured.mismatches
+    ]
+    code = EXIT_DRIFT if captured.mismatches and not changed else 0
     lines.append(f"replayed {args.file}: {captured.summary}")
-    render = Render(
-        script,
-        captured,
-        Overlays(args.show_keys, tuple(cues) if cues is not None else None),
-        transcript.title or "elicit-tui",
-        fps=args.fps,
-        max_size=args.max_size,
-    )
+    overlays = Overlays(args.show_keys, tuple(cues) if cues is not None else None)
+    title = plan.transcript.title or "elicit-tui"
+    render = Render(plan.script, captured, overlays, title, args.fps, args.max_size)
     try:
-        written = write_outputs(render, outputs)
+        written = write_outputs(render, args.output or [])
     except VideoError as error:
         print(f"elicit-tui replay: {error}", file=sys.stderr)
         return EXIT_USAGE
     lines += [item.describe() for item in written]
     if any(item.over_budget for item in written):
         code = EXIT_DRIFT
-    screens = chapter_screens(script, captured)
+    screen_lines, screen_code = _chapter_screens(args, render)
+    _print(lines + screen_lines, code or screen_code)
+    return code or screen_code
+
+
+def _refusal(args: argparse.Namespace) -> str | None:
+    """Why the options cannot be rendered, before anything runs; None if they can."""
+    from tui.render.outputs import FORMATS
+
+    try:
+        import PIL  # noqa: F401
+    except ImportError:
+        return "rendering needs Pillow: pip install 'elicit-tui[render]'"
+    if args.cast is not None or args.svg is not None:
+        return (
+            "--cast and --svg run a live replay; with -o, --update or --check "
+            "write -o OUT.cast or -o OUT.svg instead"
+        )
+    outputs: list[Path] = args.output or []
+    unknown = [str(path) for path in outputs if path.suffix.lower() not in FORMATS]
+    if unknown:
+        return f"cannot render {', '.join(unknown)}: use one of {', '.join(FORMATS)}"
+    if any(path.suffix.lower() in (".mp4", ".webm") for path in outputs):
+        from tui.render.video import VideoError, find_ffmpeg
+
+        try:
+            find_ffmpeg()
+        except VideoError as error:
+            return str(error)
+    return None
+
+
+def _chapter_screens(args: argparse.Namespace, render: Render) -> tuple[list[str], int]:
+    """`--update` and `--check`: what was saved or how the screens drifted, and the exit code."""
+    from tui.render.golden import chapter_screens, check, update
+
+    screens = chapter_screens(render.script, render.captured)
+    lines: list[str] = []
     if args.update is not None:
         paths = update(args.update, screens)
         lines.append(f"saved {len(paths)} chapter screens in {args.update}")
-    if args.check is not None and not any(args.check.glob("*.txt")):
+    if args.check is None:
+        return lines, 0
+    if not any(args.check.glob("*.txt")):
         lines.append(f"no chapter screens in {args.check}: save them first with --update")
-        code = EXIT_DRIFT
-    elif args.check is not None:
-        drifts = check(args.check, screens)
-        for drift in drifts:
-            lines.append(f"chapter {drift.name} differs from {args.check}:\n{drift.diff}")
-        if drifts:
-            code = EXIT_DRIFT
-        else:
-            lines.append(f"all {len(screens)} chapter screens match {args.check}")
+        return lines, EXIT_DRIFT
+    drifts = check(args.check, screens)
+    lines += [f"chapter {d.name} differs from {args.check}:\n{d.diff}" for d in drifts]
+    if not drifts:
+        lines.append(f"all {len(screens)} chapter screens match {args.check}")
+    return lines, EXIT_DRIFT if drifts else 0
+
+
+def _print(lines: list[str], code: int) -> None:
     stream = sys.stderr if code else sys.stdout
     for line in lines:
         print(line, file=stream)
-    return code
 
 
 def _pattern(value: str) -> re.Pattern[str]:
