@@ -53,7 +53,13 @@ def compose(
     ]
     cues = overlays.captions or ()
     marks = {0.0, total, *(step.at for step in script.steps)}
-    marks |= {at + KEY_SECONDS for at, _label in keys}
+    # A badge goes a second after its key, unless the next key has replaced it by then.
+    following = [at for at, _label in keys[1:]] + [total]
+    marks |= {
+        at + KEY_SECONDS
+        for (at, _), then in zip(keys, following, strict=True)
+        if at + KEY_SECONDS < then
+    }
     marks |= {cue.start for cue in cues} | {cue.end for cue in cues}
     times = sorted(mark for mark in marks if 0 <= mark <= total)
     frames: list[Frame] = []

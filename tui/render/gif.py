@@ -7,22 +7,8 @@ from collections.abc import Sequence
 
 from PIL import Image
 
-from tui.render.cells import Grid
 from tui.render.frames import Frame
-from tui.render.raster import draw_grid
-
-
-class Drawings:
-    """Each distinct screen drawn once, shared by every output of a run."""
-
-    def __init__(self) -> None:
-        self._images: dict[Grid, Image.Image] = {}
-
-    def image(self, grid: Grid) -> Image.Image:
-        image = self._images.get(grid)
-        if image is None:
-            image = self._images[grid] = draw_grid(grid)
-        return image
+from tui.render.raster import Drawings
 
 
 def gif_bytes(frames: Sequence[Frame], drawings: Drawings) -> bytes:

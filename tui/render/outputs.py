@@ -10,7 +10,8 @@ from tui.render.capture import Capture
 from tui.render.cast import cast_text
 from tui.render.chapters import webvtt_chapters
 from tui.render.frames import Frame, Overlays, compose
-from tui.render.gif import Drawings, gif_bytes, png_bytes
+from tui.render.gif import gif_bytes, png_bytes
+from tui.render.raster import Drawings
 from tui.render.script import Script
 from tui.render.svg import svg_text
 

@@ -79,6 +79,19 @@ _STAND_INS = {"⭘": "○"}
 ROUND_CORNERS = {"╭": (0, 1, 1, 0), "╮": (0, 0, 1, 1), "╰": (1, 1, 0, 0), "╯": (1, 0, 0, 1)}
 
 
+class Drawings:
+    """Each distinct screen drawn once, shared by every output of a run."""
+
+    def __init__(self) -> None:
+        self._images: dict[Grid, Image.Image] = {}
+
+    def image(self, grid: Grid) -> Image.Image:
+        image = self._images.get(grid)
+        if image is None:
+            image = self._images[grid] = draw_grid(grid)
+        return image
+
+
 def grid_size(grid: Grid) -> tuple[int, int]:
     """The pixel size a grid is drawn at."""
     return len(grid[0]) * CELL_WIDTH, len(grid) * CELL_HEIGHT

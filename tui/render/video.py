@@ -11,7 +11,7 @@ from pathlib import Path
 
 from tui.render.chapters import ffmetadata
 from tui.render.frames import Frame
-from tui.render.gif import Drawings
+from tui.render.raster import Drawings
 from tui.render.script import Chapter
 
 INSTALL_HINT = "apt install ffmpeg (or pip install imageio-ffmpeg)"
