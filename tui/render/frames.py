@@ -46,10 +46,11 @@ def compose(
 ) -> list[Frame]:
     """The frames of the whole output, in order, none shorter than 1/`fps` seconds."""
     total = script.duration + END_SECONDS
+    cut = {chapter.number for chapter in script.chapters if chapter.cut}
     keys = [
         (step.at, step.label)
         for step in script.steps
-        if overlays.show_keys and step.label is not None
+        if overlays.show_keys and step.label is not None and step.chapter not in cut
     ]
     cues = overlays.captions or ()
     marks = {0.0, total, *(step.at for step in script.steps)}
