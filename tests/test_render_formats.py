@@ -20,7 +20,7 @@ from render_demo import DEMO, HAS_FFMPEG, NO_FFMPEG, Rendered, render_demo
 
 from tui.render.captions import CaptionsError, Cue, read_webvtt
 from tui.render.cells import grid_text
-from tui.render.frames import END_SECONDS
+from tui.render.frames import END_SECONDS, Overlays, compose
 from tui.render.outputs import write_outputs
 from tui.render.raster import draw_grid
 from tui.render.video import VideoError, find_ffmpeg
@@ -111,6 +111,13 @@ def test_each_key_is_drawn_in_the_frame_after_it(demo: Rendered) -> None:
         assert step.label in badge, f"{step.label!r} not in the badge {badge!r} at {step.at}"
     secret = [step.label for step in keys if step.press and step.press.masked is not None]
     assert secret == ["paste •••"]  # the API key was pasted: its length, never its text
+
+
+def test_without_show_keys_no_badge_is_drawn(demo: Rendered) -> None:
+    frames = compose(demo.script, demo.render.captured, Overlays())
+    assert len(frames[0].grid) == 24  # no caption line either
+    assert not any("╭────────────╮" in grid_text(frame.grid) for frame in frames)
+    assert within_five_percent(sum(frame.duration for frame in frames), demo)
 
 
 def test_the_caption_line_names_the_source_and_the_question(demo: Rendered) -> None:

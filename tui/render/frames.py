@@ -55,7 +55,7 @@ def compose(
     cues = overlays.captions or ()
     marks = {0.0, total, *(step.at for step in script.steps)}
     # A badge goes a second after its key, unless the next key has replaced it by then.
-    following = [at for at, _label in keys[1:]] + [total]
+    following = [at for at, _label in keys[1:]] + [total] * bool(keys)
     marks |= {
         at + KEY_SECONDS
         for (at, _), then in zip(keys, following, strict=True)
