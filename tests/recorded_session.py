@@ -75,8 +75,9 @@ async def _on(pilot: Pilot[Any], request_id: str) -> None:
     await pilot.pause()
 
 
-async def record_session(path: Path) -> list[ElicitationResult]:
-    """Run the session with a transcript at `path`; the results the agent got, in order."""
+async def record_session(path: Path, secret: str = CANARY) -> list[ElicitationResult]:
+    """Run the session with a transcript at `path`, `secret` typed and pasted as the key;
+    the results the agent got, in order."""
     results: list[ElicitationResult] = []
     app = ElicitationApp(ElicitationQueue(), session_agent(results), input_grace=0, transcript=path)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -87,12 +88,12 @@ async def record_session(path: Path) -> list[ElicitationResult]:
         await _on(pilot, "many")
         await pilot.press("space", "down", "space", "enter")
         await _on(pilot, "key")
-        await pilot.press(*CANARY[:5])
-        app.post_message(events.Paste(CANARY[5:]))
+        await pilot.press(*secret[:5])
+        app.post_message(events.Paste(secret[5:]))
         await pilot.pause()
         await pilot.press("ctrl+r", "ctrl+r", "enter")
         await _on(pilot, "form")
-        await pilot.press("down", "enter", *CANARY, "enter")
+        await pilot.press("down", "enter", *secret, "enter")
         await _on(pilot, "echo")
         await pilot.press("enter")
         await wait_for(pilot, lambda: app.agent_result == "done")

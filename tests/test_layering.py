@@ -40,6 +40,15 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "tui.app",
         "widgets",
     ),
+    "tui.render": (
+        "tui.core",
+        "tui.secrets",
+        "tui.approvals",
+        "tui.transcript",
+        "tui.app",
+        "tui.render",
+        "widgets",
+    ),
     "tui.cli": ("tui", "widgets"),
     **{
         adapter: ("tui.core", "tui.secrets", "tui.approvals", "tui.integrations", "tui.mcp")

@@ -116,7 +116,7 @@ class KeyPlayer:
                 await asyncio.sleep(delay)
             if not modal.is_current:
                 return
-            event = self._event(modal, record, press)
+            event = self.event_for(modal, record, press)
             self.errors.append(event.time - modal.shown_at - at)
             app.post_message(event)
             # As a person waits to see what a key did: handled, drawn, settled, then the next.
@@ -125,9 +125,10 @@ class KeyPlayer:
         if self.svg_dir is not None and not record.keys:
             await self._screenshot(pilot, modal, number)
 
-    def _event(
+    def event_for(
         self, modal: ElicitationModal[Any], record: KeysRecord, press: KeyPress
     ) -> events.Key | events.Paste:
+        """The event that presses `press` again in `modal`; a secret's keys as its dummy."""
         if press.masked is None:
             if press.paste is not None:
                 return events.Paste(press.paste)

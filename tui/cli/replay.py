@@ -9,6 +9,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from tui.cli.render import add_render_options, run_render, wants_render
+
 EXIT_MISMATCH = 1
 EXIT_USAGE = 2
 """An unreadable transcript or a bad option, as argparse exits for its own errors."""
@@ -77,6 +79,7 @@ def add_replay_options(parser: argparse.ArgumentParser | argparse._ArgumentGroup
         action="store_true",
         help="draw nothing, even on a terminal (implied without one)",
     )
+    add_render_options(parser)
 
 
 def _positive(value: str) -> float:
@@ -121,6 +124,8 @@ def run_replay(args: argparse.Namespace) -> int:
     except TranscriptError as error:
         print(f"elicit-tui replay: {error}", file=sys.stderr)
         return EXIT_USAGE
+    if wants_render(args):
+        return run_render(args)
     if args.svg is not None:
         args.svg.mkdir(parents=True, exist_ok=True)
     if args.cast is not None:

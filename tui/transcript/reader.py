@@ -10,7 +10,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from tui.core.models import Request, parse_request
-from tui.transcript.records import RECORD, VERSION, Record, RequestRecord
+from tui.transcript.records import RECORD, VERSION, KeysRecord, Record, RequestRecord
 
 
 class TranscriptError(ValueError):
@@ -30,6 +30,10 @@ class Transcript:
     title: str | None = None
     stopped: str | None = None
     """Why reading stopped before the end of the file (a line cut off by a crash), or None."""
+
+    def shown_order(self) -> list[str]:
+        """The ids of the requests a modal was shown for, in the order they were shown."""
+        return [record.id for record in self.records if isinstance(record, KeysRecord)]
 
 
 def read_transcript(path: str | Path) -> Transcript:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
@@ -62,6 +63,10 @@ class ReplayAgent:
     mismatches: list[Mismatch] = field(default_factory=list)
     checked: set[str] = field(default_factory=set)
     """The ids of the requests whose result has been checked (or given up on)."""
+    wait_until: Callable[[float], bool] | None = None
+    """Given, it replaces the clock: called with each event's recorded time (seconds since
+    the session began) before the event, it returns once the event may happen, True if the
+    replay was stopped. A renderer steps through the session with it, faster than real time."""
 
     def __call__(self, queue: ElicitationQueue) -> str:
         futures: dict[str, Future[ElicitationResult]] = {}
@@ -73,7 +78,7 @@ class ReplayAgent:
         previous = 0.0
         for record in self.transcript.records:
             if isinstance(record, RequestRecord):
-                if self._sleep(record.t - previous):
+                if self._sleep(previous, record.t):
                     break
                 request = self.transcript.requests[str(record.request["id"])]
                 if request.id in unattended:
@@ -86,11 +91,11 @@ class ReplayAgent:
                 if record.result.get("reason") == "closed":
                     break  # the recorded session was closed here, with this request open
                 if record.result.get("reason") in AGENT_REASONS:
-                    self._sleep(record.t - previous)
+                    self._sleep(previous, record.t)
                     queue.cancel(record.id, str(record.result["reason"]))
                 self._check(queue, record, futures.get(record.id), record.t - previous)
             elif isinstance(record, SessionEnd):
-                self._sleep(record.t - previous)
+                self._sleep(previous, record.t)
                 break
             previous = record.t
         return self.summary()
@@ -102,9 +107,12 @@ class ReplayAgent:
             return f"{len(self.mismatches)} of {results} differ from the transcript"
         return f"{results}, all as recorded"
 
-    def _sleep(self, recorded_seconds: float) -> bool:
-        """Wait the replayed length of a recorded pause; True if the replay was stopped."""
-        return self.stop.wait(self.timing.pause(recorded_seconds))
+    def _sleep(self, previous: float, until: float) -> bool:
+        """Wait the replayed length of the recorded pause from `previous` to `until`;
+        True if the replay was stopped."""
+        if self.wait_until is not None:
+            return self.wait_until(until) or self.stop.is_set()
+        return self.stop.wait(self.timing.pause(until - previous))
 
     def _check(
         self,

@@ -1,0 +1,96 @@
+"""The sidecar edit file and --redact: a render changed without re-recording, the transcript
+untouched."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from recorded_session import run_cli
+from render_demo import DEMO, TIMING
+
+from tui.render.edits import Edits, EditsError, edited_transcript, load_edits
+from tui.render.script import build_script
+from tui.transcript.reader import read_transcript
+from tui.transcript.timing import Timing
+
+
+def test_no_edits_plays_the_session_as_scaled() -> None:
+    transcript = read_transcript(DEMO)
+    script = build_script(transcript, Timing())
+    end = max(record.t for record in transcript.records)
+    assert script.duration == pytest.approx(end)
+    assert [c.start for c in script.chapters] == sorted(c.start for c in script.chapters)
+
+
+def test_a_cut_chapter_takes_no_time_and_is_left_out() -> None:
+    transcript = read_transcript(DEMO)
+    whole = build_script(transcript, TIMING)
+    edits = Edits.model_validate({"chapters": {"3": {"cut": True}}})
+    cut = build_script(edited_transcript(transcript, edits), TIMING, edits)
+    third = whole.chapters[2]
+    assert [c.number for c in cut.shown_chapters] == [1, 2, 4, 5, 6, 7, 8, 9]
+    assert cut.duration == pytest.approx(whole.duration - (third.end - third.start), abs=1.01)
+
+
+def test_a_chapter_speed_and_max_idle_shorten_its_pauses() -> None:
+    transcript = read_transcript(DEMO)
+    whole = build_script(transcript, Timing())
+    edits = Edits.model_validate({"chapters": {"1": {"speed": 2}}})
+    faster = build_script(transcript, Timing(), edits)
+    first, quick = whole.chapters[0], faster.chapters[0]
+    assert quick.end - quick.start == pytest.approx((first.end - first.start) / 2, abs=0.01)
+    idle = build_script(transcript, Timing(), Edits(max_idle=0.5))
+    pauses = [b.at - a.at for a, b in zip(idle.steps, idle.steps[1:], strict=False)]
+    assert max(pauses) <= 0.5 + 1e-9
+
+
+def test_a_changed_answer_is_typed_in_the_recorded_time() -> None:
+    transcript = read_transcript(DEMO)
+    edits = Edits.model_validate({"chapters": {"1": {"answer": "orders-api"}}})
+    keys = edited_transcript(transcript, edits).records[1]
+    original = transcript.records[1]
+    assert keys.type == original.type == "keys"
+    typed = "".join(press.char or "" for press in keys.keys[1:-1])  # type: ignore[union-attr]
+    assert typed == "orders-api"
+    assert keys.keys[-1].key == "enter"  # type: ignore[union-attr]
+    assert keys.keys[-1].t == original.keys[-1].t  # type: ignore[union-attr]
+
+
+def test_only_a_text_questions_answer_can_change(tmp_path: Path) -> None:
+    transcript = read_transcript(DEMO)
+    edits = Edits.model_validate({"chapters": {"2": {"answer": "flask"}}})
+    with pytest.raises(EditsError, match="chapter 2: only a text question's answer"):
+        edited_transcript(transcript, edits)
+    bad = tmp_path / "bad.edit.json"
+    bad.write_text(json.dumps({"chapters": {"1": {"speed": 0}}, "trim": 1}))
+    with pytest.raises(EditsError) as error:
+        load_edits(bad)
+    assert "greater than 0" in str(error.value) and "Extra inputs are not permitted" in str(
+        error.value
+    )
+
+
+def test_the_sidecar_and_redact_change_the_render_not_the_transcript(tmp_path: Path) -> None:
+    transcript = tmp_path / "demo.jsonl"
+    shutil.copy(DEMO, transcript)
+    before = transcript.read_bytes()
+    sidecar = {
+        "max_idle": 1,
+        "replace": {"invoice-api": "orders-api"},
+        "chapters": {"1": {"answer": "orders-api"}, "3": {"cut": True}},
+    }
+    (tmp_path / "demo.jsonl.edit.json").write_text(json.dumps(sidecar))
+    screens = tmp_path / "screens"
+    done = run_cli("replay", str(transcript), "--redact", r"us-east-\d", "--update", str(screens))
+    assert done.returncode == 0, done.stderr
+    assert "edited: text request" in done.stdout  # the new answer differs from the recorded one
+    names = sorted(path.name for path in screens.iterdir())
+    assert len(names) == 8 and not any(name.startswith("03-") for name in names)
+    texts = {path.name: path.read_text() for path in screens.iterdir()}
+    assert "▊  orders-api" in texts["01-new-service.txt"]
+    assert not any("invoice-api" in text or "us-east-1" in text for text in texts.values())
+    assert "•••" in texts["08-where-and-how-should-it-be-deployed.txt"]
+    assert transcript.read_bytes() == before

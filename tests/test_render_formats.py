@@ -1,0 +1,212 @@
+"""`replay -o`: every format made from the bundled demo, each checked for frames, duration,
+chapters, captions and the keys drawn after each press."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+import types
+from pathlib import Path
+from typing import Any
+
+import pyte
+import pytest
+from PIL import Image
+from recorded_session import run_cli
+from render_demo import DEMO, HAS_FFMPEG, NO_FFMPEG, Rendered, render_demo
+
+from tui.render.captions import CaptionsError, Cue, read_webvtt
+from tui.render.cells import grid_text
+from tui.render.frames import END_SECONDS, Overlays, compose
+from tui.render.outputs import write_outputs
+from tui.render.raster import draw_grid
+from tui.render.video import VideoError, find_ffmpeg
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory: pytest.TempPathFactory) -> Rendered:
+    return render_demo(tmp_path_factory.mktemp("demo"))
+
+
+def within_five_percent(total: float, demo: Rendered) -> bool:
+    """The scaled session, plus the hold on the last screen, within 5%."""
+    expected = demo.script.duration + END_SECONDS
+    return abs(total - expected) <= 0.05 * demo.script.duration
+
+
+def test_the_demo_has_a_chapter_per_question_shown(demo: Rendered) -> None:
+    names = [chapter.name for chapter in demo.script.shown_chapters]
+    assert len(names) == len(demo.transcript.shown_order()) == 9
+    assert names[0] == "New service"
+    assert names[1] == "Which web framework should invoice-api use?"
+
+
+def test_the_gif_holds_each_screen_for_its_time(demo: Rendered) -> None:
+    gif = Image.open(demo.written[".gif"].path)
+    durations = []
+    for index in range(gif.n_frames):
+        gif.seek(index)
+        durations.append(gif.info["duration"])
+    assert gif.size == (800, 500)  # 80x24 cells and a caption line, 10x20 pixels each
+    assert gif.n_frames == len(demo.frames)
+    assert within_five_percent(sum(durations) / 1000, demo)
+    assert gif.info["loop"] == 0
+
+
+def test_the_poster_is_the_first_question_about_to_be_answered(demo: Rendered) -> None:
+    poster = Image.open(demo.written[".png"].path).convert("RGB")
+    matching = [f for f in demo.frames if draw_grid(f.grid).tobytes() == poster.tobytes()]
+    assert poster.size == (800, 500)
+    assert matching
+    text = grid_text(matching[0].grid)
+    assert "What should the new service be called?" in text
+    assert "▊  invoice-api" in text  # typed, not yet sent: the timeline has no answer yet
+    assert "✔ invoice-api" not in text
+
+
+def test_the_svg_keeps_text_as_text_and_plays_every_frame(demo: Rendered) -> None:
+    svg = demo.written[".svg"].path.read_text(encoding="utf-8")
+    keyframes = re.findall(r"([\d.]+)%\{transform:translateY\(-(\d+)px\)\}", svg)
+    duration = float(re.search(r"animation:roll ([\d.]+)s", svg).group(1))  # type: ignore[union-attr]
+    assert len(keyframes) == len(demo.frames)
+    assert within_five_percent(duration, demo)
+    assert "DejaVu Sans Mono" in svg
+    assert ">service</text>" in svg and ">called?</text>" in svg
+
+
+def cast_events(path: Path) -> tuple[dict[str, Any], list[list[Any]]]:
+    header, *events = (json.loads(line) for line in path.read_text(encoding="utf-8").splitlines())
+    return header, events
+
+
+def test_the_cast_has_a_marker_per_chapter_and_a_screen_per_frame(demo: Rendered) -> None:
+    header, events = cast_events(demo.written[".cast"].path)
+    markers = [text for _at, kind, text in events if kind == "m"]
+    screens = [at for at, kind, _text in events if kind == "o"]
+    assert (header["width"], header["height"]) == (80, 25)
+    assert markers == [chapter.name for chapter in demo.script.shown_chapters]
+    assert len(screens) == len(demo.frames)
+    assert within_five_percent(screens[-1] + demo.frames[-1].duration, demo)
+
+
+def test_each_key_is_drawn_in_the_frame_after_it(demo: Rendered) -> None:
+    """Played in a terminal emulator, the cast shows each key's label in the badge."""
+    _header, events = cast_events(demo.written[".cast"].path)
+    screens = [(at, text) for at, kind, text in events if kind == "o"]
+    keys = [step for step in demo.script.steps if step.label is not None]
+    assert len(keys) == 62
+    terminal = pyte.Screen(80, 25)
+    stream = pyte.Stream(terminal)
+    shown = 0
+    for step in keys:
+        for at, text in screens[shown:]:
+            if at > step.at + 1e-6:
+                break
+            stream.feed(text)
+            shown += 1
+        badge = "".join(terminal.display[21][66:78])
+        assert step.label in badge, f"{step.label!r} not in the badge {badge!r} at {step.at}"
+    secret = [step.label for step in keys if step.press and step.press.masked is not None]
+    assert secret == ["paste •••"]  # the API key was pasted: its length, never its text
+
+
+def test_without_show_keys_no_badge_is_drawn(demo: Rendered) -> None:
+    frames = compose(demo.script, demo.render.captured, Overlays())
+    assert len(frames[0].grid) == 24  # no caption line either
+    assert not any("╭────────────╮" in grid_text(frame.grid) for frame in frames)
+    assert within_five_percent(sum(frame.duration for frame in frames), demo)
+
+
+def test_the_caption_line_names_the_source_and_the_question(demo: Rendered) -> None:
+    first = demo.script.shown_chapters[0]
+    frame = next(f for f in demo.frames if f.start >= first.start)
+    assert grid_text(frame.grid).splitlines()[-1].strip() == "setup-agent: New service"
+
+
+def ffprobe(path: Path, *entries: str) -> dict[str, Any]:
+    done = subprocess.run(
+        ["ffprobe", "-v", "error", "-of", "json", *entries, str(path)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    data: dict[str, Any] = json.loads(done.stdout)
+    return data
+
+
+@pytest.mark.skipif(not HAS_FFMPEG, reason=NO_FFMPEG)
+@pytest.mark.parametrize("suffix", [".mp4", ".webm"])
+def test_the_video_has_the_sessions_duration_and_its_chapters(demo: Rendered, suffix: str) -> None:
+    path = demo.written[suffix].path
+    probe = ffprobe(path, "-show_chapters", "-show_format", "-show_streams")
+    titles = [chapter["tags"]["title"] for chapter in probe["chapters"]]
+    stream = probe["streams"][0]
+    assert titles == [chapter.name for chapter in demo.script.shown_chapters]
+    assert (stream["width"], stream["height"]) == (800, 500)
+    assert within_five_percent(float(probe["format"]["duration"]), demo)
+
+
+@pytest.mark.skipif(not HAS_FFMPEG, reason=NO_FFMPEG)
+def test_a_webvtt_chapters_file_sits_beside_the_video(demo: Rendered) -> None:
+    vtt = demo.written[".chapters.vtt"].path.read_text(encoding="utf-8")
+    assert vtt.startswith("WEBVTT")
+    assert vtt.count(" --> ") == 9
+    assert "\nNew service\n" in vtt
+
+
+def test_a_size_budget_lowers_the_frame_rate_until_the_gif_fits(
+    demo: Rendered, tmp_path: Path
+) -> None:
+    full = demo.written[".gif"]
+    demo.render.max_size = full.size - 1
+    try:
+        [fitted] = write_outputs(demo.render, [tmp_path / "small.gif"])
+    finally:
+        demo.render.max_size = None
+    assert fitted.frames < full.frames
+    assert fitted.size <= full.size - 1
+    assert "capped at 10 fps" in fitted.describe()
+
+
+def test_without_ffmpeg_a_video_is_refused_in_one_line_naming_the_install(
+    demo: Rendered, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("shutil.which", lambda _name: None)
+    monkeypatch.setitem(sys.modules, "imageio_ffmpeg", None)
+    with pytest.raises(VideoError) as error:
+        write_outputs(demo.render, [tmp_path / "demo.mp4"])
+    assert str(error.value) == (
+        "MP4 and WebM need ffmpeg, which is not installed: "
+        "apt install ffmpeg (or pip install imageio-ffmpeg)"
+    )
+
+
+def test_an_unknown_format_is_refused_before_anything_runs(tmp_path: Path) -> None:
+    done = run_cli("replay", str(DEMO), "-o", str(tmp_path / "demo.avi"))
+    assert done.returncode == 2
+    assert "cannot render" in done.stderr and ".gif, .png, .svg, .cast, .mp4, .webm" in done.stderr
+    assert not (tmp_path / "demo.avi").exists()
+
+
+def test_captions_can_come_from_a_webvtt_file(tmp_path: Path) -> None:
+    cues = tmp_path / "captions.vtt"
+    cues.write_text("WEBVTT\n\n00:00:00.000 --> 00:00:01.000\nHello from the README\n")
+    assert read_webvtt(cues) == [Cue(0.0, 1.0, "Hello from the README")]
+    (tmp_path / "bad.vtt").write_text("not vtt")
+    with pytest.raises(CaptionsError, match="not a WebVTT file"):
+        read_webvtt(tmp_path / "bad.vtt")
+
+
+@pytest.mark.skipif(not HAS_FFMPEG, reason=NO_FFMPEG)
+def test_without_ffmpeg_on_path_the_imageio_ffmpeg_binary_is_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    binary = shutil.which("ffmpeg")
+    wheel = types.ModuleType("imageio_ffmpeg")
+    wheel.get_ffmpeg_exe = lambda: binary  # type: ignore[attr-defined]
+    monkeypatch.setattr("shutil.which", lambda _name: None)
+    monkeypatch.setitem(sys.modules, "imageio_ffmpeg", wheel)
+    assert find_ffmpeg() == binary

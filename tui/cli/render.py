@@ -1,0 +1,187 @@
+"""`replay -o FILE`: render a replayed session to GIF, PNG, SVG, cast, MP4 or WebM, headless;
+`--update DIR` / `--check DIR` save or compare each chapter's final screen as text."""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tui.render.outputs import Render
+
+EXIT_DRIFT = 1
+EXIT_USAGE = 2
+
+
+def add_render_options(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
+    """The options that turn a replay into files (shared with `demo --replay`)."""
+    parser.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        action="append",
+        metavar="OUT",
+        help="render to OUT, headless: .gif, .png (a poster), .svg (animated), .cast, .mp4 "
+        "or .webm (these two need ffmpeg); repeat for several",
+    )
+    parser.add_argument(
+        "--edits",
+        type=Path,
+        metavar="FILE",
+        help="the edit file to apply (default: FILE.edit.json beside the transcript, if any)",
+    )
+    parser.add_argument(
+        "--captions",
+        nargs="?",
+        const="",
+        metavar="VTT",
+        help="draw a caption line: each question's source and title, or the cues of VTT",
+    )
+    parser.add_argument(
+        "--redact",
+        action="append",
+        type=_pattern,
+        metavar="REGEX",
+        help="replace text matching REGEX in every request with ••• before it is drawn",
+    )
+    parser.add_argument(
+        "--max-size",
+        type=_bytes,
+        metavar="SIZE",
+        help="keep each GIF, MP4 and WebM under SIZE, like 2MB, by lowering the frame rate",
+    )
+    parser.add_argument(
+        "--fps", type=float, default=20.0, help="the highest frame rate of an output (default: 20)"
+    )
+    parser.add_argument(
+        "--update", type=Path, metavar="DIR", help="save each chapter's final screen as text in DIR"
+    )
+    parser.add_argument(
+        "--check",
+        type=Path,
+        metavar="DIR",
+        help="compare each chapter's final screen with DIR (saved by --update); exit 1 on drift",
+    )
+
+
+def wants_render(args: argparse.Namespace) -> bool:
+    """True when the options ask for files or a screen check rather than a live replay."""
+    return bool(args.output or args.update or args.check)
+
+
+def run_render(args: argparse.Namespace) -> int:
+    """Render `args.file` as asked; print each output's size; 1 on drift or a mismatch."""
+    refusal = _refusal(args)
+    if refusal is not None:
+        print(f"elicit-tui replay: {refusal}", file=sys.stderr)
+        return EXIT_USAGE
+    from tui.render.capture import capture
+    from tui.render.frames import Overlays
+    from tui.render.outputs import Render, write_outputs
+    from tui.render.plan import PlanError, plan_render
+    from tui.render.video import VideoError
+
+    try:
+        plan = plan_render(args.file, args.edits, args.redact, args.speed, args.max_pause)
+        cues = plan.cues(args.captions)
+    except PlanError as error:
+        print(f"elicit-tui replay: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        captured = capture(plan.transcript, plan.script, args.size or (80, 24), args.theme)
+    except (RuntimeError, TimeoutError) as error:
+        print(f"elicit-tui replay: {error}", file=sys.stderr)
+        return EXIT_DRIFT
+    changed = plan.changes_results
+    lines = [
+        f"{'edited' if changed else 'mismatch'}: {mismatch.describe()}"
+        for mismatch in captured.mismatches
+    ]
+    code = EXIT_DRIFT if captured.mismatches and not changed else 0
+    lines.append(f"replayed {args.file}: {captured.summary}")
+    overlays = Overlays(args.show_keys, tuple(cues) if cues is not None else None)
+    title = plan.transcript.title or "elicit-tui"
+    render = Render(plan.script, captured, overlays, title, args.fps, args.max_size)
+    try:
+        written = write_outputs(render, args.output or [])
+    except VideoError as error:
+        print(f"elicit-tui replay: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    lines += [item.describe() for item in written]
+    if any(item.over_budget for item in written):
+        code = EXIT_DRIFT
+    screen_lines, screen_code = _chapter_screens(args, render)
+    _print(lines + screen_lines, code or screen_code)
+    return code or screen_code
+
+
+def _refusal(args: argparse.Namespace) -> str | None:
+    """Why the options cannot be rendered, before anything runs; None if they can."""
+    from tui.render.outputs import FORMATS
+
+    try:
+        import PIL  # noqa: F401
+    except ImportError:
+        return "rendering needs Pillow: pip install 'elicit-tui[render]'"
+    if args.cast is not None or args.svg is not None:
+        return (
+            "--cast and --svg run a live replay; with -o, --update or --check "
+            "write -o OUT.cast or -o OUT.svg instead"
+        )
+    outputs: list[Path] = args.output or []
+    unknown = [str(path) for path in outputs if path.suffix.lower() not in FORMATS]
+    if unknown:
+        return f"cannot render {', '.join(unknown)}: use one of {', '.join(FORMATS)}"
+    if any(path.suffix.lower() in (".mp4", ".webm") for path in outputs):
+        from tui.render.video import VideoError, find_ffmpeg
+
+        try:
+            find_ffmpeg()
+        except VideoError as error:
+            return str(error)
+    return None
+
+
+def _chapter_screens(args: argparse.Namespace, render: Render) -> tuple[list[str], int]:
+    """`--update` and `--check`: what was saved or how the screens drifted, and the exit code."""
+    from tui.render.golden import chapter_screens, check, update
+
+    screens = chapter_screens(render.script, render.captured)
+    lines: list[str] = []
+    if args.update is not None:
+        paths = update(args.update, screens)
+        lines.append(f"saved {len(paths)} chapter screens in {args.update}")
+    if args.check is None:
+        return lines, 0
+    if not any(args.check.glob("*.txt")):
+        lines.append(f"no chapter screens in {args.check}: save them first with --update")
+        return lines, EXIT_DRIFT
+    drifts = check(args.check, screens)
+    lines += [f"chapter {d.name} differs from {args.check}:\n{d.diff}" for d in drifts]
+    if not drifts:
+        lines.append(f"all {len(screens)} chapter screens match {args.check}")
+    return lines, EXIT_DRIFT if drifts else 0
+
+
+def _print(lines: list[str], code: int) -> None:
+    stream = sys.stderr if code else sys.stdout
+    for line in lines:
+        print(line, file=stream)
+
+
+def _pattern(value: str) -> re.Pattern[str]:
+    try:
+        return re.compile(value)
+    except re.error as error:
+        raise argparse.ArgumentTypeError(f"not a regular expression: {value!r}: {error}") from None
+
+
+def _bytes(value: str) -> int:
+    match = re.fullmatch(r"\s*(\d+(?:\.\d*)?)\s*(k|kb|m|mb|b)?\s*", value.lower())
+    if match is None:
+        raise argparse.ArgumentTypeError(f"not a size like 2MB or 500kB: {value!r}")
+    scale = {"k": 1000, "kb": 1000, "m": 1_000_000, "mb": 1_000_000}.get(match.group(2) or "", 1)
+    return int(float(match.group(1)) * scale)

@@ -1,0 +1,245 @@
+"""Runs a replay headless, step by step, and captures the screen after each step settles.
+
+The agent waits on a stepped clock instead of sleeping, and keys are pressed as soon as the
+screen before them has settled: a session renders in less time than it took, and every
+frame is the same on every run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+from textual.color import Color
+from textual.pilot import Pilot
+
+from tui.app.key_player import KeyPlayer, steady_cursors
+from tui.app.messages import AgentFinished
+from tui.app.replay_app import ReplayApp
+from tui.core.models import ElicitationResult, Request
+from tui.core.queue import QueueEvent
+from tui.render.cells import RGB, Grid, screen_grid
+from tui.render.script import Script
+from tui.secrets.memory_keyring import memory_keyring
+from tui.secrets.redaction import REDACTOR
+from tui.transcript.reader import Transcript
+from tui.transcript.replay_agent import Mismatch
+from widgets.agent_status import AgentStatus
+from widgets.base import ElicitationModal
+
+SETTLE_ROUNDS = 50
+"""At most this many refreshes are waited for the screen to stop changing after a step."""
+
+STABLE_ROUNDS = 3
+"""A screen drawn the same this many more times in a row is taken as settled."""
+
+WAIT_SECONDS = 20.0
+"""How long a step may wait for the app (a modal to appear, the agent to finish)."""
+
+ANSWER_SECONDS = 5.0
+"""How long a modal's last recorded key may take to end its request (a recorded last key
+need not end it, as when the session was quit)."""
+
+
+@dataclass(frozen=True)
+class Theme:
+    """The colours of the theme the app ran with, for what the outputs draw around it."""
+
+    foreground: RGB
+    background: RGB
+    accent: RGB
+    surface: RGB
+    panel: RGB
+
+
+@dataclass
+class Capture:
+    """What a render run saw: one screen per step of the script, the theme, the mismatches."""
+
+    screens: list[Grid]
+    theme: Theme
+    mismatches: list[Mismatch]
+    summary: str
+
+
+class SteppedClock:
+    """The agent's clock: an event at recorded time t may happen once the clock reaches t."""
+
+    def __init__(self) -> None:
+        self._now = 0.0
+        self._stopped = False
+        self._changed = threading.Condition()
+
+    def advance(self, t: float) -> None:
+        with self._changed:
+            self._now = max(self._now, t)
+            self._changed.notify_all()
+
+    def stop(self) -> None:
+        with self._changed:
+            self._stopped = True
+            self._changed.notify_all()
+
+    def wait_until(self, t: float) -> bool:
+        """Block until the clock reaches `t`; True if it was stopped instead."""
+        with self._changed:
+            self._changed.wait_for(lambda: self._stopped or self._now >= t)
+            return self._stopped
+
+
+class RenderApp(ReplayApp):
+    """A replay app that stays open when the agent finishes, until the renderer closes it."""
+
+    def __init__(self, transcript: Transcript, clock: SteppedClock, theme: str) -> None:
+        super().__init__(transcript, theme=theme)
+        self.replay_agent.wait_until = clock.wait_until
+        self.clock = clock
+        self.agent_done = asyncio.Event()
+        self.seen: set[str] = set()
+        """`requested:ID` and `resolved:ID` for each queue event the app has handled."""
+
+    def _request_arrived(self, event: QueueEvent) -> None:
+        super()._request_arrived(event)
+        self.seen.add(f"requested:{event.request.id}")
+
+    def _request_resolved(self, request: Request, result: ElicitationResult) -> None:
+        super()._request_resolved(request, result)
+        self.seen.add(f"resolved:{request.id}")
+
+    def on_unmount(self) -> None:
+        self.clock.stop()
+
+    def on_agent_finished(self, message: AgentFinished) -> None:
+        message.prevent_default()  # the renderer exits once it has the last frame
+        self.query_one(AgentStatus).show_finished(message.value)
+        self.agent_done.set()
+
+
+def capture(transcript: Transcript, script: Script, size: tuple[int, int], theme: str) -> Capture:
+    """Replay `transcript` headless at `size` in `theme`; one screen per step of `script`."""
+    clock = SteppedClock()
+    app = RenderApp(transcript, clock, theme)
+    screens: list[Grid] = []
+    colours: list[Theme] = []
+
+    async def drive(pilot: Pilot[Any]) -> None:
+        try:
+            await _drive(pilot, app, script, screens, colours)
+        finally:
+            clock.stop()
+            app.exit()
+
+    with memory_keyring():
+        app.run(headless=True, size=size, auto_pilot=drive)
+    if len(screens) != len(script.steps):
+        raise RuntimeError(
+            f"the replay stopped after {len(screens)} of {len(script.steps)} steps; "
+            "run `elicit-tui replay FILE` to see why"
+        )
+    agent = app.replay_agent
+    return Capture(screens, colours[0], list(agent.mismatches), agent.summary())
+
+
+async def _drive(
+    pilot: Pilot[Any], app: RenderApp, script: Script, screens: list[Grid], colours: list[Theme]
+) -> None:
+    player = KeyPlayer(app.replay_agent.transcript, app._resolved)
+    theme = _theme(app)
+    colours.append(theme)
+    default = (theme.foreground, theme.background)
+    for step in script.steps:
+        if step.kind == "request":
+            app.clock.advance(step.recorded)
+            await _until(partial(_seen, app, f"requested:{step.request_id}"))
+        elif step.kind == "cancel":
+            app.clock.advance(step.recorded)
+            await _until(partial(_seen, app, f"resolved:{step.request_id}"))
+        elif step.kind == "key":
+            assert step.press is not None and step.keys is not None
+            modal = await _modal(app, str(step.request_id))
+            if modal is not None:
+                app.post_message(player.event_for(modal, step.keys, step.press))
+                if step.press is step.keys.keys[-1]:
+                    # The answer: its frame is the screen once the app has handled the result.
+                    await _until(partial(_seen, app, f"resolved:{step.request_id}"), strict=False)
+        elif step.kind == "end":
+            app.clock.advance(step.recorded)
+            await asyncio.wait_for(app.agent_done.wait(), WAIT_SECONDS)
+        screens.append(await _settled(pilot, app, default))
+
+
+async def _settled(pilot: Pilot[Any], app: RenderApp, default: tuple[RGB, RGB]) -> Grid:
+    """The screen once `STABLE_ROUNDS` refreshes in a row draw the same.
+
+    Each round lets every pending message of the app and its screen be handled and then
+    refreshes the screen, without waiting for the process to look idle (which costs 20 ms
+    or more a time): the replay's steps come as fast as the app can draw them."""
+    previous: Grid | None = None
+    same = 0
+    for _ in range(SETTLE_ROUNDS):
+        await app.animator.wait_until_complete()
+        await app.workers.wait_for_complete()  # a secret being saved to the keyring
+        await pilot.pause(0)
+        steady_cursors(app)
+        grid = screen_grid(app, REDACTOR, default)
+        same = same + 1 if grid == previous else 0
+        if same == STABLE_ROUNDS:
+            return grid
+        previous = grid
+    assert previous is not None
+    return previous
+
+
+def _seen(app: RenderApp, event: str) -> bool:
+    return event in app.seen
+
+
+async def _until(condition: Callable[[], bool], *, strict: bool = True) -> None:
+    """Wait for `condition`; after `WAIT_SECONDS`, raise `TimeoutError` if `strict`."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + (WAIT_SECONDS if strict else ANSWER_SECONDS)
+    while not condition():
+        if loop.time() > deadline:
+            if not strict:
+                return
+            raise TimeoutError("the replayed app did not get the next request in time")
+        await asyncio.sleep(0.001)
+
+
+async def _modal(app: RenderApp, request_id: str) -> ElicitationModal[Any] | None:
+    """The modal of `request_id` once it is in front, or None if the request has ended."""
+    found: list[ElicitationModal[Any]] = []
+
+    def in_front() -> bool:
+        screen = app.screen
+        if (
+            isinstance(screen, ElicitationModal)
+            and screen.request.id == request_id
+            and screen.is_current
+            and screen.is_mounted
+        ):
+            found.append(screen)
+            return True
+        return f"resolved:{request_id}" in app.seen
+
+    await _until(in_front)
+    return found[0] if found else None
+
+
+def _theme(app: RenderApp) -> Theme:
+    variables = app.get_css_variables()
+
+    def rgb(name: str) -> RGB:
+        return Color.parse(variables[name]).rgb
+
+    return Theme(
+        foreground=rgb("foreground"),
+        background=rgb("background"),
+        accent=rgb("accent"),
+        surface=rgb("surface"),
+        panel=rgb("panel"),
+    )

@@ -1,0 +1,169 @@
+"""The frames of an output: each captured screen held until the next change, keys and
+captions drawn over it, frames shorter than the fps cap merged into the next."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import pairwise
+
+from rich.cells import cell_len
+
+from tui.render.captions import Cue
+from tui.render.capture import Capture, Theme
+from tui.render.cells import Cell, Grid, Row
+from tui.render.script import Script
+
+KEY_SECONDS = 1.0
+"""How long a key stays in its badge (unless the next key comes first)."""
+
+END_SECONDS = 1.0
+"""How long the last screen (the agent's outcome) is held after the session's end."""
+
+BADGE_WIDTH = 14
+"""As the app's own key badge: wide enough for `shift+tab` or `paste •••`."""
+
+
+@dataclass(frozen=True)
+class Frame:
+    """A screen shown from `start` for `duration` seconds."""
+
+    start: float
+    duration: float
+    grid: Grid
+
+
+@dataclass(frozen=True)
+class Overlays:
+    """What is drawn over the captured screens."""
+
+    show_keys: bool = False
+    captions: tuple[Cue, ...] | None = None
+    """None: no caption line; a tuple (maybe empty): a caption line under the screen."""
+
+
+def compose(
+    script: Script, captured: Capture, overlays: Overlays, fps: float | None = None
+) -> list[Frame]:
+    """The frames of the whole output, in order, none shorter than 1/`fps` seconds."""
+    total = script.duration + END_SECONDS
+    cut = {chapter.number for chapter in script.chapters if chapter.cut}
+    keys = [
+        (step.at, step.label)
+        for step in script.steps
+        if overlays.show_keys and step.label is not None and step.chapter not in cut
+    ]
+    cues = overlays.captions or ()
+    marks = {0.0, total, *(step.at for step in script.steps)}
+    # A badge goes a second after its key, unless the next key has replaced it by then.
+    following = [at for at, _label in keys[1:]] + [total] * bool(keys)
+    marks |= {
+        at + KEY_SECONDS
+        for (at, _), then in zip(keys, following, strict=True)
+        if at + KEY_SECONDS < then
+    }
+    marks |= {cue.start for cue in cues} | {cue.end for cue in cues}
+    times = sorted(mark for mark in marks if 0 <= mark <= total)
+    frames: list[Frame] = []
+    for start, end in pairwise(times):
+        grid = _screen_at(script, captured, start)
+        label = _key_at(keys, start)
+        if label is not None:
+            grid = _with_badge(grid, label, captured.theme)
+        if overlays.captions is not None:
+            text = next((cue.text for cue in cues if cue.start <= start < cue.end), "")
+            grid = (*grid, _caption_row(text, len(grid[0]), captured.theme))
+        frames.append(Frame(round(start, 6), round(end - start, 6), grid))
+    return _merged(_capped(frames, fps))
+
+
+def _screen_at(script: Script, captured: Capture, at: float) -> Grid:
+    index = 0
+    for number, step in enumerate(script.steps):
+        if step.at <= at:
+            index = number
+    return captured.screens[index]
+
+
+def _key_at(keys: list[tuple[float, str]], at: float) -> str | None:
+    shown = None
+    for pressed, label in keys:
+        if pressed <= at:
+            shown = label if at < pressed + KEY_SECONDS else None
+    return shown
+
+
+def _with_badge(grid: Grid, label: str, theme: Theme) -> Grid:
+    """`grid` with the key badge in its bottom-right corner, above the footer, as the app's."""
+    height, width = len(grid), len(grid[0])
+    left, top = max(0, width - BADGE_WIDTH - 1), max(0, height - 4)
+    inner = BADGE_WIDTH - 2
+    text = label if cell_len(label) <= inner - 2 else label[: inner - 3] + "…"
+    padding = inner - cell_len(text)
+    middle = " " * (padding // 2) + text + " " * (padding - padding // 2)
+
+    def border(char: str) -> Cell:
+        return Cell(char, theme.accent, theme.surface)
+
+    lines = [
+        [border("╭"), *(border("─") for _ in range(inner)), border("╮")],
+        [border("│"), *_text_cells(middle, theme), border("│")],
+        [border("╰"), *(border("─") for _ in range(inner)), border("╯")],
+    ]
+    rows = list(grid)
+    for offset, cells in enumerate(lines):
+        number = top + offset
+        if number >= height:
+            break
+        row = list(rows[number])
+        row[left : left + len(cells)] = cells[: width - left]
+        rows[number] = tuple(row[:width])
+    return tuple(rows)
+
+
+def _text_cells(text: str, theme: Theme) -> list[Cell]:
+    cells: list[Cell] = []
+    for char in text:
+        cells.append(Cell(char, theme.foreground, theme.surface, bold=True))
+        if cell_len(char) == 2:
+            cells.append(Cell("", theme.foreground, theme.surface, bold=True))
+    return cells
+
+
+def _caption_row(text: str, width: int, theme: Theme) -> Row:
+    room = width - 2
+    if cell_len(text) > room:
+        text = text[: room - 1] + "…"
+    line = f" {text}"
+    cells = [Cell(char, theme.foreground, theme.panel) for char in line]
+    cells += [Cell(" ", theme.foreground, theme.panel)] * (width - len(cells))
+    return tuple(cells[:width])
+
+
+def _capped(frames: list[Frame], fps: float | None) -> list[Frame]:
+    """Frames shorter than 1/`fps` are dropped, the next one starting in their place."""
+    if not fps:
+        return frames
+    shortest = 1 / fps
+    kept: list[Frame] = []
+    start: float | None = None
+    for index, frame in enumerate(frames):
+        begin = frame.start if start is None else start
+        last = index == len(frames) - 1
+        if frame.start + frame.duration - begin < shortest and not last:
+            start = begin
+            continue
+        kept.append(Frame(begin, round(frame.start + frame.duration - begin, 6), frame.grid))
+        start = None
+    return kept
+
+
+def _merged(frames: list[Frame]) -> list[Frame]:
+    """Consecutive frames with the same screen as one."""
+    merged: list[Frame] = []
+    for frame in frames:
+        if merged and merged[-1].grid == frame.grid:
+            last = merged[-1]
+            merged[-1] = Frame(last.start, round(last.duration + frame.duration, 6), last.grid)
+        else:
+            merged.append(frame)
+    return merged

@@ -1,0 +1,127 @@
+"""Writes each requested output by its extension, within a size budget, and says what it wrote."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from tui.render.capture import Capture
+from tui.render.cast import cast_text
+from tui.render.chapters import webvtt_chapters
+from tui.render.frames import Frame, Overlays, compose
+from tui.render.gif import gif_bytes, png_bytes
+from tui.render.raster import Drawings
+from tui.render.script import Script
+from tui.render.svg import svg_text
+
+FORMATS = (".gif", ".png", ".svg", ".cast", ".mp4", ".webm")
+
+FPS_STEPS = (20.0, 10.0, 5.0)
+"""The frame-rate caps tried in turn until an output fits `--max-size`."""
+
+
+@dataclass(frozen=True)
+class Written:
+    path: Path
+    size: int
+    frames: int
+    note: str = ""
+    over_budget: bool = False
+
+    def describe(self) -> str:
+        extra = f", {self.note}" if self.note else ""
+        return f"wrote {self.path} ({_size(self.size)}, {self.frames} frames{extra})"
+
+
+@dataclass
+class Render:
+    """One run's material: the script, what was captured, the overlays and the title."""
+
+    script: Script
+    captured: Capture
+    overlays: Overlays
+    title: str
+    fps: float | None = FPS_STEPS[0]
+    max_size: int | None = None
+
+    def __post_init__(self) -> None:
+        self.drawings = Drawings()
+        self.chapter_files: set[Path] = set()
+        self._frames: dict[float | None, list[Frame]] = {}
+
+    def frames(self, fps: float | None) -> list[Frame]:
+        if fps not in self._frames:
+            self._frames[fps] = compose(self.script, self.captured, self.overlays, fps)
+        return self._frames[fps]
+
+
+def write_outputs(render: Render, paths: Sequence[Path]) -> list[Written]:
+    """Write every path (its extension picks the format); raises `VideoError` without ffmpeg."""
+    written: list[Written] = []
+    for path in paths:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        written += _write(render, path, path.suffix.lower())
+    return written
+
+
+def _write(render: Render, path: Path, suffix: str) -> list[Written]:
+    chapters = render.script.shown_chapters
+    if suffix == ".png":
+        frames = render.frames(render.fps)
+        data = png_bytes(poster(frames, render.script), render.drawings)
+        path.write_bytes(data)
+        return [Written(path, len(data), 1)]
+    if suffix == ".svg":
+        frames = render.frames(render.fps)
+        path.write_text(svg_text(frames), encoding="utf-8")
+        return [Written(path, path.stat().st_size, len(frames))]
+    if suffix == ".cast":
+        frames = render.frames(render.fps)
+        path.write_text(cast_text(frames, chapters, render.title), encoding="utf-8")
+        return [Written(path, path.stat().st_size, len(frames), f"{len(chapters)} markers")]
+    fits = None
+    for fps in _fps_steps(render.fps):
+        frames = render.frames(fps)
+        if suffix == ".gif":
+            path.write_bytes(gif_bytes(frames, render.drawings))
+        else:
+            from tui.render.video import write_video
+
+            write_video(path, frames, chapters, render.title, render.drawings)
+        size = path.stat().st_size
+        fits = render.max_size is None or size <= render.max_size
+        if fits:
+            break
+    note = f"capped at {fps:g} fps" if fps != render.fps else ""
+    if not fits:
+        note = f"over the {_size(render.max_size or 0)} budget even at {fps:g} fps"
+    result = [Written(path, path.stat().st_size, len(frames), note, over_budget=not fits)]
+    vtt = path.with_suffix(".chapters.vtt")
+    if suffix in (".mp4", ".webm") and vtt not in render.chapter_files:
+        render.chapter_files.add(vtt)  # demo.mp4 and demo.webm share one
+        vtt.write_text(webvtt_chapters(chapters), encoding="utf-8")
+        result.append(Written(vtt, vtt.stat().st_size, 0, f"{len(chapters)} chapters"))
+    return result
+
+
+def poster(frames: Sequence[Frame], script: Script) -> Frame:
+    """The frame shown just before the first shown question is answered (its last key)."""
+    chapters = script.shown_chapters
+    if chapters:
+        keys = [s.at for s in script.steps if s.kind == "key" and s.chapter == chapters[0].number]
+        if keys:
+            before = [frame for frame in frames if frame.start < keys[-1]]
+            if before:
+                return before[-1]
+    return frames[-1]
+
+
+def _fps_steps(fps: float | None) -> list[float | None]:
+    if fps is None:
+        return [None, *FPS_STEPS]
+    return [fps, *(step for step in FPS_STEPS if step < fps)]
+
+
+def _size(size: int) -> str:
+    return f"{size / 1_000_000:.2f} MB" if size >= 100_000 else f"{size / 1000:.1f} kB"

@@ -1,0 +1,205 @@
+"""Draws cell grids as pixels with Pillow, in the DejaVu Sans Mono shipped with the package.
+
+Block elements and box-drawing lines are drawn as shapes, not glyphs, so borders join up
+with no gaps at any cell height. The same grid always gives the same pixels.
+"""
+
+from __future__ import annotations
+
+import io
+from functools import lru_cache
+from importlib.resources import files
+
+from PIL import Image, ImageDraw, ImageFont
+
+from tui.render.cells import RGB, Cell, Grid
+
+FONT_SIZE = 16
+CELL_WIDTH = 10
+CELL_HEIGHT = 20
+"""Pixels per cell at `FONT_SIZE`: DejaVu Sans Mono advances 9.6 pixels and is 19 tall."""
+
+FONT_FILES = {False: "DejaVuSansMono.ttf", True: "DejaVuSansMono-Bold.ttf"}
+
+# Each block element as the part of its cell it fills: (left, top, right, bottom) in eighths.
+BLOCKS: dict[str, tuple[int, int, int, int]] = {
+    "▀": (0, 0, 8, 4),
+    "▁": (0, 7, 8, 8),
+    "▂": (0, 6, 8, 8),
+    "▃": (0, 5, 8, 8),
+    "▄": (0, 4, 8, 8),
+    "▅": (0, 3, 8, 8),
+    "▆": (0, 2, 8, 8),
+    "▇": (0, 1, 8, 8),
+    "█": (0, 0, 8, 8),
+    "▉": (0, 0, 7, 8),
+    "▊": (0, 0, 6, 8),
+    "▋": (0, 0, 5, 8),
+    "▌": (0, 0, 4, 8),
+    "▍": (0, 0, 3, 8),
+    "▎": (0, 0, 2, 8),
+    "▏": (0, 0, 1, 8),
+    "▐": (4, 0, 8, 8),
+    "▔": (0, 0, 8, 1),
+    "▕": (7, 0, 8, 8),
+}
+
+# Each box-drawing line as its arms: up, right, down, left; 1 light, 2 heavy.
+LINES: dict[str, tuple[int, int, int, int]] = {
+    "─": (0, 1, 0, 1),
+    "│": (1, 0, 1, 0),
+    "━": (0, 2, 0, 2),
+    "┃": (2, 0, 2, 0),
+    "┌": (0, 1, 1, 0),
+    "┐": (0, 0, 1, 1),
+    "└": (1, 1, 0, 0),
+    "┘": (1, 0, 0, 1),
+    "├": (1, 1, 1, 0),
+    "┤": (1, 0, 1, 1),
+    "┬": (0, 1, 1, 1),
+    "┴": (1, 1, 0, 1),
+    "┼": (1, 1, 1, 1),
+    "┏": (0, 2, 2, 0),
+    "┓": (0, 0, 2, 2),
+    "┗": (2, 2, 0, 0),
+    "┛": (2, 0, 0, 2),
+    "╴": (0, 0, 0, 1),
+    "╵": (1, 0, 0, 0),
+    "╶": (0, 1, 0, 0),
+    "╷": (0, 0, 1, 0),
+    "╸": (0, 0, 0, 2),
+    "╹": (2, 0, 0, 0),
+    "╺": (0, 2, 0, 0),
+    "╻": (0, 0, 2, 0),
+}
+
+_STAND_INS = {"⭘": "○"}
+"""Characters DejaVu has no glyph for, drawn as the nearest one it has."""
+
+ROUND_CORNERS = {"╭": (0, 1, 1, 0), "╮": (0, 0, 1, 1), "╰": (1, 1, 0, 0), "╯": (1, 0, 0, 1)}
+
+
+class Drawings:
+    """Each distinct screen drawn once, shared by every output of a run."""
+
+    def __init__(self) -> None:
+        self._images: dict[Grid, Image.Image] = {}
+
+    def image(self, grid: Grid) -> Image.Image:
+        image = self._images.get(grid)
+        if image is None:
+            image = self._images[grid] = draw_grid(grid)
+        return image
+
+
+def grid_size(grid: Grid) -> tuple[int, int]:
+    """The pixel size a grid is drawn at."""
+    return len(grid[0]) * CELL_WIDTH, len(grid) * CELL_HEIGHT
+
+
+def draw_grid(grid: Grid) -> Image.Image:
+    """`grid` as an RGB image, `CELL_WIDTH` x `CELL_HEIGHT` pixels per cell."""
+    image = Image.new("RGB", grid_size(grid))
+    draw = ImageDraw.Draw(image)
+    for number, row in enumerate(grid):
+        top = number * CELL_HEIGHT
+        start = 0
+        for column in range(1, len(row) + 1):
+            if column == len(row) or row[column].bg != row[start].bg:
+                box = (start * CELL_WIDTH, top, column * CELL_WIDTH - 1, top + CELL_HEIGHT - 1)
+                draw.rectangle(box, fill=row[start].bg)
+                start = column
+        for column, cell in enumerate(row):
+            if cell.char not in ("", " "):
+                wide = column + 1 < len(row) and row[column + 1].char == ""
+                _draw_cell(image, draw, cell, column * CELL_WIDTH, top, wide)
+    return image
+
+
+def _draw_cell(
+    image: Image.Image, draw: ImageDraw.ImageDraw, cell: Cell, left: int, top: int, wide: bool
+) -> None:
+    char = cell.char
+    if char in BLOCKS:
+        x0, y0, x1, y1 = BLOCKS[char]
+        box = (
+            left + x0 * CELL_WIDTH // 8,
+            top + y0 * CELL_HEIGHT // 8,
+            left + x1 * CELL_WIDTH // 8 - 1,
+            top + y1 * CELL_HEIGHT // 8 - 1,
+        )
+        draw.rectangle(box, fill=cell.fg)
+    elif char in LINES:
+        _draw_lines(draw, LINES[char], left, top, cell.fg)
+    elif char in ROUND_CORNERS:
+        _draw_round(draw, ROUND_CORNERS[char], left, top, cell.fg)
+    else:
+        mask = _glyph(_STAND_INS.get(char, char), cell.bold, wide)
+        image.paste(cell.fg, (left, top), mask)
+    if cell.underline:
+        line = top + CELL_HEIGHT - 3
+        draw.line((left, line, left + CELL_WIDTH * (2 if wide else 1) - 1, line), fill=cell.fg)
+
+
+def _draw_lines(
+    draw: ImageDraw.ImageDraw, arms: tuple[int, int, int, int], left: int, top: int, fg: RGB
+) -> None:
+    middle_x, middle_y = left + CELL_WIDTH // 2, top + CELL_HEIGHT // 2
+    right, bottom = left + CELL_WIDTH - 1, top + CELL_HEIGHT - 1
+    up, east, down, west = arms
+    if up:
+        _bar(draw, middle_x, top, middle_x, middle_y, up, fg)
+    if down:
+        _bar(draw, middle_x, middle_y, middle_x, bottom, down, fg)
+    if west:
+        _bar(draw, left, middle_y, middle_x, middle_y, west, fg)
+    if east:
+        _bar(draw, middle_x, middle_y, right, middle_y, east, fg)
+
+
+def _bar(
+    draw: ImageDraw.ImageDraw, x0: int, y0: int, x1: int, y1: int, weight: int, fg: RGB
+) -> None:
+    grow = weight - 1  # a heavy line is one pixel wider, to the right and below
+    draw.rectangle(
+        (x0, y0, x1 + (grow if x0 == x1 else 0), y1 + (grow if y0 == y1 else 0)), fill=fg
+    )
+
+
+def _draw_round(
+    draw: ImageDraw.ImageDraw, arms: tuple[int, int, int, int], left: int, top: int, fg: RGB
+) -> None:
+    """A rounded corner: a quarter circle joining the two arms at the cell's middle lines."""
+    middle_x, middle_y = left + CELL_WIDTH // 2, top + CELL_HEIGHT // 2
+    radius = CELL_WIDTH // 2 - 1  # the arc ends on the cell's edge, where the next line goes on
+    up, east, down, _west = arms
+    # The circle's centre sits `radius` from the middle lines, on the side of the arms.
+    centre_x = middle_x + radius if east else middle_x - radius
+    centre_y = middle_y - radius if up else middle_y + radius
+    box = (centre_x - radius, centre_y - radius, centre_x + radius, centre_y + radius)
+    start = {(0, 1): 180, (0, 0): 270, (1, 1): 90, (1, 0): 0}[(up, east)]
+    draw.arc(box, start, start + 90, fill=fg)
+    if up:
+        draw.rectangle((middle_x, top, middle_x, centre_y), fill=fg)
+    if down:
+        draw.rectangle((middle_x, centre_y, middle_x, top + CELL_HEIGHT - 1), fill=fg)
+    if east:
+        draw.rectangle((centre_x, middle_y, left + CELL_WIDTH - 1, middle_y), fill=fg)
+    else:
+        draw.rectangle((left, middle_y, centre_x, middle_y), fill=fg)
+
+
+@lru_cache(maxsize=4096)
+def _glyph(char: str, bold: bool, wide: bool) -> Image.Image:
+    """The coverage mask of one character in its cell (two cells when wide)."""
+    font = _font(bold)
+    mask = Image.new("L", (CELL_WIDTH * (2 if wide else 1), CELL_HEIGHT))
+    ascent, descent = font.getmetrics()
+    ImageDraw.Draw(mask).text((0, (CELL_HEIGHT - ascent - descent) // 2), char, font=font, fill=255)
+    return mask
+
+
+@lru_cache(maxsize=2)
+def _font(bold: bool) -> ImageFont.FreeTypeFont:
+    data = (files("tui.render") / "fonts" / FONT_FILES[bold]).read_bytes()
+    return ImageFont.truetype(io.BytesIO(data), FONT_SIZE)

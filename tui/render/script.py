@@ -1,0 +1,163 @@
+"""A session as a render plays it: each event's recorded and output time, and its chapters."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Literal
+
+from tui.render.edits import ChapterEdit, Edits
+from tui.transcript.reader import Transcript
+from tui.transcript.records import KeyPress, KeysRecord, RequestRecord, ResultRecord, SessionEnd
+from tui.transcript.replay_agent import AGENT_REASONS
+from tui.transcript.timing import Timing
+from widgets.key_badge import key_label
+
+NAME_WIDTH = 60
+"""Chapter names longer than this are cut, with an ellipsis."""
+
+NO_EDIT = ChapterEdit()
+
+StepKind = Literal["start", "request", "key", "cancel", "end"]
+
+
+@dataclass(frozen=True)
+class Step:
+    """One event the screen may change at. `at` is seconds into the output."""
+
+    kind: StepKind
+    recorded: float
+    chapter: int
+    """The chapter shown when it happens: 0 before the first question."""
+    request_id: str | None = None
+    press: KeyPress | None = None
+    keys: KeysRecord | None = None
+    at: float = 0.0
+
+    @property
+    def label(self) -> str | None:
+        """How the key is shown in the output: `⏎`, `a`, `ctrl+s`, `•` in a secret."""
+        press = self.press
+        if press is None:
+            return None
+        if press.masked is not None:
+            return "•" if press.paste is None else "paste •••"
+        if press.paste is not None:
+            return "paste"
+        return key_label(press.key, press.char)
+
+
+@dataclass(frozen=True)
+class Chapter:
+    """One question: `start` and `end` are seconds into the output."""
+
+    number: int
+    request_id: str
+    name: str
+    start: float
+    end: float
+    cut: bool
+
+
+@dataclass(frozen=True)
+class Script:
+    steps: list[Step]
+    chapters: list[Chapter]
+    duration: float
+    """Seconds from the start to the session's end, as the output plays it."""
+
+    @property
+    def shown_chapters(self) -> list[Chapter]:
+        """The chapters the outputs show (the cut ones left out)."""
+        return [chapter for chapter in self.chapters if not chapter.cut]
+
+
+def chapter_name(transcript: Transcript, request_id: str) -> str:
+    """A request's title, else its message, on one line and at most `NAME_WIDTH` long."""
+    request = transcript.requests[request_id]
+    name = " ".join((request.title or request.message).split())
+    return name if len(name) <= NAME_WIDTH else name[: NAME_WIDTH - 1] + "…"
+
+
+def build_script(transcript: Transcript, timing: Timing, edits: Edits | None = None) -> Script:
+    """Every step of `transcript` in order, timed as the output plays it."""
+    edits = edits or Edits()
+    order = transcript.shown_order()
+    results = {r.id: r.t for r in transcript.records if isinstance(r, ResultRecord)}
+    unattended = {
+        r.id
+        for r in transcript.records
+        if isinstance(r, ResultRecord) and r.result.get("reason") == "no_front_end"
+    }
+    arrived = {
+        str(r.request["id"]): r.t for r in transcript.records if isinstance(r, RequestRecord)
+    }
+    shown_at: dict[str, float] = {}
+    previous_end = 0.0
+    for request_id in order:
+        shown_at[request_id] = max(arrived.get(request_id, 0.0), previous_end)
+        previous_end = results.get(request_id, shown_at[request_id])
+    starts = [shown_at[request_id] for request_id in order]
+
+    def chapter_at(t: float) -> int:
+        return sum(1 for start in starts if start <= t)
+
+    steps: list[Step] = [Step("start", 0.0, 0)]
+    end = 0.0
+    for record in transcript.records:
+        if isinstance(record, RequestRecord):
+            request_id = str(record.request["id"])
+            if request_id not in unattended:
+                steps.append(Step("request", record.t, chapter_at(record.t), request_id))
+        elif isinstance(record, KeysRecord) and record.id in shown_at:
+            number = order.index(record.id) + 1
+            start = shown_at[record.id]
+            limit = results.get(record.id, record.t)
+            for press in record.keys:
+                t = min(max(start + press.t, start), max(limit, start))
+                steps.append(Step("key", t, number, record.id, press, record))
+        elif isinstance(record, ResultRecord) and record.result.get("reason") in AGENT_REASONS:
+            steps.append(Step("cancel", record.t, chapter_at(record.t), record.id))
+        elif isinstance(record, SessionEnd):
+            end = record.t
+        end = max(end, record.t)
+    steps.append(Step("end", end, chapter_at(end)))
+    steps.sort(key=lambda step: step.recorded)
+    timed = _timed(steps, timing, edits)
+    duration = timed[-1].at
+    chapters: list[Chapter] = []
+    for number, request_id in enumerate(order, start=1):
+        inside = [step.at for step in timed if step.chapter == number]
+        chapters.append(
+            Chapter(
+                number,
+                request_id,
+                chapter_name(transcript, request_id),
+                start=min(inside, default=duration),
+                end=duration,
+                cut=edits.chapters.get(number, NO_EDIT).cut,
+            )
+        )
+    for index in range(len(chapters) - 1):
+        following = chapters[index + 1]
+        chapters[index] = replace(chapters[index], end=following.start)
+    return Script(timed, chapters, duration)
+
+
+def _timed(steps: list[Step], timing: Timing, edits: Edits) -> list[Step]:
+    timed: list[Step] = []
+    at = previous = 0.0
+    showing = 0
+    for step in steps:
+        # A pause belongs to the chapter on screen during it: the one of the step before.
+        edit = edits.chapters.get(showing, NO_EDIT)
+        showing = step.chapter
+        if edit.cut:
+            pause = 0.0
+        else:
+            pause = timing.pause((step.recorded - previous) / edit.speed)
+            if edits.max_idle is not None:
+                pause = min(pause, edits.max_idle)
+        at += pause
+        previous = step.recorded
+        timed.append(replace(step, at=round(at, 6)))
+    return timed
