@@ -14,14 +14,18 @@ from textual import events, on
 
 from tui.app.app import ElicitationApp
 from tui.core.queue import ElicitationQueue
-from tui.mcp.auth import Guarded
-from tui.mcp.server import PROGRESS_INTERVAL, create_server
+from tui.inbox.asgi import inbox_app
+from tui.inbox.inbox import Inbox
+from tui.mcp.server import PROGRESS_INTERVAL
 from tui.secrets.keyring_store import keyring_status
 from widgets.agent_status import AgentStatus
 from widgets.timeline import Timeline
 
 CLIENTS_REFRESH = 1.0
 """Seconds between two looks at how many connections are open, for the status line."""
+
+LOCAL_FRONT_END = "elicit-tui serve"
+"""Who answered, for what this app's own screen answers (told to other front ends)."""
 
 SHUTDOWN_GRACE = 1
 """Seconds the server waits for open streams (an agent's idle SSE stream) before closing them."""
@@ -37,6 +41,9 @@ class _EmbeddedServer(uvicorn.Server):
 
 class ServeApp(ElicitationApp):
     """Shows the requests of agents calling the MCP server at `url`, which runs while the app does.
+
+    The inbox's HTTP API (`/v1/...`) shares the port: askers in other processes post requests
+    there, and front ends in other processes may answer them too (the first answer wins).
 
     `listener` is a socket already bound (to 127.0.0.1), so a busy port is reported before the
     app starts. Tool calls await the queue in this event loop; when the app quits, the queue
@@ -74,11 +81,17 @@ class ServeApp(ElicitationApp):
         self._token_note = token_note
         self.refused = 0
         """How many requests were turned away (no or a wrong token, too large)."""
-        mcp_app = create_server(queue, progress_interval=progress_interval).streamable_http_app(
-            host=host
+        self.inbox = Inbox(queue, local_front_end=LOCAL_FRONT_END)
+        """The queue as askers and front ends in other processes reach it (`/v1/...`)."""
+        app = inbox_app(
+            self.inbox,
+            token=token,
+            refused=self._refuse,
+            host=host,
+            progress_interval=progress_interval,
         )
         config = uvicorn.Config(
-            Guarded(mcp_app, token, self._refuse),
+            app,
             log_config=None,
             log_level="warning",
             access_log=False,
@@ -130,6 +143,8 @@ class ServeApp(ElicitationApp):
 
     @on(events.Unmount)
     async def _stop_server(self) -> None:
+        # Every waiting asker hears `closed`, and the event streams end, before the server stops.
+        self.inbox.close()
         if self._serving is not None and not self._serving.done():
             self._server.should_exit = True
             await self._serving

@@ -29,6 +29,7 @@ from tui.core.models import (
     parse_request,
 )
 from tui.core.secret_ref import SecretRef
+from tui.core.validation_text import describe_validation_error
 
 EXIT_CODES: dict[Action, int] = {"accept": 0, "decline": 1, "cancel": 2}
 """The exit status for each way a request can end."""
@@ -358,15 +359,6 @@ def _json_object(text: str, what: str) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise InvalidRequest(f"the {what} must be a JSON object, not {type(value).__name__}")
     return value
-
-
-def describe_validation_error(error: ValidationError) -> str:
-    """One line per problem, each naming the field: what `ask` prints for an invalid request."""
-    lines = []
-    for problem in error.errors(include_url=False):
-        where = ".".join(str(part) for part in problem["loc"])
-        lines.append(f"{where}: {problem['msg']}" if where else problem["msg"])
-    return "invalid request:\n  " + "\n  ".join(lines)
 
 
 def _ask_plainly(request: Request) -> ElicitationResult:

@@ -9,14 +9,12 @@ import socket
 import sys
 
 from tui.cli.transcript_option import add_transcript_option
+from tui.inbox.discovery import TOKEN_ENV
 
 HOST = "127.0.0.1"
 """Only this machine's agents may ask: the server never listens on other interfaces."""
 
 DEFAULT_PORT = 8765
-
-TOKEN_ENV = "ELICIT_TUI_TOKEN"
-"""Sets the bearer token, as `--token` does."""
 
 
 def add_serve_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -25,14 +23,22 @@ def add_serve_command(commands: argparse._SubParsersAction[argparse.ArgumentPars
         "serve",
         help="run the TUI with an MCP server that agents call to ask you questions",
         description="Run the TUI with an MCP server (streamable HTTP on "
-        f"http://{HOST}:PORT/mcp) whose tools ask_user and request_secret show each "
-        "agent's question here and return your answer. Needs the `mcp` extra.",
+        f"http://{HOST}:PORT/mcp) whose tools elicit, ask_user and request_secret show each "
+        "agent's question here and return your answer, and the inbox's HTTP API on "
+        f"http://{HOST}:PORT/v1/ for askers and front ends in other processes. "
+        "Needs the `mcp` extra.",
     )
     serve.add_argument(
         "--port",
         type=_port,
         default=DEFAULT_PORT,
         help=f"the port to listen on (default: {DEFAULT_PORT}; 0 picks a free one)",
+    )
+    serve.add_argument(
+        "--headless",
+        action="store_true",
+        help="run the inbox without a TUI: requests wait until a front end answers them over "
+        "the HTTP API (GET /v1/events, POST /v1/requests/ID/answer)",
     )
     add_transcript_option(serve)
     access = serve.add_mutually_exclusive_group()
@@ -62,7 +68,10 @@ def _port(value: str) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     try:
-        from tui.app.serve_app import ServeApp
+        if args.headless:
+            from tui.inbox.headless import run_headless
+        else:
+            from tui.app.serve_app import ServeApp
     except ImportError as error:
         print(
             f"elicit-tui serve needs the MCP SDK ({error.name} is not installed): "
@@ -89,6 +98,9 @@ def _run(args: argparse.Namespace) -> int:
         token = args.token or new_token()
         note = _keep_token(token)
     print(client_config(url, token) + (f"\n{note}" if note else ""), flush=True)
+    if args.headless:
+        print(f"Inbox API on {url.removesuffix('/mcp')}/v1/ (no TUI; Ctrl+C stops)", flush=True)
+        return run_headless(listener, token=token, transcript=args.transcript)
     # Calls that arrive before the app shows them wait for it instead of being cancelled.
     app = ServeApp(
         ElicitationQueue(policy="wait"),

@@ -1,8 +1,10 @@
-"""The door of `elicit-tui serve`: a bearer token, and a cap on what one request may carry.
+"""The door of `elicit-tui serve`: a bearer token, local names only, and a cap on body size.
 
 Any process of any user on the machine can reach 127.0.0.1. Without the token a request is
-answered 401 and never reaches the MCP server, so it never becomes a question; a body over
-`MAX_BODY` is answered 413 before it is read, so it cannot stall the server or the screen.
+answered 401 and never reaches the MCP server or the inbox's API, so it never becomes a
+question; a body over `MAX_BODY` is answered 413 before it is read, so it cannot stall the
+server or the screen. A Host or Origin naming anything but this machine (a web page using DNS
+rebinding) is answered 421 or 403.
 """
 
 from __future__ import annotations
@@ -27,6 +29,9 @@ MAX_BODY = 4 * MAX_TEXT
 
 TOKEN_FILE = "serve-token"
 """Where the token of the running server is kept for scripts, beside the other config files."""
+
+LOCAL_NAMES = ("127.0.0.1", "localhost", "[::1]")
+"""The host names a request may be addressed to (any port)."""
 
 Refused = Callable[[str], None]
 """Told why a request was turned away, to show it to the person."""
@@ -62,6 +67,16 @@ class Guarded:
             await self._app(scope, receive, send)
             return
         headers = dict(scope["headers"])
+        host = headers.get(b"host", b"").decode("latin-1")
+        origin = headers.get(b"origin", b"").decode("latin-1")
+        if not _local(host):
+            self._refused(f"{scope['method']} {scope['path']} for host {host!r}")
+            await _respond(send, 421, "the Host header must name this machine")
+            return
+        if origin and not (origin.startswith("http://") and _local(origin[len("http://") :])):
+            self._refused(f"{scope['method']} {scope['path']} from origin {origin!r}")
+            await _respond(send, 403, "the Origin header must name this machine")
+            return
         if self._expected is not None and not hmac.compare_digest(
             headers.get(b"authorization", b""), self._expected
         ):
@@ -75,6 +90,16 @@ class Guarded:
             await _respond(send, 413, f"a request may carry at most {MAX_BODY} bytes")
             return
         await self._app(scope, _capped(receive), send)
+
+
+def _local(host: str) -> bool:
+    """True if `host` (`name` or `name:port`) names this machine."""
+    name, colon, port = host.rpartition(":") if not host.endswith("]") else (host, "", "")
+    if not colon:
+        name = host
+    elif not port.isdigit():
+        return False
+    return name in LOCAL_NAMES
 
 
 def _capped(receive: Receive) -> Receive:

@@ -1,6 +1,6 @@
 """The MCP server of `elicit-tui serve`: tools through which outside agents ask the person.
 
-`ask_user` takes a batch of multiple-choice questions (the shape of Claude Code's
+`elicit` takes any request kind (see `tui.mcp.elicit_tool`); `ask_user` takes a batch of multiple-choice questions (the shape of Claude Code's
 AskUserQuestion) and `request_secret` has a secret typed and stored in the keyring, returning
 only where it was stored. Each call becomes a request on the shared `ElicitationQueue`, so
 calls from several agents wait their turn; a call whose client goes away is withdrawn.
@@ -34,13 +34,15 @@ from tui.core.models import (
 from tui.core.queue import ElicitationQueue
 from tui.core.secret_ref import SecretRef
 from tui.integrations.claude_code import from_ask_user_question
+from tui.mcp.elicit_tool import register_elicit
 from tui.secrets.keyring_store import keyring_status
 
 SERVER_NAME = "elicit-tui"
 
 INSTRUCTIONS = """\
 These tools reach the person at the keyboard through the elicit-tui terminal app; a call
-waits until they answer. Use ask_user for decisions (several related questions in one call);
+waits until they answer. Use elicit for any other kind of request (text, a long choice, a
+form, a confirmation, a tool approval). Use ask_user for decisions (several related questions in one call);
 use request_secret for passwords, tokens and API keys: never ask for a secret in chat. The
 secret is stored in the system keyring and you receive only its service/username.
 """
@@ -240,6 +242,9 @@ def create_server(
         output = SecretOutput(action=result.action, stored=False, reason=result.reason)
         return _tool_result(result.to_llm_text(), output)
 
+    register_elicit(
+        server, lambda request, ctx: _ask(queue, request, ctx, progress_interval), clients.source
+    )
     server.add_tool(
         ask_user,
         name="ask_user",

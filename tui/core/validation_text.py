@@ -1,0 +1,15 @@
+"""A refused request's `ValidationError` as people read it: one line per problem, field first."""
+
+from __future__ import annotations
+
+from pydantic import ValidationError
+
+
+def describe_validation_error(error: ValidationError) -> str:
+    """One line per problem, each naming the field: what every path prints for an invalid request
+    (`elicit-tui ask`'s stderr, the inbox's 422, the MCP `elicit` tool's error)."""
+    lines = []
+    for problem in error.errors(include_url=False):
+        where = ".".join(str(part) for part in problem["loc"])
+        lines.append(f"{where}: {problem['msg']}" if where else problem["msg"])
+    return "invalid request:\n  " + "\n  ".join(lines)

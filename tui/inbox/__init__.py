@@ -1,0 +1,1 @@
+"""The inbox: one queue that every asker reaches over HTTP or MCP, and front ends answer."""

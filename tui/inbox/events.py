@@ -1,0 +1,138 @@
+"""The front ends' side of the inbox's HTTP API: hear of requests over SSE, answer by POST.
+
+`GET /v1/events?front_end=NAME` streams one `requested` event per waiting request (oldest
+first), then every event as it happens, with a `: keepalive` comment every `KEEPALIVE`
+seconds. While a stream is open its front end counts as present; closing it answers nothing.
+`POST /v1/requests/{id}/answer` answers; the first answer wins, later ones get 409 naming
+who answered and when. `POST /v1/cancel-all` cancels everything that waits (`closed`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+
+from starlette.requests import Request as HTTPRequest
+from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.routing import Route
+
+from tui.core.queue import QueueEvent
+from tui.inbox.http_api import BadInput, read_json
+from tui.inbox.inbox import Inbox, Outcome, clock
+from tui.inbox.wire import InvalidAnswer, answer_from_json, request_json, result_json
+
+KEEPALIVE = 15.0
+"""Seconds between two keepalive comments on an idle event stream."""
+
+_HEARD = tuple[QueueEvent, str | None] | None
+"""An event and who answered it; None ends the stream (the inbox closed)."""
+
+
+def front_end_routes(inbox: Inbox, *, keepalive: float = KEEPALIVE) -> list[Route]:
+    """The routes front ends call, on `inbox`."""
+
+    async def events(http: HTTPRequest) -> Response:
+        return StreamingResponse(
+            _stream(inbox, keepalive),
+            media_type="text/event-stream",
+            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+        )
+
+    async def answer(http: HTTPRequest) -> Response:
+        request_id = http.path_params["id"]
+        try:
+            data = await read_json(http)
+        except BadInput as error:
+            return JSONResponse({"error": str(error)}, status_code=422)
+        front_end = data.get("front_end")
+        name = front_end if isinstance(front_end, str) and front_end.strip() else "a front end"
+        request = inbox.waiting(request_id)
+        if request is None:
+            outcome = inbox.outcome(request_id)
+            if outcome is None:
+                return JSONResponse({"error": f"no request {request_id!r} here"}, status_code=404)
+            return _conflict(outcome)
+        try:
+            result = answer_from_json(request, data.get("result"))
+        except InvalidAnswer as error:
+            return JSONResponse({"error": str(error)}, status_code=422)
+        # The keyring may block; the request may end meanwhile, and then this answer loses.
+        result = await asyncio.to_thread(inbox.stored, request, result)
+        outcome = inbox.answer(request, result, name)
+        if outcome is not None:
+            return _conflict(outcome)
+        return JSONResponse({"applied": True, "result": result_json(result)})
+
+    async def cancel_all(http: HTTPRequest) -> Response:
+        return JSONResponse({"cancelled": inbox.cancel_all("closed")})
+
+    return [
+        Route("/v1/events", events, methods=["GET"]),
+        Route("/v1/requests/{id}/answer", answer, methods=["POST"]),
+        Route("/v1/cancel-all", cancel_all, methods=["POST"]),
+    ]
+
+
+async def _stream(inbox: Inbox, keepalive: float) -> AsyncIterator[str]:
+    loop = asyncio.get_running_loop()
+    heard: asyncio.Queue[_HEARD] = asyncio.Queue()
+
+    def put(item: _HEARD) -> None:
+        # Called by the queue in any thread with its lock held: hand over, never raise
+        # (the loop may have closed: the stream is over anyway).
+        with contextlib.suppress(RuntimeError):
+            loop.call_soon_threadsafe(heard.put_nowait, item)
+
+    stop_hearing_close = inbox.on_close(lambda: put(None))
+    # Subscribing replays a `requested` event for every request already waiting.
+    unsubscribe = inbox.queue.subscribe(lambda event: put((event, inbox.answerer(event))))
+    try:
+        while True:
+            try:
+                item = await asyncio.wait_for(heard.get(), keepalive)
+            except TimeoutError:
+                yield ": keepalive\n\n"
+                continue
+            if item is None:
+                return
+            event, answered_by = item
+            yield f"event: {event.type}\ndata: {json.dumps(event_json(event, answered_by))}\n\n"
+    finally:
+        unsubscribe()
+        stop_hearing_close()
+
+
+def event_json(event: QueueEvent, answered_by: str | None) -> dict[str, Any]:
+    """The data of one SSE message; a typed secret's value never leaves the inbox this way."""
+    deadline_in = None if event.deadline is None else max(0.0, event.deadline - time.monotonic())
+    return {
+        "type": event.type,
+        "request": request_json(event.request),
+        "result": None if event.result is None else result_json(event.result),
+        "deadline_in": deadline_in,
+        "at": event.at,
+        "answered_by": answered_by,
+    }
+
+
+def _conflict(outcome: Outcome) -> Response:
+    by = outcome.answered_by
+    reason = outcome.result.reason
+    message = (
+        f"answered in {by} at {clock(outcome.at)}"
+        if by is not None
+        else f"ended ({reason or outcome.result.action}) at {clock(outcome.at)}"
+    )
+    return JSONResponse(
+        {
+            "applied": False,
+            "answered_by": by if by is not None else reason,
+            "at": outcome.at,
+            "message": message,
+        },
+        status_code=409,
+    )

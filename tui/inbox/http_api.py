@@ -1,0 +1,145 @@
+"""The askers' side of the inbox's HTTP API: post a request, wait for its result, withdraw it.
+
+`POST /v1/requests` queues a request and returns its id; `GET /v1/requests/{id}/result?wait=S`
+long-polls for the result; `POST /v1/ask` does both in one call; `DELETE /v1/requests/{id}`
+withdraws; `GET /v1/requests` lists what waits. A request is validated once, here, by
+`parse_request`: a malformed one is answered 422 with its error text and never shown.
+An asker whose connection drops while it waits (a killed process) withdraws its request.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pydantic import ValidationError
+from starlette.requests import Request as HTTPRequest
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from tui.core.models import Request, parse_request
+from tui.core.validation_text import describe_validation_error
+from tui.inbox.inbox import Inbox
+from tui.inbox.waiting import until_done_or_gone
+from tui.inbox.wire import request_json, result_json
+
+MAX_WAIT = 60.0
+"""Seconds one long poll may wait at most; the asker polls again."""
+
+WITHDRAWN = "cancelled_by_agent"
+
+
+class BadInput(ValueError):
+    """The body is not a request the inbox can queue; the message says why (422)."""
+
+
+def asker_routes(inbox: Inbox) -> list[Route]:
+    """The routes askers call, answering from `inbox`."""
+
+    async def create(http: HTTPRequest) -> Response:
+        try:
+            request, timeout = await _read_request(http)
+            inbox.submit(request, timeout)
+        except BadInput as error:
+            return JSONResponse({"error": str(error)}, status_code=422)
+        except ValueError as error:  # the id waits already
+            return JSONResponse({"error": str(error)}, status_code=409)
+        return JSONResponse({"id": request.id}, status_code=201)
+
+    async def result(http: HTTPRequest) -> Response:
+        request_id = http.path_params["id"]
+        future = inbox.future(request_id)
+        if future is None:
+            return _unknown(request_id)
+        try:
+            wait = min(max(float(http.query_params.get("wait", "0")), 0.0), MAX_WAIT)
+        except ValueError:
+            return JSONResponse({"error": "wait must be a number of seconds"}, status_code=422)
+        if (
+            not future.done()
+            and wait > 0
+            and await until_done_or_gone(http, future, wait) == "gone"
+        ):
+            inbox.queue.cancel(request_id, WITHDRAWN)
+            return Response(status_code=204)
+        if not future.done():
+            return Response(status_code=204)
+        inbox.forget(request_id)
+        return _result(request_id, future.result())
+
+    async def ask(http: HTTPRequest) -> Response:
+        try:
+            request, timeout = await _read_request(http)
+            future = inbox.submit(request, timeout)
+        except BadInput as error:
+            return JSONResponse({"error": str(error)}, status_code=422)
+        except ValueError as error:
+            return JSONResponse({"error": str(error)}, status_code=409)
+        if await until_done_or_gone(http, future, None) == "gone":
+            inbox.queue.cancel(request.id, WITHDRAWN)
+        inbox.forget(request.id)
+        return _result(request.id, future.result())
+
+    async def withdraw(http: HTTPRequest) -> Response:
+        request_id = http.path_params["id"]
+        return JSONResponse({"withdrawn": inbox.queue.cancel(request_id, WITHDRAWN)})
+
+    async def listing(http: HTTPRequest) -> Response:
+        pending = inbox.queue.pending()
+        return JSONResponse(
+            {"waiting": len(pending), "pending": [request_json(r) for r in pending]}
+        )
+
+    return [
+        Route("/v1/requests", create, methods=["POST"]),
+        Route("/v1/requests", listing, methods=["GET"]),
+        Route("/v1/requests/{id}/result", result, methods=["GET"]),
+        Route("/v1/requests/{id}", withdraw, methods=["DELETE"]),
+        Route("/v1/ask", ask, methods=["POST"]),
+    ]
+
+
+async def read_json(http: HTTPRequest) -> dict[str, Any]:
+    """The request body as a JSON object; raises `BadInput` saying what is wrong with it."""
+    body = await http.body()
+    try:
+        data = json.loads(body)
+    except RecursionError:
+        raise BadInput("the body nests lists and objects too deep to read") from None
+    except ValueError as error:
+        raise BadInput(f"the body is not valid JSON: {error}") from None
+    if not isinstance(data, dict):
+        raise BadInput(f"the body must be a JSON object, not {type(data).__name__}")
+    return data
+
+
+async def _read_request(http: HTTPRequest) -> tuple[Request, float | None]:
+    data = await read_json(http)
+    unknown = set(data) - {"request", "timeout"}
+    if unknown:
+        raise BadInput(f"unknown field {sorted(unknown)[0]!r}: the body is {{request, timeout}}")
+    if not isinstance(data.get("request"), dict):
+        raise BadInput('the body must carry the request as an object: {"request": {...}}')
+    try:
+        request = parse_request(data["request"])
+    except ValidationError as error:
+        raise BadInput(describe_validation_error(error)) from None
+    timeout = data.get("timeout")
+    if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, int | float)):
+        raise BadInput("timeout must be a number of seconds, or null")
+    if timeout is not None:
+        try:
+            # The request's own field says what a valid timeout is, in its own words.
+            request = parse_request({**request_json(request), "timeout": timeout})
+        except ValidationError as error:
+            raise BadInput(describe_validation_error(error)) from None
+        timeout = request.timeout
+    return request, timeout
+
+
+def _result(request_id: str, result: Any) -> Response:
+    return JSONResponse({"id": request_id, "result": result_json(result, reveal_secrets=True)})
+
+
+def _unknown(request_id: str) -> Response:
+    return JSONResponse({"error": f"no request {request_id!r} here"}, status_code=404)

@@ -1,0 +1,99 @@
+"""Requests and results as the inbox's HTTP API carries them (JSON), both ways.
+
+A result is `{"action": ..., "content": ..., "reason": ...}`. A secret the keyring keeps
+travels as its reference `{"service": ..., "username": ...}`; a secret kept nowhere travels
+as its value only to the asker that asked for it, and as `"**********"` to everyone else.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, SecretStr, TypeAdapter, ValidationError
+
+from tui.core.models import (
+    ElicitationResult,
+    FormRequest,
+    Request,
+    SecretRequest,
+    ToolApprovalRequest,
+)
+from tui.core.secret_ref import SecretRef
+
+_ANY: TypeAdapter[Any] = TypeAdapter(Any)
+
+
+class InvalidAnswer(ValueError):
+    """An answer a person could not have given to this request; the message says why."""
+
+
+def request_json(request: Request) -> dict[str, Any]:
+    """`request` as JSON data that `parse_request` reads back into the same request."""
+    return request.model_dump(mode="json")
+
+
+def result_json(result: ElicitationResult, *, reveal_secrets: bool = False) -> dict[str, Any]:
+    """`result` as JSON data; typed secrets as their value only with `reveal_secrets`."""
+    content = _revealed(result.content) if reveal_secrets else result.content
+    return {
+        "action": result.action,
+        "content": _ANY.dump_python(content, mode="json"),
+        "reason": result.reason,
+    }
+
+
+def result_from_json(request: Request, data: dict[str, Any]) -> ElicitationResult:
+    """The result an asker gets from the inbox's JSON: a secret as `SecretStr` or `SecretRef`,
+    a form made from a model as that model."""
+    action, content, reason = data.get("action"), data.get("content"), data.get("reason")
+    if action == "accept" and content is not None:
+        if isinstance(request, SecretRequest):
+            content = SecretRef(**content) if isinstance(content, dict) else SecretStr(content)
+        elif isinstance(request, FormRequest) and isinstance(content, dict):
+            content = request.finish_content(content)
+    return ElicitationResult(action=action, content=content, reason=reason)
+
+
+def answer_from_json(request: Request, data: Any) -> ElicitationResult:
+    """A front end's answer to `request`, checked as the UI would have given it.
+
+    Raises `InvalidAnswer` naming what is wrong. A tool approval's accept may carry the
+    edited call as `"arguments"` beside its scope.
+    """
+    if not isinstance(data, dict):
+        raise InvalidAnswer('the result must be an object {"action": ..., "content": ...}')
+    try:
+        result = ElicitationResult.model_validate(
+            {key: data.get(key) for key in ("action", "content", "reason")}
+        )
+    except ValidationError as error:
+        raise InvalidAnswer(f"the result is not valid: {_first_problem(error)}") from None
+    if result.action != "accept":
+        return result
+    content = result.content
+    try:
+        if isinstance(request, ToolApprovalRequest) and isinstance(content, dict):
+            checked: Any = request.check_content({"scope": content.get("scope", "once")})
+            if isinstance(content.get("arguments"), dict):
+                checked = {**checked, "arguments": content["arguments"]}
+        else:
+            checked = request.check_content(content)
+    except (ValueError, ValidationError) as error:
+        raise InvalidAnswer(f"the answer does not fit the request: {error}") from None
+    return result.model_copy(update={"content": checked})
+
+
+def _revealed(content: Any) -> Any:
+    if isinstance(content, SecretStr):
+        return content.get_secret_value()
+    if isinstance(content, BaseModel) and not isinstance(content, SecretRef):
+        return {name: _revealed(getattr(content, name)) for name in type(content).model_fields}
+    if isinstance(content, dict):
+        return {key: _revealed(value) for key, value in content.items()}
+    return content
+
+
+def _first_problem(error: ValidationError) -> str:
+    problem = error.errors(include_url=False)[0]
+    where = ".".join(str(part) for part in problem["loc"])
+    return f"{where}: {problem['msg']}" if where else problem["msg"]
