@@ -19,6 +19,15 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "tui.integrations": ("tui.core", "tui.secrets", "tui.approvals", "tui.integrations"),
     "tui.mcp": ("tui.core", "tui.secrets", "tui.approvals", "tui.integrations", "tui.mcp"),
     "tui.transcript": ("tui.core", "tui.secrets", "tui.transcript"),
+    "tui.inbox": (
+        "tui.core",
+        "tui.secrets",
+        "tui.approvals",
+        "tui.transcript",
+        "tui.mcp",
+        "tui.inbox",
+    ),
+    "tui.front_ends": ("tui.core", "tui.inbox", "tui.front_ends"),
     "widgets": ("tui.core", "tui.secrets", "widgets"),
     "tui.app": (
         "tui.core",
@@ -27,6 +36,8 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "tui.integrations",
         "tui.mcp",
         "tui.transcript",
+        "tui.inbox",
+        "tui.front_ends",
         "tui.app",
         "widgets",
     ),
@@ -54,6 +65,7 @@ FOREIGN_BANS: dict[str, tuple[str, ...]] = {
     "tui.integrations": ("textual", "rich", "mcp", "mcp_types"),
     "tui.mcp": ("textual",),
     "tui.transcript": ("textual", "rich", "mcp", "mcp_types"),
+    "tui.front_ends": ("mcp", "mcp_types"),
     "widgets": ("mcp", "mcp_types", "uvicorn"),
     **{
         adapter: ("textual", "rich")

@@ -347,6 +347,8 @@ class ElicitationApp(KeyOrderApp[Any]):
                 continue
             if isinstance(modal, SecretModal):
                 modal.offer_memory = self.keeps_secrets_in_memory
+                # An inbox elsewhere stores secrets in its own machine's keyring.
+                modal.stores_here = isinstance(self.queue, ElicitationQueue)
             self._shown = modal
             modal.waiting = len(self._waiting)
             # With the news: applied once the modal has painted its first frame.

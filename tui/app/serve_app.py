@@ -73,6 +73,7 @@ class ServeApp(ElicitationApp):
         super().__init__(
             queue,
             title=f"elicit-tui · MCP on {self.url}",
+            front_end_name=LOCAL_FRONT_END,
             input_grace=input_grace,
             transcript=transcript,
         )

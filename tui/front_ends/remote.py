@@ -9,18 +9,20 @@ are reported ended. Closing it answers nothing: the inbox keeps every question w
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import logging
+import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
 from urllib.parse import quote, urlsplit
 
-from tui.core.models import ElicitationResult, Request
+from tui.core.models import ElicitationResult, Request, parse_request
 from tui.core.queue import Answered, QueueEvent, Subscriber
-from tui.front_ends.wire import event_from_wire, result_from_wire, result_to_wire
+from tui.inbox.wire import result_json
 
 _log = logging.getLogger(__name__)
 
@@ -92,7 +94,9 @@ class RemoteFrontEnd:
         self._reader.start()
 
     def _http(self, timeout: float) -> http.client.HTTPConnection:
-        kind = http.client.HTTPSConnection if self._scheme == "https" else http.client.HTTPConnection
+        kind = (
+            http.client.HTTPSConnection if self._scheme == "https" else http.client.HTTPConnection
+        )
         return kind(self._netloc, timeout=timeout)
 
     def _open(self, timeout: float) -> None:
@@ -137,6 +141,9 @@ class RemoteFrontEnd:
             except (InboxRefused, InboxUnreachable) as error:
                 _log.info("reconnecting to the inbox failed: %s", error)
                 continue
+            if self._closed.is_set():
+                self._drop_stream()
+                return
             self._resync()
             self._say("Reconnected to the inbox.")
 
@@ -166,7 +173,7 @@ class RemoteFrontEnd:
         try:
             found = self._get_json(f"{self._prefix}/v1/requests/{quote(request_id)}/result?wait=0")
             if isinstance(found, dict) and found.get("result") is not None:
-                result = result_from_wire(found["result"])
+                result = ElicitationResult.model_validate(found["result"])
         except (OSError, http.client.HTTPException, ValueError) as error:
             _log.info("no result for %s: %s", request_id, error)
         with self._lock:
@@ -209,7 +216,9 @@ class RemoteFrontEnd:
             try:
                 subscriber(event)
             except Exception:
-                _log.exception("a front end failed on the %s event of %s", event.type, event.request.id)
+                _log.exception(
+                    "a front end failed on the %s event of %s", event.type, event.request.id
+                )
 
     # -- FrontEndSource ----------------------------------------------------------------------
 
@@ -249,7 +258,9 @@ class RemoteFrontEnd:
         the question is shown again once the inbox is back, if it still waits there.
         """
         name = front_end or self.name
-        body = json.dumps({"result": result_to_wire(result), "front_end": name}).encode()
+        body = json.dumps(
+            {"result": result_json(result, reveal_secrets=True), "front_end": name}
+        ).encode()
         path = f"{self._prefix}/v1/requests/{quote(request_id)}/answer"
         try:
             status, reply = self._post(path, body)
@@ -296,15 +307,13 @@ class RemoteFrontEnd:
         with self._lock:
             connection = self._connection
             self._subscribers.clear()
-        if connection is not None and connection.sock is not None:
-            # Wakes the reader thread, blocked in a read.
-            try:
-                import socket
-
-                connection.sock.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
-        self._drop_stream()
+        sock = None if connection is None else connection.sock
+        if sock is not None:
+            # Wakes the reader thread, blocked in a read; it closes the connection itself.
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
+        if self._reader is None or not self._reader.is_alive():
+            self._drop_stream()
 
     # -- plain requests -----------------------------------------------------------------------
 
@@ -366,6 +375,27 @@ def _refusal_text(status: int, body: str) -> str:
     except (ValueError, AttributeError):
         error = None
     if status == 401:
-        return "the inbox refused the token (wrong or missing): pass --token or set ELICIT_TUI_TOKEN"
+        return (
+            "the inbox refused the token (wrong or missing): pass --token or set ELICIT_TUI_TOKEN"
+        )
     why = f": {error}" if isinstance(error, str) else ""
     return f"the inbox answered HTTP {status}{why}"
+
+
+def event_from_wire(data: dict[str, Any]) -> QueueEvent:
+    """A `QueueEvent` from one SSE message's data; raises `ValidationError`/`KeyError`/`ValueError`
+    if malformed. The deadline is turned from seconds left into this process's clock."""
+    kind = data["type"]
+    if kind not in ("requested", "resolved"):
+        raise ValueError(f"unknown event type {kind!r}")
+    result = data.get("result")
+    deadline_in = data.get("deadline_in")
+    by = data.get("answered_by")
+    return QueueEvent(
+        kind,
+        parse_request(data["request"]),
+        result=None if result is None else ElicitationResult.model_validate(result),
+        deadline=None if deadline_in is None else time.monotonic() + float(deadline_in),
+        at=float(data.get("at") or time.time()),
+        answered_by=by if isinstance(by, str) else None,
+    )
