@@ -66,24 +66,6 @@ def race(queue: ElicitationQueue, request_id: str, names: list[str]) -> list[str
     return applied
 
 
-def race(queue: ElicitationQueue, request_id: str, names: list[str]) -> list[str]:
-    """Let every front end in `names` answer at the same moment; returns whose answers counted."""
-    barrier = threading.Barrier(len(names))
-    applied: list[str] = []
-
-    def answer(name: str) -> None:
-        barrier.wait()
-        if queue.respond(request_id, ElicitationResult(action="accept", content="a"), name):
-            applied.append(name)
-
-    threads = [threading.Thread(target=answer, args=(name,)) for name in names]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return applied
-
-
 def test_many_answers_at_once_count_once() -> None:
     queue = ElicitationQueue()
     queue.subscribe(lambda event: None)
