@@ -9,6 +9,7 @@ from functools import partial
 
 from tui.cli.approvals import add_approvals_command
 from tui.cli.ask import add_ask_command
+from tui.cli.attach import add_attach_command
 from tui.cli.mcp import add_mcp_command
 from tui.cli.replay import add_replay_command, add_replay_options, run_replay
 from tui.cli.secrets import add_secrets_command
@@ -87,6 +88,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_replay_options(demo.add_argument_group("with --replay"))
     demo.set_defaults(handler=_run_demo, report=None)
     add_ask_command(commands)
+    add_attach_command(commands)
     add_approvals_command(commands)
     add_mcp_command(commands)
     add_replay_command(commands)

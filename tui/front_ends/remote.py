@@ -36,6 +36,9 @@ BACKOFF = (0.1, 0.25, 0.5, 1.0, 2.0)
 HTTP_TIMEOUT = 10.0
 """Seconds an answer or a look at the pending list may take before it counts as failed."""
 
+RECONNECTING = "Lost the inbox; reconnecting…"
+RECONNECTED = "Reconnected to the inbox."
+
 Status = Callable[[str], None]
 """Told, in words for the person, when the connection drops and when it is back."""
 
@@ -133,7 +136,7 @@ class RemoteFrontEnd:
                 self._drop_stream()
                 if self._closed.is_set():
                     return
-                self._say("Lost the inbox; reconnecting…")
+                self._say(RECONNECTING)
             time.sleep(BACKOFF[min(attempt, len(BACKOFF) - 1)])
             attempt += 1
             try:
@@ -145,7 +148,7 @@ class RemoteFrontEnd:
                 self._drop_stream()
                 return
             self._resync()
-            self._say("Reconnected to the inbox.")
+            self._say(RECONNECTED)
 
     def _drop_stream(self) -> None:
         with self._lock:
@@ -314,6 +317,16 @@ class RemoteFrontEnd:
                 sock.shutdown(socket.SHUT_RDWR)
         if self._reader is None or not self._reader.is_alive():
             self._drop_stream()
+
+    def cancel_all(self) -> int | None:
+        """Ask the inbox to cancel every waiting request; how many it cancelled (None: it
+        could not be reached or refused)."""
+        try:
+            status, reply = self._post(f"{self._prefix}/v1/cancel-all", b"{}")
+        except (OSError, http.client.HTTPException):
+            return None
+        count = reply.get("cancelled") if isinstance(reply, dict) else None
+        return count if status == 200 and isinstance(count, int) else None
 
     # -- plain requests -----------------------------------------------------------------------
 
