@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import json
 import os
@@ -196,7 +197,5 @@ class AttachedTerminal:
     def close(self) -> None:
         self.kill()
         self._reader.join(5)
-        try:
+        with contextlib.suppress(OSError):
             os.close(self._master)
-        except OSError:
-            pass
