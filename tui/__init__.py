@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from tui.core.schema import SchemaError
     from tui.core.scripted import ImpossibleAnswerError, ScriptedResponder, UnscriptedRequestError
     from tui.core.secret_ref import SecretRef
+    from tui.inbox.remote_queue import RemoteQueue
 
 __all__ = [
     "KEYRING_UNAVAILABLE",
@@ -56,6 +57,7 @@ __all__ = [
     "QuestionOption",
     "QuestionsRequest",
     "QueueEvent",
+    "RemoteQueue",
     "Request",
     "SchemaError",
     "ScriptedResponder",
@@ -78,6 +80,7 @@ _HOMES = {
     "ScriptedResponder": "tui.core.scripted",
     "UnscriptedRequestError": "tui.core.scripted",
     "SecretRef": "tui.core.secret_ref",
+    "RemoteQueue": "tui.inbox.remote_queue",
 }
 """The module each name lives in; every other name of `__all__` lives in `tui.core.models`."""
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -30,6 +31,7 @@ from tui.core.models import (
 )
 from tui.core.secret_ref import SecretRef
 from tui.core.validation_text import describe_validation_error
+from tui.inbox.discovery import TOKEN_ENV, URL_ENV
 
 EXIT_CODES: dict[Action, int] = {"accept": 0, "decline": 1, "cancel": 2}
 """The exit status for each way a request can end."""
@@ -54,6 +56,8 @@ exit status:
   3    invalid request (the reason on stderr; no UI is shown)
   130  interrupted with Ctrl+C (reason "interrupted")
 The UI is drawn on the terminal (/dev/tty), so stdin and stdout may be pipes or files.
+With --to URL (or ELICIT_TUI_URL) the question goes to the inbox of `elicit-tui serve`
+instead, and no terminal is needed; exit 2 if no inbox answers there.
 ELICIT_TUI_PLAIN=1 (or TERM=dumb) asks with plain line prompts; ELICIT_TUI_BELL=0 keeps quiet.
 """
 
@@ -99,8 +103,13 @@ def main(argv: Sequence[str]) -> int:
     except InvalidRequest as invalid:
         print(f"elicit-tui ask: {invalid}", file=sys.stderr)
         return EXIT_INVALID
-    refusal = _keyring_refusal(request)
-    if refusal is not None:
+    inbox = args.to or os.environ.get(URL_ENV)
+    refusal = None if inbox else _keyring_refusal(request)
+    if inbox:
+        from tui.cli.ask_inbox import ask_inbox
+
+        result = ask_inbox(request, inbox, args.token)
+    elif refusal is not None:
         print(f"elicit-tui ask: {refusal}", file=sys.stderr)
         result = ElicitationResult(action="cancel", reason=KEYRING_UNAVAILABLE)
     elif plain_wanted(args.plain):
@@ -150,6 +159,16 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--json", metavar="JSON", help="the request as a JSON object")
+    parser.add_argument(
+        "--to",
+        metavar="URL",
+        help="ask in the inbox of `elicit-tui serve` at URL (as it prints it, or its base) "
+        f"instead of on this terminal; default: ${URL_ENV} if set",
+    )
+    parser.add_argument(
+        "--token",
+        help=f"the inbox's bearer token (default: ${TOKEN_ENV}, else the serve-token file)",
+    )
     add_transcript_option(parser)
     parser.add_argument(
         "--reveal-secret",

@@ -8,6 +8,7 @@ before the server stops.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import socket
 import sys
 from pathlib import Path
@@ -53,7 +54,9 @@ def run_headless(
         access_log=False,
         timeout_graceful_shutdown=SHUTDOWN_GRACE,
     )
-    _InboxServer(config, inbox).run(sockets=[listener])
+    # uvicorn raises the Ctrl+C it held back once it has shut down: a normal way to stop.
+    with contextlib.suppress(KeyboardInterrupt):
+        _InboxServer(config, inbox).run(sockets=[listener])
     return 0
 
 

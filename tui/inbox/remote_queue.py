@@ -1,0 +1,200 @@
+"""`RemoteQueue`: the asker's half of `ElicitationQueue`, for an inbox in another process.
+
+`ask`, `ask_async`, `submit` and `ask_form` behave as the in-process queue's do, so an agent
+moves to the inbox by changing the line that makes its queue. Each request is posted to the
+inbox and its result long-polled by a daemon thread. Cancelling the future (or the task
+awaiting `ask_async`, or Ctrl+C in `ask`) withdraws the request; an asker process that dies
+drops its connection, which withdraws it too. If the inbox cannot be reached, or vanishes
+while a request waits, the result is `cancel` with the reason `inbox_unreachable`: never a
+hang, never a traceback. Only the standard library speaks HTTP here.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import urllib.error
+import urllib.parse
+import urllib.request
+from concurrent.futures import Future
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, TypeAdapter
+
+from tui.core.models import ElicitationResult, FormRequest, Request, Timeout, parse_request
+from tui.inbox.discovery import InboxAddress, find_inbox
+from tui.inbox.wire import request_json, result_from_json
+
+INBOX_UNREACHABLE = "inbox_unreachable"
+"""The reason of a `cancel` when the inbox could not be reached, or went away mid-wait."""
+
+INBOX_REFUSED = "inbox_refused"
+"""The reason of a `cancel` when the inbox turned the request away (a wrong token, a clash)."""
+
+POLL = 25.0
+"""Seconds one long poll waits for the result before asking again."""
+
+CONNECT_TIMEOUT = 10.0
+"""Seconds any other call to the inbox may take."""
+
+_TIMEOUT: TypeAdapter[float] = TypeAdapter(Timeout, config=ConfigDict(defer_build=True))
+# Never through a proxy: the inbox is on this machine.
+_OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+
+
+class InboxRefusedError(ValueError):
+    """The inbox refused the request as invalid (422); the message is its error text."""
+
+
+class RemoteQueue:
+    """Asks through the inbox at `url` (see `tui.inbox.discovery.find_inbox` for the defaults)."""
+
+    def __init__(self, url: str | None = None, token: str | None = None, *, poll: float = POLL):
+        self.address: InboxAddress = find_inbox(url, token)
+        """The inbox asked, and the token sent."""
+        self.poll = poll
+
+    def submit(self, request: Request, timeout: float | None = None) -> Future[ElicitationResult]:
+        """Send `request` to the inbox and return a future of its result (never blocks).
+
+        Cancelling the future withdraws the request. A `timeout` out of bounds raises
+        `pydantic.ValidationError` at once; a request the inbox refuses as invalid makes the
+        future raise `InboxRefusedError`.
+        """
+        if timeout is not None:
+            timeout = _TIMEOUT.validate_python(timeout)
+        future: Future[ElicitationResult] = Future()
+        future.add_done_callback(
+            lambda done: self._withdraw_soon(request.id) if done.cancelled() else None
+        )
+        threading.Thread(
+            target=self._follow,
+            args=(request, timeout, future),
+            name=f"elicit-remote-{request.id}",
+            daemon=True,
+        ).start()
+        return future
+
+    def ask(self, request: Request, timeout: float | None = None) -> ElicitationResult:
+        """Send `request` and block until it is answered, cancelled or timed out.
+
+        Interrupted (Ctrl+C), it withdraws the request before the interrupt goes on.
+        """
+        future = self.submit(request, timeout)
+        try:
+            return future.result()
+        except BaseException:
+            if future.cancel():
+                self.cancel(request.id)
+            raise
+
+    async def ask_async(self, request: Request, timeout: float | None = None) -> ElicitationResult:
+        """Send `request` and await its result; cancelling the task withdraws the request."""
+        import asyncio
+
+        return await asyncio.wrap_future(self.submit(request, timeout))
+
+    def ask_form(
+        self,
+        model: type[BaseModel],
+        *,
+        message: str,
+        timeout: float | None = None,
+        **fields: Any,
+    ) -> ElicitationResult:
+        """Ask for `model`'s fields as a form, as `ElicitationQueue.ask_form` does."""
+        return self.ask(FormRequest.from_model(model, message=message, **fields), timeout)
+
+    def cancel(self, request_id: str, reason: str = "cancelled_by_agent") -> bool:
+        """Withdraw a waiting request; True if it was still waiting. (The inbox records the
+        reason `cancelled_by_agent` whatever `reason` says.)"""
+        try:
+            status, body = self._call("DELETE", f"/v1/requests/{_quoted(request_id)}")
+        except OSError:
+            return False
+        return status == 200 and bool(body.get("withdrawn"))
+
+    def pending(self) -> list[Request]:
+        """The requests waiting in the inbox, oldest first (empty if it cannot be reached)."""
+        try:
+            status, body = self._call("GET", "/v1/requests")
+        except OSError:
+            return []
+        return [parse_request(data) for data in body.get("pending", [])] if status == 200 else []
+
+    # -- internals ----------------------------------------------------------------
+
+    def _follow(
+        self, request: Request, timeout: float | None, future: Future[ElicitationResult]
+    ) -> None:
+        """Post `request`, then long-poll its result into `future`."""
+        posted = {"request": request_json(request), "timeout": timeout}
+        try:
+            status, body = self._call("POST", "/v1/requests", posted)
+        except OSError:
+            _settle(future, _cancelled(INBOX_UNREACHABLE))
+            return
+        if status == 422:
+            if future.set_running_or_notify_cancel():
+                future.set_exception(InboxRefusedError(str(body.get("error"))))
+            return
+        if status != 201:
+            _settle(future, _cancelled(INBOX_REFUSED))
+            return
+        if future.cancelled():  # withdrawn while it was on its way
+            self.cancel(request.id)
+            return
+        path = f"/v1/requests/{_quoted(request.id)}/result?wait={self.poll:g}"
+        while not future.done():
+            try:
+                status, body = self._call("GET", path, wait=self.poll)
+            except OSError:
+                _settle(future, _cancelled(INBOX_UNREACHABLE))
+                return
+            if status == 200:
+                _settle(future, result_from_json(request, body["result"]))
+            elif status == 404:  # a restarted inbox: the request is gone with the old one
+                _settle(future, _cancelled(INBOX_UNREACHABLE))
+            elif status != 204:
+                _settle(future, _cancelled(INBOX_REFUSED))
+
+    def _withdraw_soon(self, request_id: str) -> None:
+        # Off the caller's thread: it may be an event loop that must not block.
+        threading.Thread(target=self.cancel, args=(request_id,), daemon=True).start()
+
+    def _call(
+        self, method: str, path: str, data: dict[str, Any] | None = None, *, wait: float = 0
+    ) -> tuple[int, dict[str, Any]]:
+        """The status and JSON body of one call; raises OSError if the inbox cannot be reached."""
+        body = None if data is None else json.dumps(data).encode()
+        headers = {**self.address.headers(), "Content-Type": "application/json"}
+        call = urllib.request.Request(
+            self.address.base + path, data=body, headers=headers, method=method
+        )
+        try:
+            with _OPENER.open(call, timeout=wait + CONNECT_TIMEOUT) as response:
+                return response.status, _json(response.read())
+        except urllib.error.HTTPError as error:
+            with error:
+                return error.code, _json(error.read())
+
+
+def _json(body: bytes) -> dict[str, Any]:
+    try:
+        data = json.loads(body) if body else {}
+    except ValueError:
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _quoted(request_id: str) -> str:
+    return urllib.parse.quote(request_id, safe="")
+
+
+def _cancelled(reason: str) -> ElicitationResult:
+    return ElicitationResult(action="cancel", reason=reason)
+
+
+def _settle(future: Future[ElicitationResult], result: ElicitationResult) -> None:
+    if future.set_running_or_notify_cancel():
+        future.set_result(result)
