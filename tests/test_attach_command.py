@@ -97,3 +97,38 @@ def test_attach_shows_what_waits_then_what_comes_and_answers_it(
         assert third in inbox.pending_ids()
     finally:
         terminal.close()
+
+
+@pytest.mark.parametrize(
+    ("env", "expected"),
+    [
+        ({"KITTY_WINDOW_ID": "1"}, "\x1b]99;i=elicit:d=0:p=title;deployer wants to run Bash"),
+        (
+            {"TERM_PROGRAM": "WezTerm", "TMUX": "/tmp/tmux-1/default,1,0"},
+            "\x1bPtmux;\x1b\x1b]777;notify;deployer wants to run Bash;",
+        ),
+    ],
+)
+def test_an_unfocused_attach_shows_a_desktop_notification_through_its_terminal(
+    inbox: HeadlessInbox, tmp_path: Path, env: dict[str, str], expected: str
+) -> None:
+    terminal = AttachedTerminal(tmp_path / "config", inbox.url, "--token", inbox.token, env=env)
+    try:
+        terminal.wait_for("Attached to")
+        approval = {
+            "kind": "tool_approval",
+            "tool_name": "Bash",
+            "arguments": {"command": "make deploy"},
+            "tool_call_id": "c1",
+            "source": "deployer",
+        }
+        # Focused: the person is looking; no notification.
+        inbox.submit({**approval, "tool_call_id": "c0"})
+        terminal.wait_for("make deploy")
+        assert "\x1b]99;" not in terminal.output and "777;notify" not in terminal.output
+        terminal.type("\x1b[O")  # the terminal reports that focus left
+        since = terminal.mark()
+        inbox.submit(approval)
+        terminal.wait_for(expected, since=since)
+    finally:
+        terminal.quit()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import threading
@@ -29,6 +30,13 @@ from tui.approvals.rules import ApprovalPolicy
 from tui.core.front_end import FrontEndSource
 from tui.core.models import ElicitationResult, Request
 from tui.core.queue import Answered, ElicitationQueue, QueueEvent
+from tui.front_ends.notify import (
+    BurstLimiter,
+    Notice,
+    notice_for,
+    run_notify_command,
+    terminal_notification,
+)
 from tui.secrets.redaction import REDACTOR, install_log_redaction
 from tui.transcript.writer import TranscriptWriter
 from widgets.agent_status import AgentStatus, error_text
@@ -79,7 +87,10 @@ class ElicitationApp(KeyOrderApp[Any]):
     every request, every result and the keys pressed in each modal, secrets left out.
     `show_keys` shows each key pressed in a badge, for recordings.
     `bell` rings the terminal bell when a question arrives (None: unless `$ELICIT_TUI_BELL`
-    is 0).
+    is 0). While the app does not have focus, a question arriving also shows a desktop
+    notification through the terminal (where it has one: see `tui.front_ends.notify`) and
+    runs `notify_command`, if given, with the question in its environment; a burst of
+    questions makes one notification and one summary.
     """
 
     CSS_PATH = APP_CSS
@@ -113,6 +124,7 @@ class ElicitationApp(KeyOrderApp[Any]):
         transcript: str | Path | None = None,
         show_keys: bool = False,
         bell: bool | None = None,
+        notify_command: str | None = None,
     ) -> None:
         super().__init__()
         if agent is not None and not isinstance(queue, ElicitationQueue):
@@ -140,6 +152,8 @@ class ElicitationApp(KeyOrderApp[Any]):
         self._uninstall_log_redaction: Callable[[], None] | None = None
         self.ring_bell = bell_wanted() if bell is None else bell
         """Whether a question arriving rings the terminal bell."""
+        self.notify_command = notify_command
+        self._notices = BurstLimiter(self._send_notice)
         self.agent_result: Any = None
         """What the agent returned, once it has; also the app's return value on quit."""
         self.show_keys = show_keys
@@ -190,6 +204,7 @@ class ElicitationApp(KeyOrderApp[Any]):
             self._agent_thread.start()
 
     def on_unmount(self) -> None:
+        self._notices.close()
         self._close_queue()
         if self._uninstall_log_redaction is not None:
             self._uninstall_log_redaction()
@@ -300,6 +315,8 @@ class ElicitationApp(KeyOrderApp[Any]):
             self._request_resolved(event)
 
     def _request_arrived(self, event: QueueEvent) -> None:
+        if not self.app_focus:
+            self._notices.offer(notice_for(event.request))
         self._waiting.append(event)
         timeline = self.query_one(Timeline)
         self._main_screen_news.append(lambda: timeline.add_request(event.request, event.at))
@@ -308,6 +325,21 @@ class ElicitationApp(KeyOrderApp[Any]):
                 self.bell()
             self._show_next()
         self._update_waiting()
+
+    def _send_notice(self, notice: Notice) -> None:
+        """Show `notice` on the desktop; from the rate limiter, in any thread."""
+        if threading.get_ident() != self._thread_id:
+            with contextlib.suppress(RuntimeError):  # the app has stopped
+                self.call_from_thread(self._send_notice, notice)
+            return
+        if self.app_focus or not self.is_running:
+            return  # the person came back meanwhile
+        sequence = terminal_notification(notice, os.environ)
+        if sequence is not None and not self.is_headless and self._driver is not None:
+            # Textual has no API for this: the terminal's own sequence, through its driver.
+            self._driver.write(sequence)
+        if self.notify_command:
+            run_notify_command(self.notify_command, notice)
 
     def _request_resolved(self, event: QueueEvent) -> None:
         request, result, by = event.request, event.result, event.answered_by

@@ -34,7 +34,12 @@ class AttachApp(ElicitationApp):
     """
 
     def __init__(
-        self, front_end: RemoteFrontEnd, *, input_grace: float = 0.2, bell: bool | None = None
+        self,
+        front_end: RemoteFrontEnd,
+        *,
+        input_grace: float = 0.2,
+        bell: bool | None = None,
+        notify_command: str | None = None,
     ) -> None:
         super().__init__(
             front_end,
@@ -42,6 +47,7 @@ class AttachApp(ElicitationApp):
             title=f"elicit-tui · {front_end.name} · {front_end.base}",
             input_grace=input_grace,
             bell=bell,
+            notify_command=notify_command,
         )
         self.front_end = front_end
 

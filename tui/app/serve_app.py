@@ -66,6 +66,7 @@ class ServeApp(ElicitationApp):
         input_grace: float = 0.2,
         transcript: str | Path | None = None,
         progress_interval: float = PROGRESS_INTERVAL,
+        notify_command: str | None = None,
     ) -> None:
         host, port = listener.getsockname()[:2]
         self.url = f"http://{host}:{port}/mcp"
@@ -76,6 +77,7 @@ class ServeApp(ElicitationApp):
             front_end_name=LOCAL_FRONT_END,
             input_grace=input_grace,
             transcript=transcript,
+            notify_command=notify_command,
         )
         self._listener = listener
         self._token = token

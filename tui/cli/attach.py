@@ -6,6 +6,8 @@ import argparse
 import os
 import sys
 
+from tui.cli.notify_option import add_notify_option
+
 ATTACH_REFUSED = 2
 """Exit status when the inbox refuses this front end (a wrong or missing token)."""
 
@@ -37,6 +39,7 @@ def add_attach_command(commands: argparse._SubParsersAction[argparse.ArgumentPar
         default=f"terminal {os.getpid()}",
         help="how other front ends name this one when it answers (default: terminal PID)",
     )
+    add_notify_option(attach)
     attach.set_defaults(handler=_run)
 
 
@@ -60,7 +63,7 @@ def _run(args: argparse.Namespace) -> int:
     from tui.app.attach_app import AttachApp
     from tui.app.terminal import NoTerminalError, streams_on_terminal
 
-    app = AttachApp(front_end)
+    app = AttachApp(front_end, notify_command=args.notify)
     try:
         with streams_on_terminal():
             app.run()
