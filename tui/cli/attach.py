@@ -65,8 +65,11 @@ def _run(args: argparse.Namespace) -> int:
 
     app = AttachApp(front_end, notify_command=args.notify)
     try:
-        with streams_on_terminal():
-            app.run()
+        if os.environ.get("TEXTUAL_DRIVER"):
+            app.run()  # a browser tab of `elicit-tui web`: the driver talks over the pipes
+        else:
+            with streams_on_terminal():
+                app.run()
     except NoTerminalError as error:
         front_end.close()
         print(f"elicit-tui attach: {error}", file=sys.stderr)

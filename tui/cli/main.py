@@ -15,6 +15,7 @@ from tui.cli.replay import add_replay_command, add_replay_options, run_replay
 from tui.cli.secrets import add_secrets_command
 from tui.cli.serve import add_serve_command
 from tui.cli.transcript_option import add_transcript_option
+from tui.cli.web import add_web_command
 
 DEMO_SESSION = "demo_session.jsonl"
 """A transcript of the demo agent's session, shipped with the package for `demo --replay`."""
@@ -94,6 +95,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_replay_command(commands)
     add_secrets_command(commands)
     add_serve_command(commands)
+    add_web_command(commands)
     return parser
 
 
