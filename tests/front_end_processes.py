@@ -199,3 +199,54 @@ class AttachedTerminal:
         self._reader.join(5)
         with contextlib.suppress(OSError):
             os.close(self._master)
+
+
+class WebServer:
+    """`elicit-tui web URL --port 0` in a process of its own; `link` is its first login link."""
+
+    def __init__(self, config: Path, inbox: HeadlessInbox) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "tui.cli.main", "web", inbox.url, "--port", "0"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            cwd=REPO,
+            env=environment(config, ELICIT_TUI_TOKEN=inbox.token),
+            start_new_session=True,
+        )
+        self.lines: list[str] = []
+        assert self.process.stdout is not None
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            line = self.process.stdout.readline().decode()
+            if not line:
+                break
+            self.lines.append(line)
+            found = re.search(r"(http://127\.0\.0\.1:\d+/)\?token=\S+", line)
+            if found:
+                self.link = found.group(0)
+                self.url = found.group(1)
+                break
+        else:
+            line = ""
+        if not hasattr(self, "link"):
+            self.stop()
+            raise RuntimeError(f"elicit-tui web printed {self.lines!r}")
+        threading.Thread(target=self._drain, daemon=True).start()
+
+    def _drain(self) -> None:
+        assert self.process.stdout is not None
+        for raw in self.process.stdout:
+            self.lines.append(raw.decode(errors="replace"))
+
+    @property
+    def output(self) -> str:
+        return "".join(self.lines)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGINT)
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait(5)
