@@ -154,6 +154,21 @@ class AttachedTerminal:
         with self._lock:
             return self._output.decode(errors="replace")
 
+    @property
+    def plain(self) -> str:
+        """The output with the control sequences taken out: each run of text as drawn."""
+        return re.sub(
+            r"\x1b\[[0-9;?$>=<]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>]", "", self.output
+        )
+
+    def wait_for_plain(self, text: str, timeout: float = 20.0) -> None:
+        """Wait until `text` appears in `plain` (text drawn with styles between its words)."""
+        deadline = time.monotonic() + timeout
+        while text not in self.plain:
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                raise AssertionError(f"{text!r} never appeared; drawn last: {self.plain[-1500:]!r}")
+            time.sleep(0.02)
+
     def mark(self) -> int:
         """A position in the output, to wait for text written after it."""
         with self._lock:
@@ -250,3 +265,68 @@ class WebServer:
             except subprocess.TimeoutExpired:
                 os.killpg(self.process.pid, signal.SIGKILL)
                 self.process.wait(5)
+
+
+class CuttableProxy:
+    """A TCP proxy on loopback to `target` (host, port) whose connections `cut()` drops at once,
+    as a network that goes away would; it keeps listening, so clients can reconnect."""
+
+    def __init__(self, target: tuple[str, int]) -> None:
+        import socket
+
+        self._target = target
+        self._listener = socket.create_server(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self._listener.getsockname()[1]}"
+        self._sockets: list[Any] = []
+        self._lock = threading.Lock()
+        self.refusing = False
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        import socket
+
+        while True:
+            try:
+                client, _ = self._listener.accept()
+            except OSError:
+                return
+            if self.refusing:
+                client.close()
+                continue
+            try:
+                upstream = socket.create_connection(self._target)
+            except OSError:
+                client.close()
+                continue
+            with self._lock:
+                self._sockets += [client, upstream]
+            for source, sink in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pipe, args=(source, sink), daemon=True).start()
+
+    @staticmethod
+    def _pipe(source: Any, sink: Any) -> None:
+        try:
+            while chunk := source.recv(65536):
+                sink.sendall(chunk)
+        except OSError:
+            pass
+        finally:
+            for end in (source, sink):
+                with contextlib.suppress(OSError):
+                    end.close()
+
+    def cut(self) -> None:
+        import socket
+
+        with self._lock:
+            sockets, self._sockets = self._sockets, []
+        for sock in sockets:
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+                sock.close()
+            except OSError:
+                pass
+
+    def close(self) -> None:
+        self.cut()
+        self._listener.close()

@@ -9,7 +9,7 @@ from rich.cells import cell_len
 from rich.text import Text
 from textual.widgets import DataTable
 
-from tui.core.models import AUTO_APPROVED, ElicitationResult, Request
+from tui.core.models import AUTO_APPROVED, ENDED_UNSEEN, ElicitationResult, Request
 from tui.secrets.redaction import REDACTOR
 
 TimeLabel = Callable[[float], str]
@@ -38,6 +38,8 @@ def outcome_text(request: Request, result: ElicitationResult) -> str:
         # A remembered approval answered, not the person: the row must say so.
         mark = "⚡ auto-approved ·" if result.reason == AUTO_APPROVED else "✔"
         return f"{mark} {request.describe_content(result.content)}"
+    if result.reason == ENDED_UNSEEN:
+        return "◌ ended while away"
     if result.action == "decline":
         reason = result.decline_reason
         return f"✖ declined: {reason}" if reason else "✖ declined"

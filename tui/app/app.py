@@ -28,7 +28,7 @@ from tui.app.messages import AgentActivity, AgentFailed, AgentFinished, QueueEve
 from tui.app.screenshot import masked_screenshot, screenshot_directory
 from tui.approvals.rules import ApprovalPolicy
 from tui.core.front_end import FrontEndSource
-from tui.core.models import ElicitationResult, Request
+from tui.core.models import ENDED_UNSEEN, ElicitationResult, Request
 from tui.core.queue import Answered, ElicitationQueue, QueueEvent
 from tui.front_ends.notify import (
     BurstLimiter,
@@ -60,6 +60,7 @@ _ENDED_WITHOUT_USER = {
     "timeout": "Timed out",
     "cancelled_by_agent": "Withdrawn by the agent",
     "closed": "Closed",
+    ENDED_UNSEEN: "Ended while this front end was away",
 }
 
 QUIT_KEYS = frozenset({"ctrl+q", "ctrl+c"})

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 from urllib.parse import quote, urlsplit
 
-from tui.core.models import ElicitationResult, Request, parse_request
+from tui.core.models import ENDED_UNSEEN, ElicitationResult, Request, parse_request
 from tui.core.queue import Answered, QueueEvent, Subscriber
 from tui.inbox.wire import result_json
 
@@ -170,15 +170,9 @@ class RemoteFrontEnd:
             self._end_unseen(request_id)
 
     def _end_unseen(self, request_id: str) -> None:
-        """Report a request that ended while this front end was away, with its result if the
-        inbox still has it."""
-        result = ElicitationResult(action="cancel", reason="ended_elsewhere")
-        try:
-            found = self._get_json(f"{self._prefix}/v1/requests/{quote(request_id)}/result?wait=0")
-            if isinstance(found, dict) and found.get("result") is not None:
-                result = ElicitationResult.model_validate(found["result"])
-        except (OSError, http.client.HTTPException, ValueError) as error:
-            _log.info("no result for %s: %s", request_id, error)
+        """Report a request that ended while this front end was away. How it ended is not
+        asked: the result belongs to its asker (reading it may hand it over)."""
+        result = ElicitationResult(action="cancel", reason=ENDED_UNSEEN)
         with self._lock:
             requested = self._pending.pop(request_id, None)
             if requested is None:
