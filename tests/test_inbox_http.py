@@ -288,3 +288,25 @@ def test_a_secret_to_store_without_a_keyring_is_refused_before_anyone_types_it(
 
     assert inbox.pending() == []
     assert result(inbox, request_id).json()["result"]["reason"] == "keyring_unavailable"
+
+
+def test_a_bad_timeout_is_refused_422_in_the_requests_own_words(inbox: InboxProcess) -> None:
+    with inbox.client() as http:
+        response = http.post("/v1/requests", json={"request": CHOICE, "timeout": -1})
+
+    assert response.status_code == 422
+    assert "timeout: Value error, timeout must be greater than 0" in response.json()["error"]
+
+
+def test_serve_headless_records_a_transcript_without_the_secrets(tmp_path: Path) -> None:
+    transcript = tmp_path / "session.jsonl"
+    with running_inbox("--transcript", str(transcript)) as inbox:
+        question = post(inbox, CHOICE)
+        secret = post(inbox, {"kind": "secret", "message": "Password?"})
+        inbox.answer(question, {"action": "accept", "content": "SQLite"})
+        inbox.answer(secret, {"action": "accept", "content": "canary-4471"})
+        inbox.stop()
+
+    text = transcript.read_text()
+    assert "Which database?" in text and "SQLite" in text and "Password?" in text
+    assert "canary-4471" not in text

@@ -121,7 +121,8 @@ async def test_the_tools_are_listed_with_input_and_output_schemas(app: ServeApp)
     async with app.run_test(size=SIZE), Client(app.url) as client:
         tools = {tool.name: tool for tool in (await client.list_tools()).tools}
 
-    assert set(tools) == {"ask_user", "request_secret"}
+    assert set(tools) == {"elicit", "ask_user", "request_secret"}
+    assert set(tools["elicit"].input_schema["required"]) == {"kind", "message"}
     question = tools["ask_user"].input_schema["properties"]["questions"]["items"]["properties"]
     assert {"question", "header", "options", "multiSelect"} <= set(question)
     assert tools["ask_user"].output_schema is not None

@@ -14,7 +14,7 @@ from textual import events, on
 
 from tui.app.app import ElicitationApp
 from tui.core.queue import ElicitationQueue
-from tui.inbox.asgi import inbox_app
+from tui.inbox.asgi import answer_without_delay, inbox_app
 from tui.inbox.inbox import Inbox
 from tui.mcp.server import PROGRESS_INTERVAL
 from tui.secrets.keyring_store import keyring_status
@@ -80,11 +80,18 @@ class ServeApp(ElicitationApp):
             notify_command=notify_command,
         )
         self._listener = listener
+        answer_without_delay(listener)
         self._token = token
         self._token_note = token_note
         self.refused = 0
         """How many requests were turned away (no or a wrong token, too large)."""
-        self.inbox = Inbox(queue, local_front_end=LOCAL_FRONT_END)
+        # The app attaches its rules when it mounts, as every ElicitationApp does.
+        self.inbox = Inbox(
+            queue,
+            approvals=self.approvals,
+            attach_approvals=False,
+            local_front_end=LOCAL_FRONT_END,
+        )
         """The queue as askers and front ends in other processes reach it (`/v1/...`)."""
         app = inbox_app(
             self.inbox,

@@ -1,4 +1,8 @@
-"""`elicit-tui approvals list|revoke`: see and forget the "always allow" rules."""
+"""`elicit-tui approvals list|revoke`: see and forget the "always allow" rules.
+
+`list` also shows the "for this session" rules of the running inbox (`elicit-tui serve`), if
+one answers where `elicit-tui ask --to` would find it.
+"""
 
 from __future__ import annotations
 
@@ -6,11 +10,15 @@ import argparse
 import sys
 
 from tui.approvals.rules import (
+    ApprovalRule,
     ApprovalsFileError,
     load_always_rules,
     revoke_always_rules,
     rules_path,
 )
+
+INBOX_WAIT = 2.0
+"""Seconds `list` waits for a running inbox to tell its session rules."""
 
 
 def add_approvals_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -23,7 +31,10 @@ def add_approvals_command(commands: argparse._SubParsersAction[argparse.Argument
         '"Allow for this session" rules live only as long as the app.',
     )
     actions = approvals.add_subparsers(dest="approvals_command", metavar="ACTION", required=True)
-    listing = actions.add_parser("list", help="list the remembered rules")
+    listing = actions.add_parser(
+        "list",
+        help="list the remembered rules, and the running inbox's rules for this session",
+    )
     listing.set_defaults(handler=_list)
     revoke = actions.add_parser(
         "revoke",
@@ -48,12 +59,36 @@ def _list(args: argparse.Namespace) -> int:
         return 2
     if not rules:
         print(f"No remembered approvals ({rules_path()}).")
-        return 0
-    print(f"Always allowed ({rules_path()}):")
+    else:
+        print(f"Always allowed ({rules_path()}):")
+        _print_rules(rules)
+    found = _inbox_session_rules()
+    if found is not None and found[1]:
+        print(f"Allowed for this session by the inbox at {found[0]}:")
+        _print_rules(found[1])
+    return 0
+
+
+def _print_rules(rules: list[ApprovalRule]) -> None:
     for rule in rules:
         added = rule.added_at.astimezone().strftime("%Y-%m-%d %H:%M")
         print(f"  {rule.describe():<50} since {added}")
-    return 0
+
+
+def _inbox_session_rules() -> tuple[str, list[ApprovalRule]] | None:
+    """Where the running inbox is and its "for this session" rules; None if none answers."""
+    from tui.inbox.discovery import find_inbox
+    from tui.inbox.remote_queue import inbox_call
+
+    address = find_inbox()
+    try:
+        status, body = inbox_call(address, "GET", "/v1/rules", timeout=INBOX_WAIT)
+    except OSError:
+        return None
+    if status != 200:
+        return None
+    rules = [ApprovalRule.model_validate(rule) for rule in body.get("rules", [])]
+    return address.base, [rule for rule in rules if rule.scope == "session"]
 
 
 def _revoke(args: argparse.Namespace) -> int:

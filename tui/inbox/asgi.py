@@ -6,6 +6,8 @@ Origin only, and the body-size cap hold on every endpoint alike.
 
 from __future__ import annotations
 
+import socket
+
 from starlette.applications import Starlette
 
 from tui.inbox.events import KEEPALIVE, front_end_routes
@@ -15,6 +17,17 @@ from tui.mcp.auth import ASGIApp, Guarded, Receive, Refused, Scope, Send
 from tui.mcp.server import PROGRESS_INTERVAL, create_server
 
 API_PREFIX = "/v1/"
+
+
+def answer_without_delay(listener: socket.socket) -> None:
+    """Have connections accepted on `listener` send each write at once (TCP_NODELAY).
+
+    asyncio sets it only on sockets whose protocol number says TCP, which those of
+    `socket.create_server` do not; without it a reply on a kept-alive connection (its headers
+    and body written apart) waits some 40 ms for the client's delayed ACK. Accepted sockets
+    inherit the option from the listener.
+    """
+    listener.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
 
 def inbox_app(

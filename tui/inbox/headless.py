@@ -15,9 +15,8 @@ from pathlib import Path
 
 import uvicorn
 
-from tui.approvals.rules import ApprovalPolicy
 from tui.core.queue import ElicitationQueue
-from tui.inbox.asgi import inbox_app
+from tui.inbox.asgi import answer_without_delay, inbox_app
 from tui.inbox.inbox import Inbox
 
 SHUTDOWN_GRACE = 1
@@ -42,10 +41,9 @@ def run_headless(
     listener: socket.socket, *, token: str | None, transcript: Path | None = None
 ) -> int:
     """Serve the inbox on `listener` until interrupted; returns the exit status."""
-    inbox = Inbox(
-        ElicitationQueue(policy="wait"), approvals=ApprovalPolicy(), transcript=transcript
-    )
+    inbox = Inbox(ElicitationQueue(policy="wait"), transcript=transcript)
     host = listener.getsockname()[0]
+    answer_without_delay(listener)
     app = inbox_app(inbox, token=token, refused=_refused, host=host)
     config = uvicorn.Config(
         app,

@@ -2,7 +2,8 @@
 
 `POST /v1/requests` queues a request and returns its id; `GET /v1/requests/{id}/result?wait=S`
 long-polls for the result; `POST /v1/ask` does both in one call; `DELETE /v1/requests/{id}`
-withdraws; `GET /v1/requests` lists what waits. A request is validated once, here, by
+withdraws; `GET /v1/requests` lists what waits; `GET /v1/rules` lists the approval rules in
+force (this session's and the "always" ones). A request is validated once, here, by
 `parse_request`: a malformed one is answered 422 with its error text and never shown.
 An asker whose connection drops while it waits (a killed process) withdraws its request.
 """
@@ -84,6 +85,11 @@ def asker_routes(inbox: Inbox) -> list[Route]:
         request_id = http.path_params["id"]
         return JSONResponse({"withdrawn": inbox.queue.cancel(request_id, WITHDRAWN)})
 
+    async def rules(http: HTTPRequest) -> Response:
+        return JSONResponse(
+            {"rules": [rule.model_dump(mode="json") for rule in inbox.approvals.rules()]}
+        )
+
     async def listing(http: HTTPRequest) -> Response:
         pending = inbox.queue.pending()
         return JSONResponse(
@@ -96,6 +102,7 @@ def asker_routes(inbox: Inbox) -> list[Route]:
         Route("/v1/requests/{id}/result", result, methods=["GET"]),
         Route("/v1/requests/{id}", withdraw, methods=["DELETE"]),
         Route("/v1/ask", ask, methods=["POST"]),
+        Route("/v1/rules", rules, methods=["GET"]),
     ]
 
 
@@ -118,23 +125,18 @@ async def _read_request(http: HTTPRequest) -> tuple[Request, float | None]:
     unknown = set(data) - {"request", "timeout"}
     if unknown:
         raise BadInput(f"unknown field {sorted(unknown)[0]!r}: the body is {{request, timeout}}")
-    if not isinstance(data.get("request"), dict):
+    fields = data.get("request")
+    if not isinstance(fields, dict):
         raise BadInput('the body must carry the request as an object: {"request": {...}}')
+    timeout = data.get("timeout")
+    if timeout is not None:
+        # The request's own field checks the timeout, in its own words.
+        fields = {**fields, "timeout": timeout}
     try:
-        request = parse_request(data["request"])
+        request = parse_request(fields)
     except ValidationError as error:
         raise BadInput(describe_validation_error(error)) from None
-    timeout = data.get("timeout")
-    if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, int | float)):
-        raise BadInput("timeout must be a number of seconds, or null")
-    if timeout is not None:
-        try:
-            # The request's own field says what a valid timeout is, in its own words.
-            request = parse_request({**request_json(request), "timeout": timeout})
-        except ValidationError as error:
-            raise BadInput(describe_validation_error(error)) from None
-        timeout = request.timeout
-    return request, timeout
+    return request, request.timeout if timeout is not None else None
 
 
 def _result(request_id: str, result: Any) -> Response:

@@ -53,8 +53,8 @@ class Outcome:
 class Inbox:
     """Wraps `queue` for askers and front ends in other processes.
 
-    `approvals`, if given, is attached so rules answer tool approvals for every asker (a TUI
-    in this process attaches its own instead). `transcript`, a path, records every request
+    `approvals` holds the rules that answer tool approvals for every asker; it is attached
+    here unless `attach_approvals` is False (a TUI in this process attaches it itself). `transcript`, a path, records every request
     and result. `local_front_end` names a front end in this process (the TUI of `serve`):
     what it answers is reported as answered by that name.
     """
@@ -64,10 +64,13 @@ class Inbox:
         queue: ElicitationQueue,
         *,
         approvals: ApprovalPolicy | None = None,
+        attach_approvals: bool = True,
         transcript: str | Path | None = None,
         local_front_end: str | None = None,
     ) -> None:
         self.queue = queue
+        self.approvals = approvals if approvals is not None else ApprovalPolicy()
+        """The rules in force, shown by `elicit-tui approvals list`."""
         self.local_front_end = local_front_end
         self._lock = threading.Lock()
         self._answering: dict[str, str] = {}
@@ -78,8 +81,8 @@ class Inbox:
         self.transcript = None if transcript is None else TranscriptWriter(transcript)
         if self.transcript is not None:
             self._detach.append(self.transcript.attach(queue))
-        if approvals is not None:
-            self._detach.append(approvals.attach(queue))
+        if attach_approvals:
+            self._detach.append(self.approvals.attach(queue))
 
     # -- askers -------------------------------------------------------------------
 
@@ -159,10 +162,6 @@ class Inbox:
         """How the request with this id ended, if it did recently; None if it waits or is unknown."""
         with self._lock:
             return self._outcomes.get(request_id)
-
-    def known(self, request_id: str) -> bool:
-        """True if the request waits, or ended recently."""
-        return self.queue.is_pending(request_id) or self.outcome(request_id) is not None
 
     def answerer(self, event: QueueEvent) -> str | None:
         """Who gave the result of a `resolved` event (None for `requested`, or if nobody did)."""

@@ -165,18 +165,28 @@ class RemoteQueue:
     def _call(
         self, method: str, path: str, data: dict[str, Any] | None = None, *, wait: float = 0
     ) -> tuple[int, dict[str, Any]]:
-        """The status and JSON body of one call; raises OSError if the inbox cannot be reached."""
-        body = None if data is None else json.dumps(data).encode()
-        headers = {**self.address.headers(), "Content-Type": "application/json"}
-        call = urllib.request.Request(
-            self.address.base + path, data=body, headers=headers, method=method
-        )
-        try:
-            with _OPENER.open(call, timeout=wait + CONNECT_TIMEOUT) as response:
-                return response.status, _json(response.read())
-        except urllib.error.HTTPError as error:
-            with error:
-                return error.code, _json(error.read())
+        return inbox_call(self.address, method, path, data, timeout=wait + CONNECT_TIMEOUT)
+
+
+def inbox_call(
+    address: InboxAddress,
+    method: str,
+    path: str,
+    data: dict[str, Any] | None = None,
+    *,
+    timeout: float = CONNECT_TIMEOUT,
+) -> tuple[int, dict[str, Any]]:
+    """The status and JSON body of one call to the inbox at `address`; raises OSError if it
+    cannot be reached within `timeout` seconds."""
+    body = None if data is None else json.dumps(data).encode()
+    headers = {**address.headers(), "Content-Type": "application/json"}
+    call = urllib.request.Request(address.base + path, data=body, headers=headers, method=method)
+    try:
+        with _OPENER.open(call, timeout=timeout) as response:
+            return response.status, _json(response.read())
+    except urllib.error.HTTPError as error:
+        with error:
+            return error.code, _json(error.read())
 
 
 def _json(body: bytes) -> dict[str, Any]:

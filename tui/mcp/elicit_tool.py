@@ -15,11 +15,10 @@ from typing import Annotated, Any, Literal
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 
 from tui.core.models import KEYRING_UNAVAILABLE, Action, ElicitationResult, Request, parse_request
 from tui.core.validation_text import describe_validation_error
-from tui.inbox.wire import result_json
 from tui.secrets.keyring_store import keyring_status
 
 Ask = Callable[[Request, Context], Awaitable[ElicitationResult]]
@@ -72,7 +71,7 @@ def register_elicit(server: MCPServer, ask: Ask, source: Callable[[Context], str
             float | None, _field("Seconds before it is cancelled unanswered.")
         ] = None,
         options: Annotated[
-            list[str | dict[str, Any]] | None,
+            list[Any] | None,
             _field("choice, multi_choice: the options, as labels or {label, value, description}."),
         ] = None,
         default: Annotated[
@@ -160,8 +159,13 @@ def register_elicit(server: MCPServer, ask: Ask, source: Callable[[Context], str
     )
 
 
+_ANY: TypeAdapter[Any] = TypeAdapter(Any)
+
+
 def _output(text: str, result: ElicitationResult) -> CallToolResult:
-    output = ElicitOutput.model_validate(result_json(result))
+    # In JSON mode a secret form field dumps as "**********", a keyring reference as itself.
+    content = _ANY.dump_python(result.content, mode="json")
+    output = ElicitOutput(action=result.action, content=content, reason=result.reason)
     return CallToolResult(
         content=[TextContent(type="text", text=text)],
         structured_content=output.model_dump(mode="json"),

@@ -1,0 +1,180 @@
+"""`elicit-tui ask --to URL` asks in a real inbox: with and without a terminal."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+
+import pexpect
+import pytest
+from inbox_process import InboxProcess, running_inbox
+
+from tui.inbox.discovery import TOKEN_ENV, URL_ENV
+
+ASK = [sys.executable, "-m", "tui.cli.main", "ask"]
+
+
+@pytest.fixture
+def inbox() -> Iterator[InboxProcess]:
+    with running_inbox() as running:
+        yield running
+
+
+def answer_soon(inbox: InboxProcess, result: dict[str, object]) -> threading.Thread:
+    def answer() -> None:
+        (pending,) = inbox.wait_pending(1)
+        inbox.answer(pending["id"], result)
+
+    thread = threading.Thread(target=answer)
+    thread.start()
+    return thread
+
+
+def ask(*arguments: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """`elicit-tui ask ...` with no terminal at all: stdin, stdout and stderr are pipes."""
+    return subprocess.run(
+        [*ASK, *arguments],
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=30,
+        env={**os.environ, **(env or {}), "TERM": "dumb"},
+        start_new_session=True,  # no controlling terminal: /dev/tty cannot be opened
+    )
+
+
+def test_ask_to_needs_no_terminal_and_prints_the_answer(inbox: InboxProcess) -> None:
+    answering = answer_soon(inbox, {"action": "accept", "content": "SQLite"})
+    done = ask(
+        "--to",
+        inbox.base + "/mcp",
+        "--token",
+        inbox.token,
+        "choice",
+        "DB?",
+        "-o",
+        "Postgres",
+        "-o",
+        "SQLite",
+    )
+    answering.join(10)
+
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {"action": "accept", "content": "SQLite", "reason": None}
+
+
+def test_the_environment_names_the_inbox_and_raw_prints_the_content(inbox: InboxProcess) -> None:
+    answering = answer_soon(inbox, {"action": "accept", "content": ["a", "c"]})
+    env = {URL_ENV: inbox.base, TOKEN_ENV: inbox.token}
+    done = ask("--raw", "multi", "Which?", "-o", "a", "-o", "b", "-o", "c", env=env)
+    answering.join(10)
+
+    assert (done.returncode, done.stdout) == (0, "a\nc\n")
+
+
+@pytest.mark.parametrize(
+    ("answer", "status"),
+    [
+        ({"action": "accept", "content": False}, 1),
+        ({"action": "decline"}, 1),
+        ({"action": "cancel"}, 2),
+    ],
+    ids=["no", "decline", "cancel"],
+)
+def test_exit_codes_are_those_of_ask(
+    inbox: InboxProcess, answer: dict[str, object], status: int
+) -> None:
+    answering = answer_soon(inbox, answer)
+    done = ask("--to", inbox.base, "--token", inbox.token, "confirm", "Deploy?")
+    answering.join(10)
+
+    assert done.returncode == status
+
+
+def test_a_malformed_request_exits_3_with_the_parse_request_text_and_is_never_sent(
+    inbox: InboxProcess,
+) -> None:
+    done = ask(
+        "--to", inbox.base, "--token", inbox.token, "choice", "DB?", "-o", "a", "--default", "z"
+    )
+
+    assert done.returncode == 3
+    assert done.stderr == (
+        "elicit-tui ask: invalid request:\n  choice.default: Value error, 'z' is not one of the "
+        "options: 'a'\n"
+    )
+    assert inbox.pending() == []
+
+
+def test_no_inbox_exits_2_saying_so() -> None:
+    done = ask("--to", "http://127.0.0.1:9", "--token", "x", "text", "Name?")
+
+    assert done.returncode == 2
+    assert json.loads(done.stdout)["reason"] == "inbox_unreachable"
+    assert "no inbox answers at http://127.0.0.1:9" in done.stderr
+
+
+def test_an_inbox_that_quits_mid_wait_exits_2(inbox: InboxProcess) -> None:
+    asking = subprocess.Popen(
+        [*ASK, "--to", inbox.base, "--token", inbox.token, "text", "Name?"],
+        stdout=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        inbox.wait_pending(1)
+        inbox.stop()
+        out, _ = asking.communicate(timeout=15)
+    finally:
+        if asking.poll() is None:
+            asking.kill()
+            asking.wait(10)
+
+    assert asking.returncode == 2
+    assert json.loads(out)["reason"] == "closed"
+
+
+def test_under_a_pty_ask_to_waits_and_ctrl_c_withdraws_with_130(inbox: InboxProcess) -> None:
+    child = pexpect.spawn(
+        ASK[0],
+        [*ASK[1:], "--to", inbox.base, "--token", inbox.token, "text", "Name?"],
+        env={**os.environ, "TERM": "xterm"},
+        encoding="utf-8",
+        timeout=20,
+    )
+    try:
+        inbox.wait_pending(1)
+        child.sendintr()
+        child.expect(pexpect.EOF)
+        child.close()
+        assert child.exitstatus == 130
+        assert '"reason": "interrupted"' in (child.before or "")
+        assert inbox.wait_pending(0) == []
+    finally:
+        if child.isalive():
+            child.terminate(force=True)
+
+
+def test_under_a_pty_ask_to_prints_the_answer(inbox: InboxProcess) -> None:
+    answering = answer_soon(inbox, {"action": "accept", "content": "Ada"})
+    child = pexpect.spawn(
+        ASK[0],
+        [*ASK[1:], "--to", inbox.base, "--token", inbox.token, "--raw", "text", "Name?"],
+        env={**os.environ, "TERM": "xterm"},
+        encoding="utf-8",
+        timeout=20,
+    )
+    try:
+        child.expect(pexpect.EOF)
+        child.close()
+    finally:
+        if child.isalive():
+            child.terminate(force=True)
+    answering.join(10)
+
+    assert child.exitstatus == 0
+    assert (child.before or "").strip() == "Ada"

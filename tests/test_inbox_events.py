@@ -1,0 +1,259 @@
+"""The front ends' HTTP API of a real `serve --headless`: events over SSE, answers by POST."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from queue import Empty, Queue
+from typing import Any
+
+import httpx2
+import pytest
+from inbox_process import InboxProcess, running_inbox
+
+from tui.inbox.discovery import TOKEN_ENV, URL_ENV
+
+CHOICE = {"kind": "choice", "message": "Which database?", "options": ["Postgres", "SQLite"]}
+
+
+@pytest.fixture
+def inbox() -> Iterator[InboxProcess]:
+    with running_inbox() as running:
+        yield running
+
+
+class Events:
+    """The SSE messages one front end has heard, as (event, data) pairs, read in a thread."""
+
+    def __init__(self) -> None:
+        self.heard: Queue[tuple[str, dict[str, Any]]] = Queue()
+        self.comments: list[str] = []
+
+    def next(self, timeout: float = 10) -> tuple[str, dict[str, Any]]:
+        try:
+            return self.heard.get(timeout=timeout)
+        except Empty:
+            raise AssertionError("no event arrived") from None
+
+    def none_within(self, seconds: float) -> bool:
+        try:
+            self.heard.get(timeout=seconds)
+        except Empty:
+            return True
+        return False
+
+
+@contextmanager
+def listening(inbox: InboxProcess, name: str = "pane-1") -> Iterator[Events]:
+    """A front end connected to `/v1/events` while the block runs."""
+    events = Events()
+    stop = threading.Event()
+
+    def read() -> None:
+        # The stream ends when the inbox stops, after the test: nothing to report then.
+        with contextlib.suppress(httpx2.TransportError):
+            listen()
+
+    def listen() -> None:
+        with (
+            httpx2.Client(base_url=inbox.base, headers=inbox.headers, timeout=None) as http,
+            http.stream("GET", "/v1/events", params={"front_end": name}) as stream,
+        ):
+            kind = ""
+            for line in stream.iter_lines():
+                if stop.is_set():
+                    return
+                if line.startswith(":"):
+                    events.comments.append(line)
+                elif line.startswith("event: "):
+                    kind = line.removeprefix("event: ")
+                elif line.startswith("data: "):
+                    events.heard.put((kind, json.loads(line.removeprefix("data: "))))
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    try:
+        yield events
+    finally:
+        stop.set()
+
+
+def post(inbox: InboxProcess, request: dict[str, Any], timeout: float | None = None) -> str:
+    with inbox.client() as http:
+        response = http.post("/v1/requests", json={"request": request, "timeout": timeout})
+    assert response.status_code == 201, response.text
+    request_id: str = response.json()["id"]
+    return request_id
+
+
+def test_a_front_end_first_hears_every_waiting_request_in_arrival_order_then_new_ones(
+    inbox: InboxProcess,
+) -> None:
+    first = post(inbox, CHOICE, timeout=600)
+    second = post(inbox, {"kind": "text", "message": "Name?"})
+    with listening(inbox) as events:
+        replayed = [events.next(), events.next()]
+        third = post(inbox, {"kind": "confirmation", "message": "Go?"})
+        live = events.next()
+
+    assert [(kind, data["request"]["id"]) for kind, data in replayed] == [
+        ("requested", first),
+        ("requested", second),
+    ]
+    assert 590 < replayed[0][1]["deadline_in"] <= 600
+    assert replayed[1][1]["deadline_in"] is None
+    assert live[0] == "requested" and live[1]["request"]["id"] == third
+    assert live[1]["result"] is None and live[1]["answered_by"] is None
+
+
+def test_the_first_answer_wins_and_a_later_one_hears_who_answered_and_when(
+    inbox: InboxProcess,
+) -> None:
+    request_id = post(inbox, CHOICE)
+    with listening(inbox, "pane-1") as events:
+        events.next()
+        won = inbox.answer(request_id, {"action": "accept", "content": "SQLite"}, "pane-1")
+        lost = inbox.answer(request_id, {"action": "accept", "content": "Postgres"}, "pane-2")
+        resolved = events.next()
+
+    assert won.status_code == 200 and won.json()["applied"] is True
+    assert lost.status_code == 409
+    body = lost.json()
+    assert body["applied"] is False and body["answered_by"] == "pane-1"
+    assert abs(body["at"] - time.time()) < 30
+    assert (
+        body["message"]
+        == f"answered in pane-1 at {time.strftime('%H:%M', time.localtime(body['at']))}"
+    )
+    assert resolved[0] == "resolved"
+    assert resolved[1]["result"] == {"action": "accept", "content": "SQLite", "reason": None}
+    assert resolved[1]["answered_by"] == "pane-1"
+
+
+def test_concurrent_answers_from_many_front_ends_apply_exactly_one(inbox: InboxProcess) -> None:
+    request_id = post(inbox, CHOICE)
+    statuses: list[int] = []
+
+    def answer(n: int) -> None:
+        statuses.append(
+            inbox.answer(request_id, {"action": "accept", "content": "SQLite"}, f"f{n}").status_code
+        )
+
+    answerers = [threading.Thread(target=answer, args=(n,)) for n in range(8)]
+    for answerer in answerers:
+        answerer.start()
+    for answerer in answerers:
+        answerer.join(10)
+
+    assert sorted(statuses) == [200] + [409] * 7
+
+
+def test_an_answer_that_does_not_fit_is_refused_422_and_the_request_keeps_waiting(
+    inbox: InboxProcess,
+) -> None:
+    request_id = post(inbox, CHOICE)
+    refused = inbox.answer(request_id, {"action": "accept", "content": "MySQL"})
+    unknown = inbox.answer("no-such-id", {"action": "accept", "content": "SQLite"})
+
+    assert refused.status_code == 422 and "MySQL" in refused.json()["error"]
+    assert unknown.status_code == 404
+    assert [r["id"] for r in inbox.pending()] == [request_id]
+
+
+def test_a_front_end_that_disconnects_answers_nothing(inbox: InboxProcess) -> None:
+    request_id = post(inbox, CHOICE)
+    with listening(inbox) as events:
+        events.next()
+    time.sleep(0.5)
+
+    assert [r["id"] for r in inbox.pending()] == [request_id]
+
+
+def test_cancel_all_cancels_every_waiting_request_closed(inbox: InboxProcess) -> None:
+    ids = [post(inbox, CHOICE), post(inbox, {"kind": "text", "message": "Name?"})]
+    with listening(inbox) as events:
+        events.next(), events.next()
+        with inbox.client() as http:
+            cancelled = http.post("/v1/cancel-all").json()
+        resolved = [events.next(), events.next()]
+
+    assert cancelled == {"cancelled": 2}
+    assert inbox.pending() == []
+    assert [(kind, data["request"]["id"]) for kind, data in resolved] == [
+        ("resolved", ids[0]),
+        ("resolved", ids[1]),
+    ]
+    assert {data["result"]["reason"] for _, data in resolved} == {"closed"}
+
+
+def test_a_typed_secret_reaches_only_its_asker_never_another_front_end(
+    inbox: InboxProcess,
+) -> None:
+    request_id = post(inbox, {"kind": "secret", "message": "Token?"})
+    with listening(inbox) as events:
+        events.next()
+        applied = inbox.answer(request_id, {"action": "accept", "content": "canary-7731"})
+        resolved = events.next()
+    with inbox.client() as http:
+        mine = http.get(f"/v1/requests/{request_id}/result").json()
+
+    assert "canary-7731" not in json.dumps(resolved) + applied.text
+    assert resolved[1]["result"]["content"] == "**********"
+    assert mine["result"]["content"] == "canary-7731"
+
+
+def test_rules_answer_tool_approvals_in_the_inbox_and_learn_from_front_ends(
+    inbox: InboxProcess,
+) -> None:
+    def approval(call: str) -> dict[str, Any]:
+        return {"kind": "tool_approval", "tool_name": "shell", "tool_call_id": call}
+
+    first = post(inbox, approval("c1"))
+    inbox.answer(first, {"action": "accept", "content": {"scope": "session"}}, "pane-1")
+    second = post(inbox, approval("c2"))
+    with inbox.client() as http:
+        result = http.get(f"/v1/requests/{second}/result", params={"wait": 5}).json()
+    late = inbox.answer(second, {"action": "decline"}, "pane-2")
+
+    assert result["result"] == {
+        "action": "accept",
+        "content": {"scope": "session"},
+        "reason": "auto_approved",
+    }
+    assert late.status_code == 409 and late.json()["answered_by"] == "approval rules"
+
+
+def test_an_edited_tool_call_reaches_the_asker(inbox: InboxProcess) -> None:
+    request = {"kind": "tool_approval", "tool_name": "shell", "tool_call_id": "c9"}
+    request_id = post(inbox, {**request, "arguments": {"command": "rm -rf /"}})
+    edited = {"scope": "once", "arguments": {"command": "ls"}}
+    inbox.answer(request_id, {"action": "accept", "content": edited})
+    with inbox.client() as http:
+        result = http.get(f"/v1/requests/{request_id}/result").json()
+
+    assert result["result"]["content"] == edited
+
+
+def test_approvals_list_shows_the_running_inboxs_session_rules(inbox: InboxProcess) -> None:
+    request = {"kind": "tool_approval", "tool_name": "deploy", "tool_call_id": "d1"}
+    request_id = post(inbox, request)
+    inbox.answer(request_id, {"action": "accept", "content": {"scope": "session"}})
+    env = {**os.environ, URL_ENV: inbox.base, TOKEN_ENV: inbox.token}
+    listed = subprocess.run(
+        [sys.executable, "-m", "tui.cli.main", "approvals", "list"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=30,
+    )
+
+    assert listed.returncode == 0, listed.stderr
+    assert f"Allowed for this session by the inbox at {inbox.base}:" in listed.stdout
+    assert "deploy (every call)" in listed.stdout

@@ -1,0 +1,177 @@
+"""`tui.RemoteQueue` asks a real `serve --headless` inbox from another process."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+import subprocess
+import sys
+import textwrap
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from inbox_process import InboxProcess, keyring_env, running_inbox
+from pydantic import BaseModel, SecretStr
+
+import tui
+from tui import ChoiceRequest, SecretRequest, TextRequest
+from tui.core.secret_ref import SecretRef
+from tui.inbox.discovery import TOKEN_ENV, URL_ENV, find_inbox
+from tui.inbox.remote_queue import INBOX_UNREACHABLE, RemoteQueue
+from tui.mcp.auth import save_token
+from tui.secrets.keyring_store import CONFIG_DIR_ENV
+
+
+@pytest.fixture
+def inbox() -> Iterator[InboxProcess]:
+    with running_inbox() as running:
+        yield running
+
+
+def answer_when_asked(inbox: InboxProcess, content: object) -> None:
+    (pending,) = inbox.wait_pending(1)
+    assert inbox.answer(pending["id"], {"action": "accept", "content": content}).status_code == 200
+
+
+def test_ask_blocks_until_a_front_end_answers(inbox: InboxProcess) -> None:
+    queue = tui.RemoteQueue(inbox.base + "/mcp", inbox.token)
+    future = queue.submit(ChoiceRequest(message="Which?", options=["a", "b"]))
+    answer_when_asked(inbox, "b")
+
+    result = future.result(timeout=10)
+    assert (result.action, result.content, result.reason) == ("accept", "b", None)
+
+
+async def test_ask_async_awaits_and_cancelling_the_task_withdraws(inbox: InboxProcess) -> None:
+    queue = RemoteQueue(inbox.base, inbox.token)
+    task = asyncio.create_task(queue.ask_async(TextRequest(message="Name?", id="named")))
+    await asyncio.to_thread(inbox.wait_pending, 1)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    await asyncio.to_thread(inbox.wait_pending, 0)
+
+    late = inbox.answer("named", {"action": "accept", "content": "x"})
+    assert late.json()["answered_by"] == "cancelled_by_agent"
+
+
+def test_cancelling_the_future_of_submit_withdraws(inbox: InboxProcess) -> None:
+    queue = RemoteQueue(inbox.base, inbox.token)
+    future = queue.submit(TextRequest(message="Name?"))
+    inbox.wait_pending(1)
+
+    assert future.cancel()
+    assert inbox.wait_pending(0) == []
+
+
+def test_secrets_come_back_as_secretstr_or_as_the_keyring_reference(tmp_path: Path) -> None:
+    with running_inbox(env=keyring_env(tmp_path)) as inbox:
+        queue = RemoteQueue(inbox.base, inbox.token)
+        typed = queue.submit(SecretRequest(message="Password?"))
+        answer_when_asked(inbox, "hunter2")
+        stored = queue.submit(
+            SecretRequest(message="Token?", store={"service": "gh", "username": "me"})
+        )
+        answer_when_asked(inbox, "ghp-123")
+
+        assert typed.result(10).content == SecretStr("hunter2")
+        assert stored.result(10).content == SecretRef(service="gh", username="me")
+
+
+def test_a_form_made_from_a_model_comes_back_as_the_model(inbox: InboxProcess) -> None:
+    class Person(BaseModel):
+        name: str
+        age: int
+
+    queue = RemoteQueue(inbox.base, inbox.token)
+    future = queue.submit(tui.FormRequest.from_model(Person, message="Who?"))
+    answer_when_asked(inbox, {"name": "Ada", "age": 36})
+
+    assert future.result(10).content == Person(name="Ada", age=36)
+
+
+def test_an_inbox_that_vanishes_mid_wait_answers_cancel_saying_so(inbox: InboxProcess) -> None:
+    queue = RemoteQueue(inbox.base, inbox.token)
+    future = queue.submit(TextRequest(message="Name?"))
+    inbox.wait_pending(1)
+    inbox.process.kill()
+
+    result = future.result(timeout=15)
+    assert (result.action, result.reason) == ("cancel", INBOX_UNREACHABLE)
+
+
+def test_no_inbox_at_all_answers_cancel_at_once() -> None:
+    with socket_free_port() as port:
+        started = time.monotonic()
+        result = RemoteQueue(f"http://127.0.0.1:{port}", "x").ask(TextRequest(message="Hi?"))
+
+    assert (result.action, result.reason) == ("cancel", INBOX_UNREACHABLE)
+    assert time.monotonic() - started < 5
+
+
+def test_quitting_the_inbox_answers_closed(inbox: InboxProcess) -> None:
+    queue = RemoteQueue(inbox.base, inbox.token)
+    future = queue.submit(TextRequest(message="Name?"))
+    inbox.wait_pending(1)
+    inbox.stop()
+
+    assert future.result(timeout=15).reason == "closed"
+
+
+def test_an_asker_process_that_dies_withdraws_its_request(inbox: InboxProcess) -> None:
+    script = textwrap.dedent(
+        f"""
+        import tui
+        tui.RemoteQueue({inbox.base!r}, {inbox.token!r}).ask(tui.TextRequest(message="Hi?"))
+        """
+    )
+    asker = subprocess.Popen([sys.executable, "-c", script])
+    try:
+        inbox.wait_pending(1)
+        asker.kill()
+        asker.wait(10)
+        assert inbox.wait_pending(0) == []
+    finally:
+        if asker.poll() is None:
+            asker.kill()
+            asker.wait(10)
+
+
+def test_discovery_takes_the_flag_then_the_environment_then_the_token_file(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv(URL_ENV, raising=False)
+    monkeypatch.delenv(TOKEN_ENV, raising=False)
+    save_token("from-file", Path(os.environ[CONFIG_DIR_ENV]))
+
+    assert find_inbox() == type(find_inbox())("http://127.0.0.1:8765", "from-file")
+    monkeypatch.setenv(URL_ENV, "http://127.0.0.1:9/mcp")
+    monkeypatch.setenv(TOKEN_ENV, "from-env")
+    assert (find_inbox().base, find_inbox().token) == ("http://127.0.0.1:9", "from-env")
+    flagged = find_inbox("http://localhost:7/", "from-flag")
+    assert (flagged.base, flagged.token) == ("http://localhost:7", "from-flag")
+
+
+def test_import_tui_stays_light_with_remote_queue_named() -> None:
+    code = (
+        "import sys, tui; tui.RemoteQueue; "
+        "print(sorted(m for m in ('textual', 'starlette', 'mcp', 'httpx2', 'uvicorn', 'keyring') "
+        "if m in sys.modules))"
+    )
+    loaded = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+
+    assert loaded.stdout.strip() == "[]"
+
+
+@contextmanager
+def socket_free_port() -> Iterator[int]:
+    """A port nothing listens on (bound, never listening), while the block runs."""
+    with socket.socket() as bound:
+        bound.bind(("127.0.0.1", 0))
+        yield bound.getsockname()[1]

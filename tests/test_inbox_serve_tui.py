@@ -1,0 +1,95 @@
+"""The inbox inside `elicit-tui serve` with its TUI: HTTP askers see their questions painted
+there, and front ends in other processes share the answering with it."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+
+import httpx2
+import pytest
+from app_driver import SIZE, wait_for, wait_for_modal
+
+from tui.app.serve_app import ServeApp
+from tui.approvals.rules import ApprovalPolicy
+from tui.core.queue import ElicitationQueue
+from widgets.base import ElicitationModal
+
+TOKEN = "serve-tui-token-0123456789"
+CHOICE = {"kind": "choice", "message": "Which database?", "options": ["Postgres", "SQLite"]}
+
+
+@pytest.fixture
+def app(listener: socket.socket) -> ServeApp:
+    return ServeApp(ElicitationQueue(policy="wait"), listener, token=TOKEN, input_grace=0)
+
+
+def client(app: ServeApp) -> httpx2.AsyncClient:
+    base = app.url.removesuffix("/mcp")
+    headers = {"Authorization": f"Bearer {TOKEN}"}
+    return httpx2.AsyncClient(base_url=base, headers=headers, timeout=30)
+
+
+async def test_a_question_posted_over_http_is_painted_and_answered_in_the_tui(
+    app: ServeApp,
+) -> None:
+    async with app.run_test(size=SIZE) as pilot, client(app) as http:
+        request_id = (await http.post("/v1/requests", json={"request": CHOICE})).json()["id"]
+        await wait_for_modal(pilot, "Which database?")
+        await pilot.press("enter")
+        result = (await http.get(f"/v1/requests/{request_id}/result", params={"wait": 10})).json()
+        late = await http.post(
+            f"/v1/requests/{request_id}/answer",
+            json={"result": {"action": "accept", "content": "SQLite"}, "front_end": "pane-2"},
+        )
+
+    assert result["result"] == {"action": "accept", "content": "Postgres", "reason": None}
+    assert late.status_code == 409
+    assert late.json()["answered_by"] == "elicit-tui serve"
+
+
+async def test_a_front_end_elsewhere_answering_closes_the_question_in_the_tui(
+    app: ServeApp,
+) -> None:
+    async with app.run_test(size=SIZE) as pilot, client(app) as http:
+        request_id = (await http.post("/v1/requests", json={"request": CHOICE})).json()["id"]
+        await wait_for_modal(pilot, "Which database?")
+        applied = await http.post(
+            f"/v1/requests/{request_id}/answer",
+            json={"result": {"action": "accept", "content": "SQLite"}, "front_end": "pane-2"},
+        )
+        await wait_for(pilot, lambda: not isinstance(app.screen, ElicitationModal))
+        result = (await http.get(f"/v1/requests/{request_id}/result")).json()
+        notices = [notification.message for notification in app._notifications]
+
+    assert applied.json()["applied"] is True
+    assert result["result"]["content"] == "SQLite"
+    assert any(n.startswith("Answered in pane-2 at ") for n in notices), notices
+
+
+async def test_an_always_rule_answers_an_http_askers_tool_approval_without_asking(
+    app: ServeApp,
+) -> None:
+    ApprovalPolicy().allow("shell", scope="always")
+    approval = {"kind": "tool_approval", "tool_name": "shell", "tool_call_id": "c1"}
+    async with app.run_test(size=SIZE), client(app) as http:
+        answered = (await http.post("/v1/ask", json={"request": approval})).json()
+
+    assert answered["result"] == {
+        "action": "accept",
+        "content": {"scope": "always"},
+        "reason": "auto_approved",
+    }
+
+
+async def test_quitting_the_tui_answers_a_waiting_http_asker_closed(app: ServeApp) -> None:
+    async with app.run_test(size=SIZE) as pilot, client(app) as http:
+        request_id = (await http.post("/v1/requests", json={"request": CHOICE})).json()["id"]
+        await wait_for_modal(pilot)
+        waiting = http.get(f"/v1/requests/{request_id}/result", params={"wait": 20})
+        polling = asyncio.ensure_future(waiting)
+        await pilot.pause(0.2)
+        await app.action_quit()
+        result = (await polling).json()
+
+    assert result["result"]["reason"] == "closed"
