@@ -238,3 +238,36 @@ async def test_the_app_answers_through_the_inbox_and_a_late_answer_is_refused() 
                 assert late.result(5).content == "Postgres"
         finally:
             front_end.close()
+
+
+def test_an_answer_the_inbox_never_got_is_refused_and_the_question_comes_back() -> None:
+    from front_end_processes import CuttableProxy
+
+    with running_inbox() as inbox:
+        future = ask(inbox, "Deploy?")
+        port = int(inbox.url.rsplit(":", 1)[1])
+        proxy = CuttableProxy(("127.0.0.1", port))
+        front_end = RemoteFrontEnd(proxy.url, inbox.token, "terminal 1")
+        front_end.connect()
+        events: list[QueueEvent] = []
+        statuses: list[str] = []
+        front_end.on_status = statuses.append
+        front_end.subscribe(events.append)
+        try:
+            settle(lambda: len(events) == 1)
+            request_id = events[0].request.id
+            proxy.refusing = True
+            proxy.cut()
+            settle(lambda: any("reconnecting" in s for s in statuses))
+            answer = ElicitationResult(action="accept", content="SQLite")
+            assert not front_end.respond(request_id, answer)
+            assert "could not be reached" in front_end.refusal(request_id)
+            assert not future.done()
+            proxy.refusing = False
+            settle(lambda: len(events) == 2)
+            assert events[1].type == "requested" and events[1].request.id == request_id
+            assert front_end.respond(request_id, answer)
+            assert future.result(5).content == "SQLite"
+        finally:
+            front_end.close()
+            proxy.close()
