@@ -16,12 +16,13 @@ import logging
 import socket
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from typing import Any
 from urllib.parse import quote, urlsplit
 
 from tui.core.models import ENDED_UNSEEN, ElicitationResult, Request, parse_request
-from tui.core.queue import Answered, QueueEvent, Subscriber
+from tui.core.queue import ANSWERS_KEPT, Answered, QueueEvent, Subscriber
 from tui.inbox.wire import result_json
 
 _log = logging.getLogger(__name__)
@@ -72,8 +73,8 @@ class RemoteFrontEnd:
         self._headers = {} if token is None else {"Authorization": f"Bearer {token}"}
         self._lock = threading.RLock()
         self._pending: dict[str, QueueEvent] = {}
-        self._answered: dict[str, Answered] = {}
-        self._refusals: dict[str, str] = {}
+        self._answered: OrderedDict[str, Answered] = OrderedDict()
+        self._refusals: OrderedDict[str, str] = OrderedDict()
         self._undelivered: set[str] = set()
         """Requests whose answer could not be sent: shown again once the inbox is back."""
         self._subscribers: list[Subscriber] = []
@@ -179,7 +180,7 @@ class RemoteFrontEnd:
                 return
             self._undelivered.discard(request_id)
             event = QueueEvent("resolved", requested.request, result)
-            self._answered[request_id] = Answered(None, event.at)
+            _keep(self._answered, request_id, Answered(None, event.at))
             self._dispatch(event)
 
     def _say(self, text: str) -> None:
@@ -205,7 +206,7 @@ class RemoteFrontEnd:
                 if self._pending.pop(request_id, None) is None and request_id in self._answered:
                     return
                 self._undelivered.discard(request_id)
-                self._answered[request_id] = Answered(event.answered_by, event.at)
+                _keep(self._answered, request_id, Answered(event.answered_by, event.at))
             self._dispatch(event)
 
     def _dispatch(self, event: QueueEvent) -> None:
@@ -264,9 +265,11 @@ class RemoteFrontEnd:
         except (OSError, http.client.HTTPException) as error:
             with self._lock:
                 self._undelivered.add(request_id)
-                self._refusals[request_id] = (
+                _keep(
+                    self._refusals,
+                    request_id,
                     f"the inbox could not be reached ({error}); the question comes back "
-                    "here if it still waits once the inbox is reachable"
+                    "here if it still waits once the inbox is reachable",
                 )
             return False
         if status == 200:
@@ -276,12 +279,19 @@ class RemoteFrontEnd:
             answered = Answered(by if isinstance(by, str) else None, float(reply.get("at") or 0))
             if answered.by == name:
                 return True  # an answer of this front end's that was applied
+            # The inbox's own words, where given: a request that ended without any front end
+            # ("ended (timeout) at 14:02") is not said to be answered.
+            message = reply.get("message")
             with self._lock:
-                self._answered[request_id] = answered
-                self._refusals[request_id] = answered.describe()
+                _keep(self._answered, request_id, answered)
+                _keep(
+                    self._refusals,
+                    request_id,
+                    message if isinstance(message, str) and message else answered.describe(),
+                )
             return False
         with self._lock:
-            self._refusals[request_id] = _refusal_text(status, json.dumps(reply))
+            _keep(self._refusals, request_id, _refusal_text(status, json.dumps(reply)))
         return False
 
     def answered(self, request_id: str) -> Answered | None:
@@ -347,11 +357,17 @@ class RemoteFrontEnd:
             text = response.read()
         finally:
             connection.close()
-        if response.status == 204:
-            return None
         if response.status != 200:
             raise ValueError(f"HTTP {response.status}")
         return json.loads(text)
+
+
+def _keep(kept: OrderedDict[str, Any], request_id: str, value: Any) -> None:
+    """Remember `value` for `request_id`, forgetting the oldest beyond `ANSWERS_KEPT`."""
+    kept[request_id] = value
+    kept.move_to_end(request_id)
+    if len(kept) > ANSWERS_KEPT:
+        kept.popitem(last=False)
 
 
 def _messages(stream: http.client.HTTPResponse) -> Iterator[dict[str, Any]]:
