@@ -34,7 +34,7 @@ dropped and is opened again."""
 BACKOFF = (0.1, 0.25, 0.5, 1.0, 2.0)
 """Seconds between attempts to reconnect, the last repeated."""
 
-HTTP_TIMEOUT = 10.0
+HTTP_TIMEOUT = 5.0
 """Seconds an answer or a look at the pending list may take before it counts as failed."""
 
 RECONNECTING = "Lost the inbox; reconnecting…"
