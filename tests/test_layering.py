@@ -28,6 +28,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "tui.transcript",
         "tui.inbox",
     ),
+    "tui.front_ends": ("tui.core", "tui.inbox", "tui.front_ends"),
     "widgets": ("tui.core", "tui.secrets", "widgets"),
     "tui.app": (
         "tui.core",
@@ -37,6 +38,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "tui.mcp",
         "tui.transcript",
         "tui.inbox",
+        "tui.front_ends",
         "tui.app",
         "widgets",
     ),
@@ -74,6 +76,7 @@ FOREIGN_BANS: dict[str, tuple[str, ...]] = {
     "tui.mcp": ("textual",),
     "tui.transcript": ("textual", "rich", "mcp", "mcp_types"),
     "tui.inbox": ("textual",),
+    "tui.front_ends": ("mcp", "mcp_types"),
     "widgets": ("mcp", "mcp_types", "uvicorn"),
     **{
         adapter: ("textual", "rich")

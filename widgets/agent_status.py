@@ -47,6 +47,13 @@ class AgentStatus(Static):
         open_ = f"{connections} connection{'' if connections == 1 else 's'}"
         self._show("running", f"◉ Serving MCP at {url} · {open_}")
 
+    def show_attached(self, url: str, name: str, connected: bool) -> None:
+        """This front end answers the inbox at `url` as `name`; `connected` False: reconnecting."""
+        if connected:
+            self._show("running", f"◉ Attached to {url} as {name}")
+        else:
+            self._show("idle", f"◌ Reconnecting to {url}…")
+
     def show_stopping(self, name: str) -> None:
         self._show("running", f"◌ Quitting: waiting for agent {name} to return (Ctrl+Q: quit now)")
 

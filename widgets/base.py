@@ -129,6 +129,9 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         """Show `request` instead of the one answered; it must have this modal's `shape()`."""
         self.request = request
         self.deadline = deadline
+        # Unarmed from now, not from its ScreenResume: a key read before that runs (typed for
+        # the request answered, held up by a stopped process) must not answer this one.
+        self._shown_at = time.monotonic()
         self.waiting = 0
         self.remaining = None
         self._render_meta()

@@ -54,6 +54,11 @@ class SecretModal(ElicitationModal[SecretRequest]):
     offer_memory: bool = True
     """Whether a secret the keyring refused may be kept in memory; set before the modal shows."""
 
+    stores_here: bool = True
+    """Whether `store` is done by this modal, in this machine's keyring; False where the
+    answer goes to an inbox in another process, which stores it in its own machine's keyring
+    (the result then carries the value, as `SecretStr`). Set before the modal shows."""
+
     _known_problem: str | None = None
     """Why the keyring cannot store secrets, found before typing (then shown above the field)."""
 
@@ -73,7 +78,7 @@ class SecretModal(ElicitationModal[SecretRequest]):
         if request.confirm:
             yield Input(password=True, placeholder="type it again", id="again")
         yield Static(_hint(request), id="hint", markup=False)
-        if request.store:
+        if request.store and self.stores_here:
             self._known_problem = keyring_status()
             if self._known_problem is not None:
                 with Vertical(id="keyring-warning"):
@@ -164,7 +169,7 @@ class SecretModal(ElicitationModal[SecretRequest]):
 
     def accept_content(self, content: SecretStr) -> None:
         target = self.request.store
-        if target is None:
+        if target is None or not self.stores_here:
             super().accept_content(content)
             return
         # The result will hold only the reference, so the app never sees this value: register

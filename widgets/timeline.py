@@ -9,7 +9,7 @@ from rich.cells import cell_len
 from rich.text import Text
 from textual.widgets import DataTable
 
-from tui.core.models import AUTO_APPROVED, ElicitationResult, Request
+from tui.core.models import AUTO_APPROVED, ENDED_UNSEEN, ElicitationResult, Request
 from tui.secrets.redaction import REDACTOR
 
 TimeLabel = Callable[[float], str]
@@ -21,6 +21,8 @@ COLUMNS = ("time", "kind", "outcome", "question")
 OUTCOME_SHARE = 0.4
 """The outcome column takes at most this share of the width left after time and kind."""
 MIN_QUESTION = 12
+WAITING = "… waiting"
+"""The outcome of a request still waiting."""
 REFUSED_ROW = "refused"
 """The key of the one row that counts requests `serve` turned away."""
 
@@ -36,6 +38,8 @@ def outcome_text(request: Request, result: ElicitationResult) -> str:
         # A remembered approval answered, not the person: the row must say so.
         mark = "⚡ auto-approved ·" if result.reason == AUTO_APPROVED else "✔"
         return f"{mark} {request.describe_content(result.content)}"
+    if result.reason == ENDED_UNSEEN:
+        return "◌ ended while away"
     if result.action == "decline":
         reason = result.decline_reason
         return f"✖ declined: {reason}" if reason else "✖ declined"
@@ -77,12 +81,16 @@ class Timeline(DataTable[Text]):
             self.add_column(column, key=column)
 
     def add_request(self, request: Request, at: float) -> None:
-        """Add a row for a request that has just arrived."""
+        """Add a row for a request that has just arrived (none if its row still waits: a
+        front end that reconnects hears of the requests still waiting again)."""
+        row = self._row_of.get(request.id)
+        if row is not None and self._cells[row]["outcome"] == WAITING:
+            return
         who = f"{request.source}: " if request.source else ""
         cells = {
             "time": self.time_label(at),
             "kind": KIND_LABELS.get(request.kind, request.kind),
-            "outcome": "… waiting",
+            "outcome": WAITING,
             "question": REDACTOR.scrub(f"{who}{request.message}"),
         }
         key = request.id if request.id not in self._cells else f"{request.id}#{len(self._cells)}"
@@ -120,13 +128,19 @@ class Timeline(DataTable[Text]):
         """The full text of a row's cells by column (the screen may show them cut short)."""
         return dict(self._cells[key])
 
-    def resolve(self, request: Request, result: ElicitationResult) -> None:
-        """Fill in the outcome of a request's row."""
+    def resolve(
+        self, request: Request, result: ElicitationResult, elsewhere: str | None = None
+    ) -> None:
+        """Fill in the outcome of a request's row; `elsewhere` says where and when another
+        front end answered it ("answered in browser 1 at 14:02"), after the outcome."""
         key = self._row_of.get(request.id)
         if key is None:
             return
         cells = self._cells[key]
-        cells["outcome"] = REDACTOR.scrub(outcome_text(request, result))
+        outcome = outcome_text(request, result)
+        if elsewhere is not None:
+            outcome = f"{outcome} · {elsewhere}"
+        cells["outcome"] = REDACTOR.scrub(outcome)
         self._note(cells)
         if not self._refit():
             self.update_cell(key, "outcome", fitted(cells["outcome"], self._widths["outcome"]))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import threading
@@ -26,8 +27,16 @@ from tui.app.key_recorder import KeyRecorder, secret_lengths
 from tui.app.messages import AgentActivity, AgentFailed, AgentFinished, QueueEventPosted
 from tui.app.screenshot import masked_screenshot, screenshot_directory
 from tui.approvals.rules import ApprovalPolicy
-from tui.core.models import ElicitationResult, Request
-from tui.core.queue import ElicitationQueue, QueueEvent
+from tui.core.front_end import FrontEndSource
+from tui.core.models import ENDED_UNSEEN, ElicitationResult, Request
+from tui.core.queue import Answered, ElicitationQueue, QueueEvent
+from tui.front_ends.notify import (
+    BurstLimiter,
+    Notice,
+    notice_for,
+    run_notify_command,
+    terminal_notification,
+)
 from tui.secrets.redaction import REDACTOR, install_log_redaction
 from tui.transcript.writer import TranscriptWriter
 from widgets.agent_status import AgentStatus, error_text
@@ -51,6 +60,7 @@ _ENDED_WITHOUT_USER = {
     "timeout": "Timed out",
     "cancelled_by_agent": "Withdrawn by the agent",
     "closed": "Closed",
+    ENDED_UNSEEN: "Ended while this front end was away",
 }
 
 QUIT_KEYS = frozenset({"ctrl+q", "ctrl+c"})
@@ -62,17 +72,26 @@ long enough for the agent's return value to become the app's, short enough to fe
 
 
 class ElicitationApp(KeyOrderApp[Any]):
-    """Answers an `ElicitationQueue`'s requests with modals, in arrival order.
+    """Answers the requests of a `FrontEndSource` with modals, in arrival order.
+
+    The source is an `ElicitationQueue` in this process, or an inbox elsewhere
+    (`RemoteFrontEnd`); the app shows both alike. `front_end_name` is how other front ends
+    name this one when it answers first ("answered in terminal at 14:02").
 
     `agent`, if given, is called with the queue in a daemon thread; its return value
-    (or exception) is shown on the main screen and is the app's return value.
+    (or exception) is shown on the main screen and is the app's return value. It needs an
+    `ElicitationQueue`: an agent runs where its queue is.
     `approvals` answers tool approvals a remembered rule covers (a fresh `ApprovalPolicy()`
-    if None: session rules in memory, "always" rules from the config folder).
+    if None: session rules in memory, "always" rules from the config folder); only on an
+    `ElicitationQueue`: a remote inbox applies its own rules, for every front end.
     `transcript`, a file path, records the session there as JSON lines (see `tui.transcript`):
     every request, every result and the keys pressed in each modal, secrets left out.
     `show_keys` shows each key pressed in a badge, for recordings.
     `bell` rings the terminal bell when a question arrives (None: unless `$ELICIT_TUI_BELL`
-    is 0).
+    is 0). While the app does not have focus, a question arriving also shows a desktop
+    notification through the terminal (where it has one: see `tui.front_ends.notify`) and
+    runs `notify_command`, if given, with the question in its environment; a burst of
+    questions makes one notification and one summary.
     """
 
     CSS_PATH = APP_CSS
@@ -93,9 +112,10 @@ class ElicitationApp(KeyOrderApp[Any]):
 
     def __init__(
         self,
-        queue: ElicitationQueue,
+        queue: FrontEndSource,
         agent: Agent | None = None,
         *,
+        front_end_name: str = "terminal",
         agent_name: str | None = None,
         title: str | None = None,
         input_grace: float = 0.2,
@@ -105,9 +125,14 @@ class ElicitationApp(KeyOrderApp[Any]):
         transcript: str | Path | None = None,
         show_keys: bool = False,
         bell: bool | None = None,
+        notify_command: str | None = None,
     ) -> None:
         super().__init__()
+        if agent is not None and not isinstance(queue, ElicitationQueue):
+            raise TypeError("an agent runs in this process: give the app an ElicitationQueue")
         self.queue = queue
+        self.front_end_name = front_end_name
+        """This front end's name, sent with its answers."""
         self.agent = agent
         self.agent_name: str = agent_name or str(getattr(agent, "__name__", "agent"))
         if title:
@@ -119,6 +144,8 @@ class ElicitationApp(KeyOrderApp[Any]):
         self._main_screen_news: list[Callable[[], None]] = []
         """Updates of the main screen held back until the modal in front has painted."""
         self._shown: ElicitationModal[Any] | None = None
+        self._ended_elsewhere: str | None = None
+        """The request whose modal the app closed because it ended without this front end."""
         self._modals = ModalPool(self, input_grace=input_grace)
         self._unsubscribe: Callable[[], None] | None = None
         self.approvals = approvals if approvals is not None else ApprovalPolicy()
@@ -126,6 +153,8 @@ class ElicitationApp(KeyOrderApp[Any]):
         self._uninstall_log_redaction: Callable[[], None] | None = None
         self.ring_bell = bell_wanted() if bell is None else bell
         """Whether a question arriving rings the terminal bell."""
+        self.notify_command = notify_command
+        self._notices = BurstLimiter(self._send_notice)
         self.agent_result: Any = None
         """What the agent returned, once it has; also the app's return value on quit."""
         self.show_keys = show_keys
@@ -158,20 +187,25 @@ class ElicitationApp(KeyOrderApp[Any]):
         # Subscribe before the agent starts, so its first question finds a front end;
         # subscribing also replays requests that were already waiting.
         self._unsubscribe = self.queue.subscribe(self._on_queue_event)
-        # After the app: requests already waiting that a rule answers still reach the timeline.
-        self._detach_approvals = self.approvals.attach(self.queue)
+        if isinstance(self.queue, ElicitationQueue):
+            # After the app: requests already waiting that a rule answers still reach the timeline.
+            self._detach_approvals = self.approvals.attach(self.queue)
         status = self.query_one(AgentStatus)
-        if self.agent is None:
+        if self.agent is None or not isinstance(self.queue, ElicitationQueue):
             status.show_idle()
         else:
             status.show_running(self.agent_name)
             # A daemon thread, not a Textual worker: an agent that never returns must not block exit.
             self._agent_thread = threading.Thread(
-                target=self._run_agent, args=(self.agent,), name="elicit-agent", daemon=True
+                target=self._run_agent,
+                args=(self.agent, self.queue),
+                name="elicit-agent",
+                daemon=True,
             )
             self._agent_thread.start()
 
     def on_unmount(self) -> None:
+        self._notices.close()
         self._close_queue()
         if self._uninstall_log_redaction is not None:
             self._uninstall_log_redaction()
@@ -260,9 +294,9 @@ class ElicitationApp(KeyOrderApp[Any]):
         """Called by the queue in any thread, with its lock held: only post, never block."""
         self.post_message(QueueEventPosted(event))
 
-    def _run_agent(self, agent: Agent) -> None:
+    def _run_agent(self, agent: Agent, queue: ElicitationQueue) -> None:
         try:
-            value = agent(self.queue)
+            value = agent(queue)
         except BaseException as error:
             self.post_message(AgentFailed(error))
         else:
@@ -279,9 +313,11 @@ class ElicitationApp(KeyOrderApp[Any]):
         if event.type == "requested":
             self._request_arrived(event)
         elif event.result is not None:
-            self._request_resolved(event.request, event.result)
+            self._request_resolved(event)
 
     def _request_arrived(self, event: QueueEvent) -> None:
+        if not self.app_focus:
+            self._notices.offer(notice_for(event.request))
         self._waiting.append(event)
         timeline = self.query_one(Timeline)
         self._main_screen_news.append(lambda: timeline.add_request(event.request, event.at))
@@ -291,23 +327,42 @@ class ElicitationApp(KeyOrderApp[Any]):
             self._show_next()
         self._update_waiting()
 
-    def _request_resolved(self, request: Request, result: ElicitationResult) -> None:
+    def _send_notice(self, notice: Notice) -> None:
+        """Show `notice` on the desktop; from the rate limiter, in any thread."""
+        if threading.get_ident() != self._thread_id:
+            with contextlib.suppress(RuntimeError):  # the app has stopped
+                self.call_from_thread(self._send_notice, notice)
+            return
+        if self.app_focus or not self.is_running:
+            return  # the person came back meanwhile
+        sequence = terminal_notification(notice, os.environ)
+        if sequence is not None and not self.is_headless and self._driver is not None:
+            # Textual has no API for this: the terminal's own sequence, through its driver.
+            self._driver.write(sequence)
+        if self.notify_command:
+            run_notify_command(self.notify_command, notice)
+
+    def _request_resolved(self, event: QueueEvent) -> None:
+        request, result, by = event.request, event.result, event.answered_by
+        assert result is not None
+        elsewhere = by is not None and by != self.front_end_name
         timeline = self.query_one(Timeline)
-        self._main_screen_news.append(lambda: timeline.resolve(request, result))
+        answered = Answered(by, event.at).describe() if elsewhere else None
+        self._main_screen_news.append(lambda: timeline.resolve(request, result, answered))
         shown = self._shown
         if shown is not None and shown.request.id == request.id and shown.is_current:
-            self.notify(
-                f"{self.ended_label(request, result)}: {request.message}", severity="warning"
-            )
+            if answered is not None:
+                label = answered[0].upper() + answered[1:]
+            else:
+                label = _ENDED_WITHOUT_USER.get(result.reason or "", "Ended")
+            self.notify(f"{label}: {request.message}", severity="warning")
+            # Closed, not answered: what the modal holds was never given, and is not sent.
+            self._ended_elsewhere = request.id
             shown.dismiss(result)
         for waiting in list(self._waiting):
             if waiting.request.id == request.id:
                 self._waiting.remove(waiting)
         self._update_waiting()
-
-    def ended_label(self, request: Request, result: ElicitationResult) -> str:
-        """How the notice names the end of a request shown here that nobody answered here."""
-        return _ENDED_WITHOUT_USER.get(result.reason or "", "Ended")
 
     def _show_next(self) -> None:
         while self._waiting:
@@ -325,6 +380,8 @@ class ElicitationApp(KeyOrderApp[Any]):
                 continue
             if isinstance(modal, SecretModal):
                 modal.offer_memory = self.keeps_secrets_in_memory
+                # An inbox elsewhere stores secrets in its own machine's keyring.
+                modal.stores_here = isinstance(self.queue, ElicitationQueue)
             self._shown = modal
             modal.waiting = len(self._waiting)
             # With the news: applied once the modal has painted its first frame.
@@ -347,13 +404,24 @@ class ElicitationApp(KeyOrderApp[Any]):
         self._write_keys(request)
         if self._shown is not None:
             self._modals.give_back(self._shown)
-        if result is not None:
+        ended = self._ended_elsewhere == request.id
+        self._ended_elsewhere = None
+        if result is not None and not ended:
             # Before the agent wakes, so nothing it does with a secret can show it.
             REDACTOR.register_found(result.content)
-            self.queue.respond(request.id, result)
+            if not self.queue.respond(request.id, result, self.front_end_name):
+                self._refused(request)
         self._shown = None
         self._show_next()
         self._update_waiting()
+
+    def _refused(self, request: Request) -> None:
+        """Say that an answer given here was not applied, and why."""
+        self.notify(
+            f"Not applied, {self.queue.refusal(request.id)}: {request.message}",
+            severity="warning",
+            timeout=8,
+        )
 
     def _update_waiting(self) -> None:
         count = len(self._waiting)

@@ -13,10 +13,9 @@ import uvicorn
 from textual import events, on
 
 from tui.app.app import ElicitationApp
-from tui.core.models import ElicitationResult, Request
 from tui.core.queue import ElicitationQueue
 from tui.inbox.asgi import answer_without_delay, inbox_app
-from tui.inbox.inbox import Inbox, clock
+from tui.inbox.inbox import Inbox
 from tui.mcp.server import PROGRESS_INTERVAL
 from tui.secrets.keyring_store import keyring_status
 from widgets.agent_status import AgentStatus
@@ -67,6 +66,7 @@ class ServeApp(ElicitationApp):
         input_grace: float = 0.2,
         transcript: str | Path | None = None,
         progress_interval: float = PROGRESS_INTERVAL,
+        notify_command: str | None = None,
     ) -> None:
         host, port = listener.getsockname()[:2]
         self.url = f"http://{host}:{port}/mcp"
@@ -74,8 +74,10 @@ class ServeApp(ElicitationApp):
         super().__init__(
             queue,
             title=f"elicit-tui · MCP on {self.url}",
+            front_end_name=LOCAL_FRONT_END,
             input_grace=input_grace,
             transcript=transcript,
+            notify_command=notify_command,
         )
         self._listener = listener
         answer_without_delay(listener)
@@ -129,13 +131,6 @@ class ServeApp(ElicitationApp):
         else:
             note = f" {self._token_note}" if self._token_note else ""
             self.notify(f"Clients send  Authorization: Bearer {self._token}{note}", timeout=20)
-
-    def ended_label(self, request: Request, result: ElicitationResult) -> str:
-        """Names the front end in another process that answered first, and when."""
-        outcome = self.inbox.outcome(request.id)
-        if outcome is not None and outcome.answered_by not in (None, LOCAL_FRONT_END):
-            return f"Answered in {outcome.answered_by} at {clock(outcome.at)}"
-        return super().ended_label(request, result)
 
     @property
     def connections(self) -> int:

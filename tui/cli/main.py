@@ -9,12 +9,14 @@ from functools import partial
 
 from tui.cli.approvals import add_approvals_command
 from tui.cli.ask import add_ask_command
+from tui.cli.attach import add_attach_command
 from tui.cli.hook import add_hook_command
 from tui.cli.mcp import add_mcp_command
 from tui.cli.replay import add_replay_command, add_replay_options, run_replay
 from tui.cli.secrets import add_secrets_command
 from tui.cli.serve import add_serve_command
 from tui.cli.transcript_option import add_transcript_option
+from tui.cli.web import add_web_command
 
 DEMO_SESSION = "demo_session.jsonl"
 """A transcript of the demo agent's session, shipped with the package for `demo --replay`."""
@@ -88,12 +90,14 @@ def build_parser() -> argparse.ArgumentParser:
     add_replay_options(demo.add_argument_group("with --replay"))
     demo.set_defaults(handler=_run_demo, report=None)
     add_ask_command(commands)
+    add_attach_command(commands)
     add_approvals_command(commands)
     add_hook_command(commands)
     add_mcp_command(commands)
     add_replay_command(commands)
     add_secrets_command(commands)
     add_serve_command(commands)
+    add_web_command(commands)
     return parser
 
 

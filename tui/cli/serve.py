@@ -8,6 +8,7 @@ import os
 import socket
 import sys
 
+from tui.cli.notify_option import add_notify_option
 from tui.cli.transcript_option import add_transcript_option
 from tui.inbox.discovery import TOKEN_ENV
 
@@ -41,6 +42,7 @@ def add_serve_command(commands: argparse._SubParsersAction[argparse.ArgumentPars
         "the HTTP API (GET /v1/events, POST /v1/requests/ID/answer)",
     )
     add_transcript_option(serve)
+    add_notify_option(serve)
     access = serve.add_mutually_exclusive_group()
     access.add_argument(
         "--token",
@@ -108,6 +110,7 @@ def _run(args: argparse.Namespace) -> int:
         token=token,
         token_note=note,
         transcript=args.transcript,
+        notify_command=args.notify,
     )
     try:
         # On the terminal even when the output is logged: `elicit-tui serve > serve.log 2>&1`.

@@ -778,6 +778,10 @@ def parse_request(data: dict[str, Any]) -> Request:
 KEYRING_UNAVAILABLE = "keyring_unavailable"
 """A result's reason when a secret meant for the keyring could not be stored there."""
 
+ENDED_UNSEEN = "ended_unseen"
+"""The `reason` a front end gives a request that ended while it was not connected: it knows
+that it ended, not how (the result belongs to the asker)."""
+
 AUTO_APPROVED = "auto_approved"
 """The `reason` of a result given by a remembered rule instead of the person."""
 

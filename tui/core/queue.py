@@ -6,7 +6,7 @@ import logging
 import sys
 import threading
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
@@ -51,6 +51,29 @@ class QueueEvent:
     """Wall-clock time (seconds since the epoch)."""
     monotonic: float = field(default_factory=time.monotonic)
     """A monotonic clock reading, for measuring latencies."""
+    answered_by: str | None = None
+    """On `resolved`: the name of the front end whose answer it was (None: no front end's,
+    e.g. a timeout, the asker withdrawing, a remembered rule, the policy)."""
+
+
+@dataclass(frozen=True)
+class Answered:
+    """How a request stopped waiting: which front end answered (None if none did) and when."""
+
+    by: str | None
+    at: float
+    """Wall-clock time (seconds since the epoch)."""
+
+    def describe(self) -> str:
+        """In words for the person: "answered in browser 1 at 14:02" (local time)."""
+        clock = time.strftime("%H:%M", time.localtime(self.at))
+        if self.by is None:
+            return f"it ended at {clock}"
+        return f"answered in {self.by} at {clock}"
+
+
+ANSWERS_KEPT = 4096
+"""How many ended requests the queue remembers who answered, to say so to a late answer."""
 
 
 Subscriber = Callable[[QueueEvent], None]
@@ -88,6 +111,8 @@ class ElicitationQueue:
         self._closed = False
         self._events: deque[QueueEvent] = deque()
         self._dispatching = False
+        self._answered: OrderedDict[str, Answered] = OrderedDict()
+        """Who ended the latest requests and when, oldest first (at most `ANSWERS_KEPT`)."""
         self._loop_threads: list[int] = []
         """The threads whose event loop runs a subscriber: blocking one of them deadlocks it."""
 
@@ -206,9 +231,27 @@ class ElicitationQueue:
 
         return unsubscribe
 
-    def respond(self, request_id: str, result: ElicitationResult) -> bool:
-        """Answer a waiting request; True if this answer counted (later ones are ignored)."""
-        return self._resolve(request_id, result)
+    def respond(
+        self, request_id: str, result: ElicitationResult, front_end: str | None = None
+    ) -> bool:
+        """Answer a waiting request; True if this answer counted (later ones are ignored).
+
+        `front_end` names who answered; the `resolved` event carries it to every front end.
+        The first answer wins, decided under the queue's lock: of two answers given at once,
+        exactly one returns True.
+        """
+        return self._resolve(request_id, result, answered_by=front_end)
+
+    def answered(self, request_id: str) -> Answered | None:
+        """Who ended a request that no longer waits, and when; None if the queue does not
+        know (still waiting, never seen, or ended longer ago than the last `ANSWERS_KEPT`)."""
+        with self._lock:
+            return self._answered.get(request_id)
+
+    def refusal(self, request_id: str) -> str:
+        """Why an answer to `request_id` was not applied, in words for the person."""
+        answered = self.answered(request_id)
+        return "it was no longer waiting" if answered is None else answered.describe()
 
     def pending(self) -> list[Request]:
         """The requests still waiting, oldest first."""
@@ -238,12 +281,20 @@ class ElicitationQueue:
         self._resolve(request_id, ElicitationResult(action="cancel", reason="timeout"))
 
     def _resolve(
-        self, request_id: str, result: ElicitationResult, error: Exception | None = None
+        self,
+        request_id: str,
+        result: ElicitationResult,
+        error: Exception | None = None,
+        answered_by: str | None = None,
     ) -> bool:
         with self._lock:
             pending = self._pending.pop(request_id, None)
             if pending is None:
                 return False
+            event = QueueEvent("resolved", pending.request, result, answered_by=answered_by)
+            self._answered[request_id] = Answered(answered_by, event.at)
+            if len(self._answered) > ANSWERS_KEPT:
+                self._answered.popitem(last=False)
             if pending.timer is not None:
                 pending.timer.cancel()
             # Wake the asker first: the event below is bookkeeping for the front ends.
@@ -253,7 +304,7 @@ class ElicitationQueue:
                     pending.future.set_result(result)
                 else:
                     pending.future.set_exception(error)
-            self._emit(QueueEvent("resolved", pending.request, result))
+            self._emit(event)
         return True
 
     def _emit(self, event: QueueEvent) -> None:

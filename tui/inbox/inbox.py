@@ -128,7 +128,7 @@ class Inbox:
         with self._lock:
             self._answering[request.id] = front_end
         try:
-            applied = self.queue.respond(request.id, result)
+            applied = self.queue.respond(request.id, result, front_end)
         finally:
             with self._lock:
                 self._answering.pop(request.id, None)

@@ -9,7 +9,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO
 
-from tui.core.queue import ElicitationQueue, QueueEvent
+from tui.core.front_end import FrontEndSource
+from tui.core.queue import QueueEvent
 from tui.secrets.redaction import REDACTOR, Redactor
 from tui.transcript.records import (
     VERSION,
@@ -49,7 +50,7 @@ class TranscriptWriter:
         header = SessionStart(v=VERSION, started=started, agent=agent, title=title)
         self._write(header.model_dump_json(exclude_none=True))
 
-    def attach(self, queue: ElicitationQueue) -> Callable[[], None]:
+    def attach(self, queue: FrontEndSource) -> Callable[[], None]:
         """Record `queue`'s events from now on, as an observer; returns a function that stops it."""
         return queue.subscribe(self.record_event, front_end=False)
 

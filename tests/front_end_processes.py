@@ -1,0 +1,332 @@
+"""Real processes for front-end tests: a headless inbox, attached TUIs on ptys, HTTP askers."""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+import re
+import signal
+import struct
+import subprocess
+import sys
+import termios
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+
+# Makes the pty the session's controlling terminal, as a login shell's is.
+LAUNCHER = """\
+import fcntl, sys, termios
+fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+from tui.cli.main import main
+sys.exit(main(sys.argv[1:]))
+"""
+TOKEN = "front-end-test-token"
+
+
+def environment(config: Path, **extra: str) -> dict[str, str]:
+    ignored = {"COLUMNS", "LINES", "TMUX", "ELICIT_TUI_URL", "ELICIT_TUI_TOKEN"}
+    env = {k: v for k, v in os.environ.items() if k not in ignored}
+    env.update(
+        TERM="xterm-256color",
+        ELICIT_TUI_CONFIG_DIR=str(config),
+        PYTHON_KEYRING_BACKEND="keyring.backends.fail.Keyring",
+        ELICIT_TUI_BELL="0",
+        **extra,
+    )
+    return env
+
+
+class HeadlessInbox:
+    """`elicit-tui serve --headless --port 0` in a process of its own; `url` is its base."""
+
+    def __init__(self, config: Path, token: str = TOKEN) -> None:
+        self.token = token
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "tui.cli.main", "serve", "--headless", "--port", "0"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=REPO,
+            env=environment(config, ELICIT_TUI_TOKEN=token),
+            start_new_session=True,
+        )
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline().decode()
+        found = re.search(r"http://127\.0\.0\.1:(\d+)/mcp", line)
+        if found is None:
+            self.stop()
+            raise RuntimeError(f"serve --headless printed {line!r}")
+        self.url = f"http://127.0.0.1:{found.group(1)}"
+        # The rest of what it prints must be drained, or it could block on a full pipe.
+        threading.Thread(target=self.process.stdout.read, daemon=True).start()
+
+    def call(
+        self, method: str, path: str, body: Any = None, timeout: float = 30
+    ) -> tuple[int, Any]:
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(self.url + path, data=data, method=method)
+        request.add_header("Authorization", f"Bearer {self.token}")
+        if data is not None:
+            request.add_header("Content-Type", "application/json")
+        try:
+            with urllib.request.urlopen(request, timeout=timeout) as response:
+                text = response.read()
+                return response.status, json.loads(text) if text else None
+        except urllib.error.HTTPError as error:
+            text = error.read()
+            return error.code, json.loads(text) if text else None
+
+    def submit(self, request: dict[str, Any]) -> str:
+        status, reply = self.call("POST", "/v1/requests", {"request": request})
+        assert status == 201, reply
+        return str(reply["id"])
+
+    def result(self, request_id: str, wait: float = 0) -> dict[str, Any] | None:
+        status, reply = self.call("GET", f"/v1/requests/{request_id}/result?wait={wait}")
+        if status == 204 or reply is None:
+            return None
+        assert status == 200, reply
+        result: dict[str, Any] | None = reply["result"]
+        return result
+
+    def pending_ids(self) -> list[str]:
+        _, reply = self.call("GET", "/v1/requests")
+        return [str(r["id"]) for r in reply["pending"]]
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGINT)
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait(5)
+
+
+class AttachedTerminal:
+    """`elicit-tui attach URL` on a fresh pty of `size` (columns, rows)."""
+
+    def __init__(
+        self,
+        config: Path,
+        *args: str,
+        size: tuple[int, int] = (80, 24),
+        env: dict[str, str] | None = None,
+    ) -> None:
+        self._master, slave = os.openpty()
+        columns, rows = size
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", LAUNCHER, "attach", *args],
+            stdin=slave,
+            stdout=slave,
+            stderr=slave,
+            cwd=REPO,
+            env={**environment(config), **(env or {})},
+            start_new_session=True,
+        )
+        os.close(slave)
+        self._output = bytearray()
+        self._lock = threading.Lock()
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        while True:
+            try:
+                chunk = os.read(self._master, 65536)
+            except OSError:
+                return
+            if not chunk:
+                return
+            with self._lock:
+                self._output.extend(chunk)
+
+    @property
+    def output(self) -> str:
+        with self._lock:
+            return self._output.decode(errors="replace")
+
+    @property
+    def plain(self) -> str:
+        """The output with the control sequences taken out: each run of text as drawn."""
+        return re.sub(
+            r"\x1b\[[0-9;?$>=<]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>]", "", self.output
+        )
+
+    def wait_for_plain(self, text: str, timeout: float = 20.0) -> None:
+        """Wait until `text` appears in `plain` (text drawn with styles between its words)."""
+        deadline = time.monotonic() + timeout
+        while text not in self.plain:
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                raise AssertionError(f"{text!r} never appeared; drawn last: {self.plain[-1500:]!r}")
+            time.sleep(0.02)
+
+    def mark(self) -> int:
+        """A position in the output, to wait for text written after it."""
+        with self._lock:
+            return len(self._output)
+
+    def wait_for(self, text: str, timeout: float = 20.0, since: int = 0) -> float:
+        """Wait until `text` appears (after `since`); returns when it did (time.monotonic())."""
+        deadline = time.monotonic() + timeout
+        while True:
+            with self._lock:
+                seen = text.encode() in self._output[since:]
+            if seen:
+                return time.monotonic()
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                raise AssertionError(f"{text!r} never appeared; output ends {self.output[-600:]!r}")
+            time.sleep(0.005)
+
+    def type(self, *keys: str, pause: float = 0.1) -> None:
+        for key in keys:
+            os.write(self._master, key.encode())
+            time.sleep(pause)
+
+    def signal(self, number: int) -> None:
+        os.kill(self.process.pid, number)
+
+    def quit(self, timeout: float = 10) -> int:
+        if self.process.poll() is None:
+            self.type("\x11")  # Ctrl+Q
+            try:
+                self.process.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        self.close()
+        return self.process.returncode
+
+    def kill(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(5)
+
+    def close(self) -> None:
+        self.kill()
+        self._reader.join(5)
+        with contextlib.suppress(OSError):
+            os.close(self._master)
+
+
+class WebServer:
+    """`elicit-tui web URL --port 0` in a process of its own; `link` is its first login link."""
+
+    def __init__(self, config: Path, inbox: HeadlessInbox) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "tui.cli.main", "web", inbox.url, "--port", "0"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            cwd=REPO,
+            env=environment(config, ELICIT_TUI_TOKEN=inbox.token),
+            start_new_session=True,
+        )
+        self.lines: list[str] = []
+        assert self.process.stdout is not None
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            line = self.process.stdout.readline().decode()
+            if not line:
+                break
+            self.lines.append(line)
+            found = re.search(r"(http://127\.0\.0\.1:\d+/)\?token=\S+", line)
+            if found:
+                self.link = found.group(0)
+                self.url = found.group(1)
+                break
+        else:
+            line = ""
+        if not hasattr(self, "link"):
+            self.stop()
+            raise RuntimeError(f"elicit-tui web printed {self.lines!r}")
+        threading.Thread(target=self._drain, daemon=True).start()
+
+    def _drain(self) -> None:
+        assert self.process.stdout is not None
+        for raw in self.process.stdout:
+            self.lines.append(raw.decode(errors="replace"))
+
+    @property
+    def output(self) -> str:
+        return "".join(self.lines)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGINT)
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait(5)
+
+
+class CuttableProxy:
+    """A TCP proxy on loopback to `target` (host, port) whose connections `cut()` drops at once,
+    as a network that goes away would; it keeps listening, so clients can reconnect."""
+
+    def __init__(self, target: tuple[str, int]) -> None:
+        import socket
+
+        self._target = target
+        self._listener = socket.create_server(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self._listener.getsockname()[1]}"
+        self._sockets: list[Any] = []
+        self._lock = threading.Lock()
+        self.refusing = False
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        import socket
+
+        while True:
+            try:
+                client, _ = self._listener.accept()
+            except OSError:
+                return
+            if self.refusing:
+                client.close()
+                continue
+            try:
+                upstream = socket.create_connection(self._target)
+            except OSError:
+                client.close()
+                continue
+            with self._lock:
+                self._sockets += [client, upstream]
+            for source, sink in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pipe, args=(source, sink), daemon=True).start()
+
+    @staticmethod
+    def _pipe(source: Any, sink: Any) -> None:
+        try:
+            while chunk := source.recv(65536):
+                sink.sendall(chunk)
+        except OSError:
+            pass
+        finally:
+            for end in (source, sink):
+                with contextlib.suppress(OSError):
+                    end.close()
+
+    def cut(self) -> None:
+        import socket
+
+        with self._lock:
+            sockets, self._sockets = self._sockets, []
+        for sock in sockets:
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+                sock.close()
+            except OSError:
+                pass
+
+    def close(self) -> None:
+        self.cut()
+        self._listener.close()

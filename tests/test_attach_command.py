@@ -1,0 +1,134 @@
+"""`elicit-tui attach` as a real process on a pty, against `serve --headless` in another."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from front_end_processes import REPO, AttachedTerminal, HeadlessInbox, environment
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
+
+DOWN, ENTER = "\x1b[B", "\r"
+GRACE = 0.5
+
+
+def choice(message: str) -> dict[str, object]:
+    return {"kind": "choice", "message": message, "options": ["Postgres", "SQLite"]}
+
+
+@pytest.fixture
+def inbox(tmp_path: Path) -> Iterator[HeadlessInbox]:
+    running = HeadlessInbox(tmp_path / "config")
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+@pytest.mark.parametrize("token", [None, "not-the-token"])
+def test_a_wrong_or_missing_token_is_refused_before_any_question(
+    inbox: HeadlessInbox, tmp_path: Path, token: str | None
+) -> None:
+    inbox.submit(choice("Which secret database?"))
+    args = [sys.executable, "-m", "tui.cli.main", "attach", inbox.url]
+    if token is not None:
+        args += ["--token", token]
+    done = subprocess.run(
+        args,
+        cwd=REPO,
+        env=environment(tmp_path / "elsewhere"),
+        capture_output=True,
+        text=True,
+        timeout=30,
+        stdin=subprocess.DEVNULL,
+    )
+    assert done.returncode == 2
+    assert "refused the token" in done.stderr
+    assert "Which secret database?" not in done.stdout + done.stderr
+
+
+def test_no_inbox_is_said_plainly(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "tui.cli.main", "attach", "http://127.0.0.1:9", "--token", "x"],
+        cwd=REPO,
+        env=environment(tmp_path / "config"),
+        capture_output=True,
+        text=True,
+        timeout=30,
+        stdin=subprocess.DEVNULL,
+    )
+    assert done.returncode == 1
+    assert "no inbox answers at http://127.0.0.1:9" in done.stderr
+
+
+def test_attach_shows_what_waits_then_what_comes_and_answers_it(
+    inbox: HeadlessInbox, tmp_path: Path
+) -> None:
+    first = inbox.submit(choice("Which database first?"))
+    # The token from the serve-token file's place is not there: from the environment instead.
+    terminal = AttachedTerminal(
+        tmp_path / "config", inbox.url + "/mcp", env={"ELICIT_TUI_TOKEN": inbox.token}
+    )
+    try:
+        terminal.wait_for("Which database first?")
+        second = inbox.submit(choice("Which database second?"))
+        time.sleep(GRACE)
+        terminal.type(DOWN, ENTER)
+        assert inbox.result(first, wait=10) == {
+            "action": "accept",
+            "content": "SQLite",
+            "reason": None,
+        }
+        terminal.wait_for("Which database second?")
+        time.sleep(GRACE)
+        terminal.type(ENTER)
+        result = inbox.result(second, wait=10)
+        assert result is not None and result["content"] == "Postgres"
+        third = inbox.submit(choice("Left for later?"))
+        terminal.wait_for("Left for later?")
+        assert terminal.quit() == 0
+        # Quitting answered nothing.
+        assert inbox.result(third) is None
+        assert third in inbox.pending_ids()
+    finally:
+        terminal.close()
+
+
+@pytest.mark.parametrize(
+    ("env", "expected"),
+    [
+        ({"KITTY_WINDOW_ID": "1"}, "\x1b]99;i=elicit:d=0:p=title;deployer wants to run Bash"),
+        (
+            {"TERM_PROGRAM": "WezTerm", "TMUX": "/tmp/tmux-1/default,1,0"},
+            "\x1bPtmux;\x1b\x1b]777;notify;deployer wants to run Bash;",
+        ),
+    ],
+)
+def test_an_unfocused_attach_shows_a_desktop_notification_through_its_terminal(
+    inbox: HeadlessInbox, tmp_path: Path, env: dict[str, str], expected: str
+) -> None:
+    terminal = AttachedTerminal(tmp_path / "config", inbox.url, "--token", inbox.token, env=env)
+    try:
+        terminal.wait_for("Attached to")
+        approval = {
+            "kind": "tool_approval",
+            "tool_name": "Bash",
+            "arguments": {"command": "make deploy"},
+            "tool_call_id": "c1",
+            "source": "deployer",
+        }
+        # Focused: the person is looking; no notification.
+        inbox.submit({**approval, "tool_call_id": "c0"})
+        terminal.wait_for("make deploy")
+        assert "\x1b]99;" not in terminal.output and "777;notify" not in terminal.output
+        terminal.type("\x1b[O")  # the terminal reports that focus left
+        since = terminal.mark()
+        inbox.submit(approval)
+        terminal.wait_for(expected, since=since)
+    finally:
+        terminal.quit()

@@ -1,0 +1,241 @@
+"""Front ends that die, stop or lose the inbox, and many front ends at once: real processes."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from front_end_processes import (
+    REPO,
+    AttachedTerminal,
+    CuttableProxy,
+    HeadlessInbox,
+    environment,
+)
+
+from tui import ElicitationResult
+from tui.front_ends.remote import RemoteFrontEnd
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs POSIX processes and ptys")
+
+ENTER = "\r"
+GRACE = 0.5
+
+
+def text(message: str) -> dict[str, object]:
+    return {"kind": "text", "message": message}
+
+
+@pytest.fixture
+def inbox(tmp_path: Path) -> Iterator[HeadlessInbox]:
+    running = HeadlessInbox(tmp_path / "config")
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+def attach(
+    tmp_path: Path, inbox: HeadlessInbox, name: str, url: str | None = None
+) -> AttachedTerminal:
+    return AttachedTerminal(
+        tmp_path / "config", url or inbox.url, "--token", inbox.token, "--name", name
+    )
+
+
+def test_a_front_end_killed_mid_answer_answers_nothing_and_the_question_moves_on(
+    inbox: HeadlessInbox, tmp_path: Path
+) -> None:
+    request_id = inbox.submit(text("Release notes?"))
+    first = attach(tmp_path, inbox, "terminal A")
+    try:
+        first.wait_for("Release notes?")
+        time.sleep(GRACE)
+        first.type("half-typed answer")
+        first.wait_for("half-typed")
+        first.signal(signal.SIGKILL)
+        first.process.wait(5)
+    finally:
+        first.close()
+    time.sleep(0.5)
+    assert inbox.result(request_id) is None
+    assert request_id in inbox.pending_ids()
+    second = attach(tmp_path, inbox, "terminal B")
+    try:
+        second.wait_for("Release notes?")
+        time.sleep(GRACE)
+        second.type("done", ENTER)
+        result = inbox.result(request_id, wait=10)
+        assert result is not None and result["content"] == "done"
+    finally:
+        second.quit()
+
+
+def test_a_stopped_front_end_catches_up_and_its_late_answer_is_refused_not_applied(
+    inbox: HeadlessInbox, tmp_path: Path
+) -> None:
+    request_id = inbox.submit(text("Which branch?"))
+    stopped = attach(tmp_path, inbox, "terminal A")
+    other = RemoteFrontEnd(inbox.url, inbox.token, "browser 1")
+    other.connect()
+    try:
+        stopped.wait_for("Which branch?")
+        time.sleep(GRACE)
+        stopped.type("from-A")
+        stopped.signal(signal.SIGSTOP)
+        assert other.respond(request_id, ElicitationResult(action="accept", content="from-B"))
+        later = inbox.submit(text("Asked while it slept?"))
+        stopped.type(ENTER)  # typed during the outage, read when the process runs again
+        time.sleep(3)
+        stopped.signal(signal.SIGCONT)
+        stopped.wait_for("Asked while it slept?")
+        # The modal closed, or the late answer refused: either way it says who answered first.
+        stopped.wait_for_plain("in browser 1 at")
+        assert inbox.result(request_id) == {"action": "accept", "content": "from-B", "reason": None}
+        # Drawn in the timeline, then in its modal: the Enter typed for the first is not its.
+        deadline = time.monotonic() + 10
+        while stopped.plain.count("Asked while it slept?") < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(GRACE)
+        assert inbox.result(later) is None
+        stopped.type("ok", ENTER)
+        result = inbox.result(later, wait=10)
+        assert result is not None and result["content"] == "ok"
+    finally:
+        other.close()
+        stopped.quit()
+
+
+def test_a_front_end_reconnects_after_the_connection_drops_and_resyncs(
+    inbox: HeadlessInbox, tmp_path: Path
+) -> None:
+    port = int(inbox.url.rsplit(":", 1)[1])
+    proxy = CuttableProxy(("127.0.0.1", port))
+    first = inbox.submit(text("Answered elsewhere meanwhile?"))
+    terminal = attach(tmp_path, inbox, "terminal A", url=proxy.url)
+    other = RemoteFrontEnd(inbox.url, inbox.token, "terminal B")
+    other.connect()
+    try:
+        terminal.wait_for("Answered elsewhere meanwhile?")
+        proxy.refusing = True
+        proxy.cut()
+        terminal.wait_for("reconnecting")
+        assert other.respond(first, ElicitationResult(action="accept", content="by B"))
+        second = inbox.submit(text("New while it was away?"))
+        time.sleep(1)
+        proxy.refusing = False
+        terminal.wait_for("Reconnected")
+        terminal.wait_for("New while it was away?")
+        time.sleep(GRACE)
+        terminal.type("yes", ENTER)
+        result = inbox.result(second, wait=10)
+        assert result is not None and result["content"] == "yes"
+        assert inbox.result(first) == {"action": "accept", "content": "by B", "reason": None}
+    finally:
+        other.close()
+        terminal.quit()
+        proxy.close()
+
+
+SCRIPTED_FRONT_END = """
+import json, sys, threading
+from tui import ElicitationResult
+from tui.front_ends.remote import RemoteFrontEnd
+
+url, token, name, total = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+front_end = RemoteFrontEnd(url, token, name)
+front_end.connect()
+applied = refused = 0
+seen = set()
+done = threading.Event()
+work = []
+lock = threading.Condition()
+
+def heard(event):
+    with lock:
+        work.append(event)
+        lock.notify()
+
+front_end.subscribe(heard)
+print("ready", flush=True)
+while len(seen) < total:
+    with lock:
+        while not work:
+            lock.wait()
+        event = work.pop(0)
+    seen.add(event.request.id)
+    if event.type != "requested":
+        continue
+    result = ElicitationResult(action="accept", content=name)
+    if front_end.respond(event.request.id, result):
+        applied += 1
+    else:
+        refused += 1
+front_end.close()
+print(json.dumps({"applied": applied, "refused": refused}), flush=True)
+"""
+
+
+def test_three_front_ends_many_askers_every_question_answered_exactly_once(
+    inbox: HeadlessInbox, tmp_path: Path
+) -> None:
+    askers, questions = 20, 10
+    total = askers * questions
+    front_ends = [
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-c",
+                SCRIPTED_FRONT_END,
+                inbox.url,
+                inbox.token,
+                f"fe {i}",
+                str(total),
+            ],
+            stdout=subprocess.PIPE,
+            cwd=REPO,
+            env=environment(tmp_path / "config"),
+            text=True,
+        )
+        for i in range(3)
+    ]
+    for process in front_ends:
+        assert process.stdout is not None
+        assert process.stdout.readline().strip() == "ready"
+    results: dict[str, str] = {}
+    lock = threading.Lock()
+
+    def asker(number: int) -> None:
+        for question in range(questions):
+            message = f"asker {number} question {question}"
+            status, reply = inbox.call("POST", "/v1/ask", {"request": text(message)}, timeout=60)
+            assert status == 200, reply
+            with lock:
+                assert message not in results
+                results[message] = reply["result"]["content"]
+
+    threads = [threading.Thread(target=asker, args=(n,)) for n in range(askers)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(120)
+    counts = []
+    for process in front_ends:
+        out, _ = process.communicate(timeout=60)
+        counts.append(json.loads(out.strip().splitlines()[-1]))
+    assert len(results) == total
+    assert set(results.values()) <= {"fe 0", "fe 1", "fe 2"}
+    assert sum(c["applied"] for c in counts) == total
+    # Every front end heard every question; the two that lost each race were refused.
+    assert sum(c["applied"] + c["refused"] for c in counts) == 3 * total
+    by_front_end = {f"fe {i}": c["applied"] for i, c in enumerate(counts)}
+    assert by_front_end == {
+        name: sum(1 for v in results.values() if v == name) for name in by_front_end
+    }

@@ -1,0 +1,162 @@
+"""Notifications of a waiting question: the terminal's sequence, tmux's wrapping, --notify."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+
+from tui import ElicitationApp, ElicitationQueue, parse_request
+from tui.front_ends.notify import (
+    BurstLimiter,
+    Notice,
+    notice_for,
+    osc_for,
+    osc_sequence,
+    terminal_notification,
+    tmux_wrapped,
+)
+
+APPROVAL = {
+    "kind": "tool_approval",
+    "tool_name": "Bash",
+    "arguments": {"command": "rm -rf build"},
+    "tool_call_id": "call-1",
+    "source": "claude-code",
+}
+NOTICE = Notice(title="claude-code wants to run Bash", body="rm -rf build", kind="tool_approval")
+
+
+@pytest.mark.parametrize(
+    ("environ", "expected"),
+    [
+        ({"TERM": "xterm-kitty"}, "99"),
+        ({"TERM": "tmux-256color", "KITTY_WINDOW_ID": "3"}, "99"),
+        ({"TERM_PROGRAM": "iTerm.app"}, "9"),
+        ({"TERM": "screen", "LC_TERMINAL": "iTerm2"}, "9"),
+        ({"TERM": "xterm-ghostty"}, "9"),
+        ({"TERM_PROGRAM": "ghostty"}, "9"),
+        ({"TERM": "foot"}, "777"),
+        ({"TERM": "foot-extra"}, "777"),
+        ({"TERM_PROGRAM": "WezTerm"}, "777"),
+        ({"TERM": "xterm-256color", "VTE_VERSION": "7600"}, "777"),
+        ({"TERM": "xterm-256color"}, None),
+        ({"TERM": "linux"}, None),
+        ({"TERM": "xterm-256color", "ELICIT_TUI_OSC_NOTIFY": "777"}, "777"),
+        ({"TERM": "xterm-kitty", "ELICIT_TUI_OSC_NOTIFY": "off"}, None),
+    ],
+)
+def test_the_sequence_is_chosen_from_the_terminal(
+    environ: dict[str, str], expected: str | None
+) -> None:
+    assert osc_for(environ) == expected
+
+
+def test_each_sequence_carries_title_and_body() -> None:
+    assert osc_sequence(NOTICE, "9") == "\x1b]9;claude-code wants to run Bash: rm -rf build\x1b\\"
+    assert osc_sequence(NOTICE, "99") == (
+        "\x1b]99;i=elicit:d=0:p=title;claude-code wants to run Bash\x1b\\"
+        "\x1b]99;i=elicit:d=1:p=body;rm -rf build\x1b\\"
+    )
+    semicolon = Notice(title="a;b", body="c;d", kind="text")
+    assert osc_sequence(semicolon, "777") == "\x1b]777;notify;a,b;c;d\x1b\\"
+
+
+def test_inside_tmux_the_sequence_is_wrapped_for_passthrough() -> None:
+    plain = terminal_notification(NOTICE, {"TERM": "foot"})
+    wrapped = terminal_notification(NOTICE, {"TERM": "foot", "TMUX": "/tmp/tmux-0/default,1,0"})
+    assert plain is not None and wrapped is not None
+    assert wrapped == tmux_wrapped(plain)
+    assert wrapped.startswith("\x1bPtmux;\x1b\x1b]777;notify;")
+    assert wrapped.endswith("\x1b\x1b\\\x1b\\")
+    # Inside, every ESC is doubled: none left single before the final terminator.
+    inner = wrapped[len("\x1bPtmux;") : -2]
+    assert inner.replace("\x1b\x1b", "").count("\x1b") == 0
+
+
+def test_an_agents_text_cannot_end_the_sequence_early() -> None:
+    hostile = parse_request(
+        {
+            "kind": "text",
+            "message": "hi\x1b\\\x1b]52;c;Y3VybA==\x07\nsecond line",
+            "source": "x\x1b",
+        }
+    )
+    sequence = terminal_notification(notice_for(hostile), {"TERM": "foot"})
+    assert sequence is not None
+    assert sequence.count("\x1b") == 2  # the opening and the terminator, nothing of the agent's
+    assert "\x07" not in sequence and "\n" not in sequence
+
+
+def test_an_approval_says_who_which_tool_and_what_command() -> None:
+    notice = notice_for(parse_request(APPROVAL))
+    assert notice.title == "claude-code wants to run Bash"
+    assert "rm -rf build" in notice.body
+    env = notice.environment()
+    assert env["ELICIT_SOURCE"] == "claude-code"
+    assert env["ELICIT_TOOL"] == "Bash"
+    assert "rm -rf build" in env["ELICIT_COMMAND"]
+    assert env["ELICIT_KIND"] == "tool_approval"
+
+
+def test_a_burst_makes_one_notification_then_one_summary() -> None:
+    sent: list[Notice] = []
+    now = [100.0]
+    limiter = BurstLimiter(sent.append, interval=0.2, clock=lambda: now[0])
+    for i in range(10):
+        limiter.offer(Notice(title=f"q{i}", body="b", kind="text"))
+    assert [n.title for n in sent] == ["q0"]
+    now[0] += 0.2
+    deadline = time.monotonic() + 3
+    while len(sent) < 2 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert sent[1].count == 9
+    assert sent[1].title == "9 questions waiting"
+    assert "q9" in sent[1].body
+    now[0] += 10
+    limiter.offer(Notice(title="later", body="b", kind="text"))
+    assert sent[-1].title == "later"
+    limiter.close()
+
+
+async def wait_for(pilot: Pilot[Any], condition: Callable[[], bool], timeout: float = 5.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError("condition not met in time")
+        await pilot.pause(0.02)
+
+
+async def test_notify_runs_the_command_with_the_question_in_its_environment_rate_limited(
+    tmp_path: Path,
+) -> None:
+    out = tmp_path / "notified.txt"
+    command = (
+        'printf "%s|%s|%s|%s|%s\\n" "$ELICIT_SOURCE" "$ELICIT_TITLE" "$ELICIT_KIND" '
+        f'"$ELICIT_COUNT" "$ELICIT_TOOL" >> {out}'
+    )
+    queue = ElicitationQueue()
+    app = ElicitationApp(queue, notify_command=command, input_grace=0, bell=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.app_focus = False
+        queue.submit(parse_request(APPROVAL))
+        for i in range(4):
+            queue.submit(
+                parse_request({"kind": "secret", "message": f"Key {i}?", "source": "deployer"})
+            )
+        await wait_for(pilot, lambda: out.exists() and len(out.read_text().splitlines()) >= 2)
+        await pilot.pause(0.5)
+        lines = out.read_text().splitlines()
+        assert lines[0] == "claude-code|claude-code wants to run Bash|tool_approval|1|Bash"
+        assert lines[1] == "deployer|4 questions waiting|secret|4|"
+        assert len(lines) == 2
+        # With focus, the person sees it: nothing runs.
+        app.app_focus = True
+        await pilot.pause(2.2)
+        queue.submit(parse_request({"kind": "text", "message": "Seen here?"}))
+        await pilot.pause(0.5)
+        assert len(out.read_text().splitlines()) == 2

@@ -1,0 +1,273 @@
+"""A front end over the wire: RemoteFrontEnd against a real inbox served on loopback."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from keyring_backends import MemoryKeyring
+from running_inbox import RunningInbox, running_inbox
+from textual.pilot import Pilot
+
+from tui import ElicitationApp, ElicitationResult, parse_request
+from tui.core.queue import QueueEvent
+from tui.front_ends.remote import InboxRefused, RemoteFrontEnd
+from widgets.base import ElicitationModal
+from widgets.timeline import Timeline
+
+CHOICE = {"kind": "choice", "message": "Which database?", "options": ["Postgres", "SQLite"]}
+
+
+def settle(condition: Callable[[], bool], timeout: float = 5.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError("condition not met in time")
+        time.sleep(0.01)
+
+
+async def wait_for(pilot: Pilot[Any], condition: Callable[[], bool], timeout: float = 5.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError("condition not met in time")
+        await pilot.pause(0.02)
+
+
+def ask(inbox: RunningInbox, message: str, request_id: str | None = None) -> Any:
+    data: dict[str, Any] = {**CHOICE, "message": message}
+    if request_id is not None:
+        data["id"] = request_id
+    return inbox.inbox.submit(parse_request(data))
+
+
+def connected(inbox: RunningInbox, name: str) -> tuple[RemoteFrontEnd, list[QueueEvent]]:
+    front_end = RemoteFrontEnd(inbox.url + "/mcp", inbox.token, name)
+    front_end.connect()
+    events: list[QueueEvent] = []
+    front_end.subscribe(events.append)
+    return front_end, events
+
+
+@pytest.mark.parametrize("token", [None, "a-wrong-token"])
+def test_a_wrong_or_missing_token_is_refused_before_any_question(token: str | None) -> None:
+    with running_inbox() as inbox:
+        ask(inbox, "Secret plans?")
+        front_end = RemoteFrontEnd(inbox.url, token, "intruder")
+        with pytest.raises(InboxRefused, match="refused the token"):
+            front_end.connect()
+        assert front_end.pending() == []
+        assert inbox.refused
+
+
+def test_waiting_questions_arrive_first_in_order_then_new_ones() -> None:
+    with running_inbox() as inbox:
+        ask(inbox, "first")
+        ask(inbox, "second")
+        front_end, events = connected(inbox, "terminal 1")
+        try:
+            settle(lambda: len(events) == 2)
+            ask(inbox, "third")
+            settle(lambda: len(events) == 3)
+            assert [e.request.message for e in events] == ["first", "second", "third"]
+            assert [r.message for r in front_end.pending()] == ["first", "second", "third"]
+        finally:
+            front_end.close()
+
+
+def test_an_answer_reaches_the_asker_and_every_front_end_hears_who_gave_it() -> None:
+    with running_inbox() as inbox:
+        future = ask(inbox, "Which?")
+        one, _ = connected(inbox, "terminal 1")
+        two, two_events = connected(inbox, "browser 1")
+        try:
+            settle(lambda: one.pending() and two.pending())
+            request_id = one.pending()[0].id
+            assert one.respond(request_id, ElicitationResult(action="accept", content="SQLite"))
+            assert future.result(5).content == "SQLite"
+            settle(lambda: any(e.type == "resolved" for e in two_events))
+            resolved = next(e for e in two_events if e.type == "resolved")
+            assert resolved.answered_by == "terminal 1"
+            assert not two.is_pending(request_id)
+            # A late answer from the other front end is refused, with who won and when.
+            late = ElicitationResult(action="accept", content="Postgres")
+            assert not two.respond(request_id, late)
+            clock = time.strftime("%H:%M", time.localtime(resolved.at))
+            assert two.refusal(request_id) == f"answered in terminal 1 at {clock}"
+            assert future.result().content == "SQLite"
+        finally:
+            one.close()
+            two.close()
+
+
+def race(front_ends: list[RemoteFrontEnd], request_id: str) -> dict[str, bool]:
+    """Let each front end answer at the same moment; returns whose answers counted."""
+    barrier = threading.Barrier(len(front_ends))
+    applied: dict[str, bool] = {}
+
+    def answer(front_end: RemoteFrontEnd) -> None:
+        barrier.wait()
+        result = ElicitationResult(action="accept", content="SQLite")
+        applied[front_end.name] = front_end.respond(request_id, result)
+
+    threads = [threading.Thread(target=answer, args=(fe,)) for fe in front_ends]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return applied
+
+
+def test_two_answers_at_once_yield_one_result() -> None:
+    with running_inbox() as inbox:
+        for round_ in range(20):
+            future = ask(inbox, f"race {round_}")
+            front_ends = [connected(inbox, f"front end {i}")[0] for i in range(2)]
+            settle(lambda fes=front_ends: all(fe.pending() for fe in fes))
+            request_id = front_ends[0].pending()[0].id
+            applied = race(front_ends, request_id)
+            assert sorted(applied.values()) == [False, True]
+            winner = next(fe for fe in front_ends if applied[fe.name])
+            loser = next(fe for fe in front_ends if not applied[fe.name])
+            assert future.result(5).content == "SQLite"
+            refusal = loser.refusal(request_id)
+            assert refusal.startswith(f"answered in {winner.name} at "), refusal
+            for front_end in front_ends:
+                front_end.close()
+
+
+def test_closing_a_front_end_answers_nothing() -> None:
+    with running_inbox() as inbox:
+        future = ask(inbox, "Still there?")
+        front_end, events = connected(inbox, "terminal 1")
+        settle(lambda: bool(events))
+        front_end.close()
+        time.sleep(0.3)
+        assert not future.done()
+        again, events = connected(inbox, "terminal 2")
+        try:
+            settle(lambda: bool(events))
+            assert events[0].request.message == "Still there?"
+        finally:
+            again.close()
+
+
+def test_a_secret_answered_remotely_is_stored_in_the_inboxs_keyring(
+    isolated_keyring: MemoryKeyring,
+) -> None:
+    with running_inbox() as inbox:
+        request = parse_request(
+            {"kind": "secret", "message": "API key?", "store": {"service": "svc", "username": "me"}}
+        )
+        future = inbox.inbox.submit(request)
+        front_end, events = connected(inbox, "browser 1")
+        try:
+            settle(lambda: bool(events))
+            from pydantic import SecretStr
+
+            result = ElicitationResult(action="accept", content=SecretStr("s3cr3t-value"))
+            assert front_end.respond(request.id, result)
+            stored = future.result(5).content
+            assert (stored.service, stored.username) == ("svc", "me")
+            assert stored.get().get_secret_value() == "s3cr3t-value"
+            settle(lambda: any(e.type == "resolved" for e in events))
+            assert "s3cr3t-value" not in repr(events)
+        finally:
+            front_end.close()
+
+
+async def test_the_app_closes_a_modal_another_front_end_answered_and_says_where() -> None:
+    with running_inbox() as inbox:
+        future = ask(inbox, "Which database?")
+        front_end = RemoteFrontEnd(inbox.url, inbox.token, "terminal 1")
+        front_end.connect()
+        other, _ = connected(inbox, "browser 1")
+        app = ElicitationApp(front_end, front_end_name="terminal 1", input_grace=0)
+        notes: list[str] = []
+        app.notify = lambda message, **kw: notes.append(message)  # type: ignore[method-assign]
+        try:
+            async with app.run_test(size=(80, 24)) as pilot:
+                await wait_for(pilot, lambda: isinstance(app.screen, ElicitationModal))
+                request_id = front_end.pending()[0].id
+                assert other.respond(
+                    request_id, ElicitationResult(action="accept", content="SQLite")
+                )
+                await wait_for(pilot, lambda: not isinstance(app.screen, ElicitationModal))
+                assert future.result(5).content == "SQLite"
+                assert any(n.startswith("Answered in browser 1 at ") for n in notes), notes
+                timeline = app.query_one(Timeline)
+                await wait_for(pilot, lambda: "browser 1" in timeline.cells(request_id)["outcome"])
+                assert timeline.cells(request_id)["outcome"].startswith("✔ SQLite · answered in")
+                await pilot.press("q")
+            # Quitting an attached front end answers nothing that waits.
+            second = ask(inbox, "Another?")
+            time.sleep(0.2)
+            assert not second.done()
+        finally:
+            other.close()
+            front_end.close()
+
+
+async def test_the_app_answers_through_the_inbox_and_a_late_answer_is_refused() -> None:
+    with running_inbox() as inbox:
+        future = ask(inbox, "Which database?")
+        front_end = RemoteFrontEnd(inbox.url, inbox.token, "terminal 1")
+        front_end.connect()
+        app = ElicitationApp(front_end, front_end_name="terminal 1", input_grace=0)
+        notes: list[str] = []
+        app.notify = lambda message, **kw: notes.append(message)  # type: ignore[method-assign]
+        try:
+            async with app.run_test(size=(80, 24)) as pilot:
+                await wait_for(pilot, lambda: isinstance(app.screen, ElicitationModal))
+                await pilot.press("down", "enter")
+                assert future.result(5).content == "SQLite"
+                # The inbox answers the next one before the app hears of it: typed late.
+                late = ask(inbox, "Late?")
+                await wait_for(pilot, lambda: isinstance(app.screen, ElicitationModal))
+                inbox.inbox.answer(
+                    late_request := inbox.queue.pending()[0],
+                    ElicitationResult(action="accept", content="Postgres"),
+                    "browser 2",
+                )
+                assert late_request.message == "Late?"
+                await pilot.press("enter")
+                await wait_for(pilot, lambda: any("browser 2" in n for n in notes))
+                assert late.result(5).content == "Postgres"
+        finally:
+            front_end.close()
+
+
+def test_an_answer_the_inbox_never_got_is_refused_and_the_question_comes_back() -> None:
+    from front_end_processes import CuttableProxy
+
+    with running_inbox() as inbox:
+        future = ask(inbox, "Deploy?")
+        port = int(inbox.url.rsplit(":", 1)[1])
+        proxy = CuttableProxy(("127.0.0.1", port))
+        front_end = RemoteFrontEnd(proxy.url, inbox.token, "terminal 1")
+        front_end.connect()
+        events: list[QueueEvent] = []
+        statuses: list[str] = []
+        front_end.on_status = statuses.append
+        front_end.subscribe(events.append)
+        try:
+            settle(lambda: len(events) == 1)
+            request_id = events[0].request.id
+            proxy.refusing = True
+            proxy.cut()
+            settle(lambda: any("reconnecting" in s for s in statuses))
+            answer = ElicitationResult(action="accept", content="SQLite")
+            assert not front_end.respond(request_id, answer)
+            assert "could not be reached" in front_end.refusal(request_id)
+            assert not future.done()
+            proxy.refusing = False
+            settle(lambda: len(events) == 2)
+            assert events[1].type == "requested" and events[1].request.id == request_id
+            assert front_end.respond(request_id, answer)
+            assert future.result(5).content == "SQLite"
+        finally:
+            front_end.close()
+            proxy.close()

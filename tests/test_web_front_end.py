@@ -1,0 +1,275 @@
+"""`elicit-tui web`: its door over plain HTTP, and the page in a real headless Chromium."""
+
+from __future__ import annotations
+
+import base64
+import http.client
+import os
+import shutil
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+from front_end_processes import HeadlessInbox, WebServer
+
+pytest.importorskip("textual_serve", reason="elicit-tui web needs the `web` extra")
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+SCREENSHOTS = os.environ.get("ELICIT_TUI_SCREENSHOT_DIR")
+"""Where the browser tests also leave their screenshots, for a person to look at."""
+
+# Records each websocket message the page receives, and when: what reaches xterm.js to paint.
+RECORD_FRAMES = """
+window.__frames = [];
+const NativeWebSocket = window.WebSocket;
+window.WebSocket = function (url, protocols) {
+  const socket = new NativeWebSocket(url, protocols);
+  socket.addEventListener("message", (event) => {
+    const data = event.data;
+    const text = typeof data === "string" ? data : new TextDecoder().decode(new Uint8Array(data));
+    window.__frames.push([Date.now(), text]);
+  });
+  return socket;
+};
+window.WebSocket.prototype = NativeWebSocket.prototype;
+Object.assign(window.WebSocket, {CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3});
+"""
+
+
+@pytest.fixture
+def inbox(tmp_path: Path) -> Iterator[HeadlessInbox]:
+    running = HeadlessInbox(tmp_path / "config")
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+@pytest.fixture
+def web(tmp_path: Path, inbox: HeadlessInbox) -> Iterator[WebServer]:
+    server = WebServer(tmp_path / "config", inbox)
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def get(
+    web: WebServer, path: str, headers: dict[str, str] | None = None, method: str = "GET"
+) -> http.client.HTTPResponse:
+    parts = urlsplit(web.url)
+    connection = http.client.HTTPConnection(parts.netloc, timeout=10)
+    connection.request(method, path, headers=headers or {})
+    response = connection.getresponse()
+    response.read()
+    connection.close()
+    return response
+
+
+def log_in(web: WebServer, link: str | None = None) -> str:
+    """Use a login link; returns the session cookie it set."""
+    parts = urlsplit(link or web.link)
+    response = get(web, f"{parts.path}?{parts.query}")
+    assert response.status == 303
+    assert response.getheader("Location") == "./"
+    cookie = response.getheader("Set-Cookie") or ""
+    assert "HttpOnly" in cookie and "SameSite=Strict" in cookie
+    return cookie.split(";")[0]
+
+
+def upgrade_headers(cookie: str | None, origin: str | None, host: str) -> dict[str, str]:
+    headers = {
+        "Host": host,
+        "Connection": "Upgrade",
+        "Upgrade": "websocket",
+        "Sec-WebSocket-Version": "13",
+        "Sec-WebSocket-Key": base64.b64encode(os.urandom(16)).decode(),
+    }
+    if cookie:
+        headers["Cookie"] = cookie
+    if origin:
+        headers["Origin"] = origin
+    return headers
+
+
+def test_nothing_is_served_without_the_login(web: WebServer) -> None:
+    host = urlsplit(web.url).netloc
+    for path in ("/", "/static/js/textual.js", "/ws"):
+        assert get(web, path).status == 401
+    assert get(web, "/ws", upgrade_headers(None, f"http://{host}", host)).status == 401
+    assert get(web, "/?token=not-the-code").status == 401
+
+
+def test_the_login_link_works_once_and_leaves_no_secret_in_the_address(
+    web: WebServer, inbox: HeadlessInbox
+) -> None:
+    cookie = log_in(web)
+    assert get(web, "/", {"Cookie": cookie}).status == 200
+    # Spent: a second use is refused, and the next link is printed for another browser.
+    parts = urlsplit(web.link)
+    assert get(web, f"{parts.path}?{parts.query}").status == 401
+    deadline = time.monotonic() + 5
+    while "link for another one" not in web.output and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert "link for another one" in web.output
+    assert inbox.token not in web.output  # the inbox's token is never printed
+
+
+def test_host_origin_and_method_are_checked_on_every_request(web: WebServer) -> None:
+    cookie = log_in(web)
+    host = urlsplit(web.url).netloc
+    port = host.rsplit(":", 1)[1]
+    assert get(web, "/", {"Cookie": cookie, "Host": f"evil.example:{port}"}).status == 421
+    assert get(web, "/", {"Cookie": cookie, "Origin": "http://evil.example"}).status == 403
+    assert get(web, "/", {"Cookie": cookie, "Origin": f"http://{host}"}).status == 200
+    # Through `ssh -L 9000:127.0.0.1:PORT` the browser says localhost:9000: still this machine.
+    tunnel = {"Cookie": cookie, "Host": "localhost:9000", "Origin": "http://localhost:9000"}
+    assert get(web, "/", tunnel).status == 200
+    assert get(web, "/", {"Cookie": cookie}, method="POST").status == 405
+    evil_socket = upgrade_headers(cookie, "http://evil.example", host)
+    assert get(web, "/ws", evil_socket).status == 403
+
+
+def test_the_page_needs_nothing_from_the_internet(web: WebServer) -> None:
+    cookie = log_in(web)
+    parts = urlsplit(web.url)
+    connection = http.client.HTTPConnection(parts.netloc, timeout=10)
+    connection.request("GET", "/", headers={"Cookie": cookie})
+    page = connection.getresponse().read().decode()
+    connection.close()
+    assert "googleapis" not in page and "http://" not in page and "https://" not in page
+    assert 'href="static/css/xterm.css"' in page
+    assert (
+        get(web, "/static/fonts/RobotoMono-VariableFont_wght.ttf", {"Cookie": cookie}).status == 200
+    )
+
+
+# -- in a real browser ---------------------------------------------------------------------------
+
+
+def browser_or_skip() -> Any:
+    playwright = pytest.importorskip("playwright.sync_api", reason="needs playwright (pip)")
+    if not Path(CHROMIUM).exists():
+        pytest.skip("needs Debian's chromium: apt-get install -y chromium")
+    return playwright
+
+
+def frames_text(page: Any, since_ms: float) -> str:
+    frames = page.evaluate("() => window.__frames")
+    return "".join(text for at, text in frames if at >= since_ms)
+
+
+def wait_painted(page: Any, text: str, since_ms: float, timeout: float = 20) -> float:
+    """Wait until `text` reached the page after `since_ms`; returns when it did (epoch ms)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for at, chunk in page.evaluate("() => window.__frames"):
+            if at >= since_ms and text in chunk:
+                return float(at)
+        time.sleep(0.02)
+    raise AssertionError(f"{text!r} never reached the page")
+
+
+def screenshot(page: Any, tmp_path: Path, name: str) -> None:
+    path = tmp_path / f"{name}.png"
+    page.screenshot(path=str(path))
+    if SCREENSHOTS:
+        Path(SCREENSHOTS).mkdir(parents=True, exist_ok=True)
+        shutil.copy(path, Path(SCREENSHOTS) / path.name)
+
+
+@pytest.mark.parametrize("viewport", [(1000, 700), (390, 844)], ids=["desktop", "phone"])
+def test_a_choice_a_secret_and_a_form_are_answered_in_the_browser(
+    web: WebServer, inbox: HeadlessInbox, tmp_path: Path, viewport: tuple[int, int]
+) -> None:
+    sync_api = browser_or_skip()
+    width, height = viewport
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": width, "height": height})
+            page.add_init_script(RECORD_FRAMES)
+            page.goto(web.link)
+            assert "token" not in page.url
+            page.wait_for_selector("body.-first-byte", state="attached", timeout=20000)
+            wait_painted(page, "Attached to", 0)
+            page.mouse.click(width // 2, height // 2)  # the terminal takes the keys
+
+            # A choice.
+            since = time.time() * 1000
+            choice_id = inbox.submit(
+                {"kind": "choice", "message": "Which database?", "options": ["Postgres", "SQLite"]}
+            )
+            wait_painted(page, "SQLite", since)
+            time.sleep(0.5)
+            screenshot(page, tmp_path, f"web-choice-{width}x{height}")
+            page.keyboard.press("ArrowDown")
+            page.keyboard.press("Enter")
+            assert inbox.result(choice_id, wait=10) == {
+                "action": "accept",
+                "content": "SQLite",
+                "reason": None,
+            }
+
+            # A secret: masked on the page, the value only to the asker.
+            since = time.time() * 1000
+            secret_id = inbox.submit({"kind": "secret", "message": "API key for the deploy?"})
+            wait_painted(page, "API key for the deploy?", since)
+            time.sleep(0.5)
+            page.keyboard.type("sk-browser-typed-1234", delay=20)
+            time.sleep(0.3)
+            screenshot(page, tmp_path, f"web-secret-{width}x{height}")
+            assert "sk-browser-typed-1234" not in frames_text(page, since)
+            page.keyboard.press("Enter")
+            result = inbox.result(secret_id, wait=10)
+            assert result is not None and result["content"] == "sk-browser-typed-1234"
+
+            # A form.
+            since = time.time() * 1000
+            form_id = inbox.submit(
+                {
+                    "kind": "form",
+                    "message": "Deployment",
+                    "requestedSchema": {
+                        "type": "object",
+                        "properties": {
+                            "name": {"type": "string", "title": "Service name"},
+                            "replicas": {"type": "integer", "minimum": 1, "maximum": 5},
+                        },
+                        "required": ["name", "replicas"],
+                    },
+                }
+            )
+            wait_painted(page, "Service name", since)
+            time.sleep(0.5)
+            page.keyboard.type("web", delay=20)
+            page.keyboard.press("Enter")
+            page.keyboard.type("3", delay=20)
+            time.sleep(0.3)
+            screenshot(page, tmp_path, f"web-form-{width}x{height}")
+            if width < 500:
+                # A phone keyboard has no Ctrl key: tap Submit (drawn there at 390x844), Enter.
+                page.mouse.click(90, 515)
+                time.sleep(0.5)
+                screenshot(page, tmp_path, f"web-form-tapped-{width}x{height}")
+                # A tap focuses the button (a click on xterm.js does not press it): Enter does.
+                page.keyboard.press("Enter")
+            else:
+                page.keyboard.press("Control+s")
+            result = inbox.result(form_id, wait=10)
+            assert result is not None and result["content"] == {"name": "web", "replicas": 3}
+        finally:
+            browser.close()

@@ -1,0 +1,80 @@
+"""The app behind `elicit-tui attach`: the full TUI answering an inbox in another process."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import ClassVar
+
+from textual.binding import Binding, BindingType
+
+from tui.app.app import ElicitationApp
+from tui.front_ends.remote import RECONNECTING, RemoteFrontEnd
+from widgets.agent_status import AgentStatus
+
+
+class AttachApp(ElicitationApp):
+    """Shows the questions of the inbox `front_end` reaches, as the inbox's own TUI would.
+
+    `front_end` must be connected already (so a refused token never opens the app). Quitting
+    answers nothing: the questions stay in the inbox for the next front end. Ctrl+X asks the
+    inbox to cancel every waiting request.
+    """
+
+    keeps_secrets_in_memory = False
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("q", "quit", "Quit"),
+        Binding("ctrl+x", "cancel_all", "Cancel all", show=False),
+    ]
+    """
+    | Key(s) | Description |
+    | :- | :- |
+    | q | Quit; the questions stay waiting in the inbox. |
+    | ctrl+x | Cancel every question waiting in the inbox (reason `closed`). |
+    """
+
+    def __init__(
+        self,
+        front_end: RemoteFrontEnd,
+        *,
+        input_grace: float = 0.2,
+        bell: bool | None = None,
+        notify_command: str | None = None,
+    ) -> None:
+        super().__init__(
+            front_end,
+            front_end_name=front_end.name,
+            title=f"elicit-tui · {front_end.name} · {front_end.base}",
+            input_grace=input_grace,
+            bell=bell,
+            notify_command=notify_command,
+        )
+        self.front_end = front_end
+
+    def on_mount(self) -> None:
+        self.front_end.on_status = self._connection_changed
+        # After the app's own on_mount, which shows "no agent attached".
+        self.call_later(self._show_connection, True)
+
+    def _connection_changed(self, text: str) -> None:
+        # The reader thread: hand over to the UI thread (none once the app has stopped).
+        with contextlib.suppress(RuntimeError):
+            self.call_from_thread(self._connection_news, text)
+
+    def _connection_news(self, text: str) -> None:
+        if not self.is_running:
+            return
+        self._show_connection(text != RECONNECTING)
+        self.notify(text, severity="warning" if text == RECONNECTING else "information")
+
+    def _show_connection(self, connected: bool) -> None:
+        for status in self.query(AgentStatus):
+            status.show_attached(self.front_end.base, self.front_end.name, connected)
+
+    def action_cancel_all(self) -> None:
+        """Ask the inbox to cancel every waiting request."""
+        count = self.front_end.cancel_all()
+        if count is None:
+            self.notify("The inbox could not be reached.", severity="error")
+        else:
+            self.notify(f"Cancelled {count} waiting question{'' if count == 1 else 's'}.")

@@ -1,0 +1,79 @@
+"""`elicit-tui attach [URL]`: the full TUI as one more front end of an inbox elsewhere."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from tui.cli.notify_option import add_notify_option
+
+ATTACH_REFUSED = 2
+"""Exit status when the inbox refuses this front end (a wrong or missing token)."""
+
+NO_INBOX = 1
+"""Exit status when no inbox answers at the URL, or the app cannot start."""
+
+
+def add_attach_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register `attach` on the `elicit-tui` parser."""
+    attach = commands.add_parser(
+        "attach",
+        help="answer an inbox's questions from this terminal (one more front end)",
+        description="Show the questions waiting in the inbox that `elicit-tui serve` runs, "
+        "and new ones as they come, and answer them here. Several front ends may attach; the "
+        "first answer wins. Quitting answers nothing: the questions stay in the inbox.",
+    )
+    attach.add_argument(
+        "url",
+        nargs="?",
+        help="the inbox (as `serve` prints it, or its base URL; default: $ELICIT_TUI_URL, "
+        "else http://127.0.0.1:8765)",
+    )
+    attach.add_argument(
+        "--token",
+        help="the inbox's bearer token (default: $ELICIT_TUI_TOKEN, else the serve-token file)",
+    )
+    attach.add_argument(
+        "--name",
+        default=f"terminal {os.getpid()}",
+        help="how other front ends name this one when it answers (default: terminal PID)",
+    )
+    add_notify_option(attach)
+    attach.set_defaults(handler=_run)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from tui.front_ends.remote import InboxRefused, InboxUnreachable, RemoteFrontEnd
+    from tui.inbox.discovery import find_inbox
+
+    address = find_inbox(args.url, args.token)
+    try:
+        front_end = RemoteFrontEnd(address.base, address.token, args.name)
+        front_end.connect()
+    except ValueError as error:
+        print(f"elicit-tui attach: {error}", file=sys.stderr)
+        return NO_INBOX
+    except InboxRefused as error:
+        print(f"elicit-tui attach: {error}", file=sys.stderr)
+        return ATTACH_REFUSED
+    except InboxUnreachable as error:
+        print(f"elicit-tui attach: {error}; is `elicit-tui serve` running?", file=sys.stderr)
+        return NO_INBOX
+    from tui.app.attach_app import AttachApp
+    from tui.app.terminal import NoTerminalError, streams_on_terminal
+
+    app = AttachApp(front_end, notify_command=args.notify)
+    try:
+        if os.environ.get("TEXTUAL_DRIVER"):
+            app.run()  # a browser tab of `elicit-tui web`: the driver talks over the pipes
+        else:
+            with streams_on_terminal():
+                app.run()
+    except NoTerminalError as error:
+        front_end.close()
+        print(f"elicit-tui attach: {error}", file=sys.stderr)
+        return NO_INBOX
+    finally:
+        front_end.close()
+    return app.return_code or 0

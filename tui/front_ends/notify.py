@@ -1,0 +1,249 @@
+"""Telling the person a question waits: a desktop notification through the terminal, a command.
+
+Textual has no API for desktop notifications, so the app writes the terminal's own escape
+sequence: OSC 9 (iTerm2, Ghostty), OSC 99 (kitty) or OSC 777 (foot, WezTerm, VTE terminals),
+chosen from the environment the terminal sets, and wrapped for tmux's passthrough inside tmux.
+`--notify COMMAND` runs a command of the person's with the question's source, title and kind
+in its environment: agents' text reaches it only as environment values, never as part of the
+command line, and no part of a secret ever does (a secret request says only what it asks).
+Both are rate-limited: a burst of questions makes one notification, then one summary.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import subprocess
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Literal
+
+from tui.core.models import Request, ToolApprovalRequest
+
+OscKind = Literal["9", "99", "777"]
+
+OSC_VARIABLE = "ELICIT_TUI_OSC_NOTIFY"
+"""Overrides the sequence chosen: 9, 99 or 777, or off (also 0, no, false) for none."""
+
+BURST_INTERVAL = 2.0
+"""Seconds within which further questions make no notification of their own: they are counted,
+and one summary goes out when the interval ends."""
+
+TEXT_LIMIT = 200
+"""Characters of a notification's title or body at most (terminals cut or refuse long ones)."""
+
+_log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Notice:
+    """What a notification says about a waiting question, in plain one-line text."""
+
+    title: str
+    body: str
+    kind: str
+    source: str | None = None
+    tool: str | None = None
+    command: str | None = None
+    request_id: str | None = None
+    count: int = 1
+    """How many questions it stands for (more than 1: a burst summed up)."""
+
+    def environment(self) -> dict[str, str]:
+        """The variables a `--notify` command gets (ELICIT_TITLE, ELICIT_SOURCE, ...)."""
+        values = {
+            "ELICIT_TITLE": self.title,
+            "ELICIT_BODY": self.body,
+            "ELICIT_KIND": self.kind,
+            "ELICIT_SOURCE": self.source or "",
+            "ELICIT_TOOL": self.tool or "",
+            "ELICIT_COMMAND": self.command or "",
+            "ELICIT_ID": self.request_id or "",
+            "ELICIT_COUNT": str(self.count),
+        }
+        return {name: _one_line(value) for name, value in values.items()}
+
+
+def notice_for(request: Request) -> Notice:
+    """What to say about `request`: who asks, and for an approval which tool and command."""
+    who = request.source or "an agent"
+    if isinstance(request, ToolApprovalRequest):
+        return Notice(
+            title=_one_line(f"{who} wants to run {request.tool_name}"),
+            body=_one_line(request.summary),
+            kind=request.kind,
+            source=request.source,
+            tool=request.tool_name,
+            command=request.summary,
+            request_id=request.id,
+        )
+    return Notice(
+        title=_one_line(f"{who} asks ({request.kind.replace('_', ' ')})"),
+        body=_one_line(request.title or request.message),
+        kind=request.kind,
+        source=request.source,
+        request_id=request.id,
+    )
+
+
+def burst_notice(latest: Notice, count: int) -> Notice:
+    """One notice for `count` questions that arrived together, `latest` the last of them."""
+    return Notice(
+        title=f"{count} questions waiting",
+        body=_one_line(f"latest: {latest.title}: {latest.body}"),
+        kind=latest.kind,
+        source=latest.source,
+        tool=latest.tool,
+        command=latest.command,
+        request_id=latest.request_id,
+        count=count,
+    )
+
+
+def _one_line(text: str) -> str:
+    """`text` with control characters and line breaks made spaces, cut to `TEXT_LIMIT`."""
+    clean = "".join(" " if ord(c) < 32 or 0x7F <= ord(c) < 0xA0 else c for c in text)
+    clean = " ".join(clean.split())
+    return clean if len(clean) <= TEXT_LIMIT else clean[: TEXT_LIMIT - 1] + "…"
+
+
+# -- the terminal's sequence --------------------------------------------------------------------
+
+
+def osc_for(environ: Mapping[str, str]) -> OscKind | None:
+    """The notification sequence the terminal in `environ` shows, or None if it shows none
+    that is known. Inside tmux the outer terminal's own variables (inherited by tmux) decide."""
+    chosen = environ.get(OSC_VARIABLE, "").strip().lower()
+    if chosen in ("9", "99", "777"):
+        return chosen  # type: ignore[return-value]
+    if chosen in ("off", "0", "no", "false", "none"):
+        return None
+    term = environ.get("TERM", "")
+    program = environ.get("TERM_PROGRAM", "")
+    if environ.get("KITTY_WINDOW_ID") or term == "xterm-kitty":
+        return "99"
+    if (
+        program in ("iTerm.app", "ghostty")
+        or environ.get("LC_TERMINAL") == "iTerm2"
+        or environ.get("ITERM_SESSION_ID")
+        or environ.get("GHOSTTY_RESOURCES_DIR")
+        or term == "xterm-ghostty"
+    ):
+        return "9"
+    if (
+        program == "WezTerm"
+        or environ.get("WEZTERM_PANE")
+        or term.startswith("foot")
+        or environ.get("VTE_VERSION")
+    ):
+        return "777"
+    return None
+
+
+def osc_sequence(notice: Notice, kind: OscKind) -> str:
+    """The escape sequence that shows `notice` on a terminal speaking `kind`."""
+    title, body = _one_line(notice.title), _one_line(notice.body)
+    if kind == "9":
+        # One text only: iTerm2 and Ghostty show it as the notification's body.
+        return f"\x1b]9;{title}: {body}\x1b\\"
+    if kind == "99":
+        # kitty: the title (d=0: more follows), then the body, one notification by its id.
+        return f"\x1b]99;i=elicit:d=0:p=title;{title}\x1b\\\x1b]99;i=elicit:d=1:p=body;{body}\x1b\\"
+    # OSC 777 separates its fields with ';': one in the title would start the body early.
+    return f"\x1b]777;notify;{title.replace(';', ',')};{body}\x1b\\"
+
+
+def tmux_wrapped(sequence: str) -> str:
+    """`sequence` in tmux's passthrough (each ESC doubled), for the terminal tmux runs in.
+    tmux passes it on with `set -g allow-passthrough on` (tmux 3.3 and later)."""
+    return "\x1bPtmux;" + sequence.replace("\x1b", "\x1b\x1b") + "\x1b\\"
+
+
+def terminal_notification(notice: Notice, environ: Mapping[str, str]) -> str | None:
+    """What to write to the terminal of `environ` to show `notice`, or None if it shows none."""
+    kind = osc_for(environ)
+    if kind is None:
+        return None
+    sequence = osc_sequence(notice, kind)
+    return tmux_wrapped(sequence) if environ.get("TMUX") else sequence
+
+
+# -- rate limit and the command -----------------------------------------------------------------
+
+
+class BurstLimiter:
+    """Passes the first notice at once; those within `interval` after it are counted and one
+    summary (`burst_notice`) goes to `send` when the interval ends. Thread-safe."""
+
+    def __init__(
+        self,
+        send: Callable[[Notice], None],
+        interval: float = BURST_INTERVAL,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._send = send
+        self._interval = interval
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._quiet_until = 0.0
+        self._held: Notice | None = None
+        self._held_count = 0
+        self._timer: threading.Timer | None = None
+
+    def offer(self, notice: Notice) -> None:
+        """Send `notice` now, or count it into the summary of the current burst."""
+        with self._lock:
+            now = self._clock()
+            if now >= self._quiet_until and self._timer is None:
+                self._quiet_until = now + self._interval
+                send = notice
+            else:
+                self._held, self._held_count = notice, self._held_count + 1
+                if self._timer is None:
+                    self._timer = threading.Timer(max(self._quiet_until - now, 0.0), self._flush)
+                    self._timer.daemon = True
+                    self._timer.start()
+                return
+        self._send(send)
+
+    def _flush(self) -> None:
+        with self._lock:
+            held, count = self._held, self._held_count
+            self._held, self._held_count, self._timer = None, 0, None
+            self._quiet_until = self._clock() + self._interval
+        if held is not None:
+            self._send(held if count == 1 else burst_notice(held, count))
+
+    def close(self) -> None:
+        """Drop what is held: nothing more is sent."""
+        with self._lock:
+            if self._timer is not None:
+                self._timer.cancel()
+            self._held, self._held_count, self._timer = None, 0, None
+
+
+def run_notify_command(command: str, notice: Notice, timeout: float = 30.0) -> None:
+    """Run `command` (through the shell, as the person wrote it) with `notice` in its
+    environment, in a thread of its own; its output is discarded, a failure logged."""
+
+    def run() -> None:
+        try:
+            done = subprocess.run(
+                command,
+                shell=True,
+                env={**os.environ, **notice.environment()},
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                timeout=timeout,
+                check=False,
+            )
+        except (OSError, subprocess.SubprocessError) as error:
+            _log.warning("the --notify command failed: %s", error)
+            return
+        if done.returncode:
+            _log.warning("the --notify command exited with status %s", done.returncode)
+
+    threading.Thread(target=run, name="elicit-notify", daemon=True).start()

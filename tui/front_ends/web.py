@@ -1,0 +1,247 @@
+"""`elicit-tui web`: the attach front end in a browser, through textual-serve, behind a door.
+
+textual-serve runs a command per browser tab and relays its screen over a websocket; it
+checks no token and no Origin, builds an absolute websocket URL and links web fonts from the
+internet. This server closes each of those gaps:
+
+- Nothing is served without a session cookie. The link `web` prints carries a login code
+  that works once: it sets an HttpOnly, SameSite=Strict cookie and redirects to the same
+  address without the code (and `web` prints the next link, for another browser). No
+  request is logged, so the code reaches no log.
+- Every request (the page, the websocket, anything else) must name a local host, or one
+  allowed with `--allow-host`, in Host, and come from the page's own origin when it says
+  where it comes from (Origin); only GET is served.
+- The page builds the websocket's URL from its own address and loads the font from here:
+  it works offline, through `ssh -L` on any port and behind a reverse proxy with TLS.
+
+Each tab runs `elicit-tui attach` as a front end of its own ("browser 1", "browser 2", ...)
+on this machine: a secret typed in the browser goes to this machine's inbox and keyring.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import html
+import logging
+import secrets
+import shlex
+import socket
+import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import aiohttp_jinja2
+import jinja2
+from aiohttp import web
+from textual_serve.app_service import AppService
+from textual_serve.server import Server
+
+COOKIE = "elicit_web"
+LOGIN_PARAMETER = "token"
+LOCAL_NAMES = frozenset({"127.0.0.1", "localhost", "[::1]", "::1"})
+PAGE = Path(__file__).parent / "web_page"
+SECURITY_HEADERS = {
+    "Cache-Control": "no-store",
+    "Referrer-Policy": "no-referrer",
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Content-Security-Policy": (
+        "default-src 'self'; script-src 'self' 'unsafe-inline'; "
+        "style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self'; "
+        "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
+    ),
+}
+"""On every response: nothing cached, no address leaked to another site, never in a frame,
+nothing loaded or contacted but this server."""
+
+_log = logging.getLogger(__name__)
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+Say = Callable[[str], None]
+
+
+def host_name(host: str) -> str:
+    """The name in a Host header (`name`, `name:port`, `[v6]:port`), lower-cased."""
+    host = host.strip().lower()
+    if host.startswith("["):
+        return host[: host.find("]") + 1] if "]" in host else host
+    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+
+
+class _AttachService(AppService):
+    """One tab's `elicit-tui attach`, with the inbox's token in its environment (never on its
+    command line, which other local users may read)."""
+
+    def __init__(self, command: str, environment: dict[str, str], **kwargs: Any) -> None:
+        super().__init__(command, **kwargs)
+        self._extra = environment
+
+    def _build_environment(self, width: int = 80, height: int = 24) -> dict[str, str]:
+        return {**super()._build_environment(width, height), **self._extra}
+
+
+class WebFrontEnds(Server):
+    """Serves the attach front end of the inbox at `inbox_url` to browsers, one per tab, on
+    `listener` (a socket bound already, so a busy port is reported before anything starts).
+
+    `token` is the inbox's (given to each tab's process only); `allowed_hosts` are host names
+    besides this machine's that a browser may use (a reverse proxy's); `say` prints the
+    login links for the person.
+    """
+
+    def __init__(
+        self,
+        inbox_url: str,
+        token: str | None,
+        listener: socket.socket,
+        *,
+        allowed_hosts: frozenset[str] = frozenset(),
+        say: Say = print,
+        notify_command: str | None = None,
+    ) -> None:
+        super().__init__(command="elicit-tui attach", title="elicit-tui")
+        self.inbox_url = inbox_url
+        self.allowed_hosts = LOCAL_NAMES | {name.lower() for name in allowed_hosts}
+        self._token = token
+        self._notify_command = notify_command
+        self._say = say
+        self._login_code = secrets.token_urlsafe(24)
+        self._sessions: set[str] = set()
+        self._tabs = 0
+        self._listener = listener
+        host, port = listener.getsockname()[:2]
+        self.address = f"http://{f'[{host}]' if ':' in host else host}:{port}/"
+        """Where the server listens: http://HOST:PORT/."""
+
+    # -- the door ---------------------------------------------------------------------
+
+    def login_link(self) -> str:
+        """The link that lets one browser in, once."""
+        return f"{self.address}?{LOGIN_PARAMETER}={self._login_code}"
+
+    @web.middleware
+    async def _guard(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        host = request.headers.get("Host", "")
+        if host_name(host) not in self.allowed_hosts:
+            return _refusal(421, "This address is not one elicit-tui web answers to.")
+        origin = request.headers.get("Origin")
+        if origin is not None and origin not in (f"http://{host}", f"https://{host}"):
+            return _refusal(403, "Requests from other sites are refused.")
+        if request.method not in ("GET", "HEAD"):
+            return _refusal(405, "Only the page and its websocket are served here.")
+        if LOGIN_PARAMETER in request.query:
+            return self._log_in(request)
+        session = request.cookies.get(COOKIE, "")
+        if not any(hmac.compare_digest(session, known) for known in self._sessions):
+            return _refusal(
+                401, "Open the link that `elicit-tui web` printed to use this page here."
+            )
+        response = await handler(request)
+        response.headers.update(SECURITY_HEADERS)
+        return response
+
+    def _log_in(self, request: web.Request) -> web.StreamResponse:
+        code = request.query.get(LOGIN_PARAMETER, "")
+        if not hmac.compare_digest(code, self._login_code):
+            return _refusal(401, "This link was used already, or is wrong: ask for a new one.")
+        # Once only: a link seen by someone else (a shoulder, a screen share) is spent.
+        self._login_code = secrets.token_urlsafe(24)
+        session = secrets.token_urlsafe(32)
+        self._sessions.add(session)
+        # Relative: back to this address without the code, whatever the browser calls it.
+        response = web.HTTPSeeOther(location="./")
+        response.headers.update(SECURITY_HEADERS)
+        secure = request.secure or request.headers.get("X-Forwarded-Proto") == "https"
+        response.set_cookie(
+            COOKIE, session, httponly=True, samesite="Strict", secure=secure, path="/"
+        )
+        self._say(f"A browser logged in. The link for another one: {self.login_link()}")
+        return response
+
+    # -- textual-serve, adjusted --------------------------------------------------------
+
+    async def _make_app(self) -> web.Application:
+        app = web.Application(middlewares=[self._guard])
+        aiohttp_jinja2.setup(app, loader=jinja2.FileSystemLoader(PAGE))
+        app.add_routes(
+            [
+                web.get("/", self.handle_index, name="index"),
+                web.get("/ws", self.handle_websocket, name="websocket"),
+                web.static("/static", self.statics_path, name="static"),
+            ]
+        )
+        return app
+
+    async def handle_index(self, request: web.Request) -> web.StreamResponse:
+        context = {"title": "elicit-tui", "font_size": _font_size(request.query.get("fontsize"))}
+        return aiohttp_jinja2.render_template("app_index.html", request, context)
+
+    def _tab_command(self) -> tuple[str, dict[str, str]]:
+        self._tabs += 1
+        args = [sys.executable, "-m", "tui.cli.main", "attach", self.inbox_url]
+        args += ["--name", f"browser {self._tabs}"]
+        if self._notify_command:
+            args += ["--notify", self._notify_command]
+        environment = {"ELICIT_TUI_OSC_NOTIFY": "off"}
+        if self._token is not None:
+            environment["ELICIT_TUI_TOKEN"] = self._token
+        return shlex.join(args), environment
+
+    async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
+        """One tab: its own `elicit-tui attach`, until the tab closes (answering nothing)."""
+        websocket = web.WebSocketResponse(heartbeat=15)
+        width = _number(request.query.get("width"), 80)
+        height = _number(request.query.get("height"), 24)
+        command, environment = self._tab_command()
+        service: AppService | None = None
+        try:
+            await websocket.prepare(request)
+            service = _AttachService(
+                command,
+                environment,
+                write_bytes=websocket.send_bytes,
+                write_str=websocket.send_str,
+                close=websocket.close,
+                download_manager=self.download_manager,
+            )
+            await service.start(width, height)
+            await self._process_messages(websocket, service)
+        except asyncio.CancelledError:
+            await websocket.close()
+        except Exception:
+            _log.exception("a browser tab's front end failed")
+        finally:
+            if service is not None:
+                await service.stop()
+        return websocket
+
+    async def run(self) -> None:
+        """Serve until cancelled; nothing is logged per request."""
+        runner = web.AppRunner(await self._make_app(), access_log=None)
+        await runner.setup()
+        site = web.SockSite(runner, self._listener)
+        await site.start()
+        try:
+            await asyncio.Event().wait()
+        finally:
+            await runner.cleanup()
+
+
+def _font_size(value: str | None) -> int:
+    return min(max(_number(value, 16), 8), 40)
+
+
+def _number(value: str | None, default: int) -> int:
+    try:
+        return int(value or default)
+    except ValueError:
+        return default
+
+
+def _refusal(status: int, text: str) -> web.Response:
+    body = f"<!DOCTYPE html><title>elicit-tui</title><p>{html.escape(text)}</p>"
+    response = web.Response(status=status, text=body, content_type="text/html")
+    response.headers.update(SECURITY_HEADERS)
+    return response
