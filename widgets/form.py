@@ -31,8 +31,6 @@ class FormModal(ElicitationModal[FormRequest]):
     Fields not built yet count as untouched: they give their defaults.
     """
 
-    kind = "form"
-
     BINDINGS: ClassVar[list[BindingType]] = [
         # One key, two labels: the footer says what Enter does on the focused field.
         Binding("enter", "submit", "Next", priority=True),

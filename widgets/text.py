@@ -25,8 +25,6 @@ def length_problem(length: int, low: int | None, high: int | None) -> str | None
 class TextModal(ElicitationModal[TextRequest]):
     """Type an answer; Enter accepts (Ctrl+S in a multiline area, where Enter starts a line)."""
 
-    kind = "text"
-
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "accept", "Accept"),
     ]

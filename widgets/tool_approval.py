@@ -36,8 +36,6 @@ class _DiffTheme(HighlightTheme):
 class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
     """Allow once, for this session, always, or deny (with an optional reason for the agent)."""
 
-    kind = "tool_approval"
-
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("1,y", "allow('once')", "Allow once", key_display="1/y"),
         Binding("2", "allow('session')", "Session"),

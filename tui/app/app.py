@@ -26,7 +26,7 @@ from tui.app.key_recorder import KeyRecorder, secret_lengths
 from tui.app.messages import AgentActivity, AgentFailed, AgentFinished, QueueEventPosted
 from tui.app.screenshot import masked_screenshot, screenshot_directory
 from tui.approvals.rules import ApprovalPolicy
-from tui.core.models import ElicitationResult, Request
+from tui.core.models import ElicitationResult, Request, unsupported
 from tui.core.queue import ElicitationQueue, QueueEvent
 from tui.secrets.redaction import REDACTOR, install_log_redaction
 from tui.transcript.writer import TranscriptWriter
@@ -313,10 +313,13 @@ class ElicitationApp(KeyOrderApp[Any]):
             try:
                 modal = self._modals.take(event.request, deadline=event.deadline)
             except LookupError as error:
-                self.notify(str(error), severity="error")
-                self.queue.respond(
-                    event.request.id, ElicitationResult(action="cancel", reason="unsupported")
+                # Never a crash and never a guess: the agent hears which kind could not be shown.
+                self.notify(
+                    f"Cannot show {event.request.kind!r} requests here ({error}); cancelled.",
+                    severity="error",
+                    markup=False,
                 )
+                self.queue.respond(event.request.id, unsupported(event.request))
                 continue
             if isinstance(modal, SecretModal):
                 modal.offer_memory = self.keeps_secrets_in_memory

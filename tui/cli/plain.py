@@ -31,6 +31,7 @@ from tui.core.models import (
     TextRequest,
     ToolApprovalRequest,
     UrlRequest,
+    unsupported,
 )
 from tui.core.options import Option
 from tui.core.schema import FieldSpec, parse_schema, parse_value, validate_content
@@ -74,8 +75,8 @@ class PlainPrompter:
         self._header(request)
         asker = self._askers().get(request.kind)
         if asker is None:
-            self.say(f"Plain mode cannot ask {request.kind!r} requests.")
-            return ElicitationResult(action="cancel", reason="unsupported")
+            self.say(f"Plain mode cannot ask {request.kind!r} requests; cancelled.")
+            return unsupported(request)
         try:
             return asker(request)
         except _Ended as ended:

@@ -14,7 +14,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter
 
-from tui.core.models import ElicitationResult, FormRequest, Request, Timeout
+from tui.core.models import ElicitationResult, FormRequest, Request
+from tui.core.request_base import Timeout
 
 Policy = Literal["cancel", "accept_defaults", "decline", "wait"]
 """What happens to a request while no front end is subscribed."""
