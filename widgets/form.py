@@ -70,6 +70,11 @@ class FormModal(ElicitationModal[FormRequest]):
     def _build(self, specs: tuple[FieldSpec, ...]) -> list[Widget]:
         """Build fields for `specs`; returns their widgets to mount, top to bottom."""
         built = [FormField(spec) for spec in specs]
+        if self.request.sensitive:
+            # A sensitive form is typed masked throughout, its answers stay the types asked.
+            for form_field in built:
+                if isinstance(form_field.control, Input):
+                    form_field.control.password = True
         self.fields.extend(built)
         self._by_control.update((f.control, f) for f in built)
         return [widget for form_field in built for widget in form_field.widgets]

@@ -26,7 +26,7 @@ from tui.app.key_recorder import KeyRecorder, secret_lengths
 from tui.app.messages import AgentActivity, AgentFailed, AgentFinished, QueueEventPosted
 from tui.app.screenshot import masked_screenshot, screenshot_directory
 from tui.approvals.rules import ApprovalPolicy
-from tui.core.models import ElicitationResult, Request, unsupported
+from tui.core.models import ElicitationResult, Request, flagged, unsupported
 from tui.core.queue import ElicitationQueue, QueueEvent
 from tui.secrets.redaction import REDACTOR, install_log_redaction
 from tui.transcript.writer import TranscriptWriter
@@ -347,7 +347,11 @@ class ElicitationApp(KeyOrderApp[Any]):
             self._modals.give_back(self._shown)
         if result is not None:
             # Before the agent wakes, so nothing it does with a secret can show it.
-            REDACTOR.register_found(result.content)
+            result = flagged(request, result)
+            if result.sensitive:
+                REDACTOR.register_all(result.content)
+            else:
+                REDACTOR.register_found(result.content)
             self.queue.respond(request.id, result)
         self._shown = None
         self._show_next()

@@ -747,6 +747,9 @@ class ElicitationResult(BaseModel):
     `accept` the person chose to keep it in memory (content is a `SecretStr`), with `cancel`
     they chose not to give it.
     """
+    sensitive: bool = False
+    """True when the content answers a `sensitive` request: it is the asker's alone, so a
+    repr, a transcript, a timeline and `to_llm_text()` show a mask instead (see `flagged`)."""
 
     @property
     def accepted(self) -> bool:
@@ -763,7 +766,10 @@ class ElicitationResult(BaseModel):
 
     def __repr_args__(self) -> Any:
         for name, value in super().__repr_args__():
-            yield name, ("SecretStr('**********')" if isinstance(value, SecretStr) else value)
+            if name == "content" and self.sensitive:
+                yield name, "<sensitive>"
+            else:
+                yield name, ("SecretStr('**********')" if isinstance(value, SecretStr) else value)
 
     def to_llm_text(self) -> str:
         """A short sentence safe to hand to a model: secrets become references or a mention."""
@@ -773,6 +779,8 @@ class ElicitationResult(BaseModel):
             why = f" ({self.reason})" if self.reason else ""
             return f"The request was cancelled{why}; no answer was given."
         content = self.content
+        if self.sensitive:
+            return "The user answered; the answer is sensitive and not shown here."
         if isinstance(content, SecretRef):
             return (
                 f"The user stored the secret as keyring entry {content.service}/{content.username}."
@@ -787,3 +795,14 @@ class ElicitationResult(BaseModel):
         if isinstance(content, BaseModel):
             return f"The user answered: {content.model_dump_json()}"
         return f"The user answered: {TypeAdapter(Any).dump_json(content).decode()}"
+
+
+def flagged(request: RequestBase, result: ElicitationResult) -> ElicitationResult:
+    """`result`, marked `sensitive` if it accepts a sensitive request with content of its own;
+    a secret's `SecretStr` or `SecretRef` needs no mark, it never shows its value anyway."""
+    content = result.content
+    if not request.sensitive or result.sensitive or not result.accepted:
+        return result
+    if isinstance(content, SecretStr | SecretRef) or content is None:
+        return result
+    return result.model_copy(update={"sensitive": True})

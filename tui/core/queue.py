@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter
 
-from tui.core.models import ElicitationResult, FormRequest, Request
+from tui.core.models import ElicitationResult, FormRequest, Request, flagged
 from tui.core.request_base import Timeout
 
 Policy = Literal["cancel", "accept_defaults", "decline", "wait"]
@@ -247,6 +247,8 @@ class ElicitationQueue:
                 return False
             if pending.timer is not None:
                 pending.timer.cancel()
+            # Every later reader (transcripts, timelines, reprs) keeps a sensitive answer hidden.
+            result = flagged(pending.request, result)
             # Wake the asker first: the event below is bookkeeping for the front ends.
             # An asker that cancelled its future gets no result, but front ends still hear of it.
             if pending.future.set_running_or_notify_cancel():

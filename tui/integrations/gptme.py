@@ -6,6 +6,9 @@
 session or always is remembered by the front end's approval rules, a denial skips the call
 with the person's reason, and a cancel interrupts the turn as Ctrl+C does in gptme).
 
+A request gptme marks `sensitive` is typed masked, kept out of the timeline and transcripts,
+and answered with `sensitive=True`, so gptme keeps it out of the model's context.
+
 A secret never reaches gptme, so never the model: gptme hears only that it was provided. The
 value goes to `on_secret(prompt, value)` if given, else into the system keyring
 (service `gptme`, the prompt as the entry's name).
@@ -13,6 +16,7 @@ value goes to `on_secret(prompt, value)` if given, else into the system keyring
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import uuid
@@ -83,10 +87,17 @@ def _elicit(
     result = queue.ask(asked)
     if not result.accepted:
         return ElicitationResponse.cancel()
-    content = result.content
+    response = _response(asked, result.content, request.prompt, on_secret)
+    # gptme keeps a sensitive answer out of the model's context only if told so.
+    return dataclasses.replace(response, sensitive=True) if asked.sensitive else response
+
+
+def _response(
+    asked: Request, content: Any, prompt: str, on_secret: SecretSink | None
+) -> ElicitationResponse:
     if isinstance(asked, SecretRequest):
         if on_secret is not None and isinstance(content, SecretStr):
-            on_secret(request.prompt, content)
+            on_secret(prompt, content)
         return ElicitationResponse(value=None, sensitive=True)
     if isinstance(asked, MultiChoiceRequest):
         return ElicitationResponse.multi(list(content))
@@ -108,6 +119,8 @@ def _request(request: ElicitationRequest, *, store: bool) -> Request:
         "description": request.description,
         "source": SOURCE,
     }
+    if request.sensitive and request.type != "secret":
+        common["sensitive"] = True
     options = request.options or []
     if request.type == "choice" and options:
         default = request.default if request.default in options else None
