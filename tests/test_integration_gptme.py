@@ -237,3 +237,20 @@ async def test_a_sensitive_answer_is_typed_masked_kept_out_of_records_and_flagge
     assert CANARY not in screen and CANARY not in " ".join(cells)
     assert "✔ •••" in " ".join(cells)
     assert CANARY not in transcript.read_text()
+
+
+def test_an_edited_call_becomes_gptmes_edit_answer(queue: ElicitationQueue) -> None:
+    edited = {"scope": "once", "arguments": {"content": "git push --dry-run"}}
+    ScriptedResponder(queue, {'shell(content="git push")': edited})
+    answer = get_confirmation(_shell("git push", "c1"))
+    assert (answer.action, answer.edited_content) == (ConfirmAction.EDIT, "git push --dry-run")
+
+
+def test_an_edit_gptme_cannot_carry_skips_the_call_naming_the_edit(
+    queue: ElicitationQueue,
+) -> None:
+    edited = {"scope": "once", "arguments": {"content": "ls", "args": ["-la"]}}
+    ScriptedResponder(queue, {'shell(content="ls")': edited})
+    answer = get_confirmation(_shell("ls", "c1"))
+    assert answer.action == ConfirmAction.SKIP
+    assert answer.message is not None and '"args": ["-la"]' in answer.message

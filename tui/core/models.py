@@ -560,7 +560,9 @@ class ToolApprovalRequest(RequestBase):
     """May the agent run this tool call? The id is `toolApproval:{tool_call_id}`.
 
     Accepting allows the call; the content is `{"scope": "once" | "session" | "always"}`,
-    and an accept without content (as protocol-driven front ends send) allows it once.
+    and an accept without content (as protocol-driven front ends send) allows it once. When
+    the person edited the call's arguments first, the content also holds them,
+    `{"scope": ..., "arguments": {...}}` (`edited_arguments()`): run the call with those.
     Declining denies it; the content is `{"reason": str}` when the person gave one, else None.
     Cancelling means the agent should stop its turn. Without a `message`, it is the `summary`.
     """
@@ -618,6 +620,14 @@ class ToolApprovalRequest(RequestBase):
         scope = content.get("scope") if isinstance(content, dict) else None
         return _SCOPES.get(scope, "once") if isinstance(scope, str) else "once"
 
+    def edited_arguments(self, result: ElicitationResult) -> dict[str, Any] | None:
+        """The arguments the person edited the call to, if they allowed it edited; else None."""
+        content = result.content
+        if result.action != "accept" or not isinstance(content, dict):
+            return None
+        arguments = content.get("arguments")
+        return dict(arguments) if isinstance(arguments, dict) else None
+
     def denial_reason(self, result: ElicitationResult) -> str | None:
         """What the person told the agent when denying, if they said anything."""
         content = result.content
@@ -629,18 +639,21 @@ class ToolApprovalRequest(RequestBase):
 
     def describe_content(self, content: Any) -> str:
         result = ElicitationResult(action="accept", content=content)
-        return _SCOPE_TEXT[self.scope_of(result) or "once"]
+        scope = _SCOPE_TEXT[self.scope_of(result) or "once"]
+        return f"edited, {scope}" if self.edited_arguments(result) is not None else scope
 
-    def check_content(self, content: Any) -> dict[str, ApprovalScope]:
+    def check_content(self, content: Any) -> dict[str, Any]:
         if content is None:
             return {"scope": "once"}
-        _expect(content, dict, 'a dict {"scope": "once" | "session" | "always"}')
+        shape = '{"scope": "once" | "session" | "always"} (with "arguments": {...} if edited)'
+        _expect(content, dict, f"a dict {shape}")
         scope = content.get("scope")
-        if scope not in _SCOPES or set(content) != {"scope"}:
-            raise ValueError(
-                f'the answer must be {{"scope": "once" | "session" | "always"}}, not {content!r}'
-            )
-        return {"scope": _SCOPES[scope]}
+        if scope not in _SCOPES or not set(content) <= {"scope", "arguments"}:
+            raise ValueError(f"the answer must be {shape}, not {content!r}")
+        if "arguments" not in content:
+            return {"scope": _SCOPES[scope]}
+        _expect(content["arguments"], dict, "edited arguments as a dict")
+        return {"scope": _SCOPES[scope], "arguments": dict(content["arguments"])}
 
 
 class UrlRequest(RequestBase):
