@@ -437,7 +437,8 @@ class QuestionsRequest(RequestBase):
     message: str = Field(default="", min_length=1)
     questions: list[Question] = Field(min_length=1)
     preview_format: Literal["markdown", "html"] = "markdown"
-    """How previews are written; HTML previews are shown as source, a terminal cannot render them."""
+    """How previews are written; HTML previews are shown converted to Markdown (scripts and
+    styles dropped), as a terminal cannot render HTML."""
 
     @model_validator(mode="before")
     @classmethod
