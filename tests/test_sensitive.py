@@ -3,6 +3,7 @@ every text, kept out of the timeline and transcripts, flagged on its result."""
 
 from __future__ import annotations
 
+import io
 import logging
 from pathlib import Path
 
@@ -12,6 +13,7 @@ from textual.widgets import Input
 
 from tui.app.app import ElicitationApp
 from tui.cli.ask import result_json
+from tui.cli.plain import PlainPrompter
 from tui.core.models import ElicitationResult, FormRequest, TextRequest
 from tui.core.queue import ElicitationQueue
 from tui.core.scripted import ScriptedResponder
@@ -82,3 +84,11 @@ async def test_a_sensitive_form_masks_every_typed_field() -> None:
         await wait_for(pilot, lambda: len(app.screen.query(Input)) == 2)
         inputs = list(app.screen.query(Input))
         assert len(inputs) == 2 and all(i.password for i in inputs)
+
+
+def test_plain_mode_reads_a_sensitive_text_without_echoing_it() -> None:
+    out = io.StringIO()
+    request = TextRequest(message="PIN?", multiline=True, sensitive=True)
+    result = PlainPrompter(io.StringIO(f"{CANARY}\n"), out).ask(request)
+    assert result.content == CANARY
+    assert not carries_canary(out.getvalue()) and "•••" in out.getvalue()

@@ -157,6 +157,13 @@ class PlainPrompter:
                 raise _Invalid(f"Too long: at most {high} characters (you typed {len(value)}).")
             return value
 
+        if request.sensitive:
+            # Read without echo, in one line, as a secret is.
+            while True:
+                try:
+                    return _accept(parse(self._hidden("Answer (hidden):")))
+                except _Invalid as invalid:
+                    self.say(f"  ✖ {invalid} Type it again.")
         if request.multiline:
             self.say("Type the lines; a line with a single . ends the text.")
             while True:
