@@ -502,5 +502,5 @@ def test_a_batch_answered_in_part_names_the_questions_left() -> None:
 def test_a_question_answered_as_the_ui_could_not_is_impossible() -> None:
     queue = ElicitationQueue()
     ScriptedResponder(queue, {"Which database?": "SQLite", "Which extras?": "jobs"})
-    with pytest.raises(ImpossibleAnswerError, match="a list of answers to 'Which extras\?'"):
+    with pytest.raises(ImpossibleAnswerError, match=r"a list of answers to 'Which extras\?'"):
         queue.ask(parse_request({"kind": "questions", **BATCH}))
