@@ -1,4 +1,5 @@
-"""What a tool approval looks like: the arguments as JSON, a diff, the reason for a denial."""
+"""What a tool approval looks like: the arguments as JSON, a diff, the reason for a denial,
+the arguments' editor."""
 
 from __future__ import annotations
 
@@ -37,6 +38,7 @@ CASES: list[tuple[str, ToolApprovalRequest, list[str]]] = [
     ("json_arguments", SHELL, []),
     ("diff", EDIT, []),
     ("deny_with_reason", SHELL, ["n", *"use make test"]),
+    ("edit_arguments", SHELL, ["e", "down", "end", "left", "left", *"/unit"]),
 ]
 
 

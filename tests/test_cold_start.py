@@ -10,14 +10,14 @@ import json
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any, get_args
+from typing import Any
 
 import pytest
 from pydantic import ValidationError
 
-from tui.core.models import _REQUEST_ADAPTER, Request, parse_request
-from widgets.base import ElicitationModal
-from widgets.registry import MODAL_MODULES
+from tui.core.kinds import kind, kind_names
+from tui.core.models import parse_request, request_adapter
+from widgets.registry import modal_class_for
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -123,10 +123,10 @@ def test_the_command_line_parser_loads_no_front_end_keyring_or_bridge() -> None:
 
 def test_parse_request_builds_the_validator_of_its_own_kind_only() -> None:
     built = _fresh(
-        "import json\nfrom tui.core.models import _REQUEST_CLASSES, parse_request\n"
+        "import json\nfrom tui.core.kinds import kind, kind_names\n"
+        "from tui.core.models import parse_request\n"
         "parse_request({'kind': 'choice', 'message': 'Zebra?', 'options': ['yes']})\n"
-        "print(json.dumps(sorted(k for k, c in _REQUEST_CLASSES.items()"
-        " if c.__pydantic_complete__)))"
+        "print(json.dumps(sorted(k for k in kind_names() if kind(k).model.__pydantic_complete__)))"
     )
     assert built == ["choice"]
 
@@ -146,7 +146,7 @@ def test_a_refused_request_is_refused_as_the_union_of_kinds_refuses_it(
     data: dict[str, Any],
 ) -> None:
     with pytest.raises(ValidationError) as expected:
-        _REQUEST_ADAPTER.validate_python(data)
+        request_adapter().validate_python(data)
     with pytest.raises(ValidationError) as refused:
         parse_request(data)
     assert str(refused.value) == str(expected.value)
@@ -155,12 +155,16 @@ def test_a_refused_request_is_refused_as_the_union_of_kinds_refuses_it(
     )
 
 
-def test_every_kind_has_a_modal_module_that_registers_it() -> None:
-    kinds = {cls.model_fields["kind"].default for cls in get_args(get_args(Request)[0])}
-    assert set(MODAL_MODULES) == kinds
-    for kind, module in MODAL_MODULES.items():
-        __import__(module)
-        assert ElicitationModal.registry[kind].__module__ == module
+def test_every_built_in_kind_names_a_modal_of_its_own_module() -> None:
+    built_in = [n for n in kind_names() if kind(n).model.__module__ == "tui.core.models"]  # type: ignore[union-attr]
+    assert len(built_in) == 9
+    for name in built_in:
+        modal = kind(name).modal  # type: ignore[union-attr]
+        assert modal is not None
+        modal_class = modal_class_for(name)
+        assert modal_class is not None
+        assert f"{modal_class.__module__}:{modal_class.__name__}" == modal
+        assert modal_class.__module__ == f"widgets.{name}"
 
 
 REUSED_FROM_THE_FIRST = """

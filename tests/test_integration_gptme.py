@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -192,3 +193,64 @@ def test_auto_confirm_mode_is_honoured_without_asking(queue: ElicitationQueue) -
     finally:
         reset_auto_confirm()
     assert scripted.asked == []
+
+
+async def test_a_sensitive_answer_is_typed_masked_kept_out_of_records_and_flagged(
+    tmp_path: Path,
+) -> None:
+    # Through gptme's own elicit(), answered in the real app, recorded to a transcript.
+    from textual.widgets import Input
+
+    from tui.app.app import ElicitationApp
+    from widgets.timeline import Timeline
+
+    responses: list[Any] = []
+    queue = ElicitationQueue()
+    transcript = tmp_path / "session.jsonl"
+
+    def agent(queue: ElicitationQueue) -> None:
+        unregister = register(queue)  # gptme's hooks are per thread: the agent's own
+        try:
+            request = ElicitationRequest(type="text", prompt="Recovery phrase?", sensitive=True)
+            responses.append(elicit(request))
+        finally:
+            unregister()
+
+    app = ElicitationApp(queue, agent, input_grace=0, transcript=transcript)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(500):
+            if app.screen.query("#answer") or responses:
+                break
+            await pilot.pause(0.02)
+        assert app.screen.query_one("#answer", Input).password
+        await pilot.press(*CANARY, "enter")
+        for _ in range(500):
+            if responses:
+                break
+            await pilot.pause(0.02)
+        await pilot.pause()
+        screen = app.export_screenshot()
+        timeline = app.query_one(Timeline)
+        cells = [c.plain for row in range(timeline.row_count) for c in timeline.get_row_at(row)]
+    response = responses[0]
+    assert (response.value, response.sensitive, response.cancelled) == (CANARY, True, False)
+    assert CANARY not in screen and CANARY not in " ".join(cells)
+    assert "✔ •••" in " ".join(cells)
+    assert CANARY not in transcript.read_text()
+
+
+def test_an_edited_call_becomes_gptmes_edit_answer(queue: ElicitationQueue) -> None:
+    edited = {"scope": "once", "arguments": {"content": "git push --dry-run"}}
+    ScriptedResponder(queue, {'shell(content="git push")': edited})
+    answer = get_confirmation(_shell("git push", "c1"))
+    assert (answer.action, answer.edited_content) == (ConfirmAction.EDIT, "git push --dry-run")
+
+
+def test_an_edit_gptme_cannot_carry_skips_the_call_naming_the_edit(
+    queue: ElicitationQueue,
+) -> None:
+    edited = {"scope": "once", "arguments": {"content": "ls", "args": ["-la"]}}
+    ScriptedResponder(queue, {'shell(content="ls")': edited})
+    answer = get_confirmation(_shell("ls", "c1"))
+    assert answer.action == ConfirmAction.SKIP
+    assert answer.message is not None and '"args": ["-la"]' in answer.message

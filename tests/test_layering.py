@@ -62,7 +62,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
             "tui.integrations.agentpool",
         )
     },
-    "tui.examples": ("tui.core",),
+    "tui.examples": ("tui.core", "tui.examples"),
 }
 """Each layer and the project modules it may import (by prefix); `tui` itself re-exports core.
 The framework adapters sit on top of the MCP bridge (their frameworks speak MCP's elicitation),

@@ -181,10 +181,13 @@ def test_form_schema_is_accepted_under_each_name(key: str) -> None:
     assert request.model_dump(by_alias=True)["requestedSchema"] == NAME_SCHEMA
 
 
-def test_secret_request_is_sensitive_and_others_are_not() -> None:
-    assert SecretRequest.sensitive is True
-    for cls in (TextRequest, ChoiceRequest, MultiChoiceRequest, ConfirmationRequest, FormRequest):
-        assert cls.sensitive is False
+def test_a_secret_is_always_sensitive_and_any_other_kind_may_be() -> None:
+    assert SecretRequest(message="Key?").sensitive is True
+    with pytest.raises(ValidationError, match="sensitive"):
+        parse_request({"kind": "secret", "message": "Key?", "sensitive": False})
+    assert TextRequest(message="Name?").sensitive is False
+    text = parse_request({"kind": "text", "message": "PIN?", "sensitive": True})
+    assert text.sensitive is True
 
 
 @pytest.mark.parametrize(

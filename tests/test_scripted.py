@@ -463,3 +463,44 @@ def test_agent_end_to_end_in_a_worker_thread() -> None:
 
     assert not worker.is_alive()
     assert outcome["status"] == "deployed"
+
+
+BATCH = {
+    "questions": [
+        {
+            "question": "Which database?",
+            "header": "DB",
+            "options": [{"label": "SQLite"}, {"label": "Postgres"}],
+        },
+        {
+            "question": "Which extras?",
+            "header": "Extras",
+            "options": [{"label": "auth"}, {"label": "jobs"}],
+            "multi_select": True,
+        },
+    ]
+}
+
+
+def test_a_batch_is_answered_question_by_question_by_each_text() -> None:
+    queue = ElicitationQueue()
+    ScriptedResponder(queue, {"Which database?": "Postgres", "Which extras?": ["jobs"]})
+    result = queue.ask(parse_request({"kind": "questions", **BATCH}))
+    assert result.content == {
+        "answers": {"Which database?": "Postgres", "Which extras?": ["jobs"]},
+        "notes": {},
+    }
+
+
+def test_a_batch_answered_in_part_names_the_questions_left() -> None:
+    queue = ElicitationQueue()
+    ScriptedResponder(queue, {"Which database?": "Postgres"})
+    with pytest.raises(UnscriptedRequestError, match="but not 'Which extras\\?'"):
+        queue.ask(parse_request({"kind": "questions", **BATCH}))
+
+
+def test_a_question_answered_as_the_ui_could_not_is_impossible() -> None:
+    queue = ElicitationQueue()
+    ScriptedResponder(queue, {"Which database?": "SQLite", "Which extras?": "jobs"})
+    with pytest.raises(ImpossibleAnswerError, match=r"a list of answers to 'Which extras\?'"):
+        queue.ask(parse_request({"kind": "questions", **BATCH}))

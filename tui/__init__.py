@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from tui.app.app import ElicitationApp
+    from tui.core.kinds import register_kind
     from tui.core.models import (
         KEYRING_UNAVAILABLE,
         Action,
@@ -33,6 +34,7 @@ if TYPE_CHECKING:
     )
     from tui.core.options import Option
     from tui.core.queue import ElicitationQueue, Policy, QueueEvent
+    from tui.core.request_base import RequestBase
     from tui.core.schema import SchemaError
     from tui.core.scripted import ImpossibleAnswerError, ScriptedResponder, UnscriptedRequestError
     from tui.core.secret_ref import SecretRef
@@ -59,6 +61,7 @@ __all__ = [
     "QueueEvent",
     "RemoteQueue",
     "Request",
+    "RequestBase",
     "SchemaError",
     "ScriptedResponder",
     "SecretRef",
@@ -67,6 +70,7 @@ __all__ = [
     "ToolApprovalRequest",
     "UnscriptedRequestError",
     "parse_request",
+    "register_kind",
 ]
 
 _HOMES = {
@@ -75,6 +79,9 @@ _HOMES = {
     "Policy": "tui.core.queue",
     "QueueEvent": "tui.core.queue",
     "Option": "tui.core.options",
+    "RequestBase": "tui.core.request_base",
+    # the built-in kinds register first, so a program's kind can never take one's name
+    "register_kind": "tui.core.models",
     "SchemaError": "tui.core.schema",
     "ImpossibleAnswerError": "tui.core.scripted",
     "ScriptedResponder": "tui.core.scripted",

@@ -33,17 +33,28 @@ class InvalidAnswer(ValueError):
 class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
     """Shows one request and dismisses with its result; a kind builds the body and the content.
 
-    Subclasses set `kind`, implement `compose_body()` and `content()`, and raise
-    `InvalidAnswer` from `content()` to keep the modal open with a message.
+    The contract every modal keeps, built-in or your own (register it with
+    `tui.register_kind(Model, modal="package.module:ClassName")`):
+
+    - The base composes the frame: the source, waiting count and countdown line (`#meta`),
+      the title, the message, the description (Markdown) and an error line, with a
+      `KeyFooter` listing the screen's bindings. A kind yields only its own widgets from
+      `compose_body()`; the base runs the countdown and answers for the person never.
+    - Keys: Enter accepts (`action_submit`), Escape cancels, Ctrl+N declines, Ctrl+Q quits.
+      A kind adds its keys to `BINDINGS` (they are merged with these) and keeps a `|
+      Key(s) | Description |` table under them, as the built-in kinds do.
+    - Accepting calls `content()`: return the answer's content (what the request's
+      `check_content` accepts), or raise `InvalidAnswer` to keep the modal open with the
+      message shown and the focus on its widget. `accept_content()`, `action_decline()`
+      and `action_cancel()` dismiss with the result; override them to do more first.
+    - Text an agent wrote is shown literally (`Static(text, markup=False)`, an OptionList
+      with `markup=False`) and through `scrubbed()`, so no secret answered so far shows.
 
     A kind whose `body_shape()` is not None can show one request after another without
     being composed again: the app keeps the answered modal and `reload()`s it with the next
     request of the same `shape()`. Such a kind composes only what the shape decides and
     fills its widgets from the request in `fill()`, which runs on mount and on each reload.
     """
-
-    kind: ClassVar[str]
-    registry: ClassVar[dict[str, type[ElicitationModal[Any]]]] = {}
 
     BINDINGS: ClassVar[list[BindingType]] = [
         # Priority: Input and OptionList would otherwise take Enter for themselves.
@@ -70,11 +81,6 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
 
     remaining: reactive[float | None] = reactive(None)
     """Seconds left before the request times out, or None without a timeout."""
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        if "kind" in cls.__dict__:
-            ElicitationModal.registry[cls.kind] = cls
 
     def __init__(
         self,
@@ -220,6 +226,11 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         if self.remaining is not None:
             parts.append(f"⏱ {format_seconds(self.remaining)}")
         return " · ".join(parts)
+
+    @staticmethod
+    def scrubbed(text: str) -> str:
+        """`text` with every secret answered so far replaced by •••: how agents' text is shown."""
+        return REDACTOR.scrub(text)
 
     # -- answering --------------------------------------------------------------------
 

@@ -51,8 +51,6 @@ def row_text(option: Option) -> str:
 class ChoiceModal(ElicitationModal[ChoiceRequest]):
     """One choice: arrows move, 1–9 pick, Enter accepts the highlighted option."""
 
-    kind = "choice"
-
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding(str(n), f"pick({n})", "Pick", show=n == 1, key_display="1-9") for n in range(1, 10)
     ]

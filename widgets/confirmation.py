@@ -18,8 +18,6 @@ from widgets.literal import literal
 class ConfirmationModal(ElicitationModal[ConfirmationRequest]):
     """Two buttons; `y` and `n` answer at once, Enter answers with the focused one."""
 
-    kind = "confirmation"
-
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y", "answer(True)", "Yes"),
         Binding("n", "answer(False)", "No"),

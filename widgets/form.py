@@ -31,8 +31,6 @@ class FormModal(ElicitationModal[FormRequest]):
     Fields not built yet count as untouched: they give their defaults.
     """
 
-    kind = "form"
-
     BINDINGS: ClassVar[list[BindingType]] = [
         # One key, two labels: the footer says what Enter does on the focused field.
         Binding("enter", "submit", "Next", priority=True),
@@ -72,6 +70,11 @@ class FormModal(ElicitationModal[FormRequest]):
     def _build(self, specs: tuple[FieldSpec, ...]) -> list[Widget]:
         """Build fields for `specs`; returns their widgets to mount, top to bottom."""
         built = [FormField(spec) for spec in specs]
+        if self.request.sensitive:
+            # A sensitive form is typed masked throughout, its answers stay the types asked.
+            for form_field in built:
+                if isinstance(form_field.control, Input):
+                    form_field.control.password = True
         self.fields.extend(built)
         self._by_control.update((f.control, f) for f in built)
         return [widget for form_field in built for widget in form_field.widgets]

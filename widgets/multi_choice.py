@@ -41,8 +41,6 @@ def checklist_entry(number: int, option: Option, ticked: bool) -> LazySelection:
 class MultiChoiceModal(ElicitationModal[MultiChoiceRequest]):
     """A checklist: Space toggles, `a` toggles all, Enter accepts when the count fits."""
 
-    kind = "multi_choice"
-
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("space", "toggle_highlighted", "Toggle", priority=True),
         Binding("a", "toggle_all", "All/none"),

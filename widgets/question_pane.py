@@ -18,6 +18,7 @@ from textual.widgets.option_list import Option as ListOption
 from tui.core.models import Question, QuestionAnswer
 from widgets.checklist import NOT_PICKED, PICKED, TICKED, UNTICKED
 from widgets.choice import FILTER_THRESHOLD
+from widgets.html_preview import html_as_markdown
 
 NO_PREVIEW = "*No preview for this option.*"
 
@@ -254,7 +255,7 @@ class QuestionPane(Vertical):
             return
         preview = self.question.options[int(event.option_id)].preview
         if preview and self.html_previews:
-            preview = f"```html\n{preview}\n```"
+            preview = html_as_markdown(preview)
         self.query_one(".preview", Markdown).update(preview or NO_PREVIEW)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:

@@ -1,35 +1,31 @@
-"""Which modal shows which request kind."""
+"""Which modal shows which request kind: the one `tui.register_kind` names for it."""
 
 from __future__ import annotations
 
 from importlib import import_module
 from typing import Any
 
+from tui.core.kinds import kind
 from tui.core.models import Request
 from widgets.base import ElicitationModal
 
-MODAL_MODULES = {
-    kind: f"widgets.{kind}"
-    for kind in (
-        "choice",
-        "confirmation",
-        "form",
-        "multi_choice",
-        "questions",
-        "secret",
-        "text",
-        "tool_approval",
-        "url",
-    )
-}
-"""The module whose modal shows each kind, loaded on the first request of that kind."""
 
-
-def modal_class_for(kind: str) -> type[ElicitationModal[Any]] | None:
-    """The modal class that shows `kind` (its module loaded now if it was not), or None."""
-    if kind in MODAL_MODULES:
-        import_module(MODAL_MODULES[kind])
-    return ElicitationModal.registry.get(kind)
+def modal_class_for(name: str) -> type[ElicitationModal[Any]] | None:
+    """The modal class registered for kind `name` (its module imported now if it was not),
+    or None if the kind has no modal; raises LookupError if the registered one cannot load."""
+    found = kind(name)
+    if found is None or found.modal is None:
+        return None
+    module_name, _, class_name = found.modal.partition(":")
+    try:
+        modal_class = getattr(import_module(module_name), class_name)
+    except (ImportError, AttributeError) as error:
+        raise LookupError(
+            f"the modal of kind {name!r}, {found.modal}, cannot load: {error}"
+        ) from None
+    if not (isinstance(modal_class, type) and issubclass(modal_class, ElicitationModal)):
+        raise LookupError(f"the modal of kind {name!r}, {found.modal}, is not an ElicitationModal")
+    return modal_class
 
 
 def modal_for(

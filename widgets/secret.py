@@ -31,8 +31,6 @@ class SecretModal(ElicitationModal[SecretRequest]):
     process, where an in-memory value is of no use) only cancel is offered.
     """
 
-    kind = "secret"
-
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+r", "toggle_reveal", "Reveal"),
     ]

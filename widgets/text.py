@@ -23,9 +23,10 @@ def length_problem(length: int, low: int | None, high: int | None) -> str | None
 
 
 class TextModal(ElicitationModal[TextRequest]):
-    """Type an answer; Enter accepts (Ctrl+S in a multiline area, where Enter starts a line)."""
+    """Type an answer; Enter accepts (Ctrl+S in a multiline area, where Enter starts a line).
 
-    kind = "text"
+    A sensitive request is typed masked, in one line: a text area cannot hide what it holds.
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "accept", "Accept"),
@@ -38,11 +39,16 @@ class TextModal(ElicitationModal[TextRequest]):
 
     @classmethod
     def body_shape(cls, request: TextRequest) -> tuple[Hashable, ...]:
-        return (request.multiline,)
+        return (_in_area(request), request.sensitive)
+
+    @property
+    def in_area(self) -> bool:
+        """Whether the answer is typed in a multiline text area (else in a one-line input)."""
+        return _in_area(self.request)
 
     def compose_body(self) -> ComposeResult:
         request = self.request
-        if request.multiline:
+        if self.in_area:
             area = TextArea(request.default or "", id="answer", soft_wrap=True)
             area.show_line_numbers = False
             yield area
@@ -51,12 +57,13 @@ class TextModal(ElicitationModal[TextRequest]):
                 request.default or "",
                 placeholder=request.placeholder or "",
                 max_length=request.max_length or 0,
+                password=request.sensitive,
                 id="answer",
             )
         yield Static(id="count")
 
     def reload(self, request: TextRequest, *, deadline: float | None = None) -> None:
-        if request.multiline:
+        if _in_area(request):
             area = self.query_one("#answer", TextArea)
             area.load_text(request.default or "")
             area.move_cursor(area.document.end)
@@ -74,7 +81,7 @@ class TextModal(ElicitationModal[TextRequest]):
         self._update_count()
 
     def forget(self) -> None:
-        if self.request.multiline:
+        if self.in_area:
             self.query_one("#answer", TextArea).clear()
         else:
             self.query_one("#answer", Input).clear()
@@ -88,14 +95,14 @@ class TextModal(ElicitationModal[TextRequest]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # Multiline: Enter belongs to the text area and Ctrl+S accepts; single line: Enter.
         if action == "submit":
-            return not self.request.multiline
+            return not self.in_area
         if action == "accept":
-            return self.request.multiline
+            return self.in_area
         return True
 
     @property
     def text(self) -> str:
-        if self.request.multiline:
+        if self.in_area:
             return self.query_one("#answer", TextArea).text
         return self.query_one("#answer", Input).value
 
@@ -118,3 +125,7 @@ class TextModal(ElicitationModal[TextRequest]):
         if problem:
             raise InvalidAnswer(problem, self.query_one("#answer"))
         return text
+
+
+def _in_area(request: TextRequest) -> bool:
+    return request.multiline and not request.sensitive

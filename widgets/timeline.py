@@ -10,7 +10,7 @@ from rich.text import Text
 from textual.widgets import DataTable
 
 from tui.core.models import AUTO_APPROVED, ENDED_UNSEEN, ElicitationResult, Request
-from tui.secrets.redaction import REDACTOR
+from tui.secrets.redaction import MASK, REDACTOR
 
 TimeLabel = Callable[[float], str]
 
@@ -37,7 +37,8 @@ def outcome_text(request: Request, result: ElicitationResult) -> str:
     if result.action == "accept":
         # A remembered approval answered, not the person: the row must say so.
         mark = "⚡ auto-approved ·" if result.reason == AUTO_APPROVED else "✔"
-        return f"{mark} {request.describe_content(result.content)}"
+        shown = MASK if result.sensitive else request.describe_content(result.content)
+        return f"{mark} {shown}"
     if result.reason == ENDED_UNSEEN:
         return "◌ ended while away"
     if result.action == "decline":

@@ -1,4 +1,5 @@
-"""May the agent run this tool call? Its arguments, its diff, and four answers."""
+"""May the agent run this tool call? Its arguments, its diff, four answers, and an editor
+to correct the arguments before allowing it."""
 
 from __future__ import annotations
 
@@ -9,10 +10,10 @@ from pygments.token import Token  # type: ignore[import-untyped]
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.highlight import HighlightTheme, highlight
-from textual.widgets import Input, Label, OptionList, Static
+from textual.widgets import Input, Label, OptionList, Static, TextArea
 from textual.widgets.option_list import Option as ListOption
 
 from tui.core.models import ApprovalScope, ElicitationResult, ToolApprovalRequest
@@ -36,13 +37,13 @@ class _DiffTheme(HighlightTheme):
 class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
     """Allow once, for this session, always, or deny (with an optional reason for the agent)."""
 
-    kind = "tool_approval"
-
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("1,y", "allow('once')", "Allow once", key_display="1/y"),
+        Binding("1,y", "allow('once')", "Once", key_display="1/y"),
         Binding("2", "allow('session')", "Session"),
         Binding("3", "allow('always')", "Always"),
         Binding("4,n", "deny", "Deny", key_display="4/n"),
+        Binding("e", "edit", "Edit"),
+        Binding("ctrl+s", "allow_edited", "Allow edited", priority=True),
         # Declining is Deny here; the base's Ctrl+N still works but needs no room in the footer.
         Binding("ctrl+n", "decline", "Decline", show=False),
         Binding("enter", "submit", "Choose", priority=True),
@@ -57,6 +58,8 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
     | 2 | Allow matching calls for the rest of this session. |
     | 3 | Always allow matching calls (remembered on disk). |
     | 4, n | Deny: type an optional reason for the agent, then Enter. |
+    | e | Edit the call's arguments (JSON), then Ctrl+S allows it once as edited. |
+    | ctrl+s | While editing: allow the edited call once. |
     | enter | Answer with the highlighted choice; in the reason field, deny. |
     | pagedown, pageup | Scroll a long call (arguments and diff). |
     """
@@ -77,6 +80,11 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
                 diff.border_title = "diff"
                 yield diff
         yield OptionList(*self._choices(), id="choices")
+        with Vertical(id="edit-pane"):
+            yield Label(
+                "Arguments as JSON · Ctrl+S allows the call once so · Esc: back", id="edit-label"
+            )
+            yield TextArea(_arguments_json(request.arguments), id="edited", soft_wrap=True)
         with Horizontal(id="deny-line"):
             yield Label("✖ Deny · reason", id="deny-label")
             yield Input(
@@ -114,6 +122,10 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
     def denying(self) -> bool:
         return self.has_class("denying")
 
+    @property
+    def editing(self) -> bool:
+        return self.has_class("editing")
+
     # -- answering ------------------------------------------------------------------------
 
     def action_allow(self, scope: ApprovalScope) -> None:
@@ -126,6 +138,30 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
         choices.highlighted = len(choices.options) - 1
         self.set_focus(self.query_one("#deny-reason", Input))
         self.refresh_bindings()
+
+    def action_edit(self) -> None:
+        """Show the arguments' editor in place of the call and the choices."""
+        self.add_class("editing")
+        self.set_focus(self.query_one("#edited", TextArea))
+        self.refresh_bindings()
+
+    def action_allow_edited(self) -> None:
+        """Allow the call once with the edited arguments; unchanged ones allow it as asked."""
+        editor = self.query_one("#edited", TextArea)
+        try:
+            edited = json.loads(editor.text)
+        except json.JSONDecodeError as error:
+            self.show_error(
+                f"Not valid JSON: {error.msg} (line {error.lineno}, column {error.colno})."
+            )
+            return
+        if not isinstance(edited, dict):
+            self.show_error("The arguments must be a JSON object: {...}.")
+            return
+        content: dict[str, Any] = {"scope": "once"}
+        if edited != self.request.arguments:
+            content["arguments"] = edited
+        self.dismiss(ElicitationResult(action="accept", content=content))
 
     def action_deny_with_reason(self) -> None:
         reason = self.query_one("#deny-reason", Input).value.strip()
@@ -145,15 +181,25 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # Enter chooses from the list, or denies from the reason field: the footer says which.
+        # Editing, the editor takes every key but Ctrl+S (allow) and Escape (back).
         if action == "submit":
-            return not self.denying
+            return not (self.denying or self.editing)
         if action == "deny_with_reason":
             return self.denying
+        if action == "allow_edited":
+            return self.editing
+        if action in ("allow", "deny", "edit"):
+            return not self.editing
         return True
 
     def action_cancel(self) -> None:
-        # Escape first leaves the reason field; from the choices it cancels the request.
-        if self.denying:
+        # Escape first leaves the reason field or the editor; from the choices it cancels.
+        if self.editing:
+            self.remove_class("editing")
+            self.show_error("")
+            self.set_focus(self.query_one("#choices", OptionList))
+            self.refresh_bindings()
+        elif self.denying:
             self.remove_class("denying")
             self.set_focus(self.query_one("#choices", OptionList))
             self.refresh_bindings()
@@ -178,9 +224,11 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
         return {"scope": scope}
 
 
+def _arguments_json(arguments: dict[str, Any]) -> str:
+    return json.dumps(arguments, indent=2, ensure_ascii=False, default=str)
+
+
 def _arguments(arguments: dict[str, Any]) -> Content:
     if not arguments:
         return Content.styled("(no arguments)", "$text-muted")
-    return highlight(
-        json.dumps(arguments, indent=2, ensure_ascii=False, default=str), language="json"
-    )
+    return highlight(_arguments_json(arguments), language="json")

@@ -28,8 +28,6 @@ def open_in_browser(url: str) -> bool:
 class UrlModal(ElicitationModal[UrlRequest]):
     """Enter or `o` opens the link in the browser (the only thing that touches it); Ctrl+N declines."""
 
-    kind = "url"
-
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "submit", "Open link", priority=True),
         Binding("enter", "go_on", "Go on", priority=True),

@@ -28,7 +28,7 @@ from tui.app.messages import AgentActivity, AgentFailed, AgentFinished, QueueEve
 from tui.app.screenshot import masked_screenshot, screenshot_directory
 from tui.approvals.rules import ApprovalPolicy
 from tui.core.front_end import FrontEndSource
-from tui.core.models import ENDED_UNSEEN, ElicitationResult, Request
+from tui.core.models import ENDED_UNSEEN, ElicitationResult, Request, flagged, unsupported
 from tui.core.queue import Answered, ElicitationQueue, QueueEvent
 from tui.front_ends.notify import (
     BurstLimiter,
@@ -373,10 +373,13 @@ class ElicitationApp(KeyOrderApp[Any]):
             try:
                 modal = self._modals.take(event.request, deadline=event.deadline)
             except LookupError as error:
-                self.notify(str(error), severity="error")
-                self.queue.respond(
-                    event.request.id, ElicitationResult(action="cancel", reason="unsupported")
+                # Never a crash and never a guess: the agent hears which kind could not be shown.
+                self.notify(
+                    f"Cannot show {event.request.kind!r} requests here ({error}); cancelled.",
+                    severity="error",
+                    markup=False,
                 )
+                self.queue.respond(event.request.id, unsupported(event.request))
                 continue
             if isinstance(modal, SecretModal):
                 modal.offer_memory = self.keeps_secrets_in_memory
@@ -408,7 +411,11 @@ class ElicitationApp(KeyOrderApp[Any]):
         self._ended_elsewhere = None
         if result is not None and not ended:
             # Before the agent wakes, so nothing it does with a secret can show it.
-            REDACTOR.register_found(result.content)
+            result = flagged(request, result)
+            if result.sensitive:
+                REDACTOR.register_all(result.content)
+            else:
+                REDACTOR.register_found(result.content)
             if not self.queue.respond(request.id, result, self.front_end_name):
                 self._refused(request)
         self._shown = None

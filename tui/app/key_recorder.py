@@ -21,7 +21,7 @@ def secret_field(screen: Screen[Any], widget: Widget | None) -> str | None:
     """
     if not isinstance(screen, ElicitationModal) or not isinstance(widget, Input):
         return None
-    if not (widget.password or type(screen.request).sensitive):
+    if not (widget.password or screen.request.sensitive):
         return None
     return field_name(screen, widget)
 

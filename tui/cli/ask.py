@@ -173,7 +173,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--reveal-secret",
         action="store_true",
-        help="print a typed secret's value instead of a redacted marker "
+        help="print a typed secret's (or a sensitive answer's) value instead of a redacted marker "
         "(a secret stored in the keyring is always printed as its reference)",
     )
     _add_output_flags(parser, default=False)
@@ -417,7 +417,7 @@ def result_json(result: ElicitationResult, *, reveal_secret: bool = False) -> st
     return json.dumps(
         {
             "action": result.action,
-            "content": _jsonable(result.content, reveal_secret),
+            "content": _shown(result, reveal_secret),
             "reason": result.reason,
         },
         ensure_ascii=False,
@@ -435,12 +435,19 @@ def raw_text(result: ElicitationResult, *, reveal_secret: bool = False) -> str:
     content = result.content
     if isinstance(content, SecretRef):
         return f"{content.service}/{content.username}"
-    value = _jsonable(content, reveal_secret)
+    value = _shown(result, reveal_secret)
     if isinstance(value, list):
         return "\n".join(v if isinstance(v, str) else json.dumps(v) for v in value)
     if isinstance(value, str):
         return value
     return json.dumps(value, ensure_ascii=False)
+
+
+def _shown(result: ElicitationResult, reveal_secret: bool) -> Any:
+    # A sensitive answer is printed as a secret is: only when the caller asks to see it.
+    if result.sensitive and not reveal_secret:
+        return REDACTED
+    return _jsonable(result.content, reveal_secret)
 
 
 def _jsonable(content: Any, reveal_secret: bool) -> Any:

@@ -31,6 +31,7 @@ from tui.core.models import (
     TextRequest,
     ToolApprovalRequest,
     UrlRequest,
+    unsupported,
 )
 from tui.core.options import Option
 from tui.core.schema import FieldSpec, parse_schema, parse_value, validate_content
@@ -74,8 +75,8 @@ class PlainPrompter:
         self._header(request)
         asker = self._askers().get(request.kind)
         if asker is None:
-            self.say(f"Plain mode cannot ask {request.kind!r} requests.")
-            return ElicitationResult(action="cancel", reason="unsupported")
+            self.say(f"Plain mode cannot ask {request.kind!r} requests; cancelled.")
+            return unsupported(request)
         try:
             return asker(request)
         except _Ended as ended:
@@ -156,6 +157,13 @@ class PlainPrompter:
                 raise _Invalid(f"Too long: at most {high} characters (you typed {len(value)}).")
             return value
 
+        if request.sensitive:
+            # Read without echo, in one line, as a secret is.
+            while True:
+                try:
+                    return _accept(parse(self._hidden("Answer (hidden):")))
+                except _Invalid as invalid:
+                    self.say(f"  ✖ {invalid} Type it again.")
         if request.multiline:
             self.say("Type the lines; a line with a single . ends the text.")
             while True:

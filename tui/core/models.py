@@ -5,12 +5,10 @@ from __future__ import annotations
 import fnmatch
 import json
 import re
-import uuid
 from contextvars import ContextVar
-from typing import Annotated, Any, ClassVar, Literal, cast, get_args
+from typing import Annotated, Any, Literal, Union
 
 from pydantic import (
-    AfterValidator,
     AliasChoices,
     BaseModel,
     ConfigDict,
@@ -25,8 +23,9 @@ from pydantic import (
     model_validator,
 )
 
-from tui.core.limits import MAX_TIMEOUT, check_size
+from tui.core.kinds import kind, kind_names, register_kind
 from tui.core.options import Option
+from tui.core.request_base import RequestBase
 from tui.core.schema import (
     FormSpec,
     SchemaError,
@@ -41,71 +40,6 @@ from tui.core.secret_ref import SecretRef
 
 Action = Literal["accept", "decline", "cancel"]
 """What the person (or the queue on their behalf) did with a request, in MCP's words."""
-
-
-def _new_id() -> str:
-    return uuid.uuid4().hex[:12]
-
-
-def _bounded_timeout(seconds: float) -> float:
-    if not (0 < seconds <= MAX_TIMEOUT):  # NaN fails every comparison, so it lands here too
-        raise ValueError(
-            f"timeout must be greater than 0 and at most {MAX_TIMEOUT:.0f} seconds (30 days), "
-            f"not {seconds}; leave it out (null) to wait forever"
-        )
-    return seconds
-
-
-Timeout = Annotated[float, AfterValidator(_bounded_timeout)]
-"""Seconds before a request times out: above 0, at most `MAX_TIMEOUT`, never inf or NaN."""
-
-
-class _Request(BaseModel):
-    """Fields every request has; a kind adds its own and says how its content looks."""
-
-    model_config = ConfigDict(extra="forbid", populate_by_name=True, defer_build=True)
-
-    sensitive: ClassVar[bool] = False
-    """True where the answer must never be shown, logged or sent to a model."""
-
-    id: str = Field(default_factory=_new_id, min_length=1)
-    message: str = Field(min_length=1)
-    title: str | None = None
-    description: str | None = None
-    source: str | None = None
-    timeout: Timeout | None = None
-    metadata: dict[str, Any] = Field(default_factory=dict)
-
-    @model_validator(mode="before")
-    @classmethod
-    def _within_limits(cls, data: Any) -> Any:
-        check_size(data)
-        return data
-
-    @field_validator("message")
-    @classmethod
-    def _message_not_blank(cls, value: str) -> str:
-        if not value.strip():
-            raise ValueError("message must not be blank")
-        return value
-
-    def default_content(self) -> Any:
-        """The content accepting the request untouched would give; raises ValueError if none."""
-        raise ValueError(f"a {self.kind_name()} request has no default answer")
-
-    @classmethod
-    def kind_name(cls) -> str:
-        return str(cls.model_fields["kind"].default)
-
-    def describe_content(self, content: Any) -> str:
-        """A short, display-safe rendering of accepted content for timelines and summaries."""
-        return str(content)
-
-    def check_content(self, content: Any) -> Any:
-        """`content` as accepting this request in the UI gives it, if the UI could give it;
-        raises ValueError saying why not. Where answers come from elsewhere (a script), this
-        keeps them to what a person could have answered."""
-        return content
 
 
 def _check_range(low: int | None, high: int | None, low_name: str, high_name: str) -> None:
@@ -139,7 +73,7 @@ def _not_an_option(value: str, options: list[Option]) -> ValueError:
     return ValueError(f"{value!r} is not one of the options: {allowed}")
 
 
-class TextRequest(_Request):
+class TextRequest(RequestBase):
     """Free text: one line, or several with `multiline`."""
 
     kind: Literal["text"] = "text"
@@ -165,7 +99,7 @@ class TextRequest(_Request):
         return str(content)
 
 
-class ChoiceRequest(_Request):
+class ChoiceRequest(RequestBase):
     """Pick exactly one option; the content is the option's value."""
 
     kind: Literal["choice"] = "choice"
@@ -194,7 +128,7 @@ class ChoiceRequest(_Request):
         return next((o.label for o in self.options if o.value == content), str(content))
 
 
-class MultiChoiceRequest(_Request):
+class MultiChoiceRequest(RequestBase):
     """Pick any number of options (within bounds); the content is the list of values."""
 
     kind: Literal["multi_choice"] = "multi_choice"
@@ -256,12 +190,11 @@ class KeyringTarget(BaseModel):
     username: str = Field(min_length=1)
 
 
-class SecretRequest(_Request):
+class SecretRequest(RequestBase):
     """A password, token or API key, typed masked; never shown, logged or sent to a model."""
 
-    sensitive: ClassVar[bool] = True
-
     kind: Literal["secret"] = "secret"
+    sensitive: Literal[True] = True
     placeholder: str | None = None
     min_length: int | None = Field(default=None, ge=1)
     pattern: str | None = None
@@ -295,7 +228,7 @@ class SecretRequest(_Request):
         return secret
 
 
-class ConfirmationRequest(_Request):
+class ConfirmationRequest(RequestBase):
     """Yes or no; the content is a bool."""
 
     kind: Literal["confirmation"] = "confirmation"
@@ -318,7 +251,7 @@ _PARSED: ContextVar[tuple[dict[str, Any], FormSpec] | None] = ContextVar("_PARSE
 """The schema a form request's validation is checking, and its spec."""
 
 
-class FormRequest(_Request):
+class FormRequest(RequestBase):
     """Several typed fields described by a JSON schema (MCP's `requestedSchema` subset)."""
 
     kind: Literal["form"] = "form"
@@ -492,7 +425,7 @@ QuestionAnswer = str | list[str]
 """A single-select question's answer is one string; a multi-select one's is a list."""
 
 
-class QuestionsRequest(_Request):
+class QuestionsRequest(RequestBase):
     """A batch of multiple-choice questions answered together.
 
     The content is `{"answers": {question: str | list[str]}, "notes": {question: str}}`:
@@ -504,7 +437,8 @@ class QuestionsRequest(_Request):
     message: str = Field(default="", min_length=1)
     questions: list[Question] = Field(min_length=1)
     preview_format: Literal["markdown", "html"] = "markdown"
-    """How previews are written; HTML previews are shown as source, a terminal cannot render them."""
+    """How previews are written; HTML previews are shown converted to Markdown (scripts and
+    styles dropped), as a terminal cannot render HTML."""
 
     @model_validator(mode="before")
     @classmethod
@@ -623,11 +557,13 @@ def call_summary(tool_name: str, arguments: Any) -> str:
     return line if len(line) <= _SUMMARY_LENGTH else line[: _SUMMARY_LENGTH - 1] + "…"
 
 
-class ToolApprovalRequest(_Request):
+class ToolApprovalRequest(RequestBase):
     """May the agent run this tool call? The id is `toolApproval:{tool_call_id}`.
 
     Accepting allows the call; the content is `{"scope": "once" | "session" | "always"}`,
-    and an accept without content (as protocol-driven front ends send) allows it once.
+    and an accept without content (as protocol-driven front ends send) allows it once. When
+    the person edited the call's arguments first, the content also holds them,
+    `{"scope": ..., "arguments": {...}}` (`edited_arguments()`): run the call with those.
     Declining denies it; the content is `{"reason": str}` when the person gave one, else None.
     Cancelling means the agent should stop its turn. Without a `message`, it is the `summary`.
     """
@@ -685,6 +621,14 @@ class ToolApprovalRequest(_Request):
         scope = content.get("scope") if isinstance(content, dict) else None
         return _SCOPES.get(scope, "once") if isinstance(scope, str) else "once"
 
+    def edited_arguments(self, result: ElicitationResult) -> dict[str, Any] | None:
+        """The arguments the person edited the call to, if they allowed it edited; else None."""
+        content = result.content
+        if result.action != "accept" or not isinstance(content, dict):
+            return None
+        arguments = content.get("arguments")
+        return dict(arguments) if isinstance(arguments, dict) else None
+
     def denial_reason(self, result: ElicitationResult) -> str | None:
         """What the person told the agent when denying, if they said anything."""
         content = result.content
@@ -696,21 +640,24 @@ class ToolApprovalRequest(_Request):
 
     def describe_content(self, content: Any) -> str:
         result = ElicitationResult(action="accept", content=content)
-        return _SCOPE_TEXT[self.scope_of(result) or "once"]
+        scope = _SCOPE_TEXT[self.scope_of(result) or "once"]
+        return f"edited, {scope}" if self.edited_arguments(result) is not None else scope
 
-    def check_content(self, content: Any) -> dict[str, ApprovalScope]:
+    def check_content(self, content: Any) -> dict[str, Any]:
         if content is None:
             return {"scope": "once"}
-        _expect(content, dict, 'a dict {"scope": "once" | "session" | "always"}')
+        shape = '{"scope": "once" | "session" | "always"} (with "arguments": {...} if edited)'
+        _expect(content, dict, f"a dict {shape}")
         scope = content.get("scope")
-        if scope not in _SCOPES or set(content) != {"scope"}:
-            raise ValueError(
-                f'the answer must be {{"scope": "once" | "session" | "always"}}, not {content!r}'
-            )
-        return {"scope": _SCOPES[scope]}
+        if scope not in _SCOPES or not set(content) <= {"scope", "arguments"}:
+            raise ValueError(f"the answer must be {shape}, not {content!r}")
+        if "arguments" not in content:
+            return {"scope": _SCOPES[scope]}
+        _expect(content["arguments"], dict, "edited arguments as a dict")
+        return {"scope": _SCOPES[scope], "arguments": dict(content["arguments"])}
 
 
-class UrlRequest(_Request):
+class UrlRequest(RequestBase):
     """Consent to open a web page (MCP's URL mode); the content says whether a browser opened it.
 
     Only http and https links with a domain are accepted. Nothing is fetched: the front end
@@ -737,42 +684,60 @@ class UrlRequest(_Request):
         return bool(content)
 
 
-Request = Annotated[
-    TextRequest
-    | ChoiceRequest
-    | MultiChoiceRequest
-    | SecretRequest
-    | ConfirmationRequest
-    | FormRequest
-    | QuestionsRequest
-    | ToolApprovalRequest
-    | UrlRequest,
-    Field(discriminator="kind"),
-]
-"""Any request; `kind` says which."""
+Request = RequestBase
+"""Any request, of a built-in kind or a registered one; `kind` says which."""
 
-_REQUEST_ADAPTER: TypeAdapter[Request] = TypeAdapter(
-    Request, config=ConfigDict(title="Request", defer_build=True)
-)
+for _model, _modal in (
+    (TextRequest, "widgets.text:TextModal"),
+    (ChoiceRequest, "widgets.choice:ChoiceModal"),
+    (MultiChoiceRequest, "widgets.multi_choice:MultiChoiceModal"),
+    (SecretRequest, "widgets.secret:SecretModal"),
+    (ConfirmationRequest, "widgets.confirmation:ConfirmationModal"),
+    (FormRequest, "widgets.form:FormModal"),
+    (QuestionsRequest, "widgets.questions:QuestionsModal"),
+    (ToolApprovalRequest, "widgets.tool_approval:ToolApprovalModal"),
+    (UrlRequest, "widgets.url:UrlModal"),
+):
+    register_kind(_model, modal=_modal)
+
+_union_adapters: dict[tuple[type[RequestBase], ...], TypeAdapter[Any]] = {}
 
 
-_REQUEST_CLASSES: dict[str, type[_Request]] = {
-    cls.model_fields["kind"].default: cls for cls in get_args(get_args(Request)[0])
-}
-"""Each kind's model: a request of a known kind is validated by its own model alone, so the
-first one builds one validator, not one for every kind (a cold start's largest single cost)."""
+def request_adapter() -> TypeAdapter[Any]:
+    """A validator of the union of every registered kind, discriminated by `kind`: its errors
+    name the field and kind at fault, or list the registered kinds for an unknown one."""
+    models = tuple(found.model for name in kind_names() if (found := kind(name)) is not None)
+    adapter = _union_adapters.get(models)
+    if adapter is None:
+        union = Annotated[Union[models], Field(discriminator="kind")]  # type: ignore[valid-type]  # noqa: UP007
+        adapter = TypeAdapter(union, config=ConfigDict(title="Request", defer_build=True))
+        _union_adapters[models] = adapter
+    return adapter
 
 
 def parse_request(data: dict[str, Any]) -> Request:
-    """Build a request from plain JSON-like data; raises `pydantic.ValidationError` naming the field."""
-    kind = data.get("kind") if isinstance(data, dict) else None
-    model = _REQUEST_CLASSES.get(kind) if isinstance(kind, str) else None
-    if model is not None:
+    """Build a request of any registered kind from plain JSON-like data; raises
+    `pydantic.ValidationError` naming the field, or the registered kinds for an unknown one."""
+    name = data.get("kind") if isinstance(data, dict) else None
+    found = kind(name) if isinstance(name, str) else None
+    if found is not None:
+        # A request of a known kind is validated by its own model alone, so the first one
+        # builds one validator, not one for every kind (a cold start's largest single cost).
         try:
-            return cast("Request", model.model_validate(data))
+            return found.model.model_validate(data)
         except ValidationError:
             pass  # refused the same either way; the union's error says which kind it tried
-    return _REQUEST_ADAPTER.validate_python(data)
+    request: Request = request_adapter().validate_python(data)
+    return request
+
+
+UNSUPPORTED_KIND = "unsupported_kind"
+"""The start of a result's reason when a front end cannot show a request's kind."""
+
+
+def unsupported(request: RequestBase) -> ElicitationResult:
+    """The cancel a front end answers with when it has no way to show `request`'s kind."""
+    return ElicitationResult(action="cancel", reason=f"{UNSUPPORTED_KIND}: {request.kind}")
 
 
 KEYRING_UNAVAILABLE = "keyring_unavailable"
@@ -800,6 +765,9 @@ class ElicitationResult(BaseModel):
     `accept` the person chose to keep it in memory (content is a `SecretStr`), with `cancel`
     they chose not to give it.
     """
+    sensitive: bool = False
+    """True when the content answers a `sensitive` request: it is the asker's alone, so a
+    repr, a transcript, a timeline and `to_llm_text()` show a mask instead (see `flagged`)."""
 
     @property
     def accepted(self) -> bool:
@@ -816,7 +784,10 @@ class ElicitationResult(BaseModel):
 
     def __repr_args__(self) -> Any:
         for name, value in super().__repr_args__():
-            yield name, ("SecretStr('**********')" if isinstance(value, SecretStr) else value)
+            if name == "content" and self.sensitive:
+                yield name, "<sensitive>"
+            else:
+                yield name, ("SecretStr('**********')" if isinstance(value, SecretStr) else value)
 
     def to_llm_text(self) -> str:
         """A short sentence safe to hand to a model: secrets become references or a mention."""
@@ -826,6 +797,8 @@ class ElicitationResult(BaseModel):
             why = f" ({self.reason})" if self.reason else ""
             return f"The request was cancelled{why}; no answer was given."
         content = self.content
+        if self.sensitive:
+            return "The user answered; the answer is sensitive and not shown here."
         if isinstance(content, SecretRef):
             return (
                 f"The user stored the secret as keyring entry {content.service}/{content.username}."
@@ -840,3 +813,14 @@ class ElicitationResult(BaseModel):
         if isinstance(content, BaseModel):
             return f"The user answered: {content.model_dump_json()}"
         return f"The user answered: {TypeAdapter(Any).dump_json(content).decode()}"
+
+
+def flagged(request: RequestBase, result: ElicitationResult) -> ElicitationResult:
+    """`result`, marked `sensitive` if it accepts a sensitive request with content of its own;
+    a secret's `SecretStr` or `SecretRef` needs no mark, it never shows its value anyway."""
+    content = result.content
+    if not request.sensitive or result.sensitive or not result.accepted:
+        return result
+    if isinstance(content, SecretStr | SecretRef) or content is None:
+        return result
+    return result.model_copy(update={"sensitive": True})

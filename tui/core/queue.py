@@ -14,7 +14,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter
 
-from tui.core.models import ElicitationResult, FormRequest, Request, Timeout
+from tui.core.models import ElicitationResult, FormRequest, Request, flagged
+from tui.core.request_base import Timeout
 
 Policy = Literal["cancel", "accept_defaults", "decline", "wait"]
 """What happens to a request while no front end is subscribed."""
@@ -297,6 +298,8 @@ class ElicitationQueue:
                 self._answered.popitem(last=False)
             if pending.timer is not None:
                 pending.timer.cancel()
+            # Every later reader (transcripts, timelines, reprs) keeps a sensitive answer hidden.
+            result = flagged(pending.request, result)
             # Wake the asker first: the event below is bookkeeping for the front ends.
             # An asker that cancelled its future gets no result, but front ends still hear of it.
             if pending.future.set_running_or_notify_cancel():

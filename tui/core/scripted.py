@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from tui.core.models import ElicitationResult, Request, ToolApprovalRequest
+from tui.core.models import ElicitationResult, QuestionsRequest, Request, ToolApprovalRequest
 from tui.core.queue import ElicitationQueue, QueueEvent
 
 Answer = ElicitationResult | Callable[[Request], ElicitationResult] | Any
@@ -25,7 +25,8 @@ class ScriptedResponder:
     """Answers each request at once from `answers`; every asked request is kept in `asked`.
 
     A request is looked up by its message; a tool approval also by its tool name, so
-    `{"shell": {"scope": "session"}}` answers every approval of `shell`. An accepted answer is
+    `{"shell": {"scope": "session"}}` answers every approval of `shell`; a batch of questions
+    also question by question, each by its own text (`{"Which database?": "SQLite", ...}`). An accepted answer is
     checked against its request and typed as the UI types it (a form made from a model gives
     a model instance; fields left out take their defaults). An unknown message makes the
     agent's `ask()` raise `UnscriptedRequestError` naming it; an answer the UI could not give,
@@ -43,15 +44,7 @@ class ScriptedResponder:
             return
         request = event.request
         self.asked.append(request)
-        key = request.message
-        if key not in self.answers and isinstance(request, ToolApprovalRequest):
-            key = request.tool_name
-        if key not in self.answers:
-            known = ", ".join(repr(m) for m in self.answers) or "none"
-            raise UnscriptedRequestError(
-                f"no scripted answer for message {request.message!r} (scripted: {known})"
-            )
-        answer = self.answers[key]
+        answer = self._answer_for(request)
         if callable(answer) and not isinstance(answer, ElicitationResult):
             answer = answer(request)
         if not isinstance(answer, ElicitationResult):
@@ -59,6 +52,28 @@ class ScriptedResponder:
         if answer.action == "accept":
             answer = answer.model_copy(update={"content": _checked(request, answer.content)})
         self._queue.respond(request.id, answer)
+
+    def _answer_for(self, request: Request) -> Answer:
+        key = request.message
+        if key not in self.answers and isinstance(request, ToolApprovalRequest):
+            key = request.tool_name
+        if key in self.answers:
+            return self.answers[key]
+        if isinstance(request, QuestionsRequest):
+            texts = [q.question for q in request.questions]
+            answered = {text: self.answers[text] for text in texts if text in self.answers}
+            if answered and len(answered) == len(texts):
+                return {"answers": answered, "notes": {}}
+            if answered:
+                missing = ", ".join(repr(t) for t in texts if t not in answered)
+                raise UnscriptedRequestError(
+                    f"the batch {request.message!r} is answered question by question, "
+                    f"but not {missing}"
+                )
+        known = ", ".join(repr(m) for m in self.answers) or "none"
+        raise UnscriptedRequestError(
+            f"no scripted answer for message {request.message!r} (scripted: {known})"
+        )
 
 
 def _checked(request: Request, content: Any) -> Any:

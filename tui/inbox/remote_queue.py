@@ -21,7 +21,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter
 
-from tui.core.models import ElicitationResult, FormRequest, Request, Timeout, parse_request
+from tui.core.models import ElicitationResult, FormRequest, Request, parse_request
+from tui.core.request_base import Timeout
 from tui.inbox.discovery import InboxAddress, find_inbox
 from tui.inbox.wire import request_json, result_from_json
 

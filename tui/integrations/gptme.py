@@ -4,7 +4,11 @@
 `elicit()` call: text, choice, multi_choice, secret, confirmation, form) and
 `HookType.TOOL_CONFIRM` (each tool call becomes a `ToolApprovalRequest`; allowing it for the
 session or always is remembered by the front end's approval rules, a denial skips the call
-with the person's reason, and a cancel interrupts the turn as Ctrl+C does in gptme).
+with the person's reason, an edited call becomes gptme's edit answer with the new content,
+and a cancel interrupts the turn as Ctrl+C does in gptme).
+
+A request gptme marks `sensitive` is typed masked, kept out of the timeline and transcripts,
+and answered with `sensitive=True`, so gptme keeps it out of the model's context.
 
 A secret never reaches gptme, so never the model: gptme hears only that it was provided. The
 value goes to `on_secret(prompt, value)` if given, else into the system keyring
@@ -13,6 +17,7 @@ value goes to `on_secret(prompt, value)` if given, else into the system keyring
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import uuid
@@ -83,10 +88,17 @@ def _elicit(
     result = queue.ask(asked)
     if not result.accepted:
         return ElicitationResponse.cancel()
-    content = result.content
+    response = _response(asked, result.content, request.prompt, on_secret)
+    # gptme keeps a sensitive answer out of the model's context only if told so.
+    return dataclasses.replace(response, sensitive=True) if asked.sensitive else response
+
+
+def _response(
+    asked: Request, content: Any, prompt: str, on_secret: SecretSink | None
+) -> ElicitationResponse:
     if isinstance(asked, SecretRequest):
         if on_secret is not None and isinstance(content, SecretStr):
-            on_secret(request.prompt, content)
+            on_secret(prompt, content)
         return ElicitationResponse(value=None, sensitive=True)
     if isinstance(asked, MultiChoiceRequest):
         return ElicitationResponse.multi(list(content))
@@ -108,6 +120,8 @@ def _request(request: ElicitationRequest, *, store: bool) -> Request:
         "description": request.description,
         "source": SOURCE,
     }
+    if request.sensitive and request.type != "secret":
+        common["sensitive"] = True
     options = request.options or []
     if request.type == "choice" and options:
         default = request.default if request.default in options else None
@@ -188,11 +202,29 @@ def _confirm(queue: ElicitationQueue, tool_use: Any, preview: str | None) -> Con
 
 
 def _confirmation(request: ToolApprovalRequest, result: ElicitationResult) -> ConfirmationResult:
+    edited = request.edited_arguments(result)
+    if edited is not None:
+        return _edited(request.arguments, edited)
     if request.scope_of(result) is not None:
         return ConfirmationResult.confirm()
     reason = request.denial_reason(result)
     return ConfirmationResult.skip(
         f"Denied by the user: {reason}" if reason else "Declined by user"
+    )
+
+
+def _edited(asked: dict[str, Any], edited: dict[str, Any]) -> ConfirmationResult:
+    """gptme's edit answer: it runs the call with new content, the one part it lets change.
+    Edits to anything else cannot reach the tool, so the call is skipped, telling the model
+    the arguments the person wanted, never run as it was asked."""
+    others_kept = {k: v for k, v in edited.items() if k != "content"} == {
+        k: v for k, v in asked.items() if k != "content"
+    }
+    if others_kept and isinstance(edited.get("content"), str):
+        return ConfirmationResult.edit(edited["content"])
+    return ConfirmationResult.skip(
+        f"The user edited this call to {json.dumps(edited, ensure_ascii=False)}; "
+        "only its content can be edited here, so it was not run. Call it again as edited."
     )
 
 

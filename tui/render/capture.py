@@ -20,7 +20,6 @@ from textual.pilot import Pilot
 from tui.app.key_player import KeyPlayer, steady_cursors
 from tui.app.messages import AgentFinished
 from tui.app.replay_app import ReplayApp
-from tui.core.models import ElicitationResult, Request
 from tui.core.queue import QueueEvent
 from tui.render.cells import RGB, Grid, screen_grid
 from tui.render.script import Script
@@ -106,9 +105,9 @@ class RenderApp(ReplayApp):
         super()._request_arrived(event)
         self.seen.add(f"requested:{event.request.id}")
 
-    def _request_resolved(self, request: Request, result: ElicitationResult) -> None:
-        super()._request_resolved(request, result)
-        self.seen.add(f"resolved:{request.id}")
+    def _request_resolved(self, event: QueueEvent) -> None:
+        super()._request_resolved(event)
+        self.seen.add(f"resolved:{event.request.id}")
 
     def on_unmount(self) -> None:
         self.clock.stop()

@@ -113,6 +113,19 @@ class Redactor:
             for item in content:
                 self.register_found(item)
 
+    def register_all(self, content: object) -> None:
+        """Register every string in `content` (a sensitive answer's): itself, or inside dicts,
+        lists and models, `SecretStr` included."""
+        if isinstance(content, str | SecretStr):
+            self.register(content)
+        elif isinstance(content, BaseModel):
+            self.register_all([getattr(content, name) for name in type(content).model_fields])
+        elif isinstance(content, dict):
+            self.register_all(list(content.values()))
+        elif isinstance(content, list | tuple | set | frozenset):
+            for item in content:
+                self.register_all(item)
+
     def logging_filter(self) -> logging.Filter:
         """A filter that scrubs each record it sees; attach it to handlers (it never drops one)."""
         return _RedactingFilter(self)

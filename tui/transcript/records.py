@@ -105,10 +105,12 @@ def request_json(request: Request, scrub: Scrub) -> dict[str, Any]:
 
 
 def result_json(result: ElicitationResult, scrub: Scrub) -> dict[str, Any]:
-    """The result as plain JSON: secrets masked or as keyring references, text scrubbed."""
+    """The result as plain JSON: secrets and sensitive answers masked, keyring references as
+    such, text scrubbed."""
+    content = SECRET_SHOWN if result.sensitive else masked_content(result.content, scrub)
     return {
         "action": result.action,
-        "content": masked_content(result.content, scrub),
+        "content": content,
         "reason": result.reason,
     }
 

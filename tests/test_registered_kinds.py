@@ -1,0 +1,144 @@
+"""A request kind of one's own: registered once, asked like any kind, recorded and replayed,
+refused clearly where it cannot be shown."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Literal
+
+import pytest
+from app_driver import SIZE, wait_for, wait_for_modal
+from pydantic import ValidationError
+
+from tui import ElicitationApp, ElicitationQueue, ElicitationResult, RequestBase, register_kind
+from tui.app.replay_app import ReplayApp
+from tui.cli.plain import PlainPrompter
+from tui.core.models import parse_request
+from tui.core.scripted import ImpossibleAnswerError, ScriptedResponder
+from tui.examples.card_picker import EXAMPLE_CARDS, CardRequest, ask_for_a_file
+from tui.examples.card_picker_modal import CardPickerModal
+from tui.transcript.reader import read_transcript
+from tui.transcript.timing import Timing
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+class NoteRequest(RequestBase):
+    """A kind registered without a modal: no front end here can show it."""
+
+    kind: Literal["sticky_note"] = "sticky_note"
+
+
+register_kind(NoteRequest)
+
+
+def card_request(message: str = "Which file should I open next?") -> CardRequest:
+    return CardRequest(message=message, cards=EXAMPLE_CARDS)
+
+
+def test_parse_request_builds_a_registered_kind_and_names_it_among_the_known_ones() -> None:
+    data = {"kind": "card", "message": "Pick", "cards": [{"name": "a", "preview": "A"}]}
+    request = parse_request(data)
+    assert isinstance(request, CardRequest)
+    assert request.cards[0].name == "a"
+    with pytest.raises(ValidationError) as unknown:
+        parse_request({"kind": "tarot", "message": "Pick"})
+    assert "'card'" in str(unknown.value)
+    assert "'text'" in str(unknown.value)
+    assert "'tarot'" in str(unknown.value)
+    with pytest.raises(ValidationError, match=r"card\.cards"):
+        parse_request({"kind": "card", "message": "Pick", "cards": []})
+
+
+def test_a_kind_is_registered_once_and_only_by_a_request_model() -> None:
+    class OtherCard(RequestBase):
+        kind: Literal["card"] = "card"
+
+    with pytest.raises(ValueError, match=r"already registered by tui\.examples\.card_picker"):
+        register_kind(OtherCard)
+    with pytest.raises(TypeError, match="must subclass RequestBase"):
+        register_kind(dict)  # type: ignore[type-var]
+    with pytest.raises(ValueError, match=r"package\.module:ClassName"):
+        register_kind(CardRequest, modal="tui.examples.card_picker_modal.CardPickerModal")
+
+
+def test_the_content_type_and_check_content_keep_scripted_answers_to_real_cards() -> None:
+    queue = ElicitationQueue()
+    ScriptedResponder(queue, {"Which file should I open next?": "Makefile"})
+    assert queue.ask(card_request()).content == "Makefile"
+    queue = ElicitationQueue()
+    ScriptedResponder(queue, {"Other?": "Dockerfile"})
+    with pytest.raises(ImpossibleAnswerError, match="'Dockerfile' is not one of the cards"):
+        queue.ask(card_request(message="Other?"))
+
+
+async def test_an_agent_thread_asks_a_card_and_gets_the_picked_name(tmp_path: Path) -> None:
+    queue = ElicitationQueue()
+    transcript = tmp_path / "cards.jsonl"
+    app = ElicitationApp(queue, ask_for_a_file, input_grace=0, transcript=transcript)
+    async with app.run_test(size=SIZE) as pilot:
+        modal = await wait_for_modal(pilot, "Which file should I open next?")
+        assert isinstance(modal, CardPickerModal)
+        await pilot.press("down")
+        await wait_for(pilot, lambda: "[project]" in str(modal.query_one("#preview").render()))
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.agent_result is not None)
+    result = app.agent_result
+    assert isinstance(result, ElicitationResult)
+    assert (result.action, result.content) == ("accept", "pyproject.toml")
+
+    recorded = [json.loads(line) for line in transcript.read_text().splitlines()]
+    requests = [r["request"] for r in recorded if r["type"] == "request"]
+    assert requests[0]["kind"] == "card"
+    assert requests[0]["cards"][1]["name"] == "pyproject.toml"
+    results = [r["result"] for r in recorded if r["type"] == "result"]
+    assert results == [{"action": "accept", "content": "pyproject.toml", "reason": None}]
+
+    replay = ReplayApp(read_transcript(transcript), timing=Timing(speed=4, max_pause=0.2))
+    await replay.run_async(headless=True, size=SIZE, auto_pilot=replay.player.drive)
+    assert replay.replay_agent.mismatches == []
+    assert replay.replay_agent.results == [(requests[0]["id"], results[0])]
+
+
+async def test_a_front_end_without_the_modal_cancels_naming_the_kind() -> None:
+    queue = ElicitationQueue()
+    results: list[ElicitationResult] = []
+
+    def agent(queue: ElicitationQueue) -> None:
+        results.append(queue.ask(NoteRequest(message="Remember to water the plants")))
+        results.append(queue.ask(card_request()))
+
+    app = ElicitationApp(queue, agent, input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_modal(pilot, "Which file should I open next?")
+        notes = [n.message for n in app._notifications]
+        assert any("Cannot show 'sticky_note' requests here" in n for n in notes)
+        await pilot.press("1")
+        await wait_for(pilot, lambda: len(results) == 2)
+    assert results[0].action == "cancel"
+    assert results[0].reason == "unsupported_kind: sticky_note"
+    assert results[1].content == "README.md"
+
+
+def test_plain_mode_says_it_cannot_ask_the_kind_and_cancels() -> None:
+    out = io.StringIO()
+    result = PlainPrompter(io.StringIO("1\n"), out).ask(card_request())
+    assert result == ElicitationResult(action="cancel", reason="unsupported_kind: card")
+    assert "Plain mode cannot ask 'card' requests; cancelled." in out.getvalue()
+
+
+def test_elicit_tui_kinds_imports_the_modules_that_register_kinds() -> None:
+    code = (
+        "import sys, tui\n"
+        "request = tui.parse_request({'kind': 'card', 'message': 'Pick', 'cards': [{'name': 'a'}]})\n"
+        "print(type(request).__name__, 'textual' in sys.modules)\n"
+    )
+    env = {"ELICIT_TUI_KINDS": "tui.examples.card_picker", "PATH": "/usr/bin:/bin"}
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True, text=True, check=True
+    )
+    assert done.stdout.split() == ["CardRequest", "False"]

@@ -1,0 +1,94 @@
+"""A request marked `sensitive` (any kind, as gptme marks them): typed masked, scrubbed from
+every text, kept out of the timeline and transcripts, flagged on its result."""
+
+from __future__ import annotations
+
+import io
+import logging
+from pathlib import Path
+
+import pytest
+from secret_session import CANARY, SIZE, carries_canary, wait_for
+from textual.widgets import Input
+
+from tui.app.app import ElicitationApp
+from tui.cli.ask import result_json
+from tui.cli.plain import PlainPrompter
+from tui.core.models import ElicitationResult, FormRequest, TextRequest
+from tui.core.queue import ElicitationQueue
+from tui.core.scripted import ScriptedResponder
+from tui.secrets.redaction import REDACTOR
+from widgets.timeline import Timeline
+
+
+async def test_a_sensitive_text_is_typed_masked_and_shown_nowhere(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    transcript = tmp_path / "session.jsonl"
+    results: list[ElicitationResult] = []
+
+    def agent(queue: ElicitationQueue) -> None:
+        results.append(queue.ask(TextRequest(message="Bank PIN?", multiline=True, sensitive=True)))
+        logging.getLogger("agent").warning("the agent got %r", results[0].content)
+
+    app = ElicitationApp(ElicitationQueue(), agent, input_grace=0, transcript=transcript)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: bool(app.screen.query("#answer")))
+        field = app.screen.query_one("#answer", Input)
+        assert field.password
+        await pilot.press(*CANARY)
+        assert not carries_canary(app.export_screenshot())
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: bool(results))
+        await pilot.pause()
+        timeline = app.query_one(Timeline)
+        cells = [c.plain for row in range(timeline.row_count) for c in timeline.get_row_at(row)]
+        assert not carries_canary(app.export_screenshot())
+        assert REDACTOR.scrub(f"said {CANARY}") == "said •••"
+    result = results[0]
+    assert (result.action, result.content, result.sensitive) == ("accept", CANARY, True)
+    assert any("✔ •••" in cell for cell in cells)
+    assert not carries_canary(transcript.read_text())
+    assert not carries_canary(repr(result)) and not carries_canary(result.to_llm_text())
+    assert not carries_canary(result_json(result))
+    assert CANARY in result_json(result, reveal_secret=True)
+    assert "the agent got" in caplog.text and not carries_canary(caplog.text)
+
+
+def test_a_sensitive_answer_given_anywhere_is_flagged_by_the_queue() -> None:
+    queue = ElicitationQueue()
+    form = FormRequest(
+        message="Card",
+        requested_schema={"type": "object", "properties": {"number": {"type": "string"}}},
+        sensitive=True,
+    )
+    ScriptedResponder(queue, {"Card": {"number": CANARY}, "Name?": "Ada"})
+    flagged = queue.ask(form)
+    assert flagged.sensitive and flagged.content["number"] == CANARY
+    assert not carries_canary(repr(flagged))
+    plain = queue.ask(TextRequest(message="Name?"))
+    assert not plain.sensitive and "Ada" in plain.to_llm_text()
+
+
+async def test_a_sensitive_form_masks_every_typed_field() -> None:
+    form = FormRequest(
+        message="Card",
+        requested_schema={
+            "type": "object",
+            "properties": {"number": {"type": "string"}, "cvc": {"type": "integer"}},
+        },
+        sensitive=True,
+    )
+    app = ElicitationApp(ElicitationQueue(), lambda q: q.ask(form), input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: len(app.screen.query(Input)) == 2)
+        inputs = list(app.screen.query(Input))
+        assert len(inputs) == 2 and all(i.password for i in inputs)
+
+
+def test_plain_mode_reads_a_sensitive_text_without_echoing_it() -> None:
+    out = io.StringIO()
+    request = TextRequest(message="PIN?", multiline=True, sensitive=True)
+    result = PlainPrompter(io.StringIO(f"{CANARY}\n"), out).ask(request)
+    assert result.content == CANARY
+    assert not carries_canary(out.getvalue()) and "•••" in out.getvalue()

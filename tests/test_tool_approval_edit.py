@@ -1,0 +1,98 @@
+"""Editing a tool call's arguments before allowing it: the dialog's editor, the content the
+agent gets, and how the timeline and a transcript say the call was edited."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from app_driver import SIZE, wait_for, wait_for_modal
+from textual.widgets import TextArea
+
+from tui.app.app import ElicitationApp
+from tui.core.models import ElicitationResult, ToolApprovalRequest
+from tui.core.queue import ElicitationQueue
+from widgets.timeline import Timeline
+from widgets.tool_approval import ToolApprovalModal
+
+
+def shell_call() -> ToolApprovalRequest:
+    return ToolApprovalRequest(
+        tool_name="shell", arguments={"command": "rm -rf build", "cwd": "/work"}, tool_call_id="c1"
+    )
+
+
+def test_an_edited_allow_carries_the_arguments_and_says_so() -> None:
+    request = shell_call()
+    edited = {"scope": "once", "arguments": {"command": "rm -rf build/tmp", "cwd": "/work"}}
+    assert request.check_content(edited) == edited
+    result = ElicitationResult(action="accept", content=edited)
+    assert request.edited_arguments(result) == edited["arguments"]
+    assert request.scope_of(result) == "once"
+    assert request.describe_content(edited) == "edited, allowed once"
+    assert (
+        request.edited_arguments(ElicitationResult(action="accept", content={"scope": "once"}))
+        is None
+    )
+    assert request.edited_arguments(ElicitationResult(action="decline", content=edited)) is None
+    with pytest.raises(ValueError, match="edited arguments as a dict"):
+        request.check_content({"scope": "once", "arguments": "rm"})
+    with pytest.raises(ValueError, match="the answer must be"):
+        request.check_content({"scope": "once", "surprise": 1})
+
+
+async def editing_app(tmp_path: Path) -> tuple[ElicitationApp, list[ElicitationResult]]:
+    results: list[ElicitationResult] = []
+
+    def agent(queue: ElicitationQueue) -> None:
+        results.append(queue.ask(shell_call()))
+
+    app = ElicitationApp(
+        ElicitationQueue(), agent, input_grace=0, transcript=tmp_path / "session.jsonl"
+    )
+    return app, results
+
+
+async def test_e_edits_the_arguments_and_ctrl_s_allows_the_edited_call(tmp_path: Path) -> None:
+    app, results = await editing_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        modal = await wait_for_modal(pilot)
+        assert isinstance(modal, ToolApprovalModal)
+        await pilot.press("e")
+        editor = modal.query_one("#edited", TextArea)
+        assert app.focused is editor and json.loads(editor.text)["command"] == "rm -rf build"
+        # A broken edit is refused with why, and the typed text stays.
+        editor.text = '{"command": "rm -rf build/tmp", "cwd": "/work"'
+        await pilot.press("ctrl+s")
+        assert "Not valid JSON" in str(modal.query_one("#error").render())
+        assert editor.text.endswith('"/work"') and not results
+        editor.text = '{"command": "rm -rf build/tmp", "cwd": "/work"}'
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: bool(results))
+        await pilot.pause()
+        timeline = app.query_one(Timeline)
+        cells = [c.plain for row in range(timeline.row_count) for c in timeline.get_row_at(row)]
+    [result] = results
+    assert result.content == {
+        "scope": "once",
+        "arguments": {"command": "rm -rf build/tmp", "cwd": "/work"},
+    }
+    assert any(cell.startswith("✔ edited, allowed") for cell in cells), cells
+    recorded = [json.loads(line) for line in (tmp_path / "session.jsonl").read_text().splitlines()]
+    [answer] = [r["result"] for r in recorded if r["type"] == "result"]
+    assert answer["content"]["arguments"]["command"] == "rm -rf build/tmp"
+
+
+async def test_escape_leaves_the_editor_and_an_unchanged_edit_is_a_plain_allow(
+    tmp_path: Path,
+) -> None:
+    app, results = await editing_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        modal = await wait_for_modal(pilot)
+        await pilot.press("e")
+        await pilot.press("escape")
+        assert not modal.has_class("editing") and not results
+        await pilot.press("e", "ctrl+s")
+        await wait_for(pilot, lambda: bool(results))
+    assert results[0].content == {"scope": "once"}

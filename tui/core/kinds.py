@@ -1,0 +1,96 @@
+"""Which request kinds exist: each kind's model, and the import path of the modal that shows it.
+
+The built-in kinds register here exactly as a developer's own kinds do (`register_kind`), so
+`parse_request`, the front ends, plain mode and transcripts know every kind the same way.
+A modal is named by its import path (`"package.module:ModalClass"`) and imported only when a
+front end first shows that kind, so registering a kind never loads Textual.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import threading
+from dataclasses import dataclass
+from typing import TypeVar
+
+from tui.core.request_base import RequestBase
+
+ModelT = TypeVar("ModelT", bound=RequestBase)
+
+KINDS_VARIABLE = "ELICIT_TUI_KINDS"
+"""Modules (comma-separated) imported the first time a request of an unknown kind arrives, so
+that their `register_kind` calls run: how `serve`, `ask` and `replay` learn a program's kinds."""
+
+
+@dataclass(frozen=True)
+class Kind:
+    """A registered kind: its request model and where its modal lives (None: no modal)."""
+
+    model: type[RequestBase]
+    modal: str | None
+
+
+_lock = threading.Lock()
+_kinds: dict[str, Kind] = {}
+_modules_loaded: str | None = None
+"""The value of `ELICIT_TUI_KINDS` whose modules were imported last."""
+
+
+def register_kind(model: type[ModelT], *, modal: str | None = None) -> type[ModelT]:
+    """Make `model`'s kind known everywhere; returns `model`, so it can be a class decorator's
+    result too.
+
+    `model` subclasses `RequestBase` and declares `kind: Literal["name"] = "name"`. `modal` is
+    the import path of its `ElicitationModal` subclass, `"package.module:ClassName"`; without
+    one, front ends cancel such requests with the reason `unsupported_kind: name`. Registering
+    the same model again replaces its modal; another model of a taken kind raises ValueError.
+    """
+    if not (isinstance(model, type) and issubclass(model, RequestBase)):
+        raise TypeError(f"a request kind must subclass RequestBase, not {model!r}")
+    field = model.model_fields.get("kind")
+    name = field.default if field is not None else None
+    if not isinstance(name, str) or not name:
+        raise ValueError(
+            f"{model.__name__} must declare its kind with a default, "
+            f'like kind: Literal["card"] = "card"'
+        )
+    if modal is not None and modal.count(":") != 1:
+        raise ValueError(f'modal must be "package.module:ClassName", not {modal!r}')
+    with _lock:
+        taken = _kinds.get(name)
+        if taken is not None and taken.model is not model:
+            raise ValueError(
+                f"kind {name!r} is already registered by {taken.model.__module__}."
+                f"{taken.model.__qualname__}"
+            )
+        _kinds[name] = Kind(model, modal)
+    return model
+
+
+def kind(name: str) -> Kind | None:
+    """The registered kind called `name`, or None; modules named by `ELICIT_TUI_KINDS` are
+    imported the first time a kind is missing."""
+    found = _kinds.get(name)
+    if found is None and _load_kind_modules():
+        found = _kinds.get(name)
+    return found
+
+
+def kind_names() -> list[str]:
+    """Every registered kind's name, in registration order (the built-in kinds first)."""
+    return list(_kinds)
+
+
+def _load_kind_modules() -> bool:
+    """Import the modules `ELICIT_TUI_KINDS` names, once per value; True if this call did."""
+    global _modules_loaded
+    wanted = os.environ.get(KINDS_VARIABLE, "")
+    with _lock:
+        if not wanted.strip() or wanted == _modules_loaded:
+            return False
+        _modules_loaded = wanted
+    for name in wanted.split(","):
+        if name.strip():
+            importlib.import_module(name.strip())
+    return True

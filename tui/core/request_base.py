@@ -1,0 +1,97 @@
+"""The base every request kind builds on: the fields all requests share, and how a kind says
+what its answer's content is (pydantic v2, no Textual)."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Annotated, Any, ClassVar
+
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    TypeAdapter,
+    field_validator,
+    model_validator,
+)
+
+from tui.core.limits import MAX_TIMEOUT, check_size
+
+
+def _new_id() -> str:
+    return uuid.uuid4().hex[:12]
+
+
+def _bounded_timeout(seconds: float) -> float:
+    if not (0 < seconds <= MAX_TIMEOUT):  # NaN fails every comparison, so it lands here too
+        raise ValueError(
+            f"timeout must be greater than 0 and at most {MAX_TIMEOUT:.0f} seconds (30 days), "
+            f"not {seconds}; leave it out (null) to wait forever"
+        )
+    return seconds
+
+
+Timeout = Annotated[float, AfterValidator(_bounded_timeout)]
+"""Seconds before a request times out: above 0, at most `MAX_TIMEOUT`, never inf or NaN."""
+
+
+class RequestBase(BaseModel):
+    """Fields every request has; a kind adds its own and says how its content looks.
+
+    A kind of your own subclasses this, declares `kind: Literal["name"] = "name"` and its
+    fields, says what an accepted answer's content is (`content_type`, or `check_content`
+    for rules a type cannot say), and is registered with `tui.register_kind` together with
+    the modal that shows it. `queue.ask()` then asks it like any built-in kind.
+    """
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, defer_build=True)
+
+    content_type: ClassVar[Any] = None
+    """The type an accepted answer's content has (a pydantic-validatable type); None: any."""
+
+    kind: str
+    id: str = Field(default_factory=_new_id, min_length=1)
+    message: str = Field(min_length=1)
+    title: str | None = None
+    description: str | None = None
+    source: str | None = None
+    timeout: Timeout | None = None
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    sensitive: bool = False
+    """True where the answer must never be shown, logged, recorded or sent to a model: it is
+    typed masked, scrubbed from every text the program writes, and kept out of transcripts."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _within_limits(cls, data: Any) -> Any:
+        check_size(data)
+        return data
+
+    @field_validator("message")
+    @classmethod
+    def _message_not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("message must not be blank")
+        return value
+
+    def default_content(self) -> Any:
+        """The content accepting the request untouched would give; raises ValueError if none."""
+        raise ValueError(f"a {self.kind_name()} request has no default answer")
+
+    @classmethod
+    def kind_name(cls) -> str:
+        return str(cls.model_fields["kind"].default)
+
+    def describe_content(self, content: Any) -> str:
+        """A short, display-safe rendering of accepted content for timelines and summaries."""
+        return str(content)
+
+    def check_content(self, content: Any) -> Any:
+        """`content` as accepting this request in the UI gives it, if the UI could give it;
+        raises ValueError saying why not. Where answers come from elsewhere (a script), this
+        keeps them to what a person could have answered. By default: `content` validated as
+        `content_type` (any content when there is none)."""
+        if self.content_type is None:
+            return content
+        return TypeAdapter(self.content_type).validate_python(content)
