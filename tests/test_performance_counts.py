@@ -68,6 +68,30 @@ async def test_answered_questions_leave_no_widgets_behind() -> None:
     assert sum(counts[COUNT].values()) == sum(counts[30].values()), grown
 
 
+def tracked_objects() -> int:
+    gc.collect()
+    return len(gc.get_objects())
+
+
+async def test_answered_questions_leave_no_garbage_behind() -> None:
+    """From the 100th question to the 300th, the gc-tracked objects grow by fewer than 15
+    per question: what a question leaves (its timeline row, cached renders) is bounded."""
+    first, last = 100, 300
+    requests: list[Request] = [
+        ChoiceRequest(message=f"Question {n}?", options=["yes", "no"]) for n in range(last + 1)
+    ]
+    app = ElicitationApp(ElicitationQueue(), ask_all(requests), input_grace=0)
+    counts: dict[int, int] = {}
+    async with app.run_test(size=SIZE) as pilot:
+        for n in range(last + 1):
+            await wait_for_modal(pilot, f"Question {n}?")
+            if n in (first, last):
+                await settled_widgets(pilot)
+                counts[n] = tracked_objects()
+            await pilot.press("enter")
+    assert counts[last] - counts[first] < 15 * (last - first), counts
+
+
 async def first_paint(pilot: Pilot[Any], message: str) -> Widget:
     modal = await wait_for_modal(pilot, message)
     await pilot.pause()

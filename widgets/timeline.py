@@ -23,6 +23,9 @@ OUTCOME_SHARE = 0.4
 MIN_QUESTION = 12
 REFUSED_ROW = "refused"
 """The key of the one row that counts requests `serve` turned away."""
+MAX_ROWS = 100
+"""Rows the timeline keeps; an older one is dropped as a new one comes (a transcript keeps
+every request): a long session must not slow the main screen or grow the memory."""
 
 
 def local_clock(at: float) -> str:
@@ -50,7 +53,8 @@ def fitted(text: str, width: int) -> Text:
 
 
 class Timeline(DataTable[Text]):
-    """One row per request: when it came, its kind, how it ended and its question.
+    """One row per request, the last `MAX_ROWS`: when it came, its kind, how it ended and
+    its question.
 
     The columns fit the width: the outcome takes what it needs up to a share, the question
     the rest, and a cell longer than its column ends in "…". Questions and outcomes are shown
@@ -67,6 +71,8 @@ class Timeline(DataTable[Text]):
         """The widest text each column has had to show, as it would fit with no limit."""
         # A row's key is its request's id, unless an agent reuses an id: then a fresh key.
         self._row_of: dict[str, str] = {}
+        self._request_of: dict[str, str] = {}
+        """The request id of each row's key: what `_row_of` maps to it."""
 
     def on_mount(self) -> None:
         self._add_columns()
@@ -87,6 +93,7 @@ class Timeline(DataTable[Text]):
         }
         key = request.id if request.id not in self._cells else f"{request.id}#{len(self._cells)}"
         self._row_of[request.id] = key
+        self._request_of[key] = request.id
         self._add(key, cells)
 
     def note_refused(self, count: int, why: str, at: float) -> None:
@@ -108,13 +115,32 @@ class Timeline(DataTable[Text]):
         if not self._refit():
             for column in COLUMNS:
                 self.update_cell(REFUSED_ROW, column, fitted(cells[column], self._widths[column]))
+        self._forget_old_renders()
 
     def _add(self, key: str, cells: dict[str, str]) -> None:
         self._cells[key] = cells
         self._note(cells)
+        while len(self._cells) > MAX_ROWS:
+            self._drop(next(iter(self._cells)))
         if not self._refit():
             self.add_row(*(fitted(cells[c], self._widths[c]) for c in COLUMNS), key=key)
         self.move_cursor(row=self.row_count - 1)
+        self._forget_old_renders()
+
+    def _forget_old_renders(self) -> None:
+        """Drop what DataTable cached of earlier renders. It keys each cached cell, row and
+        line by a count of changes, which a change moves on: none of them is read again, yet
+        up to 10,000 cells of them would be kept, growing with every request."""
+        self._clear_caches()
+
+    def _drop(self, key: str) -> None:
+        """Forget the row `key`, the oldest."""
+        del self._cells[key]
+        if key in self.rows:
+            self.remove_row(key)
+        request_id = self._request_of.pop(key, None)
+        if request_id is not None and self._row_of.get(request_id) == key:
+            del self._row_of[request_id]
 
     def cells(self, key: str) -> dict[str, str]:
         """The full text of a row's cells by column (the screen may show them cut short)."""
@@ -130,6 +156,7 @@ class Timeline(DataTable[Text]):
         self._note(cells)
         if not self._refit():
             self.update_cell(key, "outcome", fitted(cells["outcome"], self._widths["outcome"]))
+        self._forget_old_renders()
 
     def on_resize(self) -> None:
         self._refit()

@@ -372,8 +372,9 @@ class ElicitationApp(KeyOrderApp[Any]):
         news, self._main_screen_news = self._main_screen_news, []
         for update in news:
             update()
-        if news and self.screen is not self.screen_stack[0]:
-            # A screen behind a modal is not repainted on its own: draw it again beneath.
+        if news and self.screen is not self.screen_stack[0] and self.screen.styles.background.a < 1:
+            # A screen behind a see-through modal is not repainted on its own: draw it again
+            # beneath. Behind an opaque one nothing shows; it is drawn when it comes to the front.
             self.screen.refresh()
 
     def on_agent_finished(self, message: AgentFinished) -> None:
