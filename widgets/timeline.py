@@ -123,10 +123,13 @@ class Timeline(DataTable[Text]):
         }
         if REFUSED_ROW not in self._cells:
             self._add(REFUSED_ROW, cells)
-            return
-        self._cells[REFUSED_ROW] = cells
-        self._note(cells)
-        self._changed()
+        else:
+            self._cells[REFUSED_ROW] = cells
+            self._note(cells)
+            self._changed()
+        # Refusals come from outside any question: shown at once, not once changes stop.
+        if self.is_attached and self.screen.is_current:
+            self._draw()
 
     def _add(self, key: str, cells: dict[str, str]) -> None:
         self._cells[key] = cells

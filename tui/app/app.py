@@ -53,8 +53,9 @@ _ENDED_WITHOUT_USER = {
     "closed": "Closed",
 }
 
-QUIT_KEYS = frozenset({"ctrl+q", "ctrl+c"})
-"""Keys the input grace never drops: quitting is never an answer to the question on screen."""
+QUIT_KEYS = frozenset({"ctrl+q", "ctrl+c", "ctrl+z"})
+"""Keys the input grace never drops: quitting (or stopping, in `elicit-tui ask`) is never an
+answer to the question on screen."""
 
 AGENT_EXIT_GRACE = 1.0
 """Seconds quitting waits for the agent to return once its questions are closed, at most:
