@@ -8,7 +8,7 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from app_driver import SIZE, wait_for_modal
+from app_driver import SIZE, wait_for, wait_for_modal
 from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import Select
@@ -19,6 +19,7 @@ from tui.core import models
 from tui.core.models import ChoiceRequest, FormRequest, MultiChoiceRequest, Request
 from tui.core.queue import ElicitationQueue
 from widgets.long_lists import LongOptionList, LongSelectionList
+from widgets.timeline import MAX_ROWS, Timeline
 
 COUNT = 200
 """Questions answered before counting again."""
@@ -90,6 +91,28 @@ async def test_answered_questions_leave_no_garbage_behind() -> None:
                 counts[n] = tracked_objects()
             await pilot.press("enter")
     assert counts[last] - counts[first] < 15 * (last - first), counts
+
+
+async def test_the_timeline_keeps_the_last_rows_and_shows_them_once_questions_stop() -> None:
+    """Questions answered back to back: the table catches up once they stop, with the last
+    `MAX_ROWS` requests, the newest answered, and the model forgets the older ones too."""
+    total = MAX_ROWS + 20
+    requests: list[Request] = [
+        ChoiceRequest(message=f"Question {n}?", options=["yes", "no"]) for n in range(total)
+    ]
+    app = ElicitationApp(ElicitationQueue(), ask_all(requests), input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        for n in range(total):
+            await wait_for_modal(pilot, f"Question {n}?")
+            await pilot.press("enter")
+        timeline = app.query_one(Timeline)
+        newest = requests[-1].id
+        await wait_for(pilot, lambda: newest in timeline.rows)
+        await wait_for(pilot, lambda: str(timeline.get_row(newest)[2]) == "✔ yes")
+        keys = [key.value for key in timeline.rows]
+    assert keys == [request.id for request in requests[-MAX_ROWS:]]
+    with pytest.raises(KeyError):
+        timeline.cells(requests[0].id)
 
 
 async def first_paint(pilot: Pilot[Any], message: str) -> Widget:
