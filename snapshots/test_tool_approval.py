@@ -34,11 +34,22 @@ EDIT = ToolApprovalRequest(
     tool_call_id="call_8",
 )
 
+# The demo's third approval: a long command, denied with nothing typed yet (the hint shows).
+RERUN = ToolApprovalRequest(
+    source="setup-agent",
+    tool_name="shell",
+    summary="Run the test suite: uv run pytest -q tests/test_health.py",
+    arguments={"command": "uv run pytest -q tests/test_health.py", "cwd": "."},
+    tool_call_id="call-3",
+    remember={"argument": "command", "pattern": "uv run pytest*"},
+)
+
 CASES: list[tuple[str, ToolApprovalRequest, list[str]]] = [
     ("json_arguments", SHELL, []),
     ("diff", EDIT, []),
     ("deny_with_reason", SHELL, ["n", *"use make test"]),
     ("edit_arguments", SHELL, ["e", "down", "end", "left", "left", *"/unit"]),
+    ("deny_hint", RERUN, ["n"]),
 ]
 
 

@@ -8,7 +8,7 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from app_driver import SIZE, wait_for_modal
+from app_driver import SIZE, wait_for, wait_for_modal
 from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import Select
@@ -19,6 +19,7 @@ from tui.core import models
 from tui.core.models import ChoiceRequest, FormRequest, MultiChoiceRequest, Request
 from tui.core.queue import ElicitationQueue
 from widgets.long_lists import LongOptionList, LongSelectionList
+from widgets.timeline import MAX_ROWS, Timeline
 
 COUNT = 200
 """Questions answered before counting again."""
@@ -66,6 +67,52 @@ async def test_answered_questions_leave_no_widgets_behind() -> None:
             await pilot.press("enter")
     grown = counts[COUNT] - counts[30]
     assert sum(counts[COUNT].values()) == sum(counts[30].values()), grown
+
+
+def tracked_objects() -> int:
+    gc.collect()
+    return len(gc.get_objects())
+
+
+async def test_answered_questions_leave_no_garbage_behind() -> None:
+    """From the 100th question to the 300th, the gc-tracked objects grow by fewer than 15
+    per question: what a question leaves (its timeline row, cached renders) is bounded."""
+    first, last = 100, 300
+    requests: list[Request] = [
+        ChoiceRequest(message=f"Question {n}?", options=["yes", "no"]) for n in range(last + 1)
+    ]
+    app = ElicitationApp(ElicitationQueue(), ask_all(requests), input_grace=0)
+    counts: dict[int, int] = {}
+    async with app.run_test(size=SIZE) as pilot:
+        for n in range(last + 1):
+            await wait_for_modal(pilot, f"Question {n}?")
+            if n in (first, last):
+                await settled_widgets(pilot)
+                counts[n] = tracked_objects()
+            await pilot.press("enter")
+    assert counts[last] - counts[first] < 15 * (last - first), counts
+
+
+async def test_the_timeline_keeps_the_last_rows_and_shows_them_once_questions_stop() -> None:
+    """Questions answered back to back: the table catches up once they stop, with the last
+    `MAX_ROWS` requests, the newest answered, and the model forgets the older ones too."""
+    total = MAX_ROWS + 20
+    requests: list[Request] = [
+        ChoiceRequest(message=f"Question {n}?", options=["yes", "no"]) for n in range(total)
+    ]
+    app = ElicitationApp(ElicitationQueue(), ask_all(requests), input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        for n in range(total):
+            await wait_for_modal(pilot, f"Question {n}?")
+            await pilot.press("enter")
+        timeline = app.query_one(Timeline)
+        newest = requests[-1].id
+        await wait_for(pilot, lambda: newest in timeline.rows)
+        await wait_for(pilot, lambda: str(timeline.get_row(newest)[2]) == "✔ yes")
+        keys = [key.value for key in timeline.rows]
+    assert keys == [request.id for request in requests[-MAX_ROWS:]]
+    with pytest.raises(KeyError):
+        timeline.cells(requests[0].id)
 
 
 async def first_paint(pilot: Pilot[Any], message: str) -> Widget:

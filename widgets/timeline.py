@@ -7,6 +7,8 @@ from collections.abc import Callable
 
 from rich.cells import cell_len
 from rich.text import Text
+from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import DataTable
 
 from tui.core.models import AUTO_APPROVED, ENDED_UNSEEN, ElicitationResult, Request
@@ -25,6 +27,14 @@ WAITING = "… waiting"
 """The outcome of a request still waiting."""
 REFUSED_ROW = "refused"
 """The key of the one row that counts requests `serve` turned away."""
+REDRAW_DELAY = 0.05
+"""Seconds the table waits after a change before it is redrawn, and only if its screen is
+then in front. Questions asked back to back bring the main screen to the front for a frame
+between two modals: it is drawn as it was, and the table is redrawn once, when they stop
+(redrawing it, whole on any change, would delay the next question)."""
+MAX_ROWS = 100
+"""Rows the timeline keeps; an older one is dropped as a new one comes (a transcript keeps
+every request): a long session must not slow the main screen or grow the memory."""
 
 
 def local_clock(at: float) -> str:
@@ -55,7 +65,9 @@ def fitted(text: str, width: int) -> Text:
 
 
 class Timeline(DataTable[Text]):
-    """One row per request: when it came, its kind, how it ended and its question.
+    """One row per request, the last `MAX_ROWS`: when it came, its kind, how it ended and
+    its question. Rows are kept as they change (`cells()`); the table shows them once they
+    have stopped changing for `REDRAW_DELAY` while the timeline's screen is in front.
 
     The columns fit the width: the outcome takes what it needs up to a share, the question
     the rest, and a cell longer than its column ends in "…". Questions and outcomes are shown
@@ -72,9 +84,17 @@ class Timeline(DataTable[Text]):
         """The widest text each column has had to show, as it would fit with no limit."""
         # A row's key is its request's id, unless an agent reuses an id: then a fresh key.
         self._row_of: dict[str, str] = {}
+        self._request_of: dict[str, str] = {}
+        """The request id of each row's key: what `_row_of` maps to it."""
+        self._stale = False
+        """True while the table does not show the rows as they are now."""
+        self._redraw: Timer | None = None
+        self._drawn: dict[str, dict[str, str]] = {}
+        """The cells each row of the table shows, by key."""
 
     def on_mount(self) -> None:
         self._add_columns()
+        self.app.screen_change_signal.subscribe(self, self._screen_changed)
 
     def _add_columns(self) -> None:
         for column in COLUMNS:
@@ -96,6 +116,7 @@ class Timeline(DataTable[Text]):
         }
         key = request.id if request.id not in self._cells else f"{request.id}#{len(self._cells)}"
         self._row_of[request.id] = key
+        self._request_of[key] = request.id
         self._add(key, cells)
 
     def note_refused(self, count: int, why: str, at: float) -> None:
@@ -111,19 +132,27 @@ class Timeline(DataTable[Text]):
         }
         if REFUSED_ROW not in self._cells:
             self._add(REFUSED_ROW, cells)
-            return
-        self._cells[REFUSED_ROW] = cells
-        self._note(cells)
-        if not self._refit():
-            for column in COLUMNS:
-                self.update_cell(REFUSED_ROW, column, fitted(cells[column], self._widths[column]))
+        else:
+            self._cells[REFUSED_ROW] = cells
+            self._note(cells)
+            self._changed()
+        # Refusals come from outside any question: shown at once, not once changes stop.
+        if self.is_attached and self.screen.is_current:
+            self._draw()
 
     def _add(self, key: str, cells: dict[str, str]) -> None:
         self._cells[key] = cells
         self._note(cells)
-        if not self._refit():
-            self.add_row(*(fitted(cells[c], self._widths[c]) for c in COLUMNS), key=key)
-        self.move_cursor(row=self.row_count - 1)
+        while len(self._cells) > MAX_ROWS:
+            self._drop(next(iter(self._cells)))
+        self._changed()
+
+    def _drop(self, key: str) -> None:
+        """Forget the row `key`, the oldest."""
+        del self._cells[key]
+        request_id = self._request_of.pop(key, None)
+        if request_id is not None and self._row_of.get(request_id) == key:
+            del self._row_of[request_id]
 
     def cells(self, key: str) -> dict[str, str]:
         """The full text of a row's cells by column (the screen may show them cut short)."""
@@ -143,26 +172,69 @@ class Timeline(DataTable[Text]):
             outcome = f"{outcome} · {elsewhere}"
         cells["outcome"] = REDACTOR.scrub(outcome)
         self._note(cells)
-        if not self._refit():
-            self.update_cell(key, "outcome", fitted(cells["outcome"], self._widths["outcome"]))
+        self._changed()
+
+    # -- the table drawn: redrawn once the rows have stopped changing -----------------------
+
+    def _changed(self) -> None:
+        """The rows changed: redraw the table `REDRAW_DELAY` from now, if its screen is in
+        front then, or else once its screen is back in front."""
+        self._stale = True
+        if self._redraw is None:
+            self._redraw = self.set_timer(REDRAW_DELAY, self._redraw_if_in_front)
+
+    def _redraw_if_in_front(self) -> None:
+        self._redraw = None
+        if self._stale and self.is_attached and self.screen.is_current:
+            self._draw()
+
+    def _screen_changed(self, screen: Screen[object]) -> None:
+        if screen is self.screen and self._stale and self._redraw is None:
+            self._redraw = self.set_timer(REDRAW_DELAY, self._redraw_if_in_front)
+
+    def _draw(self) -> None:
+        """Make the table show the rows as they are now, the cursor on the newest: the rows
+        that changed, or every row when the columns' widths must change."""
+        self._stale = False
+        widths = self._fitting_widths()
+        if widths != self._widths:
+            self._widths = widths
+            self._drawn.clear()
+            # Columns too: a column keeps the widest cell it ever had, even once it is gone.
+            self.clear(columns=True)
+            self._add_columns()
+        for key in [key for key in self._drawn if key not in self._cells]:
+            del self._drawn[key]
+            self.remove_row(key)
+        for key, cells in self._cells.items():
+            drawn = self._drawn.get(key)
+            if drawn is None:
+                self.add_row(*(fitted(cells[c], widths[c]) for c in COLUMNS), key=key)
+            elif drawn != cells:
+                for column in COLUMNS:
+                    if drawn[column] != cells[column]:
+                        self.update_cell(key, column, fitted(cells[column], widths[column]))
+            self._drawn[key] = dict(cells)
+        if self.row_count:
+            self.move_cursor(row=self.row_count - 1)
+        self._forget_old_renders()
+
+    def _forget_old_renders(self) -> None:
+        """Drop what DataTable cached of earlier renders. It keys each cached cell, row and
+        line by a count of changes, which a change moves on: none of them is read again, yet
+        up to 10,000 cells of them would be kept, growing with every request. (Its caches of
+        styles are keyed by what they style, and are kept: they serve the next render.)"""
+        for cache in (
+            self._row_render_cache,
+            self._cell_render_cache,
+            self._row_renderable_cache,
+            self._line_cache,
+        ):
+            cache.clear()
 
     def on_resize(self) -> None:
-        self._refit()
-
-    def _refit(self) -> bool:
-        """Recompute the column widths; if they changed, redraw every row and return True."""
-        widths = self._fitting_widths()
-        if widths == self._widths:
-            return False
-        self._widths = widths
-        cursor = self.cursor_row
-        # Columns too: a column keeps the widest cell it ever had, even once that cell is gone.
-        self.clear(columns=True)
-        self._add_columns()
-        for key, cells in self._cells.items():
-            self.add_row(*(fitted(cells[c], widths[c]) for c in COLUMNS), key=key)
-        self.move_cursor(row=cursor)
-        return True
+        if self._fitting_widths() != self._widths:
+            self._draw()
 
     def _note(self, cells: dict[str, str]) -> None:
         """Widen the columns' needs to fit `cells` (kept as running maxima: no row is re-read)."""

@@ -88,7 +88,7 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
         with Horizontal(id="deny-line"):
             yield Label("✖ Deny · reason", id="deny-label")
             yield Input(
-                placeholder="optional, the agent reads it · Enter denies · Esc goes back",
+                placeholder="optional, the agent reads it · Esc goes back",
                 max_length=200,
                 id="deny-reason",
             )

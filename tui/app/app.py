@@ -63,8 +63,9 @@ _ENDED_WITHOUT_USER = {
     ENDED_UNSEEN: "Ended while this front end was away",
 }
 
-QUIT_KEYS = frozenset({"ctrl+q", "ctrl+c"})
-"""Keys the input grace never drops: quitting is never an answer to the question on screen."""
+QUIT_KEYS = frozenset({"ctrl+q", "ctrl+c", "ctrl+z"})
+"""Keys the input grace never drops: quitting (or stopping, in `elicit-tui ask`) is never an
+answer to the question on screen."""
 
 AGENT_EXIT_GRACE = 1.0
 """Seconds quitting waits for the agent to return once its questions are closed, at most:
@@ -452,8 +453,9 @@ class ElicitationApp(KeyOrderApp[Any]):
         news, self._main_screen_news = self._main_screen_news, []
         for update in news:
             update()
-        if news and self.screen is not self.screen_stack[0]:
-            # A screen behind a modal is not repainted on its own: draw it again beneath.
+        if news and self.screen is not self.screen_stack[0] and self.screen.styles.background.a < 1:
+            # A screen behind a see-through modal is not repainted on its own: draw it again
+            # beneath. Behind an opaque one nothing shows; it is drawn when it comes to the front.
             self.screen.refresh()
 
     def on_agent_finished(self, message: AgentFinished) -> None:

@@ -9,6 +9,7 @@ from typing import ClassVar
 from textual.binding import Binding, BindingType
 
 from tui.app.app import ElicitationApp
+from tui.app.terminal import stop_until_continued
 from tui.core.models import ElicitationResult, Request
 from tui.core.queue import ElicitationQueue
 
@@ -32,11 +33,13 @@ class AskApp(ElicitationApp):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+c", "interrupt", "Interrupt", show=False, priority=True),
+        Binding("ctrl+z", "suspend", "Suspend", show=False, priority=True),
     ]
     """
     | Key(s) | Description |
     | :- | :- |
     | ctrl+c | End the request with `cancel`/`interrupted` and exit. |
+    | ctrl+z | Stop the process, as in other shell commands; `fg` shows the question again. |
     """
 
     keeps_secrets_in_memory = False
@@ -59,6 +62,21 @@ class AskApp(ElicitationApp):
             transcript=transcript,
             bell=bell,
         )
+
+    def action_suspend(self) -> None:
+        """Ctrl+Z: give the terminal back to the shell and stop until continued (`fg`).
+
+        Textual stops a full-screen app itself; inline, its driver cannot be suspended, so
+        the dialog is taken off the terminal here and drawn again once the process continues.
+        """
+        driver = self._driver
+        if driver is None:
+            return
+        if driver.can_suspend:
+            self.action_suspend_process()
+        elif driver.is_inline:
+            stop_until_continued(driver)
+            self.refresh(layout=True)
 
     async def action_interrupt(self) -> None:
         await self._stop_asking()

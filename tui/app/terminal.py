@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import os
+import signal
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Protocol
 
 _STANDARD_FDS = (0, 1, 2)
 
@@ -59,3 +61,24 @@ def _flush_standard_streams() -> None:
     for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
         if stream is not None:
             stream.flush()
+
+
+class ApplicationMode(Protocol):
+    """A Textual driver's hold on the terminal: raw keys, hidden cursor, the app drawn."""
+
+    def start_application_mode(self) -> None: ...
+
+    def stop_application_mode(self) -> None: ...
+
+
+def stop_until_continued(driver: ApplicationMode) -> None:
+    """Do what Ctrl+Z does to a shell command: give the terminal back as it was before the
+    app (modes restored, what the app drew cleared), stop the process with SIGTSTP, and
+    take the terminal again when the shell continues it (`fg` sends SIGCONT).
+
+    Returns once the process runs again; the caller then draws the app afresh.
+    """
+    driver.stop_application_mode()
+    # SIGTSTP, not SIGSTOP: the shell reports the job as stopped from the keyboard.
+    os.kill(os.getpid(), signal.SIGTSTP)
+    driver.start_application_mode()

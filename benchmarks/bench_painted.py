@@ -1,0 +1,668 @@
+"""ask() → the question visible, where a person sees it: elicit-tui beside bare Textual.
+
+"Painted" has two definitions here, and where they disagree the terminal wins:
+
+* terminal: the real app runs on a pseudo-terminal of 80x24 in a child process (the full
+  `ElicitationApp` with an agent thread, its own driver and its default input grace); every
+  byte it writes is fed to a terminal emulator (pyte), and a question is painted at the first
+  read from the pty after which its marker is on the emulated screen. The agent writes the
+  time of each `ask()` (`perf_counter`, the system's monotonic clock) to a pipe; the parent
+  answers with a key once the question is visible.
+* headless: in this process (`run_test`), the first compositor frame (`App._display`, each
+  frame rendered to terminal text as a real driver would) in which the modal is the active
+  screen, a widget of it has focus, and the frame's text holds the question's marker.
+
+A marker is what the answer widget shows of this question alone: its first option, its
+placeholder, its yes label, its first field's title; each question has its own.
+
+The bare app is a plain `App` with a header, a label and a footer; a thread posts a message
+and waits, and the app pushes a fresh `ModalScreen` with the stock widget (`OptionList`,
+`SelectionList`, `Input`, two `Button`s, one `Label` + `Input` per form field). Ours and bare
+alternate in one run; figures are medians and p90 of wall time and of CPU time
+(`process_time`, in-process rows), and ours ÷ bare.
+
+Cases: simple kinds asked from an idle app; the first question of each kind in a fresh app;
+a form of 4 fields; N choice questions back to back, each answered the moment it is painted
+(no idle gap, input grace 0): requests per second, ask → painted over the run, first and last
+100, and the growth of RSS and gc-tracked objects from question 100 to the last.
+
+Run: `.venv/bin/python benchmarks/bench_painted.py [--reps 30] [--burst 1000]
+[--only headless terminal]`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import gc
+import os
+import pty
+import re
+import select
+import signal
+import statistics
+import struct
+import sys
+import termios
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from fcntl import ioctl
+from pathlib import Path
+from typing import Any, ClassVar
+
+import pyte
+from bench_form import NaiveForm, schema
+from textual import events
+from textual._compositor import CompositorUpdate
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal
+from textual.message import Message
+from textual.screen import ModalScreen, Screen
+from textual.widget import Widget
+from textual.widgets import Button, Footer, Header, Input, Label, OptionList, SelectionList
+
+from tui.app.app import ElicitationApp
+from tui.core.models import (
+    ChoiceRequest,
+    ConfirmationRequest,
+    FormRequest,
+    MultiChoiceRequest,
+    Request,
+    SecretRequest,
+    TextRequest,
+)
+from tui.core.queue import ElicitationQueue
+from widgets.base import ElicitationModal
+
+SIZE = (80, 24)
+Clock = tuple[float, float]
+"""A wall-clock (`perf_counter`) and a CPU-time (`process_time`) reading, in seconds."""
+
+KINDS = ("choice", "multi_choice", "text", "secret", "confirmation", "form")
+
+
+def _now() -> Clock:
+    return time.perf_counter(), time.process_time()
+
+
+# -- questions: ours, bare, and the marker each shows ------------------------------------
+
+
+def options(n: int, count: int = 10) -> list[str]:
+    """`count` option labels; the first names question `n` and is its marker."""
+    return [f"q{n} alpha", *(f"option {i}" for i in range(1, count))]
+
+
+def marker(kind: str, n: int) -> str:
+    """What the answer widget of question `n` of `kind` shows of it alone."""
+    return {
+        "choice": f"q{n} alpha",
+        "multi_choice": f"q{n} alpha",
+        "text": f"q{n} name here",
+        "secret": f"q{n} key here",
+        "confirmation": f"Yes q{n}",
+        "form": f"Field 0 q{n}",
+    }[kind]
+
+
+def form_schema(n: int) -> dict[str, Any]:
+    """A form of 4 fields of different kinds; the first field's title is the marker."""
+    form = schema(4)
+    form["properties"]["field_0"]["title"] = marker("form", n)
+    return form
+
+
+def our_request(kind: str, n: int) -> Request:
+    if kind == "choice":
+        return ChoiceRequest(message="Which one?", options=options(n))
+    if kind == "multi_choice":
+        return MultiChoiceRequest(message="Which ones?", options=options(n))
+    if kind == "text":
+        return TextRequest(message="Service name?", placeholder=marker(kind, n))
+    if kind == "secret":
+        return SecretRequest(message="API key?", placeholder=marker(kind, n))
+    if kind == "confirmation":
+        return ConfirmationRequest(message="Deploy now?", yes_label=marker(kind, n))
+    return FormRequest(message="A form of 4 fields", requested_schema=form_schema(n))
+
+
+class BareModal(ModalScreen[None]):
+    """A stock ModalScreen holding `widgets`; Enter and Escape dismiss it."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter,escape", "done", priority=True),
+    ]
+
+    def __init__(self, *widgets: Widget) -> None:
+        super().__init__()
+        self.widgets = widgets
+
+    def compose(self) -> ComposeResult:
+        yield from self.widgets
+
+    def action_done(self) -> None:
+        self.dismiss(None)
+
+
+class BareForm(NaiveForm):
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,escape", "done", priority=True)]
+
+    def action_done(self) -> None:
+        self.dismiss(None)  # type: ignore[arg-type]
+
+
+def bare_modal(kind: str, n: int) -> ModalScreen[Any]:
+    if kind == "choice":
+        return BareModal(OptionList(*options(n)))
+    if kind == "multi_choice":
+        return BareModal(SelectionList[str](*((p, p) for p in options(n))))
+    if kind == "text":
+        return BareModal(Input(placeholder=marker(kind, n)))
+    if kind == "secret":
+        return BareModal(Input(placeholder=marker(kind, n), password=True))
+    if kind == "confirmation":
+        return BareModal(Horizontal(Button(marker(kind, n)), Button("No")))
+    return BareForm(FormRequest(message="A form of 4 fields", requested_schema=form_schema(n)))
+
+
+class Ask(Message):
+    """From the asking thread: push a fresh modal built by `make`."""
+
+    def __init__(self, make: Callable[[], ModalScreen[Any]]) -> None:
+        super().__init__()
+        self.make = make
+
+
+class BareApp(App[None]):
+    """A header, a label and a footer; each request pushes a fresh modal."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.answered = threading.Event()
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Label("bare Textual")
+        yield Footer()
+
+    def ask(self, make: Callable[[], ModalScreen[Any]]) -> None:
+        """From another thread: show the modal and wait until it is dismissed."""
+        self.answered.clear()
+        self.post_message(Ask(make))
+        self.answered.wait()
+
+    def on_ask(self, message: Ask) -> None:
+        self.push_screen(message.make(), callback=lambda _: self.answered.set())
+
+
+def asker(ours: bool, app: App[Any], queue: ElicitationQueue, kind: str) -> Callable[[int], None]:
+    """A function that asks question `n` of `kind` and returns once it is answered."""
+    if ours:
+
+        def ask(n: int) -> None:
+            queue.ask(our_request(kind, n))
+
+        return ask
+    assert isinstance(app, BareApp)
+    return lambda n: app.ask(lambda: bare_modal(kind, n))
+
+
+# -- headless: the first frame that shows the question ----------------------------------
+
+_ESCAPE = re.compile(r"\x1b\[[0-9;?<>=]*[A-Za-z]")
+
+
+def _is_modal(screen: Screen[Any], ours: bool) -> bool:
+    return isinstance(screen, ElicitationModal) if ours else isinstance(screen, ModalScreen)
+
+
+@dataclass
+class HeadlessRun:
+    """One app in `run_test`, asked from a thread, its frames watched for the marker."""
+
+    ours: bool
+    kind: str
+    asked: list[Clock] = field(default_factory=list)
+    painted: list[Clock] = field(default_factory=list)
+    answered: int = 0
+    pending: str | None = None
+    """The marker of the question asked and not yet painted."""
+
+    def __post_init__(self) -> None:
+        self.queue = ElicitationQueue()
+        self.app: App[Any] = ElicitationApp(self.queue, input_grace=0) if self.ours else BareApp()
+        self.ask = asker(self.ours, self.app, self.queue, self.kind)
+
+    def watch_frames(self) -> None:
+        app = self.app
+        show = app._display
+        console = app.console
+
+        def display(screen: Screen[Any], renderable: Any) -> None:
+            show(screen, renderable)
+            if not isinstance(renderable, CompositorUpdate):
+                return
+            # What a terminal driver does with every frame; headless Textual skips it.
+            text = renderable.render_segments(console)
+            wanted = self.pending
+            if wanted is None or screen is not app.screen or not _is_modal(screen, self.ours):
+                return
+            focused = app.focused
+            if focused is None or focused.screen is not screen:
+                return
+            if wanted not in _ESCAPE.sub("", text):
+                return
+            self.pending = None
+            self.painted.append(_now())
+            if self.kind == "choice":
+                # Answered the moment it is painted, as a key from the terminal would arrive.
+                app.post_message(events.Key("enter", "\r"))
+            else:
+                # Only choices are asked back to back; the others are dismissed a moment later.
+                app.set_timer(0.01, lambda: app.post_message(events.Key("escape", "\x1b")))
+
+        app._display = display  # type: ignore[method-assign]
+
+    def ask_one(self, n: int) -> None:
+        self.pending = marker(self.kind, n)
+        self.asked.append(_now())
+        self.ask(n)
+        self.answered += 1
+
+    def spans(self, skip: int = 0) -> list[tuple[float, float]]:
+        pairs = zip(self.asked, self.painted, strict=True)
+        return [((p[0] - a[0]) * 1000, (p[1] - a[1]) * 1000) for a, p in pairs][skip:]
+
+
+async def _until(condition: Callable[[], bool], timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise TimeoutError("the benchmark run stalled")
+        await asyncio.sleep(0.002)
+
+
+IDLE = 0.05
+"""Seconds an app is left idle before each question asked "from idle"."""
+
+
+async def idle_case(ours: bool, kind: str, reps: int, warmup: int) -> list[tuple[float, float]]:
+    """ask → painted of `reps` questions of `kind` after `warmup`, each from an idle app."""
+    run = HeadlessRun(ours, kind)
+    async with run.app.run_test(size=SIZE):
+        run.watch_frames()
+        for n in range(warmup + reps):
+            await asyncio.sleep(IDLE)
+            thread = threading.Thread(target=run.ask_one, args=(n,), daemon=True)
+            thread.start()
+            await _until(lambda n=n: run.answered > n)
+    return run.spans(warmup)
+
+
+async def first_case(ours: bool, kind: str, reps: int) -> list[tuple[float, float]]:
+    """ask → painted of the first question of `kind`, each in a fresh app left idle first."""
+    spans = []
+    for n in range(reps):
+        run = HeadlessRun(ours, kind)
+        async with run.app.run_test(size=SIZE):
+            run.watch_frames()
+            await asyncio.sleep(0.2)
+            threading.Thread(target=run.ask_one, args=(n,), daemon=True).start()
+            await _until(lambda run=run: run.answered > 0)
+        spans += run.spans()
+    return spans
+
+
+@dataclass
+class Burst:
+    per_second: float
+    spans: list[tuple[float, float]]
+    rss_growth_mib: float
+    objects_growth: int
+
+
+def _rss_mib() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+async def burst_case(ours: bool, questions: int) -> Burst:
+    """`questions` choice questions back to back, each answered the moment it is painted."""
+    run = HeadlessRun(ours, "choice")
+    marks: list[tuple[float, int]] = []
+    timing: dict[str, float] = {"paused": 0.0}
+
+    def agent() -> None:
+        timing["begin"] = time.perf_counter()
+        for n in range(1, questions + 1):
+            run.ask_one(n)
+            if n in (100, questions):
+                pause = time.perf_counter()
+                gc.collect()
+                marks.append((_rss_mib(), len(gc.get_objects())))
+                timing["paused"] += time.perf_counter() - pause
+        timing["end"] = time.perf_counter()
+
+    async with run.app.run_test(size=SIZE):
+        run.watch_frames()
+        await asyncio.sleep(0.2)
+        threading.Thread(target=agent, daemon=True).start()
+        await _until(lambda: "end" in timing, timeout=3600)
+    elapsed = timing["end"] - timing["begin"] - timing["paused"]
+    (rss0, objects0), (rss1, objects1) = marks
+    return Burst(questions / elapsed, run.spans(), rss1 - rss0, objects1 - objects0)
+
+
+# -- terminal: a pty, read into a terminal emulator --------------------------------------
+
+CHILD = """
+import os, sys, threading, time
+sys.path.insert(0, {benchmarks!r})
+import bench_painted as bench
+ours, kind, questions, grace, gap = sys.argv[1] == "ours", sys.argv[2], int(sys.argv[3]), float(sys.argv[4]), float(sys.argv[5])
+side = os.fdopen(int(os.environ["BENCH_SIDE_FD"]), "w", buffering=1)
+from tui.app.app import ElicitationApp
+from tui.core.queue import ElicitationQueue
+queue = ElicitationQueue()
+def agent(_queue=None):
+    ask = bench.asker(ours, app, queue, kind)
+    for n in range(questions):
+        time.sleep(gap)
+        side.write(f"{{n}} {{time.perf_counter()}}\\n")
+        ask(n)
+    if not ours:
+        app.call_from_thread(app.exit)
+if ours:
+    app = ElicitationApp(queue, agent, input_grace=grace, exit_when_agent_done=True, bell=False)
+else:
+    app = bench.BareApp()
+    app.call_later(lambda: threading.Thread(target=agent, daemon=True).start())
+app.run()
+"""
+
+
+@dataclass
+class TerminalRun:
+    spans: list[float]
+    cpu_ms: float
+    wall: float
+
+
+def terminal_run(ours: bool, kind: str, questions: int, *, back_to_back: bool) -> TerminalRun:
+    """`questions` of `kind` asked in a child process on an 80x24 pty; ask → visible (ms)."""
+    grace = 0.0 if back_to_back else 0.2
+    gap = 0.0 if back_to_back else 0.3
+    side_read, side_write = os.pipe()
+    start = time.perf_counter()
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.environ.update(TERM="xterm-256color", BENCH_SIDE_FD=str(side_write))
+        os.set_inheritable(side_write, True)
+        code = CHILD.format(benchmarks=str(Path(__file__).resolve().parent))
+        os.execv(
+            sys.executable,
+            [
+                sys.executable,
+                "-c",
+                code,
+                "ours" if ours else "bare",
+                kind,
+                str(questions),
+                str(grace),
+                str(gap),
+            ],
+        )
+    os.close(side_write)
+    ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", SIZE[1], SIZE[0], 0, 0))
+    screen = pyte.Screen(*SIZE)
+    stream = pyte.ByteStream(screen)
+    asked: dict[int, float] = {}
+    spans: list[float] = []
+    side_buffer = b""
+    current = 0
+    answer_at: float | None = None
+    deadline = time.perf_counter() + 60 + questions * 2
+    alive = True
+    while alive and len(spans) < questions and time.perf_counter() < deadline:
+        timeout = 0.5 if answer_at is None else max(0.0, answer_at - time.perf_counter())
+        ready = select.select([fd, side_read], [], [], timeout)[0]
+        if side_read in ready:
+            side_buffer += os.read(side_read, 65536)
+            *lines, side_buffer = side_buffer.split(b"\n")
+            for line in lines:
+                n, at = line.split()
+                asked[int(n)] = float(at)
+        if fd in ready:
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:
+                chunk = b""
+            now = time.perf_counter()  # the read, not the emulator's work on it
+            if not chunk:
+                alive = False
+            stream.feed(chunk)
+            visible = "\n".join(screen.display)
+            if current in asked and answer_at is None and marker(kind, current) in visible:
+                spans.append((now - asked[current]) * 1000)
+                answer_at = now if back_to_back else now + 0.25
+        if answer_at is not None and time.perf_counter() >= answer_at:
+            os.write(fd, b"\r" if kind == "choice" else b"\x1b")
+            answer_at = None
+            current += 1
+    wall = time.perf_counter() - start
+    cpu_ms = _reap(pid, fd)
+    os.close(side_read)
+    if len(spans) < questions:
+        raise RuntimeError(f"{'ours' if ours else 'bare'} {kind}: {len(spans)} of {questions} seen")
+    return TerminalRun(spans, cpu_ms, wall)
+
+
+def _reap(pid: int, fd: int) -> float:
+    """Let the child exit on its own (reading what it still writes), or kill it after 5 s;
+    its CPU time in milliseconds."""
+    end = time.perf_counter() + 5
+    while True:
+        done, _, usage = os.wait4(pid, os.WNOHANG)
+        if done:
+            break
+        if time.perf_counter() > end:
+            os.kill(pid, signal.SIGKILL)
+            _, _, usage = os.wait4(pid, 0)
+            break
+        if select.select([fd], [], [], 0.05)[0]:
+            with contextlib.suppress(OSError):
+                os.read(fd, 65536)
+    os.close(fd)
+    return (usage.ru_utime + usage.ru_stime) * 1000
+
+
+def cold_ask(ours: bool) -> float:
+    """From fork to the question visible on an 80x24 pty: `elicit-tui ask choice` or a bare
+    app that pushes the same ModalScreen+OptionList on mount; milliseconds."""
+    argv = (
+        [str(Path(sys.executable).with_name("elicit-tui")), "ask", "choice", "Zebra?"]
+        + [a for n in range(10) for a in ("-o", options(0)[n])]
+        if ours
+        else [sys.executable, "-c", BARE_COLD]
+    )
+    start = time.perf_counter()
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.environ["TERM"] = "xterm-256color"
+        os.execv(argv[0], argv)
+    ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", SIZE[1], SIZE[0], 0, 0))
+    screen = pyte.Screen(*SIZE)
+    stream = pyte.ByteStream(screen)
+    seen = False
+    while not seen and time.perf_counter() - start < 30:
+        if select.select([fd], [], [], 0.5)[0]:
+            try:
+                stream.feed(os.read(fd, 65536))
+            except OSError:
+                break
+            seen = marker("choice", 0) in "\n".join(screen.display)
+    wall = (time.perf_counter() - start) * 1000
+    os.kill(pid, signal.SIGKILL)
+    os.wait4(pid, 0)
+    os.close(fd)
+    if not seen:
+        raise RuntimeError("the question never appeared")
+    return wall
+
+
+BARE_COLD = """
+from textual.app import App
+from textual.screen import ModalScreen
+from textual.widgets import OptionList
+class Modal(ModalScreen):
+    def compose(self):
+        yield OptionList("q0 alpha", *(f"option {i}" for i in range(1, 10)))
+class Bare(App):
+    def on_mount(self):
+        self.push_screen(Modal())
+Bare().run()
+"""
+
+
+# -- report -------------------------------------------------------------------------------
+
+
+def _p90(values: list[float]) -> float:
+    if len(values) == 1:
+        return values[0]
+    return statistics.quantiles(values, n=10, method="inclusive")[-1]
+
+
+HEADER = (
+    f"{'case':<34} {'n':>4} │ {'ours wall':>13} {'bare wall':>13} {'ratio':>11} │"
+    f" {'ours cpu':>13} {'bare cpu':>13} {'ratio':>11}"
+)
+
+
+def _cells(ours: list[float], bare: list[float]) -> str:
+    o = (statistics.median(ours), _p90(ours))
+    b = (statistics.median(bare), _p90(bare))
+    return f"{o[0]:6.1f}/{o[1]:6.1f} {b[0]:6.1f}/{b[1]:6.1f} {o[0] / b[0]:4.2f}/{o[1] / b[1]:4.2f}×"
+
+
+def row(case: str, ours: list[tuple[float, float]], bare: list[tuple[float, float]]) -> None:
+    walls = _cells([s[0] for s in ours], [s[0] for s in bare])
+    cpus = _cells([s[1] for s in ours], [s[1] for s in bare])
+    print(f"{case:<34} {len(ours):>4} │ {walls} │ {cpus}", flush=True)
+
+
+def wall_row(case: str, ours: list[float], bare: list[float], note: str = "") -> None:
+    print(f"{case:<34} {len(ours):>4} │ {_cells(ours, bare)} │ {note}", flush=True)
+
+
+def section(title: str) -> None:
+    print(f"\n{title}  (median/p90 ms, ratio p50/p90)\n{HEADER}\n{'─' * len(HEADER)}")
+
+
+async def headless(args: argparse.Namespace) -> None:
+    section("headless: first frame with the question, answer widget focused")
+    for kind in KINDS:
+        ours: list[tuple[float, float]] = []
+        bare: list[tuple[float, float]] = []
+        for _ in range(args.rounds):  # alternating, so a drift in the machine's speed is shared
+            ours += await idle_case(True, kind, args.reps // args.rounds, 2)
+            bare += await idle_case(False, kind, args.reps // args.rounds, 2)
+        row(
+            f"{kind}{' of 10' if 'choice' in kind else ''}{' of 4' if kind == 'form' else ''}",
+            ours,
+            bare,
+        )
+    for kind in KINDS:
+        ours, bare = [], []
+        for _ in range(args.first_reps):
+            ours += await first_case(True, kind, 1)
+            bare += await first_case(False, kind, 1)
+        row(f"first {kind} in a fresh app", ours, bare)
+    if args.burst:
+        await burst_rows(args.burst)
+
+
+async def burst_rows(questions: int) -> None:
+    ours = await burst_case(True, questions)
+    bare = await burst_case(False, questions)
+    section(f"headless: {questions:,} choice questions back to back")
+    row("ask → painted, all", ours.spans, bare.spans)
+    row("ask → painted, first 100", ours.spans[:100], bare.spans[:100])
+    row("ask → painted, last 100", ours.spans[-100:], bare.spans[-100:])
+    print(
+        f"requests per second: ours {ours.per_second:.1f}, bare {bare.per_second:.1f},"
+        f" {ours.per_second / bare.per_second:.2f}×\n"
+        f"RSS growth, question 100 → {questions}: ours {ours.rss_growth_mib:.1f} MiB,"
+        f" bare {bare.rss_growth_mib:.1f} MiB\n"
+        f"gc-tracked objects growth, same span: ours {ours.objects_growth:,},"
+        f" bare {bare.objects_growth:,}",
+        flush=True,
+    )
+
+
+def terminal(args: argparse.Namespace) -> None:
+    section("terminal (pty + pyte): ask → question on the emulated screen; wall only")
+    for kind in ("choice", "text", "confirmation", "form"):
+        ours: list[float] = []
+        bare: list[float] = []
+        cpu = {"ours": 0.0, "bare": 0.0}
+        for _ in range(args.rounds):
+            o = terminal_run(True, kind, args.pty_reps // args.rounds, back_to_back=False)
+            b = terminal_run(False, kind, args.pty_reps // args.rounds, back_to_back=False)
+            ours += o.spans
+            bare += b.spans
+            cpu["ours"] += o.cpu_ms
+            cpu["bare"] += b.cpu_ms
+        wall_row(kind, ours, bare, f"process CPU ours/bare {cpu['ours'] / cpu['bare']:.2f}×")
+    if args.pty_burst:
+        o = terminal_run(True, "choice", args.pty_burst, back_to_back=True)
+        b = terminal_run(False, "choice", args.pty_burst, back_to_back=True)
+        rate = (len(o.spans) / o.wall) / (len(b.spans) / b.wall)
+        wall_row(f"{args.pty_burst} back to back, all", o.spans, b.spans, f"req/s {rate:.2f}×")
+        wall_row("  first 100", o.spans[:100], b.spans[:100])
+        wall_row("  last 100", o.spans[-100:], b.spans[-100:])
+    cold_ours, cold_bare = [], []
+    for _ in range(args.cold_reps):
+        cold_ours.append(cold_ask(True))
+        cold_bare.append(cold_ask(False))
+    wall_row("cold: elicit-tui ask vs bare modal", cold_ours, cold_bare)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--reps", type=int, default=30, help="questions per kind, headless")
+    parser.add_argument("--rounds", type=int, default=2, help="alternations of ours and bare")
+    parser.add_argument("--first-reps", type=int, default=10, help="fresh apps per kind")
+    parser.add_argument("--burst", type=int, default=1000, help="questions back to back")
+    parser.add_argument("--pty-reps", type=int, default=20, help="questions per kind, pty")
+    parser.add_argument("--pty-burst", type=int, default=300, help="back to back on the pty")
+    parser.add_argument("--cold-reps", type=int, default=6)
+    parser.add_argument(
+        "--only",
+        nargs="+",
+        choices=["headless", "burst", "terminal"],
+        default=["headless", "terminal"],
+    )
+    args = parser.parse_args()
+    print(
+        f"elicit-tui vs bare Textual, {SIZE[0]}x{SIZE[1]}, python {sys.version.split()[0]},"
+        f" load {os.getloadavg()[0]:.2f}"
+    )
+    started = time.perf_counter()
+    if "headless" in args.only:
+        asyncio.run(headless(args))
+    elif "burst" in args.only:
+        asyncio.run(burst_rows(args.burst))
+    if "terminal" in args.only:
+        terminal(args)
+    print(f"\nwhole run: {time.perf_counter() - started:.0f} s, load {os.getloadavg()[0]:.2f}")
+
+
+if __name__ == "__main__":
+    main()

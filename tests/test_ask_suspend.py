@@ -1,0 +1,98 @@
+"""Ctrl+Z during `elicit-tui ask` stops the process as in other shell commands; `fg` shows
+the question again, still unanswered.
+
+A small job-control shell runs the command in a process group of its own in the foreground,
+as an interactive shell does (a process group without one is orphaned, and the kernel
+ignores Ctrl+Z's stop there).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import pexpect
+import pyte
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+
+JOB_SHELL = """\
+import os, signal, sys
+signal.signal(signal.SIGTTOU, signal.SIG_IGN)
+pid = os.fork()
+if pid == 0:
+    os.setpgid(0, 0)
+    os.tcsetpgrp(0, os.getpgrp())
+    os.execv(sys.executable, [sys.executable, "-m", "tui.cli.main", *sys.argv[1:]])
+os.setpgid(pid, pid)
+print(f"JOB {pid}", flush=True)
+while True:
+    _, status = os.waitpid(pid, os.WUNTRACED)
+    if not os.WIFSTOPPED(status):
+        print(f"EXIT {os.waitstatus_to_exitcode(status)}", flush=True)
+        break
+    os.tcsetpgrp(0, os.getpgrp())
+    print("\\r\\nSTOPPED", flush=True)
+    print(f"SHELL READ {sys.stdin.readline().strip()}", flush=True)
+    os.tcsetpgrp(0, pid)
+    os.kill(pid, signal.SIGCONT)
+"""
+"""Runs `elicit-tui ARGS` as a job; on a stop it reads a line (what the person types at the
+shell's prompt) and continues the job, as `fg` does."""
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs POSIX job control")
+
+
+def process_state(pid: int) -> str:
+    """The kernel's letter for the process: T when stopped."""
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    return stat.rsplit(")", 1)[1].split()[0]
+
+
+class Job:
+    def __init__(self, *args: str) -> None:
+        self.child = pexpect.spawn(
+            sys.executable,
+            ["-c", JOB_SHELL, "ask", *args],
+            dimensions=(24, 80),
+            cwd=str(REPO),
+            timeout=20,
+        )
+        self.child.expect(r"JOB (\d+)")
+        self.pid = int(self.child.match.group(1))
+        self.output = bytearray()
+
+    def expect(self, text: str) -> None:
+        self.child.expect_exact(text)
+        self.output += self.child.before + self.child.after
+
+    def screen(self) -> list[str]:
+        screen = pyte.Screen(80, 24)
+        pyte.ByteStream(screen).feed(bytes(self.output))
+        return [line.rstrip() for line in screen.display]
+
+
+@pytest.mark.parametrize("mode", [(), ("--fullscreen",)], ids=["inline", "fullscreen"])
+def test_ctrl_z_stops_and_fg_shows_the_question_again(mode: tuple[str, ...]) -> None:
+    job = Job("choice", "Which DB?", "-o", "Postgres", "-o", "SQLite", *mode)
+    job.expect("SQLite")
+    time.sleep(0.5)  # past the input grace period
+
+    job.child.send("\x1a")
+    job.expect("STOPPED")
+    assert process_state(job.pid) == "T"
+    assert not any("Which DB?" in line for line in job.screen()[-10:])
+
+    # Typed at the shell's prompt, so it must not answer the question.
+    job.child.send("fg\r")
+    job.expect("SHELL READ fg")
+    job.expect("SQLite")
+    time.sleep(0.5)
+    assert process_state(job.pid) in "SR"
+    assert any("Which DB?" in line for line in job.screen())
+
+    job.child.send("2")
+    job.expect("EXIT 0")
+    assert b'"content": "SQLite"' in job.output
