@@ -101,8 +101,9 @@ async def test_timeline_cells_fit_80_columns_and_are_cut_with_an_ellipsis() -> N
         await wait_for(pilot, lambda: shown(app) is not None)
         queue.respond(request.id, ElicitationResult(action="accept", content="eu-west-1 " * 8))
         await wait_for(pilot, lambda: shown(app) is None)
-        await pilot.pause()
         timeline = app.query_one(Timeline)
+        # The table is redrawn once its rows stop changing (REDRAW_DELAY).
+        await wait_for(pilot, lambda: request.id in timeline.rows)
         row = [str(cell) for cell in timeline.get_row(request.id)]
         width = sum(column.get_render_width(timeline) for column in timeline.columns.values())
 

@@ -75,9 +75,17 @@ class Timeline(DataTable[Text]):
     would be parsed as markup, and agents' text is shown as written.
     """
 
-    def __init__(self, time_label: TimeLabel = local_clock, *, id: str | None = None) -> None:
+    def __init__(
+        self,
+        time_label: TimeLabel = local_clock,
+        *,
+        redraw_delay: float = REDRAW_DELAY,
+        id: str | None = None,
+    ) -> None:
         super().__init__(cursor_type="row", zebra_stripes=True, id=id)
         self.time_label = time_label
+        self.redraw_delay = redraw_delay
+        """`REDRAW_DELAY`, or 0 to redraw as soon as the rows change with the screen in front."""
         self._cells: dict[str, dict[str, str]] = {}
         self._widths: dict[str, int] = {}
         self._needed: dict[str, int] = {column: len(column) for column in COLUMNS}
@@ -95,6 +103,8 @@ class Timeline(DataTable[Text]):
     def on_mount(self) -> None:
         self._add_columns()
         self.app.screen_change_signal.subscribe(self, self._screen_changed)
+        if self._stale:
+            self._schedule()
 
     def _add_columns(self) -> None:
         for column in COLUMNS:
@@ -180,8 +190,14 @@ class Timeline(DataTable[Text]):
         """The rows changed: redraw the table `REDRAW_DELAY` from now, if its screen is in
         front then, or else once its screen is back in front."""
         self._stale = True
-        if self._redraw is None:
-            self._redraw = self.set_timer(REDRAW_DELAY, self._redraw_if_in_front)
+        if self.is_mounted:
+            self._schedule()
+
+    def _schedule(self) -> None:
+        if self.redraw_delay <= 0:
+            self._redraw_if_in_front()
+        elif self._redraw is None:
+            self._redraw = self.set_timer(self.redraw_delay, self._redraw_if_in_front)
 
     def _redraw_if_in_front(self) -> None:
         self._redraw = None
@@ -189,8 +205,8 @@ class Timeline(DataTable[Text]):
             self._draw()
 
     def _screen_changed(self, screen: Screen[object]) -> None:
-        if screen is self.screen and self._stale and self._redraw is None:
-            self._redraw = self.set_timer(REDRAW_DELAY, self._redraw_if_in_front)
+        if screen is self.screen and self._stale:
+            self._schedule()
 
     def _draw(self) -> None:
         """Make the table show the rows as they are now, the cursor on the newest: the rows

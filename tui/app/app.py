@@ -45,7 +45,7 @@ from widgets.key_badge import KeyBadge, key_label
 from widgets.key_footer import KeyFooter
 from widgets.modal_pool import ModalPool
 from widgets.secret import SecretModal
-from widgets.timeline import TimeLabel, Timeline, local_clock
+from widgets.timeline import REDRAW_DELAY, TimeLabel, Timeline, local_clock
 
 Agent = Callable[[ElicitationQueue], Any]
 """A callable that asks through the queue; it runs in a thread of its own."""
@@ -99,6 +99,8 @@ class ElicitationApp(KeyOrderApp[Any]):
     TITLE = "elicit-tui"
 
     keeps_secrets_in_memory: ClassVar[bool] = True
+    timeline_redraw_delay: ClassVar[float] = REDRAW_DELAY
+    """How long the timeline waits for its rows to stop changing before it redraws them."""
     """Whether a secret the keyring refused may be kept in memory for this run: only where
     the agent runs in this process, and so can use the value."""
 
@@ -176,7 +178,7 @@ class ElicitationApp(KeyOrderApp[Any]):
             with Horizontal(id="status-bar"):
                 yield AgentStatus(id="agent-status")
                 yield Static(id="waiting-count")
-            yield Timeline(self._time_label, id="timeline")
+            yield Timeline(self._time_label, redraw_delay=self.timeline_redraw_delay, id="timeline")
         yield KeyFooter()
 
     def on_mount(self) -> None:

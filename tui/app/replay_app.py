@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import ClassVar
 
 from tui.app.app import ElicitationApp
 from tui.app.key_player import KeyPlayer, steady_cursors
@@ -24,6 +25,10 @@ class ReplayApp(ElicitationApp):
     Remembered approval rules of the person's config are not used (only the session's own),
     so the replay decides as the recording did. Run it with `auto_pilot=app.player.drive`.
     """
+
+    timeline_redraw_delay: ClassVar[float] = 0.0
+    """A timeline row is drawn in the frame its answer lands in, not after a wall-clock
+    delay: two replays (and two renders) draw the same frames."""
 
     def __init__(
         self,
