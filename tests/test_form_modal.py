@@ -328,6 +328,9 @@ async def test_a_refused_long_form_says_why_in_view() -> None:
         await s.pilot.press("ctrl+s")
         assert s.modal_error() == "Fix 1 field first: Field 40"
         assert s.app.focused is s.modal.fields[39].control
+        # The field scrolls into view over a few frames: look once it has arrived.
+        await s.pilot.wait_for_scheduled_animations()
+        await s.pilot.pause()
         dialog = s.modal.query_one("#dialog").content_region
         error = s.modal.query_one("#error").region
         body = s.modal.query_one("#body").region
