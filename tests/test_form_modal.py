@@ -328,15 +328,18 @@ async def test_a_refused_long_form_says_why_in_view() -> None:
         await s.pilot.press("ctrl+s")
         assert s.modal_error() == "Fix 1 field first: Field 40"
         assert s.app.focused is s.modal.fields[39].control
-        # The field scrolls into view over a few frames: look once it has arrived.
-        await s.pilot.wait_for_scheduled_animations()
-        await s.pilot.pause()
         dialog = s.modal.query_one("#dialog").content_region
         error = s.modal.query_one("#error").region
         body = s.modal.query_one("#body").region
         assert dialog.contains_region(error)
         assert body.bottom <= error.y
-        assert body.contains_region(s.modal.fields[39].control.region)
+        # The field scrolls into view over a few frames: wait for it to arrive, not forever.
+        control = s.modal.fields[39].control
+        for _ in range(100):
+            if body.contains_region(control.region):
+                break
+            await s.pilot.pause(0.02)
+        assert body.contains_region(control.region)
 
 
 async def test_enter_moves_on_and_shift_tab_goes_back() -> None:

@@ -158,7 +158,15 @@ class FormModal(ElicitationModal[FormRequest]):
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         self.refresh_bindings()
-        form_field = self.field_of(event.widget)
+        self._show_field_of(event.widget)
+
+    def show_error(self, message: str) -> None:
+        super().show_error(message)
+        # The error line takes a row from the body once laid out: keep the focused field in view.
+        self.call_after_refresh(lambda: self._show_field_of(self.focused))
+
+    def _show_field_of(self, widget: Widget | None) -> None:
+        form_field = self.field_of(widget) if widget is not None else None
         if form_field is not None:
             # the whole box with its title and hint or error, and the help line if there is room
             if form_field.help is not None:
