@@ -7,7 +7,7 @@ named first with the usual monospace fonts after it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from xml.sax.saxutils import escape
 
 from tui.render.cells import RGB, Cell, Grid, Row
@@ -90,11 +90,12 @@ def _texts(row: Row, y: int, colours: dict[RGB, str]) -> list[str]:
         if cell.char in (" ", "") or cell.char in SHAPES:
             column += 1
             continue
-        end = column
-        text = []
-        while end < len(row) and _same(row[end], cell) and row[end].char not in (" ", *SHAPES):
-            text.append(row[end].char)
-            end += 1
+        end = _run_end(
+            row,
+            column,
+            lambda other, first: _same(other, first) and other.char not in (" ", *SHAPES),
+        )
+        text = [other.char for other in row[column:end]]
         classes = [_class(cell.fg, colours)]
         classes += [name for flag, name in ((cell.bold, "b"), (cell.italic, "i")) if flag]
         classes += ["u"] if cell.underline else []
@@ -118,8 +119,9 @@ def _shapes(row: Row, y: int, colours: dict[RGB, str]) -> list[str]:
         name = _class(cell.fg, colours)
         end = column + 1
         if cell.char in SPANNING:  # a run of them is one shape
-            while end < len(row) and (row[end].char, row[end].fg) == (cell.char, cell.fg):
-                end += 1
+            end = _run_end(
+                row, column, lambda other, first: (other.char, other.fg) == (first.char, first.fg)
+            )
         if cell.char in BLOCKS:
             x0, y0, x1, y1 = BLOCKS[cell.char]
             width = (x1 - x0) * CELL_WIDTH / 8 + (end - column - 1) * CELL_WIDTH
@@ -171,6 +173,15 @@ def _corner(arms: tuple[int, int, int, int], left: int, top: int, fg: RGB) -> st
         f'<path d="M{horizontal[0]:g} {horizontal[1]:g}Q{middle_x:g} {middle_y:g} '
         f'{vertical[0]:g} {vertical[1]:g}" fill="none" stroke="{_hex(fg)}"/>'
     )
+
+
+def _run_end(row: Row, column: int, joins: Callable[[Cell, Cell], bool]) -> int:
+    """The column just after the run of cells from `column` on that `joins(cell, first)`
+    accepts, `first` being the cell at `column`."""
+    end = column
+    while end < len(row) and joins(row[end], row[column]):
+        end += 1
+    return end
 
 
 def _same(cell: Cell, first: Cell) -> bool:
