@@ -45,7 +45,13 @@ TOKEN = "bench-front-ends-token"
 FRAME = 1 / 60
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "tests"))  # the front-end test helpers: same launcher, same timing
-from front_end_processes import LAUNCHER, RECORD_FRAMES, read_until_closed  # noqa: E402
+from front_end_processes import (  # noqa: E402
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    LAUNCHER,
+    RECORD_FRAMES,
+    read_until_closed,
+)
 
 ESCAPES = re.compile(
     r"\x1b\[[0-9;?$>=<]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)|\x1b[()=>][0-9A-Za-z]?"
@@ -154,17 +160,7 @@ class Browser:
         threading.Thread(target=self.server.stdout.read, daemon=True).start()
         self._playwright = sync_playwright().start()
         self._browser = self._playwright.chromium.launch(
-            executable_path="/usr/bin/chromium",
-            args=[
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-quic",
-                "--no-first-run",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-            ],
+            executable_path=CHROMIUM, args=CHROMIUM_ARGS
         )
         self.page = self._browser.new_page(viewport={"width": 1000, "height": 700})
         self.page.add_init_script(RECORD_FRAMES)

@@ -8,6 +8,7 @@ import fcntl
 import json
 import os
 import re
+import shutil
 import signal
 import struct
 import subprocess
@@ -31,6 +32,19 @@ from tui.cli.main import main
 sys.exit(main(sys.argv[1:]))
 """
 TOKEN = "front-end-test-token"
+
+# Debian's headless Chromium, quiet: no updates, sync or first-run pages to time by mistake.
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 # Records each websocket message the page receives, and when: what reaches xterm.js to paint.
 RECORD_FRAMES = """

@@ -13,21 +13,10 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from front_end_processes import RECORD_FRAMES, HeadlessInbox, WebServer
+from front_end_processes import CHROMIUM, CHROMIUM_ARGS, RECORD_FRAMES, HeadlessInbox, WebServer
 
 pytest.importorskip("textual_serve", reason="elicit-tui web needs the `web` extra")
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 SCREENSHOTS = os.environ.get("ELICIT_TUI_SCREENSHOT_DIR")
 """Where the browser tests also leave their screenshots, for a person to look at."""
 
