@@ -44,15 +44,18 @@ from typing import Any
 TOKEN = "bench-front-ends-token"
 FRAME = 1 / 60
 REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "tests"))  # the front-end test helpers: same launcher, same timing
+from front_end_processes import (  # noqa: E402
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    LAUNCHER,
+    RECORD_FRAMES,
+    read_until_closed,
+)
+
 ESCAPES = re.compile(
     r"\x1b\[[0-9;?$>=<]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)|\x1b[()=>][0-9A-Za-z]?"
 )
-LAUNCHER = """\
-import fcntl, sys, termios
-fcntl.ioctl(0, termios.TIOCSCTTY, 0)
-from tui.cli.main import main
-sys.exit(main(sys.argv[1:]))
-"""
 
 
 class Pty:
@@ -77,13 +80,7 @@ class Pty:
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self) -> None:
-        while True:
-            try:
-                chunk = os.read(self._master, 65536)
-            except OSError:
-                return
-            if not chunk:
-                return
+        for chunk in read_until_closed(self._master):
             with self._lock:
                 self.chunks.append((time.monotonic(), chunk.decode(errors="replace")))
 
@@ -140,22 +137,6 @@ def call(base: str, method: str, path: str, body: Any = None) -> tuple[int, Any]
 class Browser:
     """One headless Chromium tab on `elicit-tui web`, recording when messages reach the page."""
 
-    RECORD = """
-    window.__frames = [];
-    const NativeWebSocket = window.WebSocket;
-    window.WebSocket = function (url, protocols) {
-      const socket = new NativeWebSocket(url, protocols);
-      socket.addEventListener("message", (event) => {
-        const data = event.data;
-        const text = typeof data === "string" ? data : new TextDecoder().decode(new Uint8Array(data));
-        window.__frames.push([Date.now(), text]);
-      });
-      return socket;
-    };
-    window.WebSocket.prototype = NativeWebSocket.prototype;
-    Object.assign(window.WebSocket, {CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3});
-    """
-
     def __init__(self, base: str, env: dict[str, str]) -> None:
         from playwright.sync_api import sync_playwright
 
@@ -179,20 +160,10 @@ class Browser:
         threading.Thread(target=self.server.stdout.read, daemon=True).start()
         self._playwright = sync_playwright().start()
         self._browser = self._playwright.chromium.launch(
-            executable_path="/usr/bin/chromium",
-            args=[
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-quic",
-                "--no-first-run",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-            ],
+            executable_path=CHROMIUM, args=CHROMIUM_ARGS
         )
         self.page = self._browser.new_page(viewport={"width": 1000, "height": 700})
-        self.page.add_init_script(self.RECORD)
+        self.page.add_init_script(RECORD_FRAMES)
         self.page.goto(link)
         self.wait("Attached to", 0)
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import keyring
 import pytest
+from front_end_processes import HeadlessInbox
 from keyring.backend import KeyringBackend
 from keyring.backends import fail
 from keyring_backends import FailingKeyring, MemoryKeyring
@@ -96,3 +97,14 @@ def listener() -> Iterator[socket.socket]:
     sock = socket.create_server(("127.0.0.1", 0))
     yield sock
     sock.close()
+
+
+@pytest.fixture
+def inbox(tmp_path: Path) -> Iterator[HeadlessInbox]:
+    """`elicit-tui serve --headless` in a process of its own, stopped after the test; test
+    files that need another kind of inbox define their own `inbox`."""
+    running = HeadlessInbox(tmp_path / "config")
+    try:
+        yield running
+    finally:
+        running.stop()

@@ -1,4 +1,5 @@
-"""Real processes for front-end tests: a headless inbox, attached TUIs on ptys, HTTP askers."""
+"""Real processes for front-end tests and benchmarks: a headless inbox, attached TUIs on ptys,
+HTTP askers, and the page script that times what reaches a browser front end."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import fcntl
 import json
 import os
 import re
+import shutil
 import signal
 import struct
 import subprocess
@@ -16,6 +18,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +33,48 @@ sys.exit(main(sys.argv[1:]))
 """
 TOKEN = "front-end-test-token"
 
+# Debian's headless Chromium, quiet: no updates, sync or first-run pages to time by mistake.
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+# Records each websocket message the page receives, and when: what reaches xterm.js to paint.
+RECORD_FRAMES = """
+window.__frames = [];
+const NativeWebSocket = window.WebSocket;
+window.WebSocket = function (url, protocols) {
+  const socket = new NativeWebSocket(url, protocols);
+  socket.addEventListener("message", (event) => {
+    const data = event.data;
+    const text = typeof data === "string" ? data : new TextDecoder().decode(new Uint8Array(data));
+    window.__frames.push([Date.now(), text]);
+  });
+  return socket;
+};
+window.WebSocket.prototype = NativeWebSocket.prototype;
+Object.assign(window.WebSocket, {CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3});
+"""
+
+
+def read_until_closed(fd: int) -> Iterator[bytes]:
+    """The chunks read from `fd` (a pty's master) as they come, until the other end closes it."""
+    while True:
+        try:
+            chunk = os.read(fd, 65536)
+        except OSError:  # EIO: the process closed the terminal
+            return
+        if not chunk:
+            return
+        yield chunk
+
 
 def environment(config: Path, **extra: str) -> dict[str, str]:
     ignored = {"COLUMNS", "LINES", "TMUX", "ELICIT_TUI_URL", "ELICIT_TUI_TOKEN"}
@@ -42,6 +87,17 @@ def environment(config: Path, **extra: str) -> dict[str, str]:
         **extra,
     )
     return env
+
+
+def stop_process_group(process: subprocess.Popen[Any]) -> None:
+    """Interrupt `process`'s group as Ctrl+C would, and kill it if it has not ended in 10 s."""
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGINT)
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(5)
 
 
 class HeadlessInbox:
@@ -101,13 +157,7 @@ class HeadlessInbox:
         return [str(r["id"]) for r in reply["pending"]]
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGINT)
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait(5)
+        stop_process_group(self.process)
 
 
 class AttachedTerminal:
@@ -139,13 +189,7 @@ class AttachedTerminal:
         self._reader.start()
 
     def _read(self) -> None:
-        while True:
-            try:
-                chunk = os.read(self._master, 65536)
-            except OSError:
-                return
-            if not chunk:
-                return
+        for chunk in read_until_closed(self._master):
             with self._lock:
                 self._output.extend(chunk)
 
@@ -258,13 +302,7 @@ class WebServer:
         return "".join(self.lines)
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGINT)
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait(5)
+        stop_process_group(self.process)
 
 
 class CuttableProxy:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -21,13 +20,17 @@ def choice(message: str) -> dict[str, object]:
     return {"kind": "choice", "message": message, "options": ["Postgres", "SQLite"]}
 
 
-@pytest.fixture
-def inbox(tmp_path: Path) -> Iterator[HeadlessInbox]:
-    running = HeadlessInbox(tmp_path / "config")
-    try:
-        yield running
-    finally:
-        running.stop()
+def attach_once(config: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """`elicit-tui attach ARGS` with no terminal, run to its end (for the cases that refuse)."""
+    return subprocess.run(
+        [sys.executable, "-m", "tui.cli.main", "attach", *args],
+        cwd=REPO,
+        env=environment(config),
+        capture_output=True,
+        text=True,
+        timeout=30,
+        stdin=subprocess.DEVNULL,
+    )
 
 
 @pytest.mark.parametrize("token", [None, "not-the-token"])
@@ -35,33 +38,14 @@ def test_a_wrong_or_missing_token_is_refused_before_any_question(
     inbox: HeadlessInbox, tmp_path: Path, token: str | None
 ) -> None:
     inbox.submit(choice("Which secret database?"))
-    args = [sys.executable, "-m", "tui.cli.main", "attach", inbox.url]
-    if token is not None:
-        args += ["--token", token]
-    done = subprocess.run(
-        args,
-        cwd=REPO,
-        env=environment(tmp_path / "elsewhere"),
-        capture_output=True,
-        text=True,
-        timeout=30,
-        stdin=subprocess.DEVNULL,
-    )
+    done = attach_once(tmp_path / "elsewhere", inbox.url, *(["--token", token] if token else []))
     assert done.returncode == 2
     assert "refused the token" in done.stderr
     assert "Which secret database?" not in done.stdout + done.stderr
 
 
 def test_no_inbox_is_said_plainly(tmp_path: Path) -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "tui.cli.main", "attach", "http://127.0.0.1:9", "--token", "x"],
-        cwd=REPO,
-        env=environment(tmp_path / "config"),
-        capture_output=True,
-        text=True,
-        timeout=30,
-        stdin=subprocess.DEVNULL,
-    )
+    done = attach_once(tmp_path / "config", "http://127.0.0.1:9", "--token", "x")
     assert done.returncode == 1
     assert "no inbox answers at http://127.0.0.1:9" in done.stderr
 

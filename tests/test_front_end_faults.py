@@ -8,7 +8,6 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -31,15 +30,6 @@ GRACE = 0.5
 
 def text(message: str) -> dict[str, object]:
     return {"kind": "text", "message": message}
-
-
-@pytest.fixture
-def inbox(tmp_path: Path) -> Iterator[HeadlessInbox]:
-    running = HeadlessInbox(tmp_path / "config")
-    try:
-        yield running
-    finally:
-        running.stop()
 
 
 def attach(

@@ -13,49 +13,12 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from front_end_processes import HeadlessInbox, WebServer
+from front_end_processes import CHROMIUM, CHROMIUM_ARGS, RECORD_FRAMES, HeadlessInbox, WebServer
 
 pytest.importorskip("textual_serve", reason="elicit-tui web needs the `web` extra")
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 SCREENSHOTS = os.environ.get("ELICIT_TUI_SCREENSHOT_DIR")
 """Where the browser tests also leave their screenshots, for a person to look at."""
-
-# Records each websocket message the page receives, and when: what reaches xterm.js to paint.
-RECORD_FRAMES = """
-window.__frames = [];
-const NativeWebSocket = window.WebSocket;
-window.WebSocket = function (url, protocols) {
-  const socket = new NativeWebSocket(url, protocols);
-  socket.addEventListener("message", (event) => {
-    const data = event.data;
-    const text = typeof data === "string" ? data : new TextDecoder().decode(new Uint8Array(data));
-    window.__frames.push([Date.now(), text]);
-  });
-  return socket;
-};
-window.WebSocket.prototype = NativeWebSocket.prototype;
-Object.assign(window.WebSocket, {CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3});
-"""
-
-
-@pytest.fixture
-def inbox(tmp_path: Path) -> Iterator[HeadlessInbox]:
-    running = HeadlessInbox(tmp_path / "config")
-    try:
-        yield running
-    finally:
-        running.stop()
 
 
 @pytest.fixture

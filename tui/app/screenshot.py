@@ -28,24 +28,36 @@ def masked_screenshot(
     not (an echo in a header, a revealed field). A secret folded across two screen lines is
     not recognised here.
     """
+    console = screen_console(app, record=True)
+    # As Textual's own export_screenshot renders the screen, with the mask in between.
+    screen_render = screen_update(app, simplify=simplify)
+    if screen_render is not None:  # a full render always has something; the type allows None
+        console.print(MaskedLines(screen_render, redactor))
+    return console.export_svg(title=title or app.title)
+
+
+def screen_console(app: App[Any], *, record: bool = False) -> Console:
+    """A truecolor console the size of `app`'s screen, writing to nowhere; with `record`, it
+    keeps what it prints for an export."""
     width, height = app.size
-    console = Console(
+    return Console(
         width=width,
         height=height,
         file=io.StringIO(),
         force_terminal=True,
         color_system="truecolor",
-        record=True,
+        record=record,
         legacy_windows=False,
         safe_box=False,
     )
-    # As Textual's own export_screenshot renders the screen, with the mask in between.
-    screen_render = app.screen._compositor.render_update(
+
+
+def screen_update(app: App[Any], *, simplify: bool = False) -> RenderableType | None:
+    """The whole of `app`'s screen (with the screens under it) as one renderable, as Textual
+    draws it; None only where the compositor's type allows it."""
+    return app.screen._compositor.render_update(
         full=True, screen_stack=app._background_screens, simplify=simplify
     )
-    if screen_render is not None:  # a full render always has something; the type allows None
-        console.print(MaskedLines(screen_render, redactor))
-    return console.export_svg(title=title or app.title)
 
 
 class MaskedLines:

@@ -19,7 +19,9 @@ from typing import Any, NoReturn, TextIO
 
 from pydantic import BaseModel, SecretStr, TypeAdapter, ValidationError
 
+from tui.cli.passthrough import add_passthrough_command
 from tui.cli.plain import PlainPrompter, plain_streams, plain_wanted
+from tui.cli.token_option import add_token_option
 from tui.cli.transcript_option import add_transcript_option
 from tui.core.models import (
     KEYRING_UNAVAILABLE,
@@ -31,7 +33,7 @@ from tui.core.models import (
 )
 from tui.core.secret_ref import SecretRef
 from tui.core.validation_text import describe_validation_error
-from tui.inbox.discovery import TOKEN_ENV, URL_ENV
+from tui.inbox.discovery import URL_ENV
 
 EXIT_CODES: dict[Action, int] = {"accept": 0, "decline": 1, "cancel": 2}
 """The exit status for each way a request can end."""
@@ -78,21 +80,14 @@ class _AskParser(argparse.ArgumentParser):
 
 
 def add_ask_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Register `ask` on the `elicit-tui` parser; its arguments are read by `build_parser()`."""
-    ask = commands.add_parser(
+    """Register `ask` on the `elicit-tui` parser; its arguments are read by `build_parser()`,
+    whose usage errors exit 3 as documented."""
+    add_passthrough_command(
+        commands,
         "ask",
         help="ask one question from the shell and print the answer as JSON",
-        add_help=False,
-        # No option prefix: every argument, `--help` and `--json` included, reaches the ask
-        # parser, so its usage errors exit 3 as documented.
-        prefix_chars="\0",
+        main=main,
     )
-    ask.add_argument("arguments", nargs=argparse.REMAINDER)
-    ask.set_defaults(handler=_run)
-
-
-def _run(args: argparse.Namespace) -> int:
-    return main(args.arguments)
 
 
 def main(argv: Sequence[str]) -> int:
@@ -165,10 +160,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="ask in the inbox of `elicit-tui serve` at URL (as it prints it, or its base) "
         f"instead of on this terminal; default: ${URL_ENV} if set",
     )
-    parser.add_argument(
-        "--token",
-        help=f"the inbox's bearer token (default: ${TOKEN_ENV}, else the serve-token file)",
-    )
+    add_token_option(parser)
     add_transcript_option(parser)
     parser.add_argument(
         "--reveal-secret",

@@ -7,6 +7,7 @@ import os
 import sys
 
 from tui.cli.notify_option import add_notify_option
+from tui.cli.token_option import add_token_option
 
 ATTACH_REFUSED = 2
 """Exit status when the inbox refuses this front end (a wrong or missing token)."""
@@ -30,10 +31,7 @@ def add_attach_command(commands: argparse._SubParsersAction[argparse.ArgumentPar
         help="the inbox (as `serve` prints it, or its base URL; default: $ELICIT_TUI_URL, "
         "else http://127.0.0.1:8765)",
     )
-    attach.add_argument(
-        "--token",
-        help="the inbox's bearer token (default: $ELICIT_TUI_TOKEN, else the serve-token file)",
-    )
+    add_token_option(attach)
     attach.add_argument(
         "--name",
         default=f"terminal {os.getpid()}",

@@ -18,6 +18,8 @@ from collections.abc import Sequence
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import NoReturn
 
+from tui.cli.passthrough import add_passthrough_command
+from tui.cli.token_option import add_token_option
 from tui.core.limits import MAX_TIMEOUT
 from tui.core.models import ElicitationResult, Request
 from tui.integrations.hooks.claude_code import ClaudeCodeHook
@@ -56,17 +58,14 @@ class _HookParser(argparse.ArgumentParser):
 
 
 def add_hook_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Register `hook` on the `elicit-tui` parser; its arguments are read by `build_parser()`."""
-    hook = commands.add_parser(
+    """Register `hook` on the `elicit-tui` parser; its arguments are read by `build_parser()`,
+    whose usage errors decide nothing instead of exiting 2."""
+    add_passthrough_command(
+        commands,
         "hook",
         help="answer Claude Code's, Codex's or Gemini CLI's permission hook in the inbox",
-        add_help=False,
-        # No option prefix: every argument reaches the hook's own parser, whose usage errors
-        # decide nothing instead of exiting 2.
-        prefix_chars="\0",
+        main=main,
     )
-    hook.add_argument("arguments", nargs=argparse.REMAINDER)
-    hook.set_defaults(handler=lambda args: main(args.arguments))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -83,10 +82,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="URL",
         help="the inbox (default: $ELICIT_TUI_URL, else http://127.0.0.1:8765)",
     )
-    parser.add_argument(
-        "--token",
-        help="the inbox's token (default: $ELICIT_TUI_TOKEN, else the serve-token file)",
-    )
+    add_token_option(parser)
     parser.add_argument(
         "--wait",
         type=_seconds,

@@ -9,6 +9,7 @@ import socket
 import sys
 
 from tui.cli.notify_option import add_notify_option
+from tui.cli.token_option import add_token_option
 
 HOST = "127.0.0.1"
 DEFAULT_PORT = 8766
@@ -25,10 +26,7 @@ def add_web_command(commands: argparse._SubParsersAction[argparse.ArgumentParser
         "a phone, go through `ssh -L` or a reverse proxy with TLS.",
     )
     web.add_argument("url", nargs="?", help="the inbox (default: $ELICIT_TUI_URL, else local)")
-    web.add_argument(
-        "--token",
-        help="the inbox's bearer token (default: $ELICIT_TUI_TOKEN, else the serve-token file)",
-    )
+    add_token_option(web)
     web.add_argument(
         "--port", type=int, default=DEFAULT_PORT, help=f"default: {DEFAULT_PORT}; 0 picks one"
     )

@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass
 from typing import Any
 
 from rich.cells import cell_len
 from rich.color import Color as RichColor
-from rich.console import Console
 from rich.segment import Segment
 from rich.style import Style
 from textual.app import App
 
-from tui.app.screenshot import mask_line
+from tui.app.screenshot import mask_line, screen_console, screen_update
 from tui.secrets.redaction import Redactor
 
 RGB = tuple[int, int, int]
@@ -46,18 +44,8 @@ def screen_grid(app: App[Any], redactor: Redactor, default: tuple[RGB, RGB]) -> 
     `default` is the (foreground, background) for cells whose style names no colour.
     """
     width, height = app.size
-    console = Console(
-        width=width,
-        height=height,
-        file=io.StringIO(),
-        force_terminal=True,
-        color_system="truecolor",
-        legacy_windows=False,
-        safe_box=False,
-    )
-    update = app.screen._compositor.render_update(
-        full=True, screen_stack=app._background_screens, simplify=False
-    )
+    console = screen_console(app)
+    update = screen_update(app)
     blank = Cell(" ", *default)
     if update is None:
         return tuple(tuple(blank for _ in range(width)) for _ in range(height))

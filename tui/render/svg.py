@@ -7,7 +7,7 @@ named first with the usual monospace fonts after it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from xml.sax.saxutils import escape
 
 from tui.render.cells import RGB, Cell, Grid, Row
@@ -69,32 +69,22 @@ def _screen(grid: Grid, top: int, colours: dict[RGB, str]) -> str:
 
 def _backgrounds(row: Row, y: int, colours: dict[RGB, str]) -> list[str]:
     parts = []
-    start = 0
-    for column in range(1, len(row) + 1):
-        if column == len(row) or row[column].bg != row[start].bg:
-            name = _class(row[start].bg, colours)
-            parts.append(
-                f'<rect class="{name}" x="{start * CELL_WIDTH}" y="{y}" '
-                f'width="{(column - start) * CELL_WIDTH}" height="{CELL_HEIGHT}"/>'
-            )
-            start = column
+    for start, end in _runs(row, lambda other, first: other.bg == first.bg):
+        parts.append(
+            f'<rect class="{_class(row[start].bg, colours)}" x="{start * CELL_WIDTH}" y="{y}" '
+            f'width="{(end - start) * CELL_WIDTH}" height="{CELL_HEIGHT}"/>'
+        )
     return parts
 
 
 def _texts(row: Row, y: int, colours: dict[RGB, str]) -> list[str]:
     """Runs of same-styled text, each placed at its column (spaces only move the next run)."""
     parts = []
-    column = 0
-    while column < len(row):
+    for column, end in _runs(row, _same_text):
         cell = row[column]
         if cell.char in (" ", "") or cell.char in SHAPES:
-            column += 1
             continue
-        end = column
-        text = []
-        while end < len(row) and _same(row[end], cell) and row[end].char not in (" ", *SHAPES):
-            text.append(row[end].char)
-            end += 1
+        text = [other.char for other in row[column:end]]
         classes = [_class(cell.fg, colours)]
         classes += [name for flag, name in ((cell.bold, "b"), (cell.italic, "i")) if flag]
         classes += ["u"] if cell.underline else []
@@ -104,22 +94,22 @@ def _texts(row: Row, y: int, colours: dict[RGB, str]) -> list[str]:
             f'<text class="{" ".join(classes)}" x="{xs}" y="{y + 15}">'
             f"{escape(''.join(text))}</text>"
         )
-        column = end
     return parts
 
 
 def _shapes(row: Row, y: int, colours: dict[RGB, str]) -> list[str]:
     """Block elements and box-drawing lines as shapes, so they join up in any font."""
     parts = []
-    column = 0
-    while column < len(row):
+    # A run of the same spanning character is one shape; any other character stands alone.
+    for column, end in _runs(
+        row,
+        lambda other, first: (
+            first.char in SPANNING and (other.char, other.fg) == (first.char, first.fg)
+        ),
+    ):
         cell = row[column]
         left = column * CELL_WIDTH
         name = _class(cell.fg, colours)
-        end = column + 1
-        if cell.char in SPANNING:  # a run of them is one shape
-            while end < len(row) and (row[end].char, row[end].fg) == (cell.char, cell.fg):
-                end += 1
         if cell.char in BLOCKS:
             x0, y0, x1, y1 = BLOCKS[cell.char]
             width = (x1 - x0) * CELL_WIDTH / 8 + (end - column - 1) * CELL_WIDTH
@@ -139,7 +129,6 @@ def _shapes(row: Row, y: int, colours: dict[RGB, str]) -> list[str]:
                 parts += _arms(LINES[cell.char], left, y, name)
         elif cell.char in ROUND_CORNERS:
             parts.append(_corner(ROUND_CORNERS[cell.char], left, y, cell.fg))
-        column = end
     return parts
 
 
@@ -170,6 +159,28 @@ def _corner(arms: tuple[int, int, int, int], left: int, top: int, fg: RGB) -> st
     return (
         f'<path d="M{horizontal[0]:g} {horizontal[1]:g}Q{middle_x:g} {middle_y:g} '
         f'{vertical[0]:g} {vertical[1]:g}" fill="none" stroke="{_hex(fg)}"/>'
+    )
+
+
+def _runs(row: Row, joins: Callable[[Cell, Cell], bool]) -> Iterator[tuple[int, int]]:
+    """The row cut into runs, left to right, as (first column, column after the run): a run is
+    a cell and the cells after it that `joins(cell, first)` accepts, `first` its first cell."""
+    start = 0
+    while start < len(row):
+        end = start + 1
+        while end < len(row) and joins(row[end], row[start]):
+            end += 1
+        yield start, end
+        start = end
+
+
+def _same_text(cell: Cell, first: Cell) -> bool:
+    """True if `cell` continues a run of text begun by `first` (styled alike, no space or shape)."""
+    return (
+        first.char not in ("", " ")
+        and first.char not in SHAPES
+        and cell.char not in (" ", *SHAPES)
+        and _same(cell, first)
     )
 
 

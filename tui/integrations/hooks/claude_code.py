@@ -16,7 +16,7 @@ from __future__ import annotations
 import difflib
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from tui.core.models import ElicitationResult
 from tui.integrations.claude_code import from_ask_user_question, to_ask_user_question_answer
@@ -24,9 +24,11 @@ from tui.integrations.hooks.flow import (
     Allow,
     Deny,
     PendingCall,
+    ToolHookInput,
     Verdict,
-    approval,
     derived_call_id,
+    pending_approval,
+    permission_request_output,
 )
 
 ASK_USER_QUESTION = "AskUserQuestion"
@@ -46,17 +48,11 @@ DESCRIBING_ARGUMENTS = {"Bash": "description", "ExitPlanMode": "plan"}
 """The argument whose text (markdown) explains a call: shown above its arguments."""
 
 
-class ClaudeCodeHookInput(BaseModel):
+class ClaudeCodeHookInput(ToolHookInput):
     """The fields of Claude Code's hook input that an approval needs; others are ignored."""
 
-    model_config = ConfigDict(extra="ignore")
-
     hook_event_name: Literal["PreToolUse", "PermissionRequest"]
-    tool_name: str = Field(min_length=1)
-    tool_input: dict[str, Any]
     tool_use_id: str | None = Field(default=None, min_length=1)
-    session_id: str | None = None
-    cwd: str | None = None
     permission_mode: str | None = None
 
 
@@ -72,23 +68,16 @@ class ClaudeCodeHook:
         )
         if hook.tool_name == ASK_USER_QUESTION:
             return _questions(hook, call_id, wait)
-        request = approval(
+        return pending_approval(
+            hook,
             cli=self.cli,
-            tool_name=hook.tool_name,
-            arguments=hook.tool_input,
             call_id=call_id,
             wait=wait,
-            naming_argument=NAMING_ARGUMENTS.get(hook.tool_name),
-            cwd=hook.cwd,
+            naming_arguments=NAMING_ARGUMENTS,
             description=_text(hook.tool_input.get(DESCRIBING_ARGUMENTS.get(hook.tool_name, ""))),
             diff=_edit_diff(hook.tool_name, hook.tool_input),
-            metadata={
-                "hook_event_name": hook.hook_event_name,
-                "session_id": hook.session_id,
-                "permission_mode": hook.permission_mode,
-            },
+            metadata={"permission_mode": hook.permission_mode},
         )
-        return PendingCall(request, hook.hook_event_name, hook.tool_input)
 
     def can_update(self, call: PendingCall, arguments: dict[str, Any]) -> bool:
         return True
@@ -110,7 +99,7 @@ class ClaudeCodeHook:
             decision["message"] = verdict.reason
         if updated is not None:
             decision["updatedInput"] = updated
-        return {"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": decision}}
+        return permission_request_output(decision)
 
 
 def _questions(hook: ClaudeCodeHookInput, call_id: str, wait: float) -> PendingCall:

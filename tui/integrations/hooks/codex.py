@@ -11,26 +11,29 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
-from tui.integrations.hooks.flow import Allow, PendingCall, Verdict, approval, derived_call_id
+from tui.integrations.hooks.flow import (
+    Allow,
+    PendingCall,
+    ToolHookInput,
+    Verdict,
+    derived_call_id,
+    pending_approval,
+    permission_request_output,
+    string_argument,
+)
 
 NAMING_ARGUMENTS = {"Bash": "command", "apply_patch": "command"}
 """The argument that says what a call of each built-in tool does."""
 
 
-class CodexHookInput(BaseModel):
+class CodexHookInput(ToolHookInput):
     """The fields of Codex's PermissionRequest input that an approval needs; others are ignored."""
 
-    model_config = ConfigDict(extra="ignore")
-
     hook_event_name: Literal["PermissionRequest"]
-    tool_name: str = Field(min_length=1)
-    tool_input: dict[str, Any]
     tool_use_id: str | None = Field(default=None, min_length=1)
-    session_id: str | None = None
     turn_id: str | None = None
-    cwd: str | None = None
     model: str | None = None
     permission_mode: str | None = None
 
@@ -45,24 +48,15 @@ class CodexHook:
         call_id = hook.tool_use_id or derived_call_id(
             "codex", hook.session_id, hook.turn_id, hook.tool_name, hook.tool_input
         )
-        description = hook.tool_input.get("description")
-        request = approval(
+        return pending_approval(
+            hook,
             cli=self.cli,
-            tool_name=hook.tool_name,
-            arguments=hook.tool_input,
             call_id=call_id,
             wait=wait,
-            naming_argument=NAMING_ARGUMENTS.get(hook.tool_name),
-            cwd=hook.cwd,
-            description=description if isinstance(description, str) else None,
-            metadata={
-                "hook_event_name": hook.hook_event_name,
-                "session_id": hook.session_id,
-                "turn_id": hook.turn_id,
-                "model": hook.model,
-            },
+            naming_arguments=NAMING_ARGUMENTS,
+            description=string_argument(hook.tool_input, "description"),
+            metadata={"turn_id": hook.turn_id, "model": hook.model},
         )
-        return PendingCall(request, hook.hook_event_name, hook.tool_input)
 
     def can_update(self, call: PendingCall, arguments: dict[str, Any]) -> bool:
         return False
@@ -73,4 +67,4 @@ class CodexHook:
             if isinstance(verdict, Allow)
             else {"behavior": "deny", "message": verdict.reason}
         )
-        return {"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": decision}}
+        return permission_request_output(decision)

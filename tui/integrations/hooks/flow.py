@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from tui.core.models import (
     AUTO_APPROVED,
@@ -189,6 +189,63 @@ def approval(
         timeout=wait,
         metadata=dict(metadata or {}),
     )
+
+
+class ToolHookInput(BaseModel):
+    """The fields every CLI's tool hook input carries; each CLI narrows `hook_event_name`
+    and adds its own. Other fields are ignored."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    hook_event_name: str
+    tool_name: str = Field(min_length=1)
+    tool_input: dict[str, Any]
+    session_id: str | None = None
+    cwd: str | None = None
+
+
+def pending_approval(
+    hook: ToolHookInput,
+    *,
+    cli: str,
+    call_id: str,
+    wait: float,
+    naming_arguments: Mapping[str, str],
+    description: str | None = None,
+    diff: str | None = None,
+    metadata: Mapping[str, Any] | None = None,
+) -> PendingCall:
+    """The call in `hook` as a pending tool approval (see `approval`): its naming argument
+    looked up by tool name in `naming_arguments`, and its metadata the hook event and session
+    followed by `metadata`."""
+    request = approval(
+        cli=cli,
+        tool_name=hook.tool_name,
+        arguments=hook.tool_input,
+        call_id=call_id,
+        wait=wait,
+        naming_argument=naming_arguments.get(hook.tool_name),
+        cwd=hook.cwd,
+        description=description,
+        diff=diff,
+        metadata={
+            "hook_event_name": hook.hook_event_name,
+            "session_id": hook.session_id,
+            **(metadata or {}),
+        },
+    )
+    return PendingCall(request, hook.hook_event_name, hook.tool_input)
+
+
+def string_argument(arguments: dict[str, Any], name: str) -> str | None:
+    """The argument `name` when it is a string, else None."""
+    value = arguments.get(name)
+    return value if isinstance(value, str) else None
+
+
+def permission_request_output(decision: dict[str, Any]) -> dict[str, Any]:
+    """The output of a `PermissionRequest` hook (Claude Code, Codex) carrying `decision`."""
+    return {"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": decision}}
 
 
 def derived_call_id(prefix: str, *parts: Any) -> str:

@@ -11,9 +11,15 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
-
-from tui.integrations.hooks.flow import Allow, PendingCall, Verdict, approval, derived_call_id
+from tui.integrations.hooks.flow import (
+    Allow,
+    PendingCall,
+    ToolHookInput,
+    Verdict,
+    derived_call_id,
+    pending_approval,
+    string_argument,
+)
 
 NAMING_ARGUMENTS = {
     "run_shell_command": "command",
@@ -24,16 +30,10 @@ NAMING_ARGUMENTS = {
 """The argument that says what a call of each built-in tool does."""
 
 
-class GeminiHookInput(BaseModel):
+class GeminiHookInput(ToolHookInput):
     """The fields of Gemini CLI's BeforeTool input that an approval needs; others are ignored."""
 
-    model_config = ConfigDict(extra="ignore")
-
     hook_event_name: Literal["BeforeTool"]
-    tool_name: str = Field(min_length=1)
-    tool_input: dict[str, Any]
-    session_id: str | None = None
-    cwd: str | None = None
     timestamp: str | None = None
     mcp_context: dict[str, Any] | None = None
 
@@ -49,23 +49,15 @@ class GeminiHook:
         call_id = derived_call_id(
             "gemini", hook.session_id, hook.timestamp, hook.tool_name, hook.tool_input
         )
-        description = hook.tool_input.get("description")
-        request = approval(
+        return pending_approval(
+            hook,
             cli=self.cli,
-            tool_name=hook.tool_name,
-            arguments=hook.tool_input,
             call_id=call_id,
             wait=wait,
-            naming_argument=NAMING_ARGUMENTS.get(hook.tool_name),
-            cwd=hook.cwd,
-            description=description if isinstance(description, str) else None,
-            metadata={
-                "hook_event_name": hook.hook_event_name,
-                "session_id": hook.session_id,
-                "mcp_server": (hook.mcp_context or {}).get("server_name"),
-            },
+            naming_arguments=NAMING_ARGUMENTS,
+            description=string_argument(hook.tool_input, "description"),
+            metadata={"mcp_server": (hook.mcp_context or {}).get("server_name")},
         )
-        return PendingCall(request, hook.hook_event_name, hook.tool_input)
 
     def can_update(self, call: PendingCall, arguments: dict[str, Any]) -> bool:
         return set(call.tool_input) <= set(arguments)

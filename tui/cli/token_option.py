@@ -1,0 +1,15 @@
+"""The `--token` option of the commands that talk to an inbox elsewhere."""
+
+from __future__ import annotations
+
+import argparse
+
+from tui.inbox.discovery import TOKEN_ENV
+
+
+def add_token_option(parser: argparse.ArgumentParser) -> None:
+    """Add `--token TOKEN` to `parser` (stored as `args.token`; None when not given)."""
+    parser.add_argument(
+        "--token",
+        help=f"the inbox's bearer token (default: ${TOKEN_ENV}, else the serve-token file)",
+    )
