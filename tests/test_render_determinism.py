@@ -1,4 +1,5 @@
-"""Two renders of the same session, each its own process, give byte-identical files."""
+"""Two renders of the same session, each its own process, give byte-identical files, however
+fast the machine is."""
 
 from __future__ import annotations
 
@@ -6,6 +7,12 @@ from pathlib import Path
 
 from recorded_session import run_cli
 from render_demo import DEMO
+from textual import events
+from textual.app import ComposeResult
+from textual.widgets import Input, Markdown
+
+from tui.app.key_order import KeyOrderApp
+from tui.render.capture import _quiet
 
 
 def test_rendering_twice_gives_identical_gif_svg_and_png(tmp_path: Path) -> None:
@@ -19,3 +26,33 @@ def test_rendering_twice_gives_identical_gif_svg_and_png(tmp_path: Path) -> None
     first, second = made
     assert all(len(data) > 10_000 for data in first)
     assert first == second
+
+
+class PreviewApp(KeyOrderApp[None]):
+    def compose(self) -> ComposeResult:
+        yield Markdown("# first")
+        yield Input()
+
+
+async def test_a_step_is_not_taken_as_settled_while_a_preview_is_parsed_or_a_key_is_in_hand() -> (
+    None
+):
+    """Textual parses Markdown in a thread, done whenever the thread is: a frame taken before
+    it would depend on the machine's speed, so the renderer waits for it, and for keys."""
+    app = PreviewApp()
+    async with app.run_test() as pilot:
+        markdown = app.query_one(Markdown)
+        await markdown.update("# first")
+        await pilot.pause()
+        assert _quiet(app)
+        update = markdown.update("# second\n\n" + "paragraph\n\n" * 50)
+        await pilot.pause(0)
+        assert not _quiet(app)
+        await update
+        await pilot.pause()
+        assert _quiet(app)
+        app.query_one(Input).focus()
+        app.post_message(events.Key("a", "a"))
+        assert not _quiet(app)
+        await pilot.pause()
+        assert _quiet(app) and app.query_one(Input).value == "a"

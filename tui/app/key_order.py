@@ -124,6 +124,11 @@ class KeyOrderApp(App[ResultT], Generic[ResultT]):
         self._check: Timer | None = None
         self._dispatching = False
 
+    @property
+    def keys_pending(self) -> bool:
+        """True while a key waits for its turn or one handed out is not handled yet."""
+        return bool(self._typed) or self._in_flight is not None
+
     def accepts_key(self, event: Typed) -> bool:
         """Whether to handle `event` now that its turn has come; False drops it."""
         return True

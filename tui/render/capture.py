@@ -16,7 +16,9 @@ from typing import Any
 
 from textual.color import Color
 from textual.pilot import Pilot
+from textual.widgets import Markdown
 
+from tui.app.key_order import KeyOrderApp
 from tui.app.key_player import KeyPlayer, steady_cursors
 from tui.app.messages import AgentFinished
 from tui.app.replay_app import ReplayApp
@@ -31,7 +33,7 @@ from widgets.agent_status import AgentStatus
 from widgets.base import ElicitationModal
 
 SETTLE_ROUNDS = 50
-"""At most this many refreshes are waited for the screen to stop changing after a step."""
+"""At most this many quiet refreshes are waited for the screen to stop changing after a step."""
 
 STABLE_ROUNDS = 3
 """A screen drawn the same this many more times in a row is taken as settled."""
@@ -172,18 +174,29 @@ async def _drive(
 
 
 async def _settled(pilot: Pilot[Any], app: RenderApp, default: tuple[RGB, RGB]) -> Grid:
-    """The screen once `STABLE_ROUNDS` refreshes in a row draw the same.
+    """The screen once the app is quiet and `STABLE_ROUNDS` refreshes in a row draw the same.
 
     Each round lets every pending message of the app and its screen be handled and then
     refreshes the screen, without waiting for the process to look idle (which costs 20 ms
-    or more a time): the replay's steps come as fast as the app can draw them."""
+    or more a time): the replay's steps come as fast as the app can draw them. A round
+    counts only once the app is quiet (see `_quiet`): how long a key or a preview takes to
+    land depends on the machine's speed, the frame must not."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + WAIT_SECONDS
     previous: Grid | None = None
-    same = 0
-    for _ in range(SETTLE_ROUNDS):
+    same = rounds = 0
+    while rounds < SETTLE_ROUNDS:
         await app.animator.wait_until_complete()
         await app.workers.wait_for_complete()  # a secret being saved to the keyring
         await pilot.pause(0)
         steady_cursors(app)
+        if not _quiet(app):
+            if loop.time() > deadline:
+                raise TimeoutError("the replayed app did not settle after a step")
+            same, previous = 0, None
+            await asyncio.sleep(0.001)
+            continue
+        rounds += 1
         grid = screen_grid(app, REDACTOR, default)
         same = same + 1 if grid == previous else 0
         if same == STABLE_ROUNDS:
@@ -191,6 +204,18 @@ async def _settled(pilot: Pilot[Any], app: RenderApp, default: tuple[RGB, RGB]) 
         previous = grid
     assert previous is not None
     return previous
+
+
+def _quiet(app: KeyOrderApp[Any]) -> bool:
+    """True when no key is waiting or being handled, no message is queued anywhere and no
+    Markdown is being parsed (Textual parses it in a thread, done whenever the thread is)."""
+    if app.keys_pending or app.message_queue_size:
+        return False
+    for screen in app.screen_stack:
+        for node in screen.walk_children(with_self=True):
+            if node.message_queue_size or (isinstance(node, Markdown) and node.lock.is_locked):
+                return False
+    return True
 
 
 def _seen(app: RenderApp, event: str) -> bool:
