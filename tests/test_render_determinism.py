@@ -12,7 +12,7 @@ from textual.app import ComposeResult
 from textual.widgets import Input, Markdown
 
 from tui.app.key_order import KeyOrderApp
-from tui.render.capture import _quiet
+from tui.app.steady_frames import is_quiet
 
 
 def test_rendering_twice_gives_identical_gif_svg_and_png(tmp_path: Path) -> None:
@@ -44,15 +44,15 @@ async def test_a_step_is_not_taken_as_settled_while_a_preview_is_parsed_or_a_key
         markdown = app.query_one(Markdown)
         await markdown.update("# first")
         await pilot.pause()
-        assert _quiet(app)
+        assert is_quiet(app)
         update = markdown.update("# second\n\n" + "paragraph\n\n" * 50)
         await pilot.pause(0)
-        assert not _quiet(app)
+        assert not is_quiet(app)
         await update
         await pilot.pause()
-        assert _quiet(app)
+        assert is_quiet(app)
         app.query_one(Input).focus()
         app.post_message(events.Key("a", "a"))
-        assert not _quiet(app)
+        assert not is_quiet(app)
         await pilot.pause()
-        assert _quiet(app) and app.query_one(Input).value == "a"
+        assert is_quiet(app) and app.query_one(Input).value == "a"

@@ -14,9 +14,10 @@ from textual import events
 from textual.app import App
 from textual.keys import _character_to_key
 from textual.pilot import Pilot
-from textual.widgets import Input, TextArea
 
+from tui.app.key_order import KeyOrderApp
 from tui.app.key_recorder import find_field
+from tui.app.steady_frames import is_quiet, steady_cursors
 from tui.core.models import SecretRequest
 from tui.transcript.reader import Transcript
 from tui.transcript.records import KeyPress, KeysRecord
@@ -43,14 +44,6 @@ def dummy_secret(length: int, pattern: str | None = None) -> str:
     for width, part in zip(widths, parts[1:], strict=True):
         pieces += [DUMMY_CHARACTER * width, part]
     return "".join(pieces)
-
-
-def steady_cursors(app: App[Any]) -> None:
-    """Stop every cursor on the current screen blinking, so frames do not depend on time."""
-    for widget in app.screen.query(Input).results():
-        widget.cursor_blink = False
-    for area in app.screen.query(TextArea).results():
-        area.cursor_blink = False
 
 
 @dataclass
@@ -147,11 +140,14 @@ class KeyPlayer:
         self, pilot: Pilot[Any], modal: ElicitationModal[Any], number: int
     ) -> None:
         assert self.svg_dir is not None
-        steady_cursors(pilot.app)
+        app = pilot.app
+        steady_cursors(app)
         await pilot.wait_for_scheduled_animations()
         await pilot.pause()
+        while isinstance(app, KeyOrderApp) and not is_quiet(app):
+            await pilot.pause()
         if not modal.is_current:
             return
         path = self.svg_dir / f"{number:02d}-{modal.request.kind}.svg"
-        path.write_text(pilot.app.export_screenshot(), encoding="utf-8")
+        path.write_text(app.export_screenshot(), encoding="utf-8")
         self.svgs.append(path)

@@ -6,8 +6,9 @@ from pathlib import Path
 from typing import ClassVar
 
 from tui.app.app import ElicitationApp
-from tui.app.key_player import KeyPlayer, steady_cursors
+from tui.app.key_player import KeyPlayer
 from tui.app.messages import AgentFinished
+from tui.app.steady_frames import steady_cursors
 from tui.approvals.rules import ApprovalPolicy
 from tui.core.queue import ElicitationQueue
 from tui.secrets.redaction import REDACTOR

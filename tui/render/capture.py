@@ -16,12 +16,11 @@ from typing import Any
 
 from textual.color import Color
 from textual.pilot import Pilot
-from textual.widgets import Markdown
 
-from tui.app.key_order import KeyOrderApp
-from tui.app.key_player import KeyPlayer, steady_cursors
+from tui.app.key_player import KeyPlayer
 from tui.app.messages import AgentFinished
 from tui.app.replay_app import ReplayApp
+from tui.app.steady_frames import is_quiet, steady_cursors
 from tui.core.queue import QueueEvent
 from tui.render.cells import RGB, Grid, screen_grid
 from tui.render.script import Script
@@ -179,7 +178,7 @@ async def _settled(pilot: Pilot[Any], app: RenderApp, default: tuple[RGB, RGB]) 
     Each round lets every pending message of the app and its screen be handled and then
     refreshes the screen, without waiting for the process to look idle (which costs 20 ms
     or more a time): the replay's steps come as fast as the app can draw them. A round
-    counts only once the app is quiet (see `_quiet`): how long a key or a preview takes to
+    counts only once the app is quiet (see `is_quiet`): how long a key or a preview takes to
     land depends on the machine's speed, the frame must not."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + WAIT_SECONDS
@@ -190,7 +189,7 @@ async def _settled(pilot: Pilot[Any], app: RenderApp, default: tuple[RGB, RGB]) 
         await app.workers.wait_for_complete()  # a secret being saved to the keyring
         await pilot.pause(0)
         steady_cursors(app)
-        if not _quiet(app):
+        if not is_quiet(app):
             if loop.time() > deadline:
                 raise TimeoutError("the replayed app did not settle after a step")
             same, previous = 0, None
@@ -204,18 +203,6 @@ async def _settled(pilot: Pilot[Any], app: RenderApp, default: tuple[RGB, RGB]) 
         previous = grid
     assert previous is not None
     return previous
-
-
-def _quiet(app: KeyOrderApp[Any]) -> bool:
-    """True when no key is waiting or being handled, no message is queued anywhere and no
-    Markdown is being parsed (Textual parses it in a thread, done whenever the thread is)."""
-    if app.keys_pending or app.message_queue_size:
-        return False
-    for screen in app.screen_stack:
-        for node in screen.walk_children(with_self=True):
-            if node.message_queue_size or (isinstance(node, Markdown) and node.lock.is_locked):
-                return False
-    return True
 
 
 def _seen(app: RenderApp, event: str) -> bool:
