@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import gc
 from collections import Counter
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
 from app_driver import SIZE, wait_for, wait_for_modal
+from asking import burst
 from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import Select
@@ -20,9 +22,6 @@ from tui.core.models import ChoiceRequest, FormRequest, MultiChoiceRequest, Requ
 from tui.core.queue import ElicitationQueue
 from widgets.long_lists import LongOptionList, LongSelectionList
 from widgets.timeline import MAX_ROWS, Timeline
-
-COUNT = 200
-"""Questions answered before counting again."""
 
 
 def live_widgets() -> Counter[str]:
@@ -41,6 +40,10 @@ async def settled_widgets(pilot: Pilot[Any]) -> Counter[str]:
     return counts
 
 
+async def nothing(n: int) -> None:
+    """No check before an answer."""
+
+
 def ask_all(requests: list[Request]) -> Any:
     def agent(queue: ElicitationQueue) -> None:
         for request in requests:
@@ -49,48 +52,49 @@ def ask_all(requests: list[Request]) -> Any:
     return agent
 
 
-async def test_answered_questions_leave_no_widgets_behind() -> None:
-    """With the 201st question on screen, as many widgets are alive as with the 31st.
-
-    (From the 20th row on, the timeline has a scroll bar: one widget more, once.)
-    """
-    requests: list[Request] = [
-        ChoiceRequest(message=f"Question {n}?", options=["yes", "no"]) for n in range(COUNT + 1)
-    ]
-    app = ElicitationApp(ElicitationQueue(), ask_all(requests), input_grace=0)
-    counts: dict[int, Counter[str]] = {}
-    async with app.run_test(size=SIZE) as pilot:
-        for n in range(COUNT + 1):
-            await wait_for_modal(pilot, f"Question {n}?")
-            if n in (30, COUNT):
-                counts[n] = await settled_widgets(pilot)
-            await pilot.press("enter")
-    grown = counts[COUNT] - counts[30]
-    assert sum(counts[COUNT].values()) == sum(counts[30].values()), grown
-
-
 def tracked_objects() -> int:
     gc.collect()
     return len(gc.get_objects())
 
 
-async def test_answered_questions_leave_no_garbage_behind() -> None:
-    """From the 100th question to the 300th, the gc-tracked objects grow by fewer than 15
-    per question: what a question leaves (its timeline row, cached renders) is bounded."""
-    first, last = 100, 300
+async def answer_each(
+    pilot: Pilot[Any], count: int, check: Callable[[int], Awaitable[None]]
+) -> None:
+    """Answer questions 0 to `count - 1` with Enter the moment each is on screen, calling
+    `check(n)` with question n on screen, before its answer."""
+    for n in range(count):
+        await wait_for_modal(pilot, f"Question {n}?")
+        await check(n)
+        burst(pilot.app, "enter")
+
+
+async def test_answered_questions_leave_no_widgets_and_no_garbage_behind() -> None:
+    """With the 301st question on screen as many widgets are alive as with the 131st, and from
+    the 101st to the 301st the gc-tracked objects grow by fewer than 15 per question: what a
+    question leaves (its timeline row, cached renders) is bounded.
+
+    (From the 20th row on, the timeline has a scroll bar: one widget more, once.)
+    """
+    first, widgets_from, last = 100, 130, 300
     requests: list[Request] = [
         ChoiceRequest(message=f"Question {n}?", options=["yes", "no"]) for n in range(last + 1)
     ]
     app = ElicitationApp(ElicitationQueue(), ask_all(requests), input_grace=0)
-    counts: dict[int, int] = {}
+    widgets: dict[int, Counter[str]] = {}
+    objects: dict[int, int] = {}
+
+    async def count(n: int) -> None:
+        if n in (widgets_from, last):
+            widgets[n] = await settled_widgets(pilot)
+        if n in (first, last):
+            await settled_widgets(pilot)
+            objects[n] = tracked_objects()
+
     async with app.run_test(size=SIZE) as pilot:
-        for n in range(last + 1):
-            await wait_for_modal(pilot, f"Question {n}?")
-            if n in (first, last):
-                await settled_widgets(pilot)
-                counts[n] = tracked_objects()
-            await pilot.press("enter")
-    assert counts[last] - counts[first] < 15 * (last - first), counts
+        await answer_each(pilot, last + 1, count)
+    grown = widgets[last] - widgets[widgets_from]
+    assert sum(widgets[last].values()) == sum(widgets[widgets_from].values()), grown
+    assert objects[last] - objects[first] < 15 * (last - first), objects
 
 
 async def test_the_timeline_keeps_the_last_rows_and_shows_them_once_questions_stop() -> None:
@@ -102,9 +106,7 @@ async def test_the_timeline_keeps_the_last_rows_and_shows_them_once_questions_st
     ]
     app = ElicitationApp(ElicitationQueue(), ask_all(requests), input_grace=0)
     async with app.run_test(size=SIZE) as pilot:
-        for n in range(total):
-            await wait_for_modal(pilot, f"Question {n}?")
-            await pilot.press("enter")
+        await answer_each(pilot, total, nothing)
         timeline = app.query_one(Timeline)
         newest = requests[-1].id
         await wait_for(pilot, lambda: newest in timeline.rows)
