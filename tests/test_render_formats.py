@@ -19,7 +19,7 @@ from recorded_session import run_cli
 from render_demo import DEMO, HAS_FFMPEG, NO_FFMPEG, Rendered, render_demo
 
 from tui.render.captions import CaptionsError, Cue, read_webvtt
-from tui.render.cells import grid_text
+from tui.render.cells import Cell, grid_text
 from tui.render.frames import END_SECONDS, Overlays, compose
 from tui.render.outputs import write_outputs
 from tui.render.raster import draw_grid
@@ -211,3 +211,16 @@ def test_without_ffmpeg_on_path_the_imageio_ffmpeg_binary_is_used(
     monkeypatch.setattr("shutil.which", lambda _name: None)
     monkeypatch.setitem(sys.modules, "imageio_ffmpeg", wheel)
     assert find_ffmpeg() == binary
+
+
+def test_bold_and_italic_text_is_drawn_in_its_own_face() -> None:
+    """The agent's name is italic in every modal: a raster frame shows it slanted, as the
+    terminal does, and bold as bold, each face unlike the others."""
+    white, black = (255, 255, 255), (0, 0, 0)
+
+    def drawn(bold: bool, italic: bool) -> bytes:
+        row = tuple(Cell(char, white, black, bold, italic) for char in "agent")
+        return draw_grid((row,)).tobytes()
+
+    faces = {drawn(bold, italic) for bold in (False, True) for italic in (False, True)}
+    assert len(faces) == 4

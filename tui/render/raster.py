@@ -19,7 +19,13 @@ CELL_WIDTH = 10
 CELL_HEIGHT = 20
 """Pixels per cell at `FONT_SIZE`: DejaVu Sans Mono advances 9.6 pixels and is 19 tall."""
 
-FONT_FILES = {False: "DejaVuSansMono.ttf", True: "DejaVuSansMono-Bold.ttf"}
+FONT_FILES = {
+    (False, False): "DejaVuSansMono.ttf",
+    (True, False): "DejaVuSansMono-Bold.ttf",
+    (False, True): "DejaVuSansMono-Oblique.ttf",
+    (True, True): "DejaVuSansMono-BoldOblique.ttf",
+}
+"""The font of each (bold, italic)."""
 
 # Each block element as the part of its cell it fills: (left, top, right, bottom) in eighths.
 BLOCKS: dict[str, tuple[int, int, int, int]] = {
@@ -134,7 +140,7 @@ def _draw_cell(
     elif char in ROUND_CORNERS:
         _draw_round(draw, ROUND_CORNERS[char], left, top, cell.fg)
     else:
-        mask = _glyph(_STAND_INS.get(char, char), cell.bold, wide)
+        mask = _glyph(_STAND_INS.get(char, char), cell.bold, cell.italic, wide)
         image.paste(cell.fg, (left, top), mask)
     if cell.underline:
         line = top + CELL_HEIGHT - 3
@@ -190,16 +196,16 @@ def _draw_round(
 
 
 @lru_cache(maxsize=4096)
-def _glyph(char: str, bold: bool, wide: bool) -> Image.Image:
+def _glyph(char: str, bold: bool, italic: bool, wide: bool) -> Image.Image:
     """The coverage mask of one character in its cell (two cells when wide)."""
-    font = _font(bold)
+    font = _font(bold, italic)
     mask = Image.new("L", (CELL_WIDTH * (2 if wide else 1), CELL_HEIGHT))
     ascent, descent = font.getmetrics()
     ImageDraw.Draw(mask).text((0, (CELL_HEIGHT - ascent - descent) // 2), char, font=font, fill=255)
     return mask
 
 
-@lru_cache(maxsize=2)
-def _font(bold: bool) -> ImageFont.FreeTypeFont:
-    data = (files("tui.render") / "fonts" / FONT_FILES[bold]).read_bytes()
+@lru_cache(maxsize=4)
+def _font(bold: bool, italic: bool) -> ImageFont.FreeTypeFont:
+    data = (files("tui.render") / "fonts" / FONT_FILES[bold, italic]).read_bytes()
     return ImageFont.truetype(io.BytesIO(data), FONT_SIZE)
