@@ -9,6 +9,7 @@ from recorded_session import run_cli
 from render_demo import DEMO
 from textual import events
 from textual.app import ComposeResult
+from textual.pilot import Pilot
 from textual.widgets import Input, Markdown
 
 from tui.app.key_order import KeyOrderApp
@@ -29,6 +30,14 @@ def test_rendering_twice_gives_identical_gif_svg_and_png(tmp_path: Path) -> None
 
 
 class PreviewApp(KeyOrderApp[None]):
+    async def settle(self, pilot: Pilot[None]) -> bool:
+        """Wait (up to five seconds; a slow machine takes its time) until the app is quiet."""
+        for _ in range(500):
+            if is_quiet(self):
+                return True
+            await pilot.pause(0.01)
+        return False
+
     def compose(self) -> ComposeResult:
         yield Markdown("# first")
         yield Input()
@@ -43,16 +52,13 @@ async def test_a_step_is_not_taken_as_settled_while_a_preview_is_parsed_or_a_key
     async with app.run_test() as pilot:
         markdown = app.query_one(Markdown)
         await markdown.update("# first")
-        await pilot.pause()
-        assert is_quiet(app)
+        assert await app.settle(pilot)
         update = markdown.update("# second\n\n" + "paragraph\n\n" * 50)
         await pilot.pause(0)
         assert not is_quiet(app)
         await update
-        await pilot.pause()
-        assert is_quiet(app)
+        assert await app.settle(pilot)
         app.query_one(Input).focus()
         app.post_message(events.Key("a", "a"))
         assert not is_quiet(app)
-        await pilot.pause()
-        assert is_quiet(app) and app.query_one(Input).value == "a"
+        assert await app.settle(pilot) and app.query_one(Input).value == "a"
