@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Literal
 
+import pexpect
 import pytest
 from app_driver import SIZE, wait_for, wait_for_modal
 from pydantic import ValidationError
@@ -142,3 +145,25 @@ def test_elicit_tui_kinds_imports_the_modules_that_register_kinds() -> None:
         [sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True, text=True, check=True
     )
     assert done.stdout.split() == ["CardRequest", "False"]
+
+
+def test_the_example_runs_with_python_dash_m_and_prints_the_pick() -> None:
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "tui.examples.card_picker"],
+        cwd=REPO,
+        env={**os.environ, "TERM": "xterm"},
+        encoding="utf-8",
+        timeout=30,
+        dimensions=(24, 80),
+    )
+    try:
+        child.expect("Which file should I open next")
+        time.sleep(0.5)  # past the modal's input grace
+        child.send("2")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+
+    assert "Traceback" not in child.before
+    assert "action='accept' content='pyproject.toml'" in child.before

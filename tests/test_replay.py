@@ -8,13 +8,17 @@ from pathlib import Path
 import pyte
 import pytest
 from recorded_session import lines, record_session, run_cli
-from secret_session import carries_canary
+from secret_session import TARGET, carries_canary, wait_for
 
+from tui.app.app import ElicitationApp
 from tui.app.key_player import dummy_secret
 from tui.app.replay_app import ReplayApp
+from tui.core.models import ElicitationResult, SecretRequest
+from tui.core.queue import ElicitationQueue
 from tui.secrets.memory_keyring import memory_keyring
 from tui.transcript.reader import read_transcript
 from tui.transcript.timing import Timing
+from widgets.base import ElicitationModal
 
 FAST = Timing(speed=4, max_pause=0.2)
 
@@ -202,3 +206,31 @@ def test_an_unknown_theme_is_named_before_anything_runs(recorded: Path) -> None:
     assert run.returncode == 2
     assert "no theme 'no-such-theme'; pick one of: " in run.stderr
     assert "textual-dark" in run.stderr
+
+
+async def test_a_session_recorded_without_a_keyring_replays_without_one(
+    no_keyring: object, tmp_path: Path
+) -> None:
+    path = tmp_path / "no-keyring.jsonl"
+    results: list[ElicitationResult] = []
+
+    def agent(queue: ElicitationQueue) -> None:
+        results.append(queue.ask(SecretRequest(id="key", message="Key?", store=TARGET)))
+
+    app = ElicitationApp(ElicitationQueue(), agent, input_grace=0, transcript=path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, ElicitationModal))
+        await pilot.press(*"sk-abcdefgh", "enter")
+        await wait_for(
+            pilot, lambda: app.focused is not None and app.focused.id == "keep-in-memory"
+        )
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: bool(results))
+    assert (results[0].action, results[0].reason) == ("accept", "keyring_unavailable")
+
+    # Replayed with a keyring, the secret would be stored and differ from the recording.
+    for output in ([], ["-o", str(tmp_path / "poster.png")]):
+        run = run_cli("replay", str(path), "--max-pause", "100ms", *output)
+
+        assert run.returncode == 0, run.stderr
+        assert "1 result, all as recorded" in run.stdout

@@ -151,7 +151,8 @@ def _replay(args: argparse.Namespace, transcript: object) -> tuple[list[str], in
     )
     headless = args.headless or not sys.stdout.isatty()
     size = args.size or (DEFAULT_SIZE if headless else None)
-    with memory_keyring():
+    # A session recorded without a keyring is replayed without one: the same screens and results.
+    with memory_keyring(usable=not transcript.keyring_was_unusable):
         app.run(headless=headless, size=size, auto_pilot=app.player.drive)
     agent = app.replay_agent
     lines = [f"mismatch: {mismatch.describe()}" for mismatch in agent.mismatches]

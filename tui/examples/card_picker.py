@@ -46,7 +46,10 @@ class CardRequest(RequestBase):
         return str(name)
 
 
-register_kind(CardRequest, modal="tui.examples.card_picker_modal:CardPickerModal")
+# Run with `python -m`, this file is `__main__`: a second copy of the module, whose CardRequest
+# would clash with the importable copy's (the one the modal imports). Only that copy registers.
+if __name__ != "__main__":
+    register_kind(CardRequest, modal="tui.examples.card_picker_modal:CardPickerModal")
 
 EXAMPLE_CARDS = [
     Card(name="README.md", preview="# elicit-tui\n\nLet an agent ask the person at the keyboard."),
@@ -75,4 +78,6 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from tui.examples.card_picker import main as run_the_importable_copy
+
+    run_the_importable_copy()

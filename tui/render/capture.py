@@ -133,7 +133,7 @@ def capture(transcript: Transcript, script: Script, size: tuple[int, int], theme
             clock.stop()
             app.exit()
 
-    with memory_keyring():
+    with memory_keyring(usable=not transcript.keyring_was_unusable):
         app.run(headless=True, size=size, auto_pilot=drive)
     if len(screens) != len(script.steps):
         raise RuntimeError(

@@ -9,6 +9,7 @@ from contextlib import contextmanager
 
 import keyring
 from keyring.backend import KeyringBackend
+from keyring.backends import fail
 from keyring.errors import PasswordDeleteError
 
 from tui.secrets.keyring_store import CONFIG_DIR_ENV
@@ -36,13 +37,18 @@ class MemoryKeyring(KeyringBackend):
 
 
 @contextmanager
-def memory_keyring() -> Iterator[MemoryKeyring]:
-    """Within the block, secrets go to a `MemoryKeyring` and the stored-entry list to a temp folder."""
+def memory_keyring(*, usable: bool = True) -> Iterator[MemoryKeyring]:
+    """Within the block, secrets go to a `MemoryKeyring` and the stored-entry list to a temp folder.
+
+    With `usable` False the block has no keyring at all (keyring's own "no backend" one), as
+    a machine without a keyring; the `MemoryKeyring` yielded then stays empty.
+    """
     previous_backend = keyring.get_keyring()
     previous_dir = os.environ.get(CONFIG_DIR_ENV)
     backend = MemoryKeyring()
     with tempfile.TemporaryDirectory(prefix="elicit-tui-keyring-") as folder:
-        keyring.set_keyring(backend)
+        unusable = fail.Keyring()  # type: ignore[no-untyped-call]
+        keyring.set_keyring(backend if usable else unusable)
         os.environ[CONFIG_DIR_ENV] = folder
         try:
             yield backend

@@ -9,8 +9,15 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from tui.core.models import Request, parse_request
-from tui.transcript.records import RECORD, VERSION, KeysRecord, Record, RequestRecord
+from tui.core.models import KEYRING_UNAVAILABLE, Request, parse_request
+from tui.transcript.records import (
+    RECORD,
+    VERSION,
+    KeysRecord,
+    Record,
+    RequestRecord,
+    ResultRecord,
+)
 
 
 class TranscriptError(ValueError):
@@ -30,6 +37,14 @@ class Transcript:
     title: str | None = None
     stopped: str | None = None
     """Why reading stopped before the end of the file (a line cut off by a crash), or None."""
+
+    @property
+    def keyring_was_unusable(self) -> bool:
+        """True if a secret meant for the keyring could not be stored when this was recorded."""
+        return any(
+            isinstance(record, ResultRecord) and record.result.get("reason") == KEYRING_UNAVAILABLE
+            for record in self.records
+        )
 
     def shown_order(self) -> list[str]:
         """The ids of the requests a modal was shown for, in the order they were shown."""
