@@ -201,8 +201,9 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
             self._reloaded = False
             # Shown again at its old size, Textual would paint it at the screen's next update
             # tick, up to a frame away (its ticks keep the pace of the last question's frames);
-            # a new screen is painted as it resumes, and so is a reloaded one.
-            self._refresh_layout(self.app.size)
+            # a new screen is laid out and painted as it resumes, and so is a reloaded one,
+            # once Textual's own resume handler (after this one) has restyled it.
+            self.call_next(self._refresh_layout, self.app.size)
 
     @property
     def shown_at(self) -> float:
