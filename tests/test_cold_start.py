@@ -112,13 +112,19 @@ def test_the_first_choice_on_screen_loads_only_what_it_shows() -> None:
     assert _loaded(modules, NOT_FOR_A_CHOICE) == []
 
 
-def test_the_command_line_parser_loads_no_front_end_keyring_or_bridge() -> None:
+def test_the_command_line_parser_loads_no_front_end_keyring_bridge_or_hook() -> None:
     modules = _fresh(
         "import json, sys\nfrom tui.cli.main import build_parser\n"
         "build_parser().parse_args(['ask', 'choice', 'Zebra?', '-o', 'yes'])\n"
         "print(json.dumps(sorted(sys.modules)))"
     )
-    assert _loaded(modules, ("textual", "keyring", "mcp", "widgets", "tui.mcp.session")) == []
+    assert (
+        _loaded(
+            modules,
+            ("textual", "keyring", "mcp", "widgets", "tui.mcp.session", "tui.integrations.hooks"),
+        )
+        == []
+    )
 
 
 def test_parse_request_builds_the_validator_of_its_own_kind_only() -> None:

@@ -5,8 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from app_driver import SIZE, wait_for, wait_for_modal
 from asking import Asker, burst
+from textual._compositor import CompositorUpdate
+from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import Button, Input, OptionList, Static, TextArea
 from textual.widgets._footer import FooterKey
 
@@ -208,3 +212,54 @@ async def test_answers_keep_arriving_in_order_when_the_agent_asks_in_a_burst() -
         await wait_for(pilot, lambda: len(asker.results) == 20)
     expected = [ElicitationResult(action="accept", content=f"w{n}") for n in range(20)]
     assert asker.results == expected
+
+
+async def test_a_reloaded_modal_is_painted_as_it_resumes_not_at_its_next_update_tick(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A screen shown again at its old size is otherwise painted by its update timer, whose
+    # ticks keep the pace of the frames of the question before: up to a frame later.
+    log: list[tuple[str, Any]] = []
+    tick = Timer._tick
+
+    async def logged_tick(timer: Timer, *, next_timer: float, count: int) -> None:
+        if timer.name == "screen_update":
+            log.append(("tick", timer._target()))
+        await tick(timer, next_timer=next_timer, count=count)
+
+    monkeypatch.setattr(Timer, "_tick", logged_tick)
+    resume = ElicitationModal.on_screen_resume
+
+    def logged_resume(modal: ElicitationModal[Any]) -> None:
+        log.append(("resume", modal))
+        resume(modal)
+
+    monkeypatch.setattr(ElicitationModal, "on_screen_resume", logged_resume)
+    asker = Asker(
+        ChoiceRequest(message="First?", options=["north", "south"]),
+        ChoiceRequest(message="Second?", options=["east", "west"]),
+    )
+    app = app_for(asker)
+    async with app.run_test(size=SIZE) as pilot:
+        display = app._display
+
+        def logged_display(screen: Screen[Any], update: Any) -> None:
+            display(screen, update)
+            shows_second = isinstance(update, CompositorUpdate) and "east" in "".join(
+                update.render_segments(app.console)
+            )
+            log.append(("frame with the second question" if shows_second else "frame", screen))
+
+        app._display = logged_display  # type: ignore[method-assign]
+        first = await wait_for_modal(pilot, "First?")
+        log.clear()
+        await pilot.press("enter")
+        second = await wait_for_modal(pilot, "Second?")
+        await wait_for(pilot, lambda: ("frame with the second question", second) in log)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: len(asker.results) == 2)
+    assert second is first
+    resumed = log.index(("resume", second))
+    shown = log.index(("frame with the second question", second))
+    # (A tick left over from the first question may paint it even before it resumes.)
+    assert ("tick", second) not in log[resumed:shown]

@@ -117,6 +117,33 @@ async def test_the_timeline_keeps_the_last_rows_and_shows_them_once_questions_st
         timeline.cells(requests[0].id)
 
 
+async def test_the_timeline_is_redrawn_once_after_changes_closer_than_its_delay() -> None:
+    """Each change starts the wait again: rows changing in a stream (questions asked back to
+    back) are drawn once, when the stream stops, not every `redraw_delay` during it."""
+    delay = 0.4
+    app = ElicitationApp(ElicitationQueue(), input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        timeline = app.query_one(Timeline)
+        timeline.redraw_delay = delay
+        await pilot.pause(delay * 2)
+        draws: list[int] = []
+        draw = timeline._draw
+
+        def counted_draw() -> None:
+            draws.append(len(timeline._cells))
+            draw()
+
+        timeline._draw = counted_draw  # type: ignore[method-assign]
+        for n in range(8):
+            timeline.add_request(ChoiceRequest(message=f"Question {n}?", options=["yes"]), 0)
+            await pilot.pause(delay / 4)
+        during = list(draws)
+        await wait_for(pilot, lambda: bool(draws), timeout=10)
+        await pilot.pause(delay * 2)
+    assert during == []
+    assert draws == [8]
+
+
 async def first_paint(pilot: Pilot[Any], message: str) -> Widget:
     modal = await wait_for_modal(pilot, message)
     await pilot.pause()

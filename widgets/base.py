@@ -96,6 +96,8 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         self.input_grace = input_grace
         self._shown_at = time.monotonic()
         self._countdown: Timer | None = None
+        self._reloaded = False
+        """True from a `reload()` until the modal is shown with it."""
 
     # -- what a kind provides --------------------------------------------------------
 
@@ -152,6 +154,7 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         self.show_error("")
         self._start()
         self.refresh_bindings()
+        self._reloaded = True
 
     def release(self) -> None:
         """The answer is given: stop the countdown and `forget()` what was entered."""
@@ -194,6 +197,13 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
 
     def on_screen_resume(self) -> None:
         self._shown_at = time.monotonic()
+        if self._reloaded:
+            self._reloaded = False
+            # Shown again at its old size, Textual would paint it at the screen's next update
+            # tick, up to a frame away (its ticks keep the pace of the last question's frames);
+            # a new screen is laid out and painted as it resumes, and so is a reloaded one,
+            # once Textual's own resume handler (after this one) has restyled it.
+            self.call_next(self._refresh_layout, self.app.size)
 
     @property
     def shown_at(self) -> float:

@@ -28,8 +28,8 @@ WAITING = "… waiting"
 REFUSED_ROW = "refused"
 """The key of the one row that counts requests `serve` turned away."""
 REDRAW_DELAY = 0.05
-"""Seconds the table waits after a change before it is redrawn, and only if its screen is
-then in front. Questions asked back to back bring the main screen to the front for a frame
+"""Seconds the table waits after its last change before it is redrawn, and only if its
+screen is then in front. Questions asked back to back bring the main screen to the front for a frame
 between two modals: it is drawn as it was, and the table is redrawn once, when they stop
 (redrawing it, whole on any change, would delay the next question)."""
 MAX_ROWS = 100
@@ -187,8 +187,8 @@ class Timeline(DataTable[Text]):
     # -- the table drawn: redrawn once the rows have stopped changing -----------------------
 
     def _changed(self) -> None:
-        """The rows changed: redraw the table `REDRAW_DELAY` from now, if its screen is in
-        front then, or else once its screen is back in front."""
+        """The rows changed: redraw the table once they have not changed for `REDRAW_DELAY`,
+        if its screen is in front then, or else once its screen is back in front."""
         self._stale = True
         if self.is_mounted:
             self._schedule()
@@ -198,6 +198,11 @@ class Timeline(DataTable[Text]):
             self._redraw_if_in_front()
         elif self._redraw is None:
             self._redraw = self.set_timer(self.redraw_delay, self._redraw_if_in_front)
+        else:
+            # Another change: the wait starts again. A redraw in the middle of questions asked
+            # back to back would render every row shown again in the next frame of the main
+            # screen, between two of them.
+            self._redraw.reset()
 
     def _redraw_if_in_front(self) -> None:
         self._redraw = None

@@ -18,7 +18,6 @@ from collections.abc import Sequence
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import NoReturn
 
-from tui.cli.passthrough import add_passthrough_command
 from tui.cli.token_option import add_token_option
 from tui.core.limits import MAX_TIMEOUT
 from tui.core.models import ElicitationResult, Request
@@ -55,17 +54,6 @@ class _HookParser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(0, f"{self.prog}: {message}; no decision, the CLI asks as usual\n")
-
-
-def add_hook_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Register `hook` on the `elicit-tui` parser; its arguments are read by `build_parser()`,
-    whose usage errors decide nothing instead of exiting 2."""
-    add_passthrough_command(
-        commands,
-        "hook",
-        help="answer Claude Code's, Codex's or Gemini CLI's permission hook in the inbox",
-        main=main,
-    )
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -10,8 +10,8 @@ from functools import partial
 from tui.cli.approvals import add_approvals_command
 from tui.cli.ask import add_ask_command
 from tui.cli.attach import add_attach_command
-from tui.cli.hook import add_hook_command
 from tui.cli.mcp import add_mcp_command
+from tui.cli.passthrough import add_passthrough_command, imported_when_run
 from tui.cli.replay import add_replay_command, add_replay_options, run_replay
 from tui.cli.secrets import add_secrets_command
 from tui.cli.serve import add_serve_command
@@ -92,7 +92,13 @@ def build_parser() -> argparse.ArgumentParser:
     add_ask_command(commands)
     add_attach_command(commands)
     add_approvals_command(commands)
-    add_hook_command(commands)
+    add_passthrough_command(
+        commands,
+        "hook",
+        help="answer Claude Code's, Codex's or Gemini CLI's permission hook in the inbox",
+        # Its hook formats load only when a hook runs.
+        main=imported_when_run("tui.cli.hook"),
+    )
     add_mcp_command(commands)
     add_replay_command(commands)
     add_secrets_command(commands)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable, Sequence
+from importlib import import_module
 
 
 def add_passthrough_command(
@@ -25,3 +26,14 @@ def add_passthrough_command(
     )
     command.add_argument("arguments", nargs=argparse.REMAINDER)
     command.set_defaults(handler=lambda args: main(args.arguments))
+
+
+def imported_when_run(module: str) -> Callable[[Sequence[str]], int]:
+    """`module`'s `main(argv)`, imported only when the command runs: `elicit-tui`'s other
+    commands (`ask` among them, whose dialog should appear at once) never load it."""
+
+    def main(argv: Sequence[str]) -> int:
+        command_main: Callable[[Sequence[str]], int] = import_module(module).main
+        return command_main(argv)
+
+    return main
