@@ -358,10 +358,12 @@ class ElicitationApp(KeyOrderApp[Any]):
                 label = answered[0].upper() + answered[1:]
             else:
                 label = _ENDED_WITHOUT_USER.get(result.reason or "", "Ended")
-            self.notify(f"{label}: {request.message}", severity="warning")
             # Closed, not answered: what the modal holds was never given, and is not sent.
             self._ended_elsewhere = request.id
             shown.dismiss(result)
+            # After the dismiss: the notice goes straight to the screen now in front, not to
+            # the modal's on its way out (one mount and layout fewer in the closing frame).
+            self.notify(f"{label}: {request.message}", severity="warning")
         for waiting in list(self._waiting):
             if waiting.request.id == request.id:
                 self._waiting.remove(waiting)
