@@ -470,7 +470,7 @@ class ElicitationApp(KeyOrderApp[Any]):
         if self._shown is not modal or modal.request.id != request.id or not modal.sending:
             return  # closed meanwhile: the request ended, or was answered, elsewhere
         if isinstance(outcome, str):
-            modal.send_failed(f"✖ Not sent: {outcome}. Answer again to send it again.")
+            modal.send_failed(f"✖ Not sent: {outcome}. Answer again to retry.")
             return
         if not outcome:
             self._refused(request)
