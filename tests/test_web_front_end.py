@@ -244,3 +244,72 @@ def test_a_choice_a_secret_and_a_form_are_answered_in_the_browser(
             assert result is not None and result["content"] == {"name": "web", "replicas": 3}
         finally:
             browser.close()
+
+
+# Records the notifications the page shows (a headless browser shows none), and the
+# permission asked: "default" until the page asks, then granted.
+RECORD_NOTIFICATIONS = """
+window.__notifications = [];
+window.__permission_asked = 0;
+window.Notification = class {
+  constructor(title, options) { window.__notifications.push([title, options.body]); }
+  close() {}
+  static permission = "default";
+  static requestPermission() {
+    window.__permission_asked += 1;
+    window.Notification.permission = "granted";
+    return Promise.resolve("granted");
+  }
+};
+"""
+
+
+HIDE_TAB = """() => {
+  Object.defineProperty(document, "hidden", { configurable: true, get: () => true });
+  Object.defineProperty(document, "visibilityState", { configurable: true, get: () => "hidden" });
+  document.dispatchEvent(new Event("visibilitychange"));
+  if (document.activeElement) document.activeElement.blur();
+}"""
+
+
+def test_a_question_for_a_tab_in_the_background_becomes_a_browser_notification(
+    web: WebServer, inbox: HeadlessInbox
+) -> None:
+    sync_api = browser_or_skip()
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1000, "height": 700})
+            page.add_init_script(RECORD_FRAMES + RECORD_NOTIFICATIONS)
+            page.goto(web.link)
+            page.wait_for_selector("body.-first-byte", state="attached", timeout=20000)
+            wait_painted(page, "Attached to", 0)
+            assert page.evaluate("() => window.__permission_asked") == 0
+            page.mouse.click(500, 350)  # a gesture: the page asks for the permission now
+            assert page.evaluate("() => window.__permission_asked") == 1
+
+            # In front, with focus: the question shows on the page, and nothing else.
+            since = time.time() * 1000
+            first = inbox.submit({"kind": "text", "message": "Release name?"})
+            wait_painted(page, "Release name?", since)
+            time.sleep(0.5)
+            page.keyboard.type("spring", delay=20)
+            page.keyboard.press("Enter")
+            assert inbox.result(first, wait=10) is not None
+            assert page.evaluate("() => window.__notifications") == []
+
+            # The tab goes to the back: hidden, the terminal out of focus (a headless browser
+            # has no other tab in front of it: the page is told so as a browser would).
+            page.evaluate(HIDE_TAB)
+            since = time.time() * 1000
+            inbox.submit({"kind": "text", "message": "Deploy window?", "source": "release-bot"})
+            wait_painted(page, "Deploy window?", since)
+            deadline = time.monotonic() + 10
+            while not page.evaluate("() => window.__notifications"):
+                assert time.monotonic() < deadline, "no notification was shown"
+                time.sleep(0.05)
+            ((title, body),) = page.evaluate("() => window.__notifications")
+            assert title == "elicit-tui"
+            assert "release-bot" in body and "Deploy window?" in body
+        finally:
+            browser.close()
