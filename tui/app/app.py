@@ -398,7 +398,7 @@ class ElicitationApp(KeyOrderApp[Any]):
                 # An inbox elsewhere stores secrets in its own machine's keyring.
                 modal.stores_here = isinstance(self.queue, ElicitationQueue)
             # A queue in this process takes an answer at once; an inbox elsewhere may take
-            # seconds, or never reply: the modal stays, saying so, while a worker sends it.
+            # seconds, or never reply: the modal stays, saying so, while a thread sends it.
             modal.send = (
                 None
                 if isinstance(self.queue, ElicitationQueue)
