@@ -307,7 +307,9 @@ class WebServer:
 
 class CuttableProxy:
     """A TCP proxy on loopback to `target` (host, port) whose connections `cut()` drops at once,
-    as a network that goes away would; it keeps listening, so clients can reconnect."""
+    as a network that goes away would, or `freeze()` keeps open with no byte passing, as a
+    network that goes away without a word would; it keeps listening, so clients can
+    reconnect (through fresh connections, which pass bytes)."""
 
     def __init__(self, target: tuple[str, int]) -> None:
         import socket
@@ -316,6 +318,7 @@ class CuttableProxy:
         self._listener = socket.create_server(("127.0.0.1", 0))
         self.url = f"http://127.0.0.1:{self._listener.getsockname()[1]}"
         self._sockets: list[Any] = []
+        self._frozen: set[Any] = set()
         self._lock = threading.Lock()
         self.refusing = False
         threading.Thread(target=self._accept, daemon=True).start()
@@ -341,11 +344,11 @@ class CuttableProxy:
             for source, sink in ((client, upstream), (upstream, client)):
                 threading.Thread(target=self._pipe, args=(source, sink), daemon=True).start()
 
-    @staticmethod
-    def _pipe(source: Any, sink: Any) -> None:
+    def _pipe(self, source: Any, sink: Any) -> None:
         try:
             while chunk := source.recv(65536):
-                sink.sendall(chunk)
+                if source not in self._frozen:
+                    sink.sendall(chunk)
         except OSError:
             pass
         finally:
@@ -364,6 +367,11 @@ class CuttableProxy:
                 sock.close()
             except OSError:
                 pass
+
+    def freeze(self) -> None:
+        """From now on, the connections open now pass no byte either way (and stay open)."""
+        with self._lock:
+            self._frozen.update(self._sockets)
 
     def close(self) -> None:
         self.cut()

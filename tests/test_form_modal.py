@@ -355,6 +355,23 @@ async def test_enter_moves_on_and_shift_tab_goes_back() -> None:
     assert result.action == "accept"
 
 
+async def test_a_click_on_submit_submits_the_form_or_says_what_to_fix() -> None:
+    schema = {
+        "type": "object",
+        "properties": {"name": {"type": "string", "title": "Name"}},
+        "required": ["name"],
+    }
+    async with showing(form(schema)) as s:
+        # A click (or a tap, in a browser) presses the button: the form is checked first.
+        await s.pilot.click("#submit")
+        await wait_for(s.pilot, lambda: "Fix 1 field first" in s.modal_error())
+        assert not s.results
+        await s.pilot.press(*"web")
+        await s.pilot.click("#submit")
+        result = await s.answered()
+    assert result.action == "accept" and result.content == {"name": "web"}
+
+
 async def test_keys_typed_in_a_burst_land_in_their_fields() -> None:
     schema = {
         "type": "object",

@@ -20,12 +20,14 @@ from front_end_processes import (
 )
 
 from tui import ElicitationResult
-from tui.front_ends.remote import RemoteFrontEnd
+from tui.front_ends.remote import HTTP_TIMEOUT, RemoteFrontEnd
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs POSIX processes and ptys")
 
 ENTER = "\r"
 GRACE = 0.5
+OUTAGE = 10.0
+"""Seconds a process is stopped for: how long the connection is gone."""
 
 
 def text(message: str) -> dict[str, object]:
@@ -83,7 +85,7 @@ def test_a_stopped_front_end_catches_up_and_its_late_answer_is_refused_not_appli
         assert other.respond(request_id, ElicitationResult(action="accept", content="from-B"))
         later = inbox.submit(text("Asked while it slept?"))
         stopped.type(ENTER)  # typed during the outage, read when the process runs again
-        time.sleep(3)
+        time.sleep(OUTAGE)
         stopped.signal(signal.SIGCONT)
         stopped.wait_for("Asked while it slept?")
         # The modal closed, or the late answer refused: either way it says who answered first.
@@ -101,6 +103,53 @@ def test_a_stopped_front_end_catches_up_and_its_late_answer_is_refused_not_appli
     finally:
         other.close()
         stopped.quit()
+
+
+def test_an_answer_to_a_stopped_inbox_is_sent_off_the_ui_thread_and_never_lost(
+    inbox: HeadlessInbox, tmp_path: Path
+) -> None:
+    request_id = inbox.submit(text("Tag name?"))
+    terminal = attach(tmp_path, inbox, "terminal A")
+    try:
+        terminal.wait_for("Tag name?")
+        time.sleep(GRACE)
+        terminal.type("v1.2")
+        terminal.wait_for("v1.2")
+        inbox.process.send_signal(signal.SIGSTOP)
+        stopped_at = time.monotonic()
+        try:
+            mark = terminal.mark()
+            terminal.type(ENTER, pause=0)
+            terminal.wait_for("Sending", since=mark, timeout=HTTP_TIMEOUT / 2)
+            # The UI runs while the answer waits for the inbox: a key typed now is drawn now.
+            mark = terminal.mark()
+            terminal.type("3", pause=0)
+            terminal.wait_for("v1.23", since=mark, timeout=HTTP_TIMEOUT / 2)
+            assert time.monotonic() - stopped_at < HTTP_TIMEOUT
+            # The inbox never replies: the modal says so and keeps what was typed.
+            terminal.wait_for("Not sent", since=mark, timeout=HTTP_TIMEOUT + 5)
+            assert "v1.23" in terminal.plain[-3000:]
+            time.sleep(max(0.0, OUTAGE - (time.monotonic() - stopped_at)))
+        finally:
+            inbox.process.send_signal(signal.SIGCONT)
+        # Back: the inbox may have read the first answer after all (it is then this front
+        # end's, once, and the modal closes saying so); if not, it is sent again from here.
+        if request_id in inbox.pending_ids():
+            terminal.type(ENTER)
+        result = inbox.result(request_id, wait=10)
+        assert result is not None and result["content"] in ("v1.2", "v1.23")
+        # The modal closed (one is shown at a time): the next question is answered as usual.
+        later = inbox.submit(text("Next?"))
+        terminal.wait_for("Next?")
+        time.sleep(GRACE)
+        terminal.type("fine", ENTER)
+        assert inbox.result(later, wait=10) == {
+            "action": "accept",
+            "content": "fine",
+            "reason": None,
+        }
+    finally:
+        terminal.quit()
 
 
 def test_a_front_end_reconnects_after_the_connection_drops_and_resyncs(
@@ -137,7 +186,7 @@ def test_a_front_end_reconnects_after_the_connection_drops_and_resyncs(
 SCRIPTED_FRONT_END = """
 import json, sys, threading
 from tui import ElicitationResult
-from tui.front_ends.remote import RemoteFrontEnd
+from tui.front_ends.remote import HTTP_TIMEOUT, RemoteFrontEnd
 
 url, token, name, total = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
 front_end = RemoteFrontEnd(url, token, name)

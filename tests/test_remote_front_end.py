@@ -13,6 +13,7 @@ from running_inbox import RunningInbox, running_inbox
 from textual.pilot import Pilot
 
 from tui import ElicitationApp, ElicitationResult, parse_request
+from tui.core.front_end import AnswerNotSent
 from tui.core.queue import QueueEvent
 from tui.front_ends.remote import InboxRefused, RemoteFrontEnd
 from widgets.base import ElicitationModal
@@ -240,7 +241,7 @@ async def test_the_app_answers_through_the_inbox_and_a_late_answer_is_refused() 
             front_end.close()
 
 
-def test_an_answer_the_inbox_never_got_is_refused_and_the_question_comes_back() -> None:
+def test_an_answer_the_inbox_never_got_raises_and_can_be_sent_again_once() -> None:
     from front_end_processes import CuttableProxy
 
     with running_inbox() as inbox:
@@ -260,14 +261,20 @@ def test_an_answer_the_inbox_never_got_is_refused_and_the_question_comes_back() 
             proxy.cut()
             settle(lambda: any("reconnecting" in s for s in statuses))
             answer = ElicitationResult(action="accept", content="SQLite")
-            assert not front_end.respond(request_id, answer)
-            assert "could not be reached" in front_end.refusal(request_id)
+            with pytest.raises(AnswerNotSent, match="could not be reached"):
+                front_end.respond(request_id, answer)
             assert not future.done()
             proxy.refusing = False
-            settle(lambda: len(events) == 2)
-            assert events[1].type == "requested" and events[1].request.id == request_id
+            settle(lambda: any("Reconnected" in s for s in statuses))
+            # The question still waits; the front end that holds it hears of it only once.
+            assert [e.type for e in events] == ["requested"]
+            assert front_end.is_pending(request_id)
             assert front_end.respond(request_id, answer)
             assert future.result(5).content == "SQLite"
+            # Sent once more (its reply was lost, say): the same front end's answer, once.
+            assert front_end.respond(request_id, answer)
+            settle(lambda: len(events) == 2)
+            assert events[1].type == "resolved" and events[1].answered_by == "terminal 1"
         finally:
             front_end.close()
             proxy.close()

@@ -160,16 +160,25 @@ def test_a_choice_a_secret_and_a_form_are_answered_in_the_browser(
 ) -> None:
     sync_api = browser_or_skip()
     width, height = viewport
+    phone = width < 500
     with sync_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
-            page = browser.new_page(viewport={"width": width, "height": height})
+            # A phone has a touch screen: there the page is tapped, never clicked.
+            page = browser.new_page(viewport={"width": width, "height": height}, has_touch=phone)
+
+            def touch(x: int, y: int) -> None:
+                if phone:
+                    page.tap("body", position={"x": x, "y": y})
+                else:
+                    page.mouse.click(x, y)
+
             page.add_init_script(RECORD_FRAMES)
             page.goto(web.link)
             assert "token" not in page.url
             page.wait_for_selector("body.-first-byte", state="attached", timeout=20000)
             wait_painted(page, "Attached to", 0)
-            page.mouse.click(width // 2, height // 2)  # the terminal takes the keys
+            touch(width // 2, height // 2)  # the terminal takes the keys
 
             # A choice.
             since = time.time() * 1000
@@ -179,8 +188,11 @@ def test_a_choice_a_secret_and_a_form_are_answered_in_the_browser(
             wait_painted(page, "SQLite", since)
             time.sleep(0.5)
             screenshot(page, tmp_path, f"web-choice-{width}x{height}")
-            page.keyboard.press("ArrowDown")
-            page.keyboard.press("Enter")
+            if phone:
+                page.tap("body", position={"x": 80, "y": 452})  # "2 SQLite", drawn there
+            else:
+                page.keyboard.press("ArrowDown")
+                page.keyboard.press("Enter")
             assert inbox.result(choice_id, wait=10) == {
                 "action": "accept",
                 "content": "SQLite",
@@ -223,16 +235,81 @@ def test_a_choice_a_secret_and_a_form_are_answered_in_the_browser(
             page.keyboard.type("3", delay=20)
             time.sleep(0.3)
             screenshot(page, tmp_path, f"web-form-{width}x{height}")
-            if width < 500:
-                # A phone keyboard has no Ctrl key: tap Submit (drawn there at 390x844), Enter.
-                page.mouse.click(90, 515)
-                time.sleep(0.5)
-                screenshot(page, tmp_path, f"web-form-tapped-{width}x{height}")
-                # A tap focuses the button (a click on xterm.js does not press it): Enter does.
-                page.keyboard.press("Enter")
+            if phone:
+                # A phone keyboard has no Ctrl key: a tap on Submit (drawn there) submits.
+                page.tap("body", position={"x": 90, "y": 515})
             else:
                 page.keyboard.press("Control+s")
             result = inbox.result(form_id, wait=10)
             assert result is not None and result["content"] == {"name": "web", "replicas": 3}
+        finally:
+            browser.close()
+
+
+# Records the notifications the page shows (a headless browser shows none), and the
+# permission asked: "default" until the page asks, then granted.
+RECORD_NOTIFICATIONS = """
+window.__notifications = [];
+window.__permission_asked = 0;
+window.Notification = class {
+  constructor(title, options) { window.__notifications.push([title, options.body]); }
+  close() {}
+  static permission = "default";
+  static requestPermission() {
+    window.__permission_asked += 1;
+    window.Notification.permission = "granted";
+    return Promise.resolve("granted");
+  }
+};
+"""
+
+
+HIDE_TAB = """() => {
+  Object.defineProperty(document, "hidden", { configurable: true, get: () => true });
+  Object.defineProperty(document, "visibilityState", { configurable: true, get: () => "hidden" });
+  document.dispatchEvent(new Event("visibilitychange"));
+  if (document.activeElement) document.activeElement.blur();
+}"""
+
+
+def test_a_question_for_a_tab_in_the_background_becomes_a_browser_notification(
+    web: WebServer, inbox: HeadlessInbox
+) -> None:
+    sync_api = browser_or_skip()
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1000, "height": 700})
+            page.add_init_script(RECORD_FRAMES + RECORD_NOTIFICATIONS)
+            page.goto(web.link)
+            page.wait_for_selector("body.-first-byte", state="attached", timeout=20000)
+            wait_painted(page, "Attached to", 0)
+            assert page.evaluate("() => window.__permission_asked") == 0
+            page.mouse.click(500, 350)  # a gesture: the page asks for the permission now
+            assert page.evaluate("() => window.__permission_asked") == 1
+
+            # In front, with focus: the question shows on the page, and nothing else.
+            since = time.time() * 1000
+            first = inbox.submit({"kind": "text", "message": "Release name?"})
+            wait_painted(page, "Release name?", since)
+            time.sleep(0.5)
+            page.keyboard.type("spring", delay=20)
+            page.keyboard.press("Enter")
+            assert inbox.result(first, wait=10) is not None
+            assert page.evaluate("() => window.__notifications") == []
+
+            # The tab goes to the back: hidden, the terminal out of focus (a headless browser
+            # has no other tab in front of it: the page is told so as a browser would).
+            page.evaluate(HIDE_TAB)
+            since = time.time() * 1000
+            inbox.submit({"kind": "text", "message": "Deploy window?", "source": "release-bot"})
+            wait_painted(page, "Deploy window?", since)
+            deadline = time.monotonic() + 10
+            while not page.evaluate("() => window.__notifications"):
+                assert time.monotonic() < deadline, "no notification was shown"
+                time.sleep(0.05)
+            ((title, body),) = page.evaluate("() => window.__notifications")
+            assert title == "elicit-tui"
+            assert "release-bot" in body and "Deploy window?" in body
         finally:
             browser.close()

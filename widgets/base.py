@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from typing import Any, ClassVar, Generic, TypeVar
 
 from textual.app import ComposeResult
+from textual.await_complete import AwaitComplete
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.reactive import reactive
@@ -49,6 +50,10 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
       and `action_cancel()` dismiss with the result; override them to do more first.
     - Text an agent wrote is shown literally (`Static(text, markup=False)`, an OptionList
       with `markup=False`) and through `scrubbed()`, so no secret answered so far shows.
+    - Where the answer travels (an inbox in another process), the app sets `send`: the
+      modal's `dismiss(result)` then hands the result over and the modal stays, showing it
+      is sending and ignoring further answers, until the app `close()`s it or says it was
+      not sent (`send_failed()`: what was entered is still there, to be sent again).
 
     A kind whose `body_shape()` is not None can show one request after another without
     being composed again: the app keeps the answered modal and `reload()`s it with the next
@@ -82,6 +87,12 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
     remaining: reactive[float | None] = reactive(None)
     """Seconds left before the request times out, or None without a timeout."""
 
+    sending: reactive[bool] = reactive(False)
+    """True while an answer given here is on its way (see `send`)."""
+
+    SENDING = "Sending…"
+    """The line under the body while an answer is on its way."""
+
     def __init__(
         self,
         request: RequestT,
@@ -98,6 +109,9 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         self._countdown: Timer | None = None
         self._reloaded = False
         """True from a `reload()` until the modal is shown with it."""
+        self.send: Callable[[ElicitationResult], None] | None = None
+        """Set by the app where an answer must travel before the modal may close: called
+        with the answer instead of closing (see `dismiss`)."""
 
     # -- what a kind provides --------------------------------------------------------
 
@@ -160,6 +174,7 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         """The answer is given: stop the countdown and `forget()` what was entered."""
         if self._countdown is not None:
             self._countdown.pause()
+        self.sending = False
         self.forget()
 
     # -- layout -----------------------------------------------------------------------
@@ -273,6 +288,33 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
 
     def action_cancel(self) -> None:
         self.dismiss(ElicitationResult(action="cancel"))
+
+    def dismiss(self, result: ElicitationResult | None = None) -> AwaitComplete:
+        """Answer with `result`: close the modal with it, or, where `send` is set, hand it to
+        `send` and stay open, `sending`, until the app closes the modal or says the answer
+        was not sent. An answer given while one is on its way is ignored."""
+        if self.send is None or result is None:
+            return super().dismiss(result)
+        if not self.sending:
+            self.sending = True
+            self.send(result)
+        return AwaitComplete()  # complete already: the modal does not close now
+
+    def close(self, result: ElicitationResult) -> AwaitComplete:
+        """Close the modal with `result`, sending nothing: the answer given here was sent,
+        or the request ended elsewhere."""
+        self.sending = False
+        return super().dismiss(result)
+
+    def send_failed(self, message: str) -> None:
+        """The answer was not sent: say `message`; what was entered stays, to answer again."""
+        self.sending = False
+        self.show_error(message)
+
+    def watch_sending(self, sending: bool) -> None:
+        self.set_class(sending, "-sending")
+        if self.is_attached and self.children:
+            self.show_error(self.SENDING if sending else "")
 
 
 def format_seconds(seconds: float) -> str:

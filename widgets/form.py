@@ -208,6 +208,12 @@ class FormModal(ElicitationModal[FormRequest]):
 
     action_submit_here = action_submit
 
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        """Submit pressed by a click or a tap: submit the form, as Ctrl+S does."""
+        if event.button.id == "submit":
+            event.stop()
+            self.action_accept()
+
     def action_step_focus(self, step: int) -> None:
         """Focus the field `step` places on, in schema order, the button last.
 

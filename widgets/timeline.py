@@ -206,7 +206,9 @@ class Timeline(DataTable[Text]):
 
     def _redraw_if_in_front(self) -> None:
         self._redraw = None
-        if self._stale and self.is_attached and self.screen.is_current:
+        # In front itself: a screen under a modal counts as current, yet a table redrawn
+        # there is painted only once the modal closes, in the very frame that closes it.
+        if self._stale and self.is_attached and self.app.screen is self.screen:
             self._draw()
 
     def _screen_changed(self, screen: Screen[object]) -> None:

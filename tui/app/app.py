@@ -27,7 +27,7 @@ from tui.app.key_recorder import KeyRecorder, secret_lengths
 from tui.app.messages import AgentActivity, AgentFailed, AgentFinished, QueueEventPosted
 from tui.app.screenshot import masked_screenshot, screenshot_directory
 from tui.approvals.rules import ApprovalPolicy
-from tui.core.front_end import FrontEndSource
+from tui.core.front_end import AnswerNotSent, FrontEndSource
 from tui.core.models import ENDED_UNSEEN, ElicitationResult, Request, flagged, unsupported
 from tui.core.queue import Answered, ElicitationQueue, QueueEvent
 from tui.front_ends.notify import (
@@ -147,8 +147,9 @@ class ElicitationApp(KeyOrderApp[Any]):
         self._main_screen_news: list[Callable[[], None]] = []
         """Updates of the main screen held back until the modal in front has painted."""
         self._shown: ElicitationModal[Any] | None = None
-        self._ended_elsewhere: str | None = None
-        """The request whose modal the app closed because it ended without this front end."""
+        self._nothing_to_send: str | None = None
+        """The request whose modal the app closes with nothing left to send: it ended without
+        this front end, or the answer given here was sent already."""
         self._modals = ModalPool(self, input_grace=input_grace)
         self._unsubscribe: Callable[[], None] | None = None
         self.approvals = approvals if approvals is not None else ApprovalPolicy()
@@ -354,14 +355,22 @@ class ElicitationApp(KeyOrderApp[Any]):
         self._main_screen_news.append(lambda: timeline.resolve(request, result, answered))
         shown = self._shown
         if shown is not None and shown.request.id == request.id and shown.is_current:
-            if answered is not None:
-                label = answered[0].upper() + answered[1:]
-            else:
-                label = _ENDED_WITHOUT_USER.get(result.reason or "", "Ended")
-            self.notify(f"{label}: {request.message}", severity="warning")
+            sending = shown.sending
             # Closed, not answered: what the modal holds was never given, and is not sent.
-            self._ended_elsewhere = request.id
-            shown.dismiss(result)
+            self._nothing_to_send = request.id
+            shown.close(result)
+            if by is not None and (elsewhere or not sending):
+                # Answered elsewhere, or here by an answer whose sending had seemed to fail.
+                described = Answered(by, event.at).describe()
+                label = described[0].upper() + described[1:]
+            elif by is None:
+                label = _ENDED_WITHOUT_USER.get(result.reason or "", "Ended")
+            else:
+                label = ""  # this front end's answer, heard of before the reply to sending it
+            if label:
+                # After the close: the notice goes straight to the screen now in front, not
+                # to the modal on its way out (one mount and layout fewer in that frame).
+                self.notify(f"{label}: {request.message}", severity="warning")
         for waiting in list(self._waiting):
             if waiting.request.id == request.id:
                 self._waiting.remove(waiting)
@@ -388,6 +397,13 @@ class ElicitationApp(KeyOrderApp[Any]):
                 modal.offer_memory = self.keeps_secrets_in_memory
                 # An inbox elsewhere stores secrets in its own machine's keyring.
                 modal.stores_here = isinstance(self.queue, ElicitationQueue)
+            # A queue in this process takes an answer at once; an inbox elsewhere may take
+            # seconds, or never reply: the modal stays, saying so, while a thread sends it.
+            modal.send = (
+                None
+                if isinstance(self.queue, ElicitationQueue)
+                else functools.partial(self._send, modal)
+            )
             self._shown = modal
             modal.waiting = len(self._waiting)
             # With the news: applied once the modal has painted its first frame.
@@ -410,20 +426,56 @@ class ElicitationApp(KeyOrderApp[Any]):
         self._write_keys(request)
         if self._shown is not None:
             self._modals.give_back(self._shown)
-        ended = self._ended_elsewhere == request.id
-        self._ended_elsewhere = None
-        if result is not None and not ended:
-            # Before the agent wakes, so nothing it does with a secret can show it.
-            result = flagged(request, result)
-            if result.sensitive:
-                REDACTOR.register_all(result.content)
-            else:
-                REDACTOR.register_found(result.content)
+        unsent = self._nothing_to_send != request.id
+        self._nothing_to_send = None
+        if result is not None and unsent:
+            result = _registered(request, result)
             if not self.queue.respond(request.id, result, self.front_end_name):
                 self._refused(request)
         self._shown = None
         self._show_next()
         self._update_waiting()
+
+    def _send(self, modal: ElicitationModal[Any], result: ElicitationResult) -> None:
+        """Send the answer given in `modal` off the UI thread; the modal shows it is sending."""
+        # A daemon thread, not a worker: quitting must not wait for an inbox that never replies.
+        threading.Thread(
+            target=self._send_answer,
+            args=(modal, modal.request, _registered(modal.request, result)),
+            name=f"answer-{modal.request.id}",
+            daemon=True,
+        ).start()
+
+    def _send_answer(
+        self, modal: ElicitationModal[Any], request: Request, result: ElicitationResult
+    ) -> None:
+        try:
+            applied = self.queue.respond(request.id, result, self.front_end_name)
+        except AnswerNotSent as error:
+            outcome: bool | str = str(error)
+        else:
+            outcome = applied
+        with contextlib.suppress(RuntimeError):  # the app has stopped meanwhile
+            self.call_from_thread(self._sent, modal, request, result, outcome)
+
+    def _sent(
+        self,
+        modal: ElicitationModal[Any],
+        request: Request,
+        result: ElicitationResult,
+        outcome: bool | str,
+    ) -> None:
+        """The sending of `result` is over: `outcome` is whether it counted, or why it was
+        not sent. The modal closes, unless the answer was not sent: it stays to be sent again."""
+        if self._shown is not modal or modal.request.id != request.id or not modal.sending:
+            return  # closed meanwhile: the request ended, or was answered, elsewhere
+        if isinstance(outcome, str):
+            modal.send_failed(f"✖ Not sent: {outcome}. Answer again to retry.")
+            return
+        if not outcome:
+            self._refused(request)
+        self._nothing_to_send = request.id
+        modal.close(result)
 
     def _refused(self, request: Request) -> None:
         """Say that an answer given here was not applied, and why."""
@@ -583,3 +635,14 @@ class ElicitationApp(KeyOrderApp[Any]):
 def bell_wanted() -> bool:
     """False when `$ELICIT_TUI_BELL` says no (0, off, no, false); True otherwise."""
     return os.environ.get(BELL_VARIABLE, "1").strip().lower() not in ("0", "off", "no", "false")
+
+
+def _registered(request: Request, result: ElicitationResult) -> ElicitationResult:
+    """`result` flagged as sensitive where it is, its secrets registered for redaction: done
+    before the answer leaves, so nothing the agent does with a secret can show it."""
+    result = flagged(request, result)
+    if result.sensitive:
+        REDACTOR.register_all(result.content)
+    else:
+        REDACTOR.register_found(result.content)
+    return result

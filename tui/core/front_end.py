@@ -15,6 +15,13 @@ from tui.core.models import ElicitationResult, Request
 from tui.core.queue import Answered, Subscriber
 
 
+class AnswerNotSent(Exception):
+    """An answer could not be delivered: the queue's process could not be reached, or did not
+    reply in time. It was not applied by this front end's doing, unless it arrived after all;
+    sending it again is safe: the first answer to arrive wins, and a front end's own answer
+    arriving twice counts once."""
+
+
 class FrontEndSource(Protocol):
     """The questions a front end shows and the way its answers go back."""
 
@@ -37,8 +44,9 @@ class FrontEndSource(Protocol):
     ) -> bool:
         """Answer a waiting request in the name of `front_end`; True if this answer counted.
 
-        False when another answer came first (`refusal` then says whose and when) or when
-        the answer could not be delivered: it is then never applied later on its own.
+        False when another answer came first (`refusal` then says whose and when). Raises
+        `AnswerNotSent` when the answer could not be delivered: it is never sent again on its
+        own. May block (an inbox elsewhere): a UI calls it off its own thread.
         """
         ...
 

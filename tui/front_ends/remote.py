@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 from urllib.parse import quote, urlsplit
 
+from tui.core.front_end import AnswerNotSent
 from tui.core.models import ENDED_UNSEEN, ElicitationResult, Request, parse_request
 from tui.core.queue import ANSWERS_KEPT, Answered, QueueEvent, Subscriber
 from tui.inbox.wire import result_json
@@ -57,16 +58,21 @@ class RemoteFrontEnd:
     the front end called `name`; `token` is the inbox's bearer token (None: none sent).
 
     Call `connect()` first: it raises `InboxRefused` or `InboxUnreachable` before any question
-    is seen. `on_status`, if set, hears when the connection drops and comes back.
+    is seen. `on_status`, if set, hears when the connection drops and comes back. The stream
+    counts as dropped when it closes, or when no byte has come for `stale_after` seconds
+    (the inbox's keepalives stopped: a network that went away without a word).
     """
 
-    def __init__(self, url: str, token: str | None, name: str) -> None:
+    def __init__(
+        self, url: str, token: str | None, name: str, *, stale_after: float = STALE_AFTER
+    ) -> None:
         parts = urlsplit(url.strip())
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise ValueError(f"not an http(s) URL: {url!r}")
         self.base = f"{parts.scheme}://{parts.netloc}{parts.path.rstrip('/').removesuffix('/mcp')}"
         self.name = name
         self.on_status: Status | None = None
+        self._stale_after = stale_after
         self._scheme = parts.scheme
         self._netloc = parts.netloc
         self._prefix = parts.path.rstrip("/").removesuffix("/mcp")
@@ -75,8 +81,6 @@ class RemoteFrontEnd:
         self._pending: dict[str, QueueEvent] = {}
         self._answered: OrderedDict[str, Answered] = OrderedDict()
         self._refusals: OrderedDict[str, str] = OrderedDict()
-        self._undelivered: set[str] = set()
-        """Requests whose answer could not be sent: shown again once the inbox is back."""
         self._subscribers: list[Subscriber] = []
         self._stream: http.client.HTTPResponse | None = None
         self._connection: http.client.HTTPConnection | None = None
@@ -119,7 +123,7 @@ class RemoteFrontEnd:
             connection.close()
             raise InboxRefused(_refusal_text(response.status, body))
         if connection.sock is not None:
-            connection.sock.settimeout(STALE_AFTER)
+            connection.sock.settimeout(self._stale_after)
         with self._lock:
             self._connection, self._stream = connection, response
 
@@ -178,7 +182,6 @@ class RemoteFrontEnd:
             requested = self._pending.pop(request_id, None)
             if requested is None:
                 return
-            self._undelivered.discard(request_id)
             event = QueueEvent("resolved", requested.request, result)
             _keep(self._answered, request_id, Answered(None, event.at))
             self._dispatch(event)
@@ -198,14 +201,12 @@ class RemoteFrontEnd:
         request_id = event.request.id
         with self._lock:
             if event.type == "requested":
-                if request_id in self._pending and request_id not in self._undelivered:
+                if request_id in self._pending:
                     return  # heard of already: a reconnect replays what is pending
-                self._undelivered.discard(request_id)
                 self._pending[request_id] = event
             else:
                 if self._pending.pop(request_id, None) is None and request_id in self._answered:
                     return
-                self._undelivered.discard(request_id)
                 _keep(self._answered, request_id, Answered(event.answered_by, event.at))
             self._dispatch(event)
 
@@ -252,8 +253,9 @@ class RemoteFrontEnd:
     ) -> bool:
         """Send an answer to the inbox (blocking, up to `HTTP_TIMEOUT`); True if it counted.
 
-        Sent once, never again on its own: if it cannot be delivered, `refusal` says so and
-        the question is shown again once the inbox is back, if it still waits there.
+        Sent once, never again on its own: raises `AnswerNotSent` if the inbox could not be
+        reached or did not reply in time (it may still apply it, if it got it: sending it
+        again then counts as this front end's answer, once).
         """
         name = front_end or self.name
         body = json.dumps(
@@ -262,16 +264,10 @@ class RemoteFrontEnd:
         path = f"{self._prefix}/v1/requests/{quote(request_id)}/answer"
         try:
             status, reply = self._post(path, body)
+        except TimeoutError as error:
+            raise AnswerNotSent("the inbox did not reply in time") from error
         except (OSError, http.client.HTTPException) as error:
-            with self._lock:
-                self._undelivered.add(request_id)
-                _keep(
-                    self._refusals,
-                    request_id,
-                    f"the inbox could not be reached ({error}); the question comes back "
-                    "here if it still waits once the inbox is reachable",
-                )
-            return False
+            raise AnswerNotSent(f"the inbox could not be reached ({error})") from error
         if status == 200:
             return True
         if status == 409 and isinstance(reply, dict):

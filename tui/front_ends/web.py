@@ -184,7 +184,8 @@ class WebFrontEnds(Server):
         args += ["--name", f"browser {self._tabs}"]
         if self._notify_command:
             args += ["--notify", self._notify_command]
-        environment = {"ELICIT_TUI_OSC_NOTIFY": "off"}
+        # The page turns OSC 9 into a browser notification (see web_page/app_index.html).
+        environment = {"ELICIT_TUI_OSC_NOTIFY": "9"}
         if self._token is not None:
             environment["ELICIT_TUI_TOKEN"] = self._token
         return shlex.join(args), environment
