@@ -301,6 +301,9 @@ def test_a_question_for_a_tab_in_the_background_becomes_a_browser_notification(
             # The tab goes to the back: hidden, the terminal out of focus (a headless browser
             # has no other tab in front of it: the page is told so as a browser would).
             page.evaluate(HIDE_TAB)
+            # The focus-out travels page -> socket -> front end, and nothing on screen shows it
+            # arrived; a person does not leave a tab and get a question in the same millisecond.
+            time.sleep(1.0)
             since = time.time() * 1000
             inbox.submit({"kind": "text", "message": "Deploy window?", "source": "release-bot"})
             wait_painted(page, "Deploy window?", since)
