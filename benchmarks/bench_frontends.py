@@ -16,7 +16,16 @@ One clock for both ends (the browser's Date.now() is the same machine's). Prints
 front end and the targets: attached <= in-process + 5 ms; browser <= 100 ms; closed <= one
 frame (1/60 s) + 5 ms. Needs the `web` extra, playwright and Debian's chromium for --browser.
 
+With `--askers N --questions M`, then load on the attached front ends: N asker threads, each
+asking M text questions one after the other through `POST /v1/ask` (all N at once, so up to N
+wait in the inbox). The front ends show them in arrival order; each one shown is answered by
+two answers POSTed at the same moment ("bench" and "bench 2"): exactly one must be applied and
+the other refused, and every asker must get exactly one answer, that of the winner. Reported
+per front end: ask -> visible (the time a question waits its turn included) and answer ->
+modal closed.
+
 Run: .venv/bin/python benchmarks/bench_frontends.py [--rounds 20] [--attach 2] [--browser]
+[--askers 50 --questions 20]
 """
 
 from __future__ import annotations
@@ -234,6 +243,89 @@ def measure(
     return painted, closed
 
 
+def answer_twice_at_once(base: str, request_id: str) -> list[int]:
+    """POST two answers to `request_id` at the same moment, as "bench" and "bench 2"; their
+    HTTP statuses."""
+    statuses: list[int] = []
+
+    def answer(name: str) -> None:
+        result = {"action": "accept", "content": name}
+        path = f"/v1/requests/{request_id}/answer"
+        statuses.append(call(base, "POST", path, {"result": result, "front_end": name})[0])
+
+    racers = [threading.Thread(target=answer, args=(name,)) for name in ("bench", "bench 2")]
+    for racer in racers:
+        racer.start()
+    for racer in racers:
+        racer.join()
+    return statuses
+
+
+def load(base: str, front_ends: list[Pty], askers: int, questions: int) -> dict[str, Any]:
+    """`askers` threads ask `questions` each; every question shown is answered twice at once.
+    Returns seconds per front end (ask -> visible, answer -> closed) and the checks."""
+    asked: dict[str, float] = {}
+    results: dict[str, list[str]] = {}
+    lock = threading.Lock()
+
+    def asker(number: int) -> None:
+        for question in range(questions):
+            message = f"Asker {number:02d} question {question:02d} ready?"
+            with lock:
+                asked[message] = time.monotonic()
+            status, reply = call(
+                base, "POST", "/v1/ask", {"request": {"kind": "text", "message": message}}
+            )
+            with lock:
+                results.setdefault(message, []).append(
+                    reply["result"]["content"] if status == 200 else f"HTTP {status}"
+                )
+
+    threads = [threading.Thread(target=asker, args=(n,), daemon=True) for n in range(askers)]
+    visible: dict[str, list[float]] = {f.name: [] for f in front_ends}
+    closed: dict[str, list[float]] = {f.name: [] for f in front_ends}
+    applied = refused = 0
+    marks = [f.mark() for f in front_ends]
+    started = time.monotonic()
+    for thread in threads:
+        thread.start()
+    for _ in range(askers * questions):
+        pending: list[dict[str, Any]] = []
+        while not pending:
+            status, listing = call(base, "GET", "/v1/requests")
+            pending = listing["pending"] if status == 200 else []
+            if not pending:
+                time.sleep(0.002)
+        request = pending[0]  # the oldest: the one every front end shows
+        message = request["message"]
+        for front_end, mark in zip(front_ends, marks, strict=True):
+            visible[front_end.name].append(front_end.wait(message, mark, 60) - asked[message])
+        time.sleep(0.05)  # past the modal's first frames and its input grace
+        marks = [f.mark() for f in front_ends]
+        answered = time.monotonic()
+        statuses = answer_twice_at_once(base, request["id"])
+        applied += statuses.count(200)
+        refused += statuses.count(409)
+        for front_end, mark in zip(front_ends, marks, strict=True):
+            closed[front_end.name].append(front_end.wait("Answered in bench", mark, 60) - answered)
+    for thread in threads:
+        thread.join(60)
+    took = time.monotonic() - started
+    once = all(
+        len(answers) == 1 and answers[0] in ("bench", "bench 2") for answers in results.values()
+    )
+    total = askers * questions
+    return {
+        "visible": visible,
+        "closed": closed,
+        "ok": once and len(results) == total and applied == total and refused == total,
+        "summary": (
+            f"{len(results)} of {total} questions answered, each exactly once: {once}; "
+            f"answers applied {applied}, refused {refused}; {took:.1f} s"
+        ),
+    }
+
+
 def report(title: str, values: dict[str, list[float]]) -> None:
     print(title)
     for name, seconds in values.items():
@@ -252,6 +344,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=20)
     parser.add_argument("--attach", type=int, default=2)
     parser.add_argument("--browser", action="store_true")
+    parser.add_argument("--askers", type=int, default=0, help="load: asker threads at once")
+    parser.add_argument("--questions", type=int, default=20, help="load: questions per asker")
     args = parser.parse_args()
 
     config = tempfile.mkdtemp(prefix="bench-front-ends-")
@@ -284,6 +378,7 @@ def main() -> None:
         if args.browser:
             browser = Browser(base, env)
         painted, closed = measure(base, front_ends, browser, args.rounds)
+        loaded = load(base, front_ends, args.askers, args.questions) if args.askers else None
     finally:
         if browser is not None:
             browser.stop()
@@ -308,6 +403,15 @@ def main() -> None:
     limit = (FRAME + 0.005) * 1000
     verdict = "met" if worst <= limit else "NOT met"
     print(f"target closed <= 1 frame + 5 ms ({limit:.1f} ms): worst p50 {worst:.1f} ms ({verdict})")
+    if loaded is not None:
+        print(
+            f"load: {args.askers} askers x {args.questions} questions, {len(front_ends)} attached"
+        )
+        report("  ask -> visible (waiting its turn included)", loaded["visible"])
+        report("  answer -> modal closed, notice drawn", loaded["closed"])
+        print(f"  {loaded['summary']} ({'ok' if loaded['ok'] else 'NOT ok'})")
+        if not loaded["ok"]:
+            sys.exit(1)
 
 
 if __name__ == "__main__":
