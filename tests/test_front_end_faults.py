@@ -136,6 +136,9 @@ def test_an_answer_to_a_stopped_inbox_is_sent_off_the_ui_thread_and_never_lost(
         # end's, once, and the modal closes saying so); if not, it is sent again from here.
         if request_id in inbox.pending_ids():
             terminal.type(ENTER)
+        else:
+            # Its own answer, not another front end's: said so, not by its name.
+            terminal.wait_for("Answered here at")
         result = inbox.result(request_id, wait=10)
         assert result is not None and result["content"] in ("v1.2", "v1.23")
         # The modal closed (one is shown at a time): the next question is answered as usual.

@@ -7,7 +7,7 @@ import time
 
 from tui import ElicitationQueue, ElicitationResult, parse_request
 from tui.core.front_end import FrontEndSource
-from tui.core.queue import QueueEvent
+from tui.core.queue import Answered, QueueEvent
 from tui.front_ends.remote import RemoteFrontEnd
 
 CHOICE = {"kind": "choice", "message": "Which?", "options": ["a", "b"]}
@@ -77,3 +77,11 @@ def test_many_answers_at_once_count_once() -> None:
         answered = queue.answered(request_id)
         assert answered is not None and answered.by == applied[0]
         assert future.result().content == "a"
+
+
+def test_an_answer_is_described_by_where_it_was_given_and_here_for_its_own_front_end() -> None:
+    answered = Answered("browser 1", time.mktime((2026, 11, 24, 14, 2, 0, 0, 0, -1)))
+    assert answered.describe() == "answered in browser 1 at 14:02"
+    assert answered.describe(here="terminal 7") == "answered in browser 1 at 14:02"
+    assert answered.describe(here="browser 1") == "answered here at 14:02"
+    assert Answered(None, answered.at).describe(here="browser 1") == "it ended at 14:02"

@@ -361,7 +361,7 @@ class ElicitationApp(KeyOrderApp[Any]):
             shown.close(result)
             if by is not None and (elsewhere or not sending):
                 # Answered elsewhere, or here by an answer whose sending had seemed to fail.
-                described = Answered(by, event.at).describe()
+                described = Answered(by, event.at).describe(here=self.front_end_name)
                 label = described[0].upper() + described[1:]
             elif by is None:
                 label = _ENDED_WITHOUT_USER.get(result.reason or "", "Ended")

@@ -65,11 +65,14 @@ class Answered:
     at: float
     """Wall-clock time (seconds since the epoch)."""
 
-    def describe(self) -> str:
-        """In words for the person: "answered in browser 1 at 14:02" (local time)."""
+    def describe(self, here: str | None = None) -> str:
+        """In words for the person: "answered in browser 1 at 14:02" (local time), or
+        "answered here at 14:02" told to the front end named `here` of its own answer."""
         clock = time.strftime("%H:%M", time.localtime(self.at))
         if self.by is None:
             return f"it ended at {clock}"
+        if self.by == here:
+            return f"answered here at {clock}"
         return f"answered in {self.by} at {clock}"
 
 
