@@ -6,6 +6,7 @@ import time
 from collections.abc import Callable, Hashable
 from typing import Any, ClassVar, Generic, TypeVar
 
+from textual import events
 from textual.app import ComposeResult
 from textual.await_complete import AwaitComplete
 from textual.binding import Binding, BindingType
@@ -109,6 +110,8 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         self._countdown: Timer | None = None
         self._reloaded = False
         """True from a `reload()` until the modal is shown with it."""
+        self._styled_for: Hashable = None
+        """What of the app the modal's styles were last worked out for (see `_style_context`)."""
         self.send: Callable[[ElicitationResult], None] | None = None
         """Set by the app where an answer must travel before the modal may close: called
         with the answer instead of closing (see `dismiss`)."""
@@ -210,15 +213,29 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
                 self._countdown.resume()
         self.fill()
 
-    def on_screen_resume(self) -> None:
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
         self._shown_at = time.monotonic()
+        context = self._style_context()
         if self._reloaded:
             self._reloaded = False
+            if context == self._styled_for:
+                # Textual restyles every widget of a screen as it resumes (in its handler,
+                # after this one). A reloaded modal's styles are those it had when last
+                # shown: what the reload changed (a class, the focus) restyled itself, and
+                # nothing of the app they depend on has changed since.
+                event.refresh_styles = False
             # Shown again at its old size, Textual would paint it at the screen's next update
             # tick, up to a frame away (its ticks keep the pace of the last question's frames);
             # a new screen is laid out and painted as it resumes, and so is a reloaded one,
-            # once Textual's own resume handler (after this one) has restyled it.
+            # once Textual's own resume handler (after this one) has run.
             self.call_next(self._refresh_layout, self.app.size)
+        self._styled_for = context
+
+    def _style_context(self) -> Hashable:
+        """What of the app every widget's styles depend on: its CSS (themes, variables) and
+        its pseudo-classes (focus, dark, inline, ansi, ...)."""
+        app = self.app
+        return app._css_update_count, app.pseudo_classes
 
     @property
     def shown_at(self) -> float:
