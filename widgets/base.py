@@ -111,7 +111,7 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         self._reloaded = False
         """True from a `reload()` until the modal is shown with it."""
         self._styled_for: Hashable = None
-        """What of the app the modal's styles were last worked out for (see `_style_context`)."""
+        """What of the app the modal's widgets were last styled for (see `_style_context`)."""
         self.send: Callable[[ElicitationResult], None] | None = None
         """Set by the app where an answer must travel before the modal may close: called
         with the answer instead of closing (see `dismiss`)."""
@@ -201,6 +201,8 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         yield KeyFooter()
 
     def on_mount(self) -> None:
+        # Its widgets were styled as they mounted, for the app as it is now.
+        self._styled_for = self._style_context()
         self._start()
 
     def _start(self) -> None:
@@ -216,14 +218,15 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
     def on_screen_resume(self, event: events.ScreenResume) -> None:
         self._shown_at = time.monotonic()
         context = self._style_context()
+        if context == self._styled_for:
+            # Textual restyles every widget of a screen as it resumes (in its handler, after
+            # this one). A modal's widgets were styled as they mounted, or when it was last
+            # shown; what changed since (a class, the focus, a reload) restyled itself, and
+            # nothing of the app their styles depend on has changed: the pass would find
+            # nothing new.
+            event.refresh_styles = False
         if self._reloaded:
             self._reloaded = False
-            if context == self._styled_for:
-                # Textual restyles every widget of a screen as it resumes (in its handler,
-                # after this one). A reloaded modal's styles are those it had when last
-                # shown: what the reload changed (a class, the focus) restyled itself, and
-                # nothing of the app they depend on has changed since.
-                event.refresh_styles = False
             # Shown again at its old size, Textual would paint it at the screen's next update
             # tick, up to a frame away (its ticks keep the pace of the last question's frames);
             # a new screen is laid out and painted as it resumes, and so is a reloaded one,
