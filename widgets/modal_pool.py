@@ -74,6 +74,8 @@ class ModalPool:
             # does this first (load its CSS, run it, mount what it composes), then shows it.
             self._app._load_screen_css(modal)
             await self._app._get_screen(modal)[1]
+            # Laid out at the app's size now, not when the first request of its shape comes.
+            modal._refresh_layout(self._app.size)
         finally:
             self.building = None
         if shape in self._idle:
