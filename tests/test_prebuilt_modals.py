@@ -25,6 +25,7 @@ from tui.core.models import (
 from tui.core.queue import ElicitationQueue
 from widgets.base import ElicitationModal
 from widgets.modal_pool import ModalPool
+from widgets.multi_choice import MultiChoiceModal
 
 
 class LateAsker(Asker):
@@ -68,10 +69,13 @@ async def test_the_first_question_of_each_common_kind_is_shown_in_a_modal_built_
         ):
             modal = await wait_for_modal(pilot, request.message)
             shown.append(modal)
+            if isinstance(modal, MultiChoiceModal):
+                listed = modal.checklist.option_count  # nothing of the modal's first filling
             burst(app, *keys, "enter")
         await wait_for(pilot, lambda: len(asker.results) == len(asker.requests))
         after = modals_of(app)
     assert set(shown) == built == after
+    assert listed == 3
     contents = [r.content for r in asker.results]
     secret = contents.pop(4)
     assert isinstance(secret, SecretStr) and secret.get_secret_value() == "s3cret"
@@ -118,4 +122,24 @@ async def test_an_app_that_exits_while_it_builds_a_modal_exits_cleanly(
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: not app.is_running, timeout=5)
     assert app.return_value == "bye"
+    assert app._exception is None
+
+
+async def test_an_app_shut_down_while_it_builds_a_modal_shuts_down_cleanly(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    prebuild = ModalPool.prebuild
+    started = asyncio.Event()
+
+    async def signal_start(pool: ModalPool, request: Request) -> None:
+        building = asyncio.ensure_future(prebuild(pool, request))
+        await asyncio.sleep(0)  # the modal is installed and starts mounting
+        started.set()
+        await building
+
+    monkeypatch.setattr(ModalPool, "prebuild", signal_start)
+    app = ElicitationApp(ElicitationQueue())
+    async with app.run_test(size=SIZE):
+        await started.wait()
+    # Leaving run_test shuts the app down at once (no exit()), under the modal's mounting.
     assert app._exception is None

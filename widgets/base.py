@@ -201,6 +201,8 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         yield KeyFooter()
 
     def on_mount(self) -> None:
+        if not self.app.is_running:
+            return  # the app is shutting down and taking the widgets away
         # Its widgets were styled as they mounted, for the app as it is now.
         self._styled_for = self._style_context()
         self._start()

@@ -74,13 +74,15 @@ class ModalPool:
             # does this first (load its CSS, run it, mount what it composes), then shows it.
             self._app._load_screen_css(modal)
             await self._app._get_screen(modal)[1]
-            # Laid out at the app's size now, not when the first request of its shape comes.
-            modal._refresh_layout(self._app.size)
         finally:
             self.building = None
         if shape in self._idle:
             # A request of this shape was shown meanwhile, in a modal of its own, now kept.
             self._app.uninstall_screen(modal)
             await modal.remove()
-        else:
+        elif self._app.is_running:  # (not if the app began to shut down meanwhile)
+            # Laid out at the app's size now, not when the first request of its shape comes.
+            modal._refresh_layout(self._app.size)
+            # Kept as an answered one is: its reload expects what it showed forgotten.
+            modal.release()
             self._idle[shape] = modal
