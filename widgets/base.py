@@ -201,8 +201,8 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         yield KeyFooter()
 
     def on_mount(self) -> None:
-        if not self.app.is_running:
-            return  # the app is shutting down and taking the widgets away
+        if not self._has_widgets():
+            return
         # Its widgets were styled as they mounted, for the app as it is now.
         self._styled_for = self._style_context()
         self._start()
@@ -262,8 +262,13 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
     def watch_remaining(self) -> None:
         self._render_meta()
 
+    def _has_widgets(self) -> bool:
+        """Whether the modal's widgets are there to update: composed, and not being taken
+        away by the app shutting down (it may, while a modal built ahead still mounts)."""
+        return self.is_attached and bool(self.children) and self.app.is_running
+
     def _render_meta(self) -> None:
-        if self.is_attached and self.children:
+        if self._has_widgets():
             self.query_one("#meta", Static).update(self._meta_text())
 
     def _meta_text(self) -> str:
@@ -335,7 +340,7 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
 
     def watch_sending(self, sending: bool) -> None:
         self.set_class(sending, "-sending")
-        if self.is_attached and self.children:
+        if self._has_widgets():
             self.show_error(self.SENDING if sending else "")
 
 
