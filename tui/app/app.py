@@ -18,6 +18,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.notifications import SeverityLevel
+from textual.timer import Timer
 from textual.widgets import Header, Static
 
 from styles import APP_CSS
@@ -73,6 +74,10 @@ _ENDED_WITHOUT_USER = {
     "closed": "Closed",
     ENDED_UNSEEN: "Ended while this front end was away",
 }
+
+PREBUILD_AFTER_IDLE = 1.0
+"""Seconds with no question shown before the app builds the common modals ahead: an agent
+that asks at once, or asks again right after an answer, never meets a modal being built."""
 
 QUIT_KEYS = frozenset({"ctrl+q", "ctrl+c", "ctrl+z"})
 """Keys the input grace never drops: quitting (or stopping, in `elicit-tui ask`) is never an
@@ -190,6 +195,7 @@ class ElicitationApp(KeyOrderApp[Any]):
         self._prebuilt = not self.prebuilds_modals
         """True once every common modal is built (or none is to be)."""
         self._prebuilding = False
+        self._prebuild_timer: Timer | None = None
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -212,8 +218,8 @@ class ElicitationApp(KeyOrderApp[Any]):
         if isinstance(self.queue, ElicitationQueue):
             # After the app: requests already waiting that a rule answers still reach the timeline.
             self._detach_approvals = self.approvals.attach(self.queue)
-        # After the first frame: the main screen must not wait for modals it does not show.
-        self.call_after_refresh(self._prebuild_while_idle)
+        # Once idle: neither the first frame nor a question asked at once waits for modals.
+        self._prebuild_when_idle()
         status = self.query_one(AgentStatus)
         if self.agent is None or not isinstance(self.queue, ElicitationQueue):
             status.show_idle()
@@ -447,10 +453,21 @@ class ElicitationApp(KeyOrderApp[Any]):
             return
         self._shown = None
         self._main_screen_news.append(lambda: setattr(self, "sub_title", ""))
-        self._prebuild_while_idle()
+        self._prebuild_when_idle()
+
+    def _prebuild_when_idle(self) -> None:
+        """Build the common modals not built yet once no question has been shown for
+        `PREBUILD_AFTER_IDLE` seconds (each call starts the wait again)."""
+        if self._prebuilt:
+            return
+        if self._prebuild_timer is None:
+            self._prebuild_timer = self.set_timer(PREBUILD_AFTER_IDLE, self._prebuild_while_idle)
+        else:
+            self._prebuild_timer.reset()
 
     def _prebuild_while_idle(self) -> None:
         """Build the common modals not built yet, in the background, while nothing is shown."""
+        self._prebuild_timer = None
         if self._prebuilt or self._prebuilding or self._shown is not None or self._exiting:
             return
         self._prebuilding = True
