@@ -304,14 +304,15 @@ async def idle_case(ours: bool, kind: str, reps: int, warmup: int) -> list[tuple
     return run.spans(warmup)
 
 
-async def first_case(ours: bool, kind: str, reps: int) -> list[tuple[float, float]]:
-    """ask → painted of the first question of `kind`, each in a fresh app left idle first."""
+async def first_case(ours: bool, kind: str, reps: int, idle: float) -> list[tuple[float, float]]:
+    """ask → painted of the first question of `kind`, each in a fresh app left `idle`
+    seconds first."""
     spans = []
     for n in range(reps):
         run = HeadlessRun(ours, kind)
         async with run.app.run_test(size=SIZE):
             run.watch_frames()
-            await asyncio.sleep(0.2)
+            await asyncio.sleep(idle)
             threading.Thread(target=run.ask_one, args=(n,), daemon=True).start()
             await _until(lambda run=run: run.answered > 0)
         spans += run.spans()
@@ -586,9 +587,9 @@ async def headless(args: argparse.Namespace) -> None:
     for kind in KINDS:
         ours, bare = [], []
         for _ in range(args.first_reps):
-            ours += await first_case(True, kind, 1)
-            bare += await first_case(False, kind, 1)
-        row(f"first {kind} in a fresh app", ours, bare)
+            ours += await first_case(True, kind, 1, args.first_idle)
+            bare += await first_case(False, kind, 1, args.first_idle)
+        row(f"first {kind}, {args.first_idle:g} s idle", ours, bare)
     if args.burst:
         await burst_rows(args.burst)
 
@@ -661,6 +662,13 @@ def main() -> None:
     parser.add_argument("--reps", type=int, default=30, help="questions per kind, headless")
     parser.add_argument("--rounds", type=int, default=2, help="alternations of ours and bare")
     parser.add_argument("--first-reps", type=int, default=10, help="fresh apps per kind")
+    parser.add_argument(
+        "--first-idle",
+        type=float,
+        default=0.2,
+        help="seconds a fresh app is idle before its first question (an idle app builds the "
+        "common modals ahead after 1 s)",
+    )
     parser.add_argument("--burst", type=int, default=1000, help="questions back to back")
     parser.add_argument("--pty-reps", type=int, default=20, help="questions per kind, pty")
     parser.add_argument("--pty-burst", type=int, default=300, help="back to back on the pty")

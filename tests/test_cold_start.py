@@ -107,9 +107,54 @@ widgets, Markdown, the crash report's renderer, the keyring, the MCP bridge."""
 
 
 def test_the_first_choice_on_screen_loads_only_what_it_shows() -> None:
+    # Asked at once: the modals of other kinds, built while the app is idle, wait meanwhile.
     modules = _fresh(FIRST_QUESTION)
     assert "widgets.choice" in modules
     assert _loaded(modules, NOT_FOR_A_CHOICE) == []
+
+
+IDLE_APP = """
+import asyncio, json, sys
+sys.path.insert(0, "tests")
+from app_driver import wait_for
+from tui import ElicitationApp, ElicitationQueue
+
+async def main():
+    app = ElicitationApp(ElicitationQueue())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app._prebuilt)
+        print(json.dumps(sorted(sys.modules)))
+
+asyncio.run(main())
+"""
+
+COMMON_KINDS = (
+    "widgets.choice",
+    "widgets.text",
+    "widgets.confirmation",
+    "widgets.multi_choice",
+    "widgets.secret",
+)
+
+RARE = (
+    "markdown_it",
+    "textual.widgets._markdown",
+    "rich.traceback",
+    "pygments",
+    "mcp",
+    "widgets.form",
+    "widgets.questions",
+    "widgets.tool_approval",
+    "widgets.url",
+)
+"""What no modal built ahead needs: other kinds' modals, Markdown, the crash report's
+renderer, the MCP bridge."""
+
+
+def test_an_idle_app_loads_the_modals_of_the_common_kinds_and_nothing_of_the_others() -> None:
+    modules = _fresh(IDLE_APP)
+    assert _loaded(modules, COMMON_KINDS) == sorted(COMMON_KINDS)
+    assert _loaded(modules, RARE) == []
 
 
 def test_the_command_line_parser_loads_no_front_end_keyring_bridge_or_hook() -> None:

@@ -3,12 +3,15 @@ the new request exactly as a fresh modal would, with nothing of the previous ans
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import pytest
 from app_driver import SIZE, wait_for, wait_for_modal
 from asking import Asker, burst
 from textual._compositor import CompositorUpdate
+from textual.color import Color
+from textual.events import ScreenResume
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Button, Input, OptionList, Static, TextArea
@@ -230,9 +233,9 @@ async def test_a_reloaded_modal_is_painted_as_it_resumes_not_at_its_next_update_
     monkeypatch.setattr(Timer, "_tick", logged_tick)
     resume = ElicitationModal.on_screen_resume
 
-    def logged_resume(modal: ElicitationModal[Any]) -> None:
+    def logged_resume(modal: ElicitationModal[Any], event: ScreenResume) -> None:
         log.append(("resume", modal))
-        resume(modal)
+        resume(modal, event)
 
     monkeypatch.setattr(ElicitationModal, "on_screen_resume", logged_resume)
     asker = Asker(
@@ -263,3 +266,41 @@ async def test_a_reloaded_modal_is_painted_as_it_resumes_not_at_its_next_update_
     shown = log.index(("frame with the second question", second))
     # (A tick left over from the first question may paint it even before it resumes.)
     assert ("tick", second) not in log[resumed:shown]
+
+
+class GatedAsker(Asker):
+    """An Asker that waits for `go` before each request after the first."""
+
+    def __init__(self, *requests: Any) -> None:
+        super().__init__(*requests)
+        self.go = threading.Event()
+
+    def __call__(self, queue: ElicitationQueue) -> str:
+        for n, request in enumerate(self.requests):
+            if n:
+                self.go.wait(10)
+                self.go.clear()
+            self.results.append(queue.ask(request))
+        return "done"
+
+
+async def test_a_theme_chosen_while_the_modal_was_kept_shows_when_it_is_reloaded() -> None:
+    asker = GatedAsker(TextRequest(message="Service name?"), TextRequest(message="Owner?"))
+    app = app_for(asker)
+    async with app.run_test(size=SIZE) as pilot:
+        app.theme = "textual-dark"
+        first = await wait_for_modal(pilot, "Service name?")
+        dark = first.query_one("#dialog").styles.background
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: len(asker.results) == 1)
+        app.theme = "textual-light"
+        await pilot.pause()
+        asker.go.set()
+        second = await wait_for_modal(pilot, "Owner?")
+        light = second.query_one("#dialog").styles.background
+        expected = app.current_theme.to_color_system().generate()["surface"]
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: len(asker.results) == 2)
+    assert second is first
+    assert light != dark
+    assert light == Color.parse(expected)

@@ -6,6 +6,7 @@ import time
 from collections.abc import Callable, Hashable
 from typing import Any, ClassVar, Generic, TypeVar
 
+from textual import events
 from textual.app import ComposeResult
 from textual.await_complete import AwaitComplete
 from textual.binding import Binding, BindingType
@@ -109,6 +110,8 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         self._countdown: Timer | None = None
         self._reloaded = False
         """True from a `reload()` until the modal is shown with it."""
+        self._styled_for: Hashable = None
+        """What of the app the modal's widgets were last styled for (see `_style_context`)."""
         self.send: Callable[[ElicitationResult], None] | None = None
         """Set by the app where an answer must travel before the modal may close: called
         with the answer instead of closing (see `dismiss`)."""
@@ -198,6 +201,10 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         yield KeyFooter()
 
     def on_mount(self) -> None:
+        if not self._has_widgets():
+            return
+        # Its widgets were styled as they mounted, for the app as it is now.
+        self._styled_for = self._style_context()
         self._start()
 
     def _start(self) -> None:
@@ -210,15 +217,30 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
                 self._countdown.resume()
         self.fill()
 
-    def on_screen_resume(self) -> None:
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
         self._shown_at = time.monotonic()
+        context = self._style_context()
+        if context == self._styled_for:
+            # Textual restyles every widget of a screen as it resumes (in its handler, after
+            # this one). A modal's widgets were styled as they mounted, or when it was last
+            # shown; what changed since (a class, the focus, a reload) restyled itself, and
+            # nothing of the app their styles depend on has changed: the pass would find
+            # nothing new.
+            event.refresh_styles = False
         if self._reloaded:
             self._reloaded = False
             # Shown again at its old size, Textual would paint it at the screen's next update
             # tick, up to a frame away (its ticks keep the pace of the last question's frames);
             # a new screen is laid out and painted as it resumes, and so is a reloaded one,
-            # once Textual's own resume handler (after this one) has restyled it.
+            # once Textual's own resume handler (after this one) has run.
             self.call_next(self._refresh_layout, self.app.size)
+        self._styled_for = context
+
+    def _style_context(self) -> Hashable:
+        """What of the app every widget's styles depend on: its CSS (themes, variables) and
+        its pseudo-classes (focus, dark, inline, ansi, ...)."""
+        app = self.app
+        return app._css_update_count, app.pseudo_classes
 
     @property
     def shown_at(self) -> float:
@@ -240,8 +262,13 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
     def watch_remaining(self) -> None:
         self._render_meta()
 
+    def _has_widgets(self) -> bool:
+        """Whether the modal's widgets are there to update: composed, and not being taken
+        away by the app shutting down (it may, while a modal built ahead still mounts)."""
+        return self.is_attached and bool(self.children) and self.app.is_running
+
     def _render_meta(self) -> None:
-        if self.is_attached and self.children:
+        if self._has_widgets():
             self.query_one("#meta", Static).update(self._meta_text())
 
     def _meta_text(self) -> str:
@@ -313,7 +340,7 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
 
     def watch_sending(self, sending: bool) -> None:
         self.set_class(sending, "-sending")
-        if self.is_attached and self.children:
+        if self._has_widgets():
             self.show_error(self.SENDING if sending else "")
 
 

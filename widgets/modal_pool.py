@@ -27,6 +27,8 @@ class ModalPool:
         self._input_grace = input_grace
         self._idle: dict[Hashable, ElicitationModal[Any]] = {}
         self._names = count(1)
+        self.building: ElicitationModal[Any] | None = None
+        """The modal `prebuild()` is mounting, not yet given out."""
 
     def take(self, request: Request, *, deadline: float | None = None) -> ElicitationModal[Any]:
         """A modal showing `request`; raises LookupError for a kind no modal shows."""
@@ -48,5 +50,39 @@ class ModalPool:
         if shape is None:
             return
         modal.release()
-        # One modal is shown at a time, so the pool has none of this shape idle now.
+        kept = self._idle.get(shape)
+        if kept is not None:
+            # Built ahead (`prebuild`) while this one was shown: one idle per shape is enough.
+            self._app.uninstall_screen(kept)
+            kept.remove()
         self._idle[shape] = modal
+
+    async def prebuild(self, request: Request) -> None:
+        """Build a modal for requests of `request`'s shape and keep it idle, composed and
+        styled but not shown, so that the first such request is shown by a reload. Builds
+        nothing if the pool has one idle already or the kind is composed afresh for each
+        request; returns once the modal's widgets are mounted (`building` until then)."""
+        modal_class = modal_class_for(request.kind)
+        shape = None if modal_class is None else modal_class.shape(request)
+        if shape is None or shape in self._idle:
+            return
+        modal = modal_for(request, input_grace=self._input_grace)
+        self._app.install_screen(modal, name=f"elicitation-modal-{next(self._names)}")
+        self.building = modal
+        try:
+            # Textual has no public way to start a screen without showing it: pushing one
+            # does this first (load its CSS, run it, mount what it composes), then shows it.
+            self._app._load_screen_css(modal)
+            await self._app._get_screen(modal)[1]
+        finally:
+            self.building = None
+        if shape in self._idle:
+            # A request of this shape was shown meanwhile, in a modal of its own, now kept.
+            self._app.uninstall_screen(modal)
+            await modal.remove()
+        elif self._app.is_running:  # (not if the app began to shut down meanwhile)
+            # Laid out at the app's size now, not when the first request of its shape comes.
+            modal._refresh_layout(self._app.size)
+            # Kept as an answered one is: its reload expects what it showed forgotten.
+            modal.release()
+            self._idle[shape] = modal

@@ -18,6 +18,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.notifications import SeverityLevel
+from textual.timer import Timer
 from textual.widgets import Header, Static
 
 from styles import APP_CSS
@@ -28,7 +29,18 @@ from tui.app.messages import AgentActivity, AgentFailed, AgentFinished, QueueEve
 from tui.app.screenshot import masked_screenshot, screenshot_directory
 from tui.approvals.rules import ApprovalPolicy
 from tui.core.front_end import AnswerNotSent, FrontEndSource
-from tui.core.models import ENDED_UNSEEN, ElicitationResult, Request, flagged, unsupported
+from tui.core.models import (
+    ENDED_UNSEEN,
+    ChoiceRequest,
+    ConfirmationRequest,
+    ElicitationResult,
+    MultiChoiceRequest,
+    Request,
+    SecretRequest,
+    TextRequest,
+    flagged,
+    unsupported,
+)
 from tui.core.queue import Answered, ElicitationQueue, QueueEvent
 from tui.front_ends.notify import (
     BurstLimiter,
@@ -62,6 +74,10 @@ _ENDED_WITHOUT_USER = {
     "closed": "Closed",
     ENDED_UNSEEN: "Ended while this front end was away",
 }
+
+PREBUILD_AFTER_IDLE = 1.0
+"""Seconds with no question shown before the app builds the common modals ahead: an agent
+that asks at once, or asks again right after an answer, never meets a modal being built."""
 
 QUIT_KEYS = frozenset({"ctrl+q", "ctrl+c", "ctrl+z"})
 """Keys the input grace never drops: quitting (or stopping, in `elicit-tui ask`) is never an
@@ -103,6 +119,10 @@ class ElicitationApp(KeyOrderApp[Any]):
     """How long the timeline waits for its rows to stop changing before it redraws them."""
     """Whether a secret the keyring refused may be kept in memory for this run: only where
     the agent runs in this process, and so can use the value."""
+
+    prebuilds_modals: ClassVar[bool] = True
+    """Whether the app builds a modal of each common request shape while it is idle, so that
+    the first question of each is shown as fast as the next ones."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("q", "quit", "Quit"),
@@ -172,6 +192,10 @@ class ElicitationApp(KeyOrderApp[Any]):
         self._agent_thread: threading.Thread | None = None
         self._quitting = False
         self._exiting = False
+        self._prebuilt = not self.prebuilds_modals
+        """True once every common modal is built (or none is to be)."""
+        self._prebuilding = False
+        self._prebuild_timer: Timer | None = None
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -194,6 +218,8 @@ class ElicitationApp(KeyOrderApp[Any]):
         if isinstance(self.queue, ElicitationQueue):
             # After the app: requests already waiting that a rule answers still reach the timeline.
             self._detach_approvals = self.approvals.attach(self.queue)
+        # Once idle: neither the first frame nor a question asked at once waits for modals.
+        self._prebuild_when_idle()
         status = self.query_one(AgentStatus)
         if self.agent is None or not isinstance(self.queue, ElicitationQueue):
             status.show_idle()
@@ -265,23 +291,29 @@ class ElicitationApp(KeyOrderApp[Any]):
     def exit(
         self, result: Any = None, return_code: int = 0, message: RenderableType | None = None
     ) -> None:
-        """Exit the app; no modal is shown from now on, and one still mounting is let finish
-        first, as taking its widgets away under its `on_mount` would crash the app."""
+        """Exit the app; no modal is shown from now on, and one still mounting (shown, or
+        built ahead) is let finish first, as taking its widgets away under its `on_mount`
+        would crash the app."""
         self._exiting = True
-        shown = self._shown
-        if shown is not None and shown.is_attached and not shown.is_mounted:
-            self.run_worker(self._exit_once_mounted(shown, result, return_code, message))
+        mounting = [
+            modal
+            for modal in (self._shown, self._modals.building)
+            if modal is not None and modal.is_attached and not modal.is_mounted
+        ]
+        if mounting:
+            self.run_worker(self._exit_once_mounted(mounting, result, return_code, message))
         else:
             super().exit(result, return_code, message)
 
     async def _exit_once_mounted(
         self,
-        shown: ElicitationModal[Any],
+        mounting: list[ElicitationModal[Any]],
         result: Any,
         return_code: int,
         message: RenderableType | None,
     ) -> None:
-        await shown._mounted_event.wait()
+        for modal in mounting:
+            await modal._mounted_event.wait()
         super().exit(result, return_code, message)
 
     def action_help_quit(self) -> None:
@@ -421,6 +453,37 @@ class ElicitationApp(KeyOrderApp[Any]):
             return
         self._shown = None
         self._main_screen_news.append(lambda: setattr(self, "sub_title", ""))
+        self._prebuild_when_idle()
+
+    def _prebuild_when_idle(self) -> None:
+        """Build the common modals not built yet once no question has been shown for
+        `PREBUILD_AFTER_IDLE` seconds (each call starts the wait again)."""
+        if self._prebuilt:
+            return
+        if self._prebuild_timer is None:
+            self._prebuild_timer = self.set_timer(PREBUILD_AFTER_IDLE, self._prebuild_while_idle)
+        else:
+            self._prebuild_timer.reset()
+
+    def _prebuild_while_idle(self) -> None:
+        """Build the common modals not built yet, in the background, while nothing is shown."""
+        self._prebuild_timer = None
+        if self._prebuilt or self._prebuilding or self._shown is not None or self._exiting:
+            return
+        self._prebuilding = True
+        self.run_worker(self._prebuild(), name="prebuild modals", group="prebuild")
+
+    async def _prebuild(self) -> None:
+        # One at a time, each mounted before the next starts: a question arriving meanwhile
+        # waits for one modal's mounting at most, and stops the rest until it is answered.
+        try:
+            for request in _common_requests():
+                if self._shown is not None or self._exiting:
+                    return
+                await self._modals.prebuild(request)
+            self._prebuilt = True
+        finally:
+            self._prebuilding = False
 
     def _answered(self, request: Request, result: ElicitationResult | None) -> None:
         self._write_keys(request)
@@ -630,6 +693,22 @@ class ElicitationApp(KeyOrderApp[Any]):
         if self.transcript is None or shown is None or shown.request.id != request.id:
             return
         self.transcript.keys(request.id, presses, secret_lengths(shown))
+
+
+def _common_requests() -> list[Request]:
+    """A request of each shape most questions have, in the order their modals are built:
+    a short choice, a long one (filtered by typing), a line of text, a yes/no, a multiple
+    choice, a secret not stored."""
+    from widgets.choice import FILTER_THRESHOLD
+
+    return [
+        ChoiceRequest(message="?", options=["-"]),
+        ChoiceRequest(message="?", options=[str(n) for n in range(FILTER_THRESHOLD)]),
+        TextRequest(message="?"),
+        ConfirmationRequest(message="?"),
+        MultiChoiceRequest(message="?", options=["-"]),
+        SecretRequest(message="?"),
+    ]
 
 
 def bell_wanted() -> bool:

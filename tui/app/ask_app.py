@@ -43,6 +43,7 @@ class AskApp(ElicitationApp):
     """
 
     keeps_secrets_in_memory = False
+    prebuilds_modals = False  # one question: nothing to build ahead for
 
     def __init__(
         self,

@@ -1,0 +1,145 @@
+"""An app left idle builds a modal of each common request shape ahead: the first question of
+each is then shown by reloading it, exactly as the next ones are, and nothing is left behind
+when a question comes before the modal of its shape is built."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from typing import Any
+
+import pytest
+from app_driver import SIZE, wait_for, wait_for_modal
+from asking import Asker, burst
+from pydantic import SecretStr
+
+from tui.app.app import ElicitationApp
+from tui.core.models import (
+    ChoiceRequest,
+    ConfirmationRequest,
+    MultiChoiceRequest,
+    Request,
+    SecretRequest,
+    TextRequest,
+)
+from tui.core.queue import ElicitationQueue
+from widgets.base import ElicitationModal
+from widgets.modal_pool import ModalPool
+from widgets.multi_choice import MultiChoiceModal
+
+
+class LateAsker(Asker):
+    """An Asker that starts asking once `go` is set."""
+
+    def __init__(self, *requests: Request) -> None:
+        super().__init__(*requests)
+        self.go = threading.Event()
+
+    def __call__(self, queue: ElicitationQueue) -> str:
+        self.go.wait(10)
+        return super().__call__(queue)
+
+
+def modals_of(app: ElicitationApp) -> set[ElicitationModal[Any]]:
+    """Every modal the app holds, shown or kept."""
+    return {s for s in app._installed_screens.values() if isinstance(s, ElicitationModal)}
+
+
+async def test_the_first_question_of_each_common_kind_is_shown_in_a_modal_built_while_idle() -> (
+    None
+):
+    asker = LateAsker(
+        ChoiceRequest(message="Region?", options=["eu", "us"]),
+        TextRequest(message="Service name?"),
+        ConfirmationRequest(message="Deploy?"),
+        MultiChoiceRequest(message="Which?", options=["a", "b", "c"]),
+        SecretRequest(message="API key?"),
+        ChoiceRequest(message="Zone?", options=[f"zone {n}" for n in range(12)]),
+    )
+    app = ElicitationApp(ElicitationQueue(), asker, input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app._prebuilt)
+        built = modals_of(app)
+        asker.go.set()
+        shown = []
+        for request, keys in zip(
+            asker.requests,
+            [["down"], [*"payments"], ["tab"], ["space"], [*"s3cret"], ["down", "down"]],
+            strict=True,
+        ):
+            modal = await wait_for_modal(pilot, request.message)
+            shown.append(modal)
+            if isinstance(modal, MultiChoiceModal):
+                listed = modal.checklist.option_count  # nothing of the modal's first filling
+            burst(app, *keys, "enter")
+        await wait_for(pilot, lambda: len(asker.results) == len(asker.requests))
+        after = modals_of(app)
+    assert set(shown) == built == after
+    assert listed == 3
+    contents = [r.content for r in asker.results]
+    secret = contents.pop(4)
+    assert isinstance(secret, SecretStr) and secret.get_secret_value() == "s3cret"
+    assert contents == ["us", "payments", True, ["a"], "zone 2"]
+
+
+async def test_a_question_asked_at_once_is_shown_and_no_modal_is_left_over_once_idle() -> None:
+    asker = Asker(
+        ChoiceRequest(message="Region?", options=["eu", "us"]),
+        TextRequest(message="Service name?"),
+    )
+    app = ElicitationApp(ElicitationQueue(), asker, input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_modal(pilot, "Region?")
+        await pilot.press("enter")
+        await wait_for_modal(pilot, "Service name?")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: len(asker.results) == 2)
+        await wait_for(pilot, lambda: app._prebuilt)
+        await pilot.pause()
+        kept = modals_of(app)
+        idle = set(app._modals._idle.values())
+        running = [m for m in kept if m.is_running]
+    assert [r.content for r in asker.results] == ["eu", ""]
+    # One modal per shape, every one of them ready to be reloaded, none forgotten running.
+    assert kept == idle
+    assert len(running) == len(kept) == 6
+
+
+async def test_an_app_that_exits_while_it_builds_a_modal_exits_cleanly(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    prebuild = ModalPool.prebuild
+
+    async def exit_meanwhile(pool: ModalPool, request: Request) -> None:
+        building = asyncio.ensure_future(prebuild(pool, request))
+        await asyncio.sleep(0)  # the modal is installed and starts mounting
+        assert pool.building is not None and not pool.building.is_mounted
+        app.exit("bye")
+        await building
+
+    monkeypatch.setattr(ModalPool, "prebuild", exit_meanwhile)
+    app = ElicitationApp(ElicitationQueue())
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: not app.is_running, timeout=5)
+    assert app.return_value == "bye"
+    assert app._exception is None
+
+
+async def test_an_app_shut_down_while_it_builds_a_modal_shuts_down_cleanly(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    prebuild = ModalPool.prebuild
+    started = asyncio.Event()
+
+    async def signal_start(pool: ModalPool, request: Request) -> None:
+        building = asyncio.ensure_future(prebuild(pool, request))
+        await asyncio.sleep(0)  # the modal is installed and starts mounting
+        started.set()
+        await building
+
+    monkeypatch.setattr(ModalPool, "prebuild", signal_start)
+    app = ElicitationApp(ElicitationQueue())
+    async with app.run_test(size=SIZE):
+        await started.wait()
+    # Leaving run_test shuts the app down at once (no exit()), under the modal's mounting.
+    assert app._exception is None
