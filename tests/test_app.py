@@ -312,8 +312,9 @@ async def test_timeline_records_requests_and_outcomes() -> None:
         await wait_for(pilot, lambda: app.sub_title.startswith("question waiting"))
         await pilot.press("h", "u", "n", "t", "e", "r", "2", "enter")
         await wait_for(pilot, lambda: bool(results))
-        await pilot.pause()
         timeline = app.query_one(Timeline)
+        # The table is redrawn once its rows stop changing (REDRAW_DELAY).
+        await wait_for(pilot, lambda: timeline.row_count > 0)
         row = timeline.cells(next(iter(timeline.rows)).value or "")
         assert list(row.values())[1:] == ["secret", "✔ •••", "API key?"]
         assert "hunter2" not in " ".join(row.values())

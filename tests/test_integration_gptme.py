@@ -228,9 +228,17 @@ async def test_a_sensitive_answer_is_typed_masked_kept_out_of_records_and_flagge
             if responses:
                 break
             await pilot.pause(0.02)
-        await pilot.pause()
-        screen = app.export_screenshot()
         timeline = app.query_one(Timeline)
+        # The table is redrawn once its rows stop changing (REDRAW_DELAY).
+        for _ in range(500):
+            if any(
+                "✔" in c.plain
+                for row in range(timeline.row_count)
+                for c in timeline.get_row_at(row)
+            ):
+                break
+            await pilot.pause(0.02)
+        screen = app.export_screenshot()
         cells = [c.plain for row in range(timeline.row_count) for c in timeline.get_row_at(row)]
     response = responses[0]
     assert (response.value, response.sensitive, response.cancelled) == (CANARY, True, False)

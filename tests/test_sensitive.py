@@ -40,14 +40,18 @@ async def test_a_sensitive_text_is_typed_masked_and_shown_nowhere(
         assert not carries_canary(app.export_screenshot())
         await pilot.press("enter")
         await wait_for(pilot, lambda: bool(results))
-        await pilot.pause()
         timeline = app.query_one(Timeline)
-        cells = [c.plain for row in range(timeline.row_count) for c in timeline.get_row_at(row)]
+
+        def cells() -> list[str]:
+            return [c.plain for row in range(timeline.row_count) for c in timeline.get_row_at(row)]
+
+        # The timeline redraws once its rows have stopped changing for a moment.
+        await wait_for(pilot, lambda: any("✔" in cell for cell in cells()))
         assert not carries_canary(app.export_screenshot())
         assert REDACTOR.scrub(f"said {CANARY}") == "said •••"
     result = results[0]
     assert (result.action, result.content, result.sensitive) == ("accept", CANARY, True)
-    assert any("✔ •••" in cell for cell in cells)
+    assert any("✔ •••" in cell for cell in cells())
     assert not carries_canary(transcript.read_text())
     assert not carries_canary(repr(result)) and not carries_canary(result.to_llm_text())
     assert not carries_canary(result_json(result))

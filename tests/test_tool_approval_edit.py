@@ -70,9 +70,14 @@ async def test_e_edits_the_arguments_and_ctrl_s_allows_the_edited_call(tmp_path:
         editor.text = '{"command": "rm -rf build/tmp", "cwd": "/work"}'
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: bool(results))
-        await pilot.pause()
         timeline = app.query_one(Timeline)
-        cells = [c.plain for row in range(timeline.row_count) for c in timeline.get_row_at(row)]
+
+        def drawn() -> list[str]:
+            return [c.plain for row in range(timeline.row_count) for c in timeline.get_row_at(row)]
+
+        # The table is redrawn once its rows stop changing (REDRAW_DELAY).
+        await wait_for(pilot, lambda: any(cell.startswith("✔") for cell in drawn()))
+        cells = drawn()
     [result] = results
     assert result.content == {
         "scope": "once",

@@ -30,6 +30,9 @@ class ReplayApp(ElicitationApp):
     timeline_redraw_delay: ClassVar[float] = 0.0
     """A timeline row is drawn in the frame its answer lands in, not after a wall-clock
     delay: two replays (and two renders) draw the same frames."""
+    prebuilds_modals: ClassVar[bool] = False
+    """No modal built ahead after a wall-clock wait either: a replay's steps never share the
+    app with work whose timing depends on the machine."""
 
     def __init__(
         self,
