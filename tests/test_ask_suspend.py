@@ -35,12 +35,15 @@ while True:
         break
     os.tcsetpgrp(0, os.getpgrp())
     print("\\r\\nSTOPPED", flush=True)
-    print(f"SHELL READ {sys.stdin.readline().strip()}", flush=True)
-    os.tcsetpgrp(0, pid)
+    line = sys.stdin.readline().strip()
+    print(f"SHELL READ {line}", flush=True)
+    if line != "bg":
+        os.tcsetpgrp(0, pid)
     os.kill(pid, signal.SIGCONT)
 """
 """Runs `elicit-tui ARGS` as a job; on a stop it reads a line (what the person types at the
-shell's prompt) and continues the job, as `fg` does."""
+shell's prompt) and continues the job: in the background for `bg`, else in the foreground,
+as `fg` does."""
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs POSIX job control")
 
@@ -96,3 +99,28 @@ def test_ctrl_z_stops_and_fg_shows_the_question_again(mode: tuple[str, ...]) -> 
     job.child.send("2")
     job.expect("EXIT 0")
     assert b'"content": "SQLite"' in job.output
+
+
+@pytest.mark.parametrize("mode", [(), ("--fullscreen",)], ids=["inline", "fullscreen"])
+def test_continued_in_the_background_it_stops_again_until_fg(mode: tuple[str, ...]) -> None:
+    job = Job("choice", "Which DB?", "-o", "Postgres", "-o", "SQLite", *mode)
+    job.expect("SQLite")
+    time.sleep(0.5)  # past the input grace period
+
+    job.child.send("\x1a")
+    job.expect("STOPPED")
+    job.child.send("bg\r")
+    job.expect("SHELL READ bg")
+    # Without the terminal it cannot show the question, so it waits stopped, drawing nothing.
+    job.expect("STOPPED")
+    assert process_state(job.pid) == "T"
+    assert not any("Which DB?" in line for line in job.screen()[-10:])
+
+    job.child.send("fg\r")
+    job.expect("SHELL READ fg")
+    job.expect("SQLite")
+    time.sleep(0.5)
+    assert any("Which DB?" in line for line in job.screen())
+    job.child.send("1")
+    job.expect("EXIT 0")
+    assert b'"content": "Postgres"' in job.output

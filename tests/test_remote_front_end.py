@@ -14,7 +14,7 @@ from textual.pilot import Pilot
 
 from tui import ElicitationApp, ElicitationResult, parse_request
 from tui.core.front_end import AnswerNotSent
-from tui.core.queue import QueueEvent
+from tui.core.queue import ElicitationQueue, QueueEvent
 from tui.front_ends.remote import InboxRefused, RemoteFrontEnd
 from widgets.base import ElicitationModal
 from widgets.timeline import Timeline
@@ -278,3 +278,22 @@ def test_an_answer_the_inbox_never_got_raises_and_can_be_sent_again_once() -> No
         finally:
             front_end.close()
             proxy.close()
+
+
+async def test_an_answer_not_sent_to_a_modal_being_taken_down_raises_nothing() -> None:
+    queue = ElicitationQueue()
+    app = ElicitationApp(queue, input_grace=0)
+    request = parse_request({"kind": "text", "message": "Tag name?"})
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            queue.submit(request)
+            await wait_for(pilot, lambda: isinstance(app.screen, ElicitationModal))
+            modal = app.screen
+            assert isinstance(modal, ElicitationModal)
+            modal.sending = True
+            # As when the app shuts down while the answer is on its way: the widgets go first.
+            await modal.remove_children()
+            modal.send_failed("✖ Not sent: the inbox did not reply in time.")
+            assert not modal.sending
+    finally:
+        queue.close()

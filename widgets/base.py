@@ -334,9 +334,12 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         return super().dismiss(result)
 
     def send_failed(self, message: str) -> None:
-        """The answer was not sent: say `message`; what was entered stays, to answer again."""
+        """The answer was not sent: say `message`; what was entered stays, to answer again.
+
+        Said only while the modal's widgets are there: the app may be taking them down."""
         self.sending = False
-        self.show_error(message)
+        if self._has_widgets():
+            self.show_error(message)
 
     def watch_sending(self, sending: bool) -> None:
         self.set_class(sending, "-sending")

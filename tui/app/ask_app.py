@@ -67,17 +67,23 @@ class AskApp(ElicitationApp):
     def action_suspend(self) -> None:
         """Ctrl+Z: give the terminal back to the shell and stop until continued (`fg`).
 
-        Textual stops a full-screen app itself; inline, its driver cannot be suspended, so
-        the dialog is taken off the terminal here and drawn again once the process continues.
+        The stop and the return are done here rather than by the driver's signal handlers,
+        so the terminal is taken back once the process is in the foreground again, and the
+        dialog is drawn afresh, full screen or inline.
         """
         driver = self._driver
-        if driver is None:
+        if driver is None or not (driver.can_suspend or driver.is_inline):
             return
-        if driver.can_suspend:
-            self.action_suspend_process()
-        elif driver.is_inline:
-            stop_until_continued(driver)
-            self.refresh(layout=True)
+        self._suspend_signal()
+        with driver.no_automatic_restart():
+            if driver.is_inline:
+                stop_until_continued(driver.stop_application_mode, driver.start_application_mode)
+            else:
+                stop_until_continued(
+                    driver.suspend_application_mode, driver.resume_application_mode
+                )
+        self._resume_signal()
+        self.refresh(layout=True)
 
     async def action_interrupt(self) -> None:
         await self._stop_asking()
