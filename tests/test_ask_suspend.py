@@ -19,14 +19,16 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 
 JOB_SHELL = """\
-import os, signal, sys
+import contextlib, os, signal, sys
 signal.signal(signal.SIGTTOU, signal.SIG_IGN)
 pid = os.fork()
 if pid == 0:
     os.setpgid(0, 0)
     os.tcsetpgrp(0, os.getpgrp())
     os.execv(sys.executable, [sys.executable, "-m", "tui.cli.main", *sys.argv[1:]])
-os.setpgid(pid, pid)
+# Fails once the child has run exec, by which time it has put itself in its group.
+with contextlib.suppress(PermissionError):
+    os.setpgid(pid, pid)
 print(f"JOB {pid}", flush=True)
 while True:
     _, status = os.waitpid(pid, os.WUNTRACED)
@@ -77,25 +79,37 @@ class Job:
         return [line.rstrip() for line in screen.display]
 
 
-@pytest.mark.parametrize("mode", [(), ("--fullscreen",)], ids=["inline", "fullscreen"])
-def test_ctrl_z_stops_and_fg_shows_the_question_again(mode: tuple[str, ...]) -> None:
+def shows_question(job: Job, last: int = 24) -> bool:
+    return any("Which DB?" in line for line in job.screen()[-last:])
+
+
+def stopped_job(mode: tuple[str, ...]) -> Job:
+    """`ask choice "Which DB?"` as a job, stopped by Ctrl+Z once its question is on screen."""
     job = Job("choice", "Which DB?", "-o", "Postgres", "-o", "SQLite", *mode)
     job.expect("SQLite")
     time.sleep(0.5)  # past the input grace period
-
     job.child.send("\x1a")
     job.expect("STOPPED")
     assert process_state(job.pid) == "T"
-    assert not any("Which DB?" in line for line in job.screen()[-10:])
+    assert not shows_question(job, last=10)
+    return job
 
+
+def bring_to_foreground(job: Job) -> None:
+    """`fg` at the shell's prompt: the job runs and shows the question again, unanswered."""
     # Typed at the shell's prompt, so it must not answer the question.
     job.child.send("fg\r")
     job.expect("SHELL READ fg")
     job.expect("SQLite")
     time.sleep(0.5)
     assert process_state(job.pid) in "SR"
-    assert any("Which DB?" in line for line in job.screen())
+    assert shows_question(job)
 
+
+@pytest.mark.parametrize("mode", [(), ("--fullscreen",)], ids=["inline", "fullscreen"])
+def test_ctrl_z_stops_and_fg_shows_the_question_again(mode: tuple[str, ...]) -> None:
+    job = stopped_job(mode)
+    bring_to_foreground(job)
     job.child.send("2")
     job.expect("EXIT 0")
     assert b'"content": "SQLite"' in job.output
@@ -103,24 +117,15 @@ def test_ctrl_z_stops_and_fg_shows_the_question_again(mode: tuple[str, ...]) -> 
 
 @pytest.mark.parametrize("mode", [(), ("--fullscreen",)], ids=["inline", "fullscreen"])
 def test_continued_in_the_background_it_stops_again_until_fg(mode: tuple[str, ...]) -> None:
-    job = Job("choice", "Which DB?", "-o", "Postgres", "-o", "SQLite", *mode)
-    job.expect("SQLite")
-    time.sleep(0.5)  # past the input grace period
-
-    job.child.send("\x1a")
-    job.expect("STOPPED")
+    job = stopped_job(mode)
     job.child.send("bg\r")
     job.expect("SHELL READ bg")
     # Without the terminal it cannot show the question, so it waits stopped, drawing nothing.
     job.expect("STOPPED")
     assert process_state(job.pid) == "T"
-    assert not any("Which DB?" in line for line in job.screen()[-10:])
+    assert not shows_question(job, last=10)
 
-    job.child.send("fg\r")
-    job.expect("SHELL READ fg")
-    job.expect("SQLite")
-    time.sleep(0.5)
-    assert any("Which DB?" in line for line in job.screen())
+    bring_to_foreground(job)
     job.child.send("1")
     job.expect("EXIT 0")
     assert b'"content": "Postgres"' in job.output
