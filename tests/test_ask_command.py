@@ -246,6 +246,16 @@ async def run_ask(data: dict[str, Any], *keys: str) -> tuple[Any, AskApp]:
     return app.return_value, app
 
 
+async def test_the_app_builds_no_main_screen_behind_its_dialog() -> None:
+    app = AskApp(parse_request(CHOICE), input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, ElicitationModal))
+        assert list(app.screen_stack[0].walk_children()) == []
+        await pilot.press("2")
+        await wait_for(pilot, lambda: not app.is_running)
+    assert app.return_value == ElicitationResult(action="accept", content="SQLite")
+
+
 @pytest.mark.parametrize(
     ("keys", "expected"),
     [

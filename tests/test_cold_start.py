@@ -252,3 +252,57 @@ asyncio.run(main())
 
 def test_the_first_modal_of_a_kind_loaded_on_demand_is_kept_for_the_next() -> None:
     assert _fresh(REUSED_FROM_THE_FIRST) == [True, True, "Some **bold** words."]
+
+
+LOADING = """
+import gc, json
+from tui.cli.loading import loading_modules
+seen = {"frozen_before": gc.get_freeze_count()}
+with loading_modules():
+    seen["held_inside"] = not gc.isenabled()
+    import tui.core.models
+seen["running_after"] = gc.isenabled()
+seen["frozen_after"] = gc.get_freeze_count()
+try:
+    with loading_modules():
+        raise ImportError("no such module")
+except ImportError:
+    seen["running_after_a_failed_import"] = gc.isenabled()
+gc.disable()
+with loading_modules():
+    pass
+seen["held_by_the_caller_stays_held"] = not gc.isenabled()
+print(json.dumps(seen))
+"""
+
+
+def test_modules_load_with_the_collector_held_then_set_aside_and_it_runs_again() -> None:
+    seen = _fresh(LOADING)
+    assert seen.pop("frozen_after") > seen.pop("frozen_before") + 10_000
+    assert seen == {
+        "held_inside": True,
+        "running_after": True,
+        "running_after_a_failed_import": True,
+        "held_by_the_caller_stays_held": True,
+    }
+
+
+CONSOLE_SCRIPT = """
+import gc, json, sys
+import tui.cli.main
+seen = {}
+def command():
+    seen.update(collector_running=gc.isenabled(), frozen=gc.get_freeze_count() > 0)
+    return 3
+tui.cli.main.main = command
+from tui.cli.entry import main
+try:
+    main()
+except SystemExit as exit:
+    seen["exit"] = exit.code
+print(json.dumps(seen))
+"""
+
+
+def test_the_console_script_runs_its_command_with_the_collector_running() -> None:
+    assert _fresh(CONSOLE_SCRIPT) == {"collector_running": True, "frozen": True, "exit": 3}

@@ -81,7 +81,7 @@ def test_wheel_has_packages_styles_and_console_script(wheel: Path) -> None:
     assert "tui/cli/demo_session.jsonl" in names  # what `elicit-tui demo --replay` plays
     assert "tui/app/app.py" in names and "widgets/base.py" in names
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
-    assert "elicit-tui = tui.cli.main:main" in zipfile.ZipFile(wheel).read(entry_points).decode()
+    assert "elicit-tui = tui.cli.entry:main" in zipfile.ZipFile(wheel).read(entry_points).decode()
 
 
 def test_app_starts_from_the_installed_wheel(wheel: Path, tmp_path: Path) -> None:

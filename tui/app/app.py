@@ -120,6 +120,10 @@ class ElicitationApp(KeyOrderApp[Any]):
     """Whether a secret the keyring refused may be kept in memory for this run: only where
     the agent runs in this process, and so can use the value."""
 
+    shows_main_screen: ClassVar[bool] = True
+    """Whether the app composes its main screen (title, agent status, timeline, keys): an app
+    that only ever shows its modal (`elicit-tui ask`) builds none of it."""
+
     prebuilds_modals: ClassVar[bool] = True
     """Whether the app builds a modal of each common request shape while it is idle, so that
     the first question of each is shown as fast as the next ones."""
@@ -198,6 +202,8 @@ class ElicitationApp(KeyOrderApp[Any]):
         self._prebuild_timer: Timer | None = None
 
     def compose(self) -> ComposeResult:
+        if not self.shows_main_screen:
+            return
         yield Header()
         with Vertical(id="main"):
             with Horizontal(id="status-bar"):
@@ -205,6 +211,14 @@ class ElicitationApp(KeyOrderApp[Any]):
                 yield Static(id="waiting-count")
             yield Timeline(self._time_label, redraw_delay=self.timeline_redraw_delay, id="timeline")
         yield KeyFooter()
+
+    def _agent_status(self) -> AgentStatus | None:
+        """The main screen's agent status line; None without a main screen."""
+        return self.query_one(AgentStatus) if self.shows_main_screen else None
+
+    def _timeline(self) -> Timeline | None:
+        """The main screen's timeline; None without a main screen."""
+        return self.query_one(Timeline) if self.shows_main_screen else None
 
     def on_mount(self) -> None:
         # Secrets answered from now on are scrubbed from every log record (see tui.secrets.redaction).
@@ -220,15 +234,17 @@ class ElicitationApp(KeyOrderApp[Any]):
             self._detach_approvals = self.approvals.attach(self.queue)
         # Once idle: neither the first frame nor a question asked at once waits for modals.
         self._prebuild_when_idle()
-        status = self.query_one(AgentStatus)
-        if self.agent is None or not isinstance(self.queue, ElicitationQueue):
-            status.show_idle()
-        else:
-            status.show_running(self.agent_name)
+        agent = self.agent if isinstance(self.queue, ElicitationQueue) else None
+        if (status := self._agent_status()) is not None:
+            if agent is None:
+                status.show_idle()
+            else:
+                status.show_running(self.agent_name)
+        if agent is not None:
             # A daemon thread, not a Textual worker: an agent that never returns must not block exit.
             self._agent_thread = threading.Thread(
                 target=self._run_agent,
-                args=(self.agent, self.queue),
+                args=(agent, self.queue),
                 name="elicit-agent",
                 daemon=True,
             )
@@ -267,7 +283,8 @@ class ElicitationApp(KeyOrderApp[Any]):
             self._exit_with_agent_result()
             return
         self._quitting = True
-        self.query_one(AgentStatus).show_stopping(self.agent_name)
+        if (status := self._agent_status()) is not None:
+            status.show_stopping(self.agent_name)
         self.set_timer(AGENT_EXIT_GRACE, self._exit_with_agent_result)
 
     async def _stop_asking(self) -> None:
@@ -355,8 +372,8 @@ class ElicitationApp(KeyOrderApp[Any]):
         if not self.app_focus:
             self._notices.offer(notice_for(event.request))
         self._waiting.append(event)
-        timeline = self.query_one(Timeline)
-        self._main_screen_news.append(lambda: timeline.add_request(event.request, event.at))
+        if (timeline := self._timeline()) is not None:
+            self._main_screen_news.append(lambda: timeline.add_request(event.request, event.at))
         if self._shown is None:
             if self.ring_bell:
                 self.bell()
@@ -382,9 +399,9 @@ class ElicitationApp(KeyOrderApp[Any]):
         request, result, by = event.request, event.result, event.answered_by
         assert result is not None
         elsewhere = by is not None and by != self.front_end_name
-        timeline = self.query_one(Timeline)
         answered = Answered(by, event.at).describe() if elsewhere else None
-        self._main_screen_news.append(lambda: timeline.resolve(request, result, answered))
+        if (timeline := self._timeline()) is not None:
+            self._main_screen_news.append(lambda: timeline.resolve(request, result, answered))
         shown = self._shown
         if shown is not None and shown.request.id == request.id and shown.is_current:
             sending = shown.sending
@@ -555,9 +572,10 @@ class ElicitationApp(KeyOrderApp[Any]):
         shown = 1 if self._shown is not None else 0
         # At once, not with the news: a count of a new width must be laid out, and a screen
         # behind a modal is only repainted, not laid out again.
-        self.query_one("#waiting-count", Static).update(
-            f"{count + shown} open · {count} waiting" if count + shown else "nothing waiting"
-        )
+        if self.shows_main_screen:
+            self.query_one("#waiting-count", Static).update(
+                f"{count + shown} open · {count} waiting" if count + shown else "nothing waiting"
+            )
         if self._shown is None:
             # The main screen is in front: show the news now.
             self._show_main_screen_news()
@@ -578,22 +596,24 @@ class ElicitationApp(KeyOrderApp[Any]):
     def on_agent_finished(self, message: AgentFinished) -> None:
         if self.exit_when_agent_done or self._quitting:
             self.exit_once(message.value)
-        elif self.is_running:
-            self.query_one(AgentStatus).show_finished(message.value)
+        elif self.is_running and (status := self._agent_status()) is not None:
+            status.show_finished(message.value)
 
     def set_activity(self, text: str) -> None:
         """Say what the agent is doing on the status line; callable from any thread."""
         self.post_message(AgentActivity(text))
 
     def on_agent_activity(self, message: AgentActivity) -> None:
-        if self.agent_result is None and self.is_running:
-            self.query_one(AgentStatus).show_activity(message.text)
+        status = self._agent_status() if self.is_running else None
+        if self.agent_result is None and status is not None:
+            status.show_activity(message.text)
 
     def on_agent_failed(self, message: AgentFailed) -> None:
         if self._quitting:
             self._exit_with_agent_result()
         elif self.is_running:
-            self.query_one(AgentStatus).show_failed(message.error)
+            if (status := self._agent_status()) is not None:
+                status.show_failed(message.error)
             self.notify(
                 f"The agent failed: {error_text(message.error)}", severity="error", timeout=8
             )

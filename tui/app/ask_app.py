@@ -44,6 +44,7 @@ class AskApp(ElicitationApp):
 
     keeps_secrets_in_memory = False
     prebuilds_modals = False  # one question: nothing to build ahead for
+    shows_main_screen = False  # only the dialog shows, inline or full screen
 
     def __init__(
         self,

@@ -19,6 +19,7 @@ from typing import Any, NoReturn, TextIO
 
 from pydantic import BaseModel, SecretStr, TypeAdapter, ValidationError
 
+from tui.cli.loading import loading_modules
 from tui.cli.passthrough import add_passthrough_command
 from tui.cli.plain import PlainPrompter, plain_streams, plain_wanted
 from tui.cli.token_option import add_token_option
@@ -385,8 +386,9 @@ def _ask_on_terminal(
     request: Request, transcript: Path | None = None, *, inline: bool, bell: bool
 ) -> ElicitationResult:
     # Textual is imported only here: an invalid request is refused without loading it.
-    from tui.app.ask_app import INTERRUPTED, AskApp
-    from tui.app.terminal import NoTerminalError, streams_on_terminal
+    with loading_modules():
+        from tui.app.ask_app import INTERRUPTED, AskApp
+        from tui.app.terminal import NoTerminalError, streams_on_terminal
 
     app = AskApp(request, transcript=transcript, bell=None if bell else False)
     try:

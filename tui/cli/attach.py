@@ -6,6 +6,7 @@ import argparse
 import os
 import sys
 
+from tui.cli.loading import loading_modules
 from tui.cli.notify_option import add_notify_option
 from tui.cli.token_option import add_token_option
 
@@ -58,8 +59,9 @@ def _run(args: argparse.Namespace) -> int:
     except InboxUnreachable as error:
         print(f"elicit-tui attach: {error}; is `elicit-tui serve` running?", file=sys.stderr)
         return NO_INBOX
-    from tui.app.attach_app import AttachApp
-    from tui.app.terminal import NoTerminalError, streams_on_terminal
+    with loading_modules():
+        from tui.app.attach_app import AttachApp
+        from tui.app.terminal import NoTerminalError, streams_on_terminal
 
     app = AttachApp(front_end, notify_command=args.notify)
     try:

@@ -10,6 +10,7 @@ from functools import partial
 from tui.cli.approvals import add_approvals_command
 from tui.cli.ask import add_ask_command
 from tui.cli.attach import add_attach_command
+from tui.cli.loading import loading_modules
 from tui.cli.mcp import add_mcp_command
 from tui.cli.passthrough import add_passthrough_command, imported_when_run
 from tui.cli.replay import add_replay_command, add_replay_options, run_replay
@@ -25,10 +26,11 @@ DEMO_SESSION = "demo_session.jsonl"
 def _run_demo(args: argparse.Namespace) -> int:
     if args.replay:
         return _replay_demo(args)
-    from tui.app.app import ElicitationApp
-    from tui.approvals.rules import ApprovalPolicy
-    from tui.cli.demo import setup_service_agent
-    from tui.core.queue import ElicitationQueue
+    with loading_modules():
+        from tui.app.app import ElicitationApp
+        from tui.approvals.rules import ApprovalPolicy
+        from tui.cli.demo import setup_service_agent
+        from tui.core.queue import ElicitationQueue
 
     agent = partial(setup_service_agent, pause=args.pause)
     app = ElicitationApp(

@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from tui.cli.loading import loading_modules
 from tui.cli.transcript_option import add_transcript_option
 from tui.core.queue import ElicitationQueue, Policy, QueueEvent
 from tui.mcp.options import McpOptions, UsageError
@@ -183,9 +184,10 @@ def _say_how_it_was_answered(auto: str) -> Callable[[QueueEvent], None]:
 
 def _run_in_tui(options: McpOptions, transcript: Path | None = None) -> Results:
     """Talk to the server from the app's agent thread; the results once the app has exited."""
-    from tui.app.app import ElicitationApp
-    from tui.app.terminal import streams_on_terminal
-    from tui.mcp.session import CommandFailed, run_session
+    with loading_modules():
+        from tui.app.app import ElicitationApp
+        from tui.app.terminal import streams_on_terminal
+        from tui.mcp.session import CommandFailed, run_session
 
     finished: list[Results] = []
     failures: list[Exception] = []

@@ -9,6 +9,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from tui.cli.loading import loading_modules
 from tui.cli.render import add_render_options, run_render, wants_render
 
 EXIT_MISMATCH = 1
@@ -136,7 +137,8 @@ def run_replay(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace, transcript: object) -> tuple[list[str], int]:
-    from tui.app.replay_app import ReplayApp
+    with loading_modules():
+        from tui.app.replay_app import ReplayApp
     from tui.secrets.memory_keyring import memory_keyring
     from tui.transcript.reader import Transcript
     from tui.transcript.timing import Timing

@@ -8,6 +8,7 @@ import os
 import socket
 import sys
 
+from tui.cli.loading import loading_modules
 from tui.cli.notify_option import add_notify_option
 from tui.cli.transcript_option import add_transcript_option
 from tui.inbox.discovery import TOKEN_ENV
@@ -70,10 +71,11 @@ def _port(value: str) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     try:
-        if args.headless:
-            from tui.inbox.headless import run_headless
-        else:
-            from tui.app.serve_app import ServeApp
+        with loading_modules():
+            if args.headless:
+                from tui.inbox.headless import run_headless
+            else:
+                from tui.app.serve_app import ServeApp
     except ImportError as error:
         print(
             f"elicit-tui serve needs the MCP SDK ({error.name} is not installed): "
