@@ -14,7 +14,7 @@ from textual.color import Color
 from textual.events import ScreenResume
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Button, Input, OptionList, Static, TextArea
+from textual.widgets import Button, Input, OptionList, Static, Switch, TextArea
 from textual.widgets._footer import FooterKey
 
 from tui.app.app import ElicitationApp
@@ -22,6 +22,7 @@ from tui.core.models import (
     ChoiceRequest,
     ConfirmationRequest,
     ElicitationResult,
+    FormRequest,
     MultiChoiceRequest,
     SecretRequest,
     TextRequest,
@@ -304,3 +305,147 @@ async def test_a_theme_chosen_while_the_modal_was_kept_shows_when_it_is_reloaded
     assert second is first
     assert light != dark
     assert light == Color.parse(expected)
+
+
+def form(title: str, **fields: dict[str, Any]) -> FormRequest:
+    return FormRequest(
+        message=title,
+        requested_schema={"type": "object", "properties": fields, "required": list(fields)[:1]},
+    )
+
+
+FIRST_FORM = form(
+    "Deploy where?",
+    host={"type": "string", "title": "Host", "description": "where it runs"},
+    port={"type": "integer", "title": "Port", "minimum": 1, "maximum": 65535},
+    token={"type": "string", "title": "Token", "format": "password"},
+    tls={"type": "boolean", "title": "TLS"},
+)
+
+SECOND_FORM = form(
+    "Who owns it?",
+    team={"type": "string", "title": "Team", "description": "the owners", "default": "infra"},
+    email={"type": "string", "title": "Contact", "format": "email"},
+    budget={"type": "number", "title": "Budget", "default": 9.5},
+    paging={"type": "boolean", "title": "Paging", "default": True},
+)
+
+
+def screen_text(app: ElicitationApp) -> str:
+    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+
+
+async def test_a_form_of_the_same_fields_is_shown_as_a_fresh_one_would_be() -> None:
+    asker = Asker(FIRST_FORM, SECOND_FORM)
+    app = app_for(asker)
+    async with app.run_test(size=SIZE) as pilot:
+        first = await wait_for_modal(pilot, "Deploy where?")
+        burst(app, *"db1", "tab", *"99999", "ctrl+s")  # the port is out of range: refused
+        await wait_for(pilot, lambda: "Port" in first.query_one("#error", Static).render().plain)
+        burst(app, *["backspace"] * 5, *"5432", "tab", *CANARY, "tab", "space", "ctrl+s")
+        second = await wait_for_modal(pilot, "Who owns it?")
+        assert second is first
+        await pilot.pause()
+        reloaded = screen_text(app)
+        values = [str(i.value) for i in second.query(Input)]
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: len(asker.results) == 2)
+    fresh_app = app_for(Asker(SECOND_FORM))
+    async with fresh_app.run_test(size=SIZE) as pilot:
+        await wait_for_modal(pilot, "Who owns it?")
+        await pilot.pause()
+        fresh = screen_text(fresh_app)
+    token = asker.results[0].content.pop("token")
+    assert token.get_secret_value() == CANARY
+    assert asker.results[0].content == {"host": "db1", "port": 5432, "tls": True}
+    assert asker.results[1].content == {"team": "infra", "budget": 9.5, "paging": True}
+    assert values == ["infra", "", "9.5"]
+    assert CANARY not in reloaded
+    assert reloaded == fresh
+
+
+async def test_what_was_typed_in_a_form_is_dropped_once_it_is_answered() -> None:
+    asker = Asker(FIRST_FORM)
+    app = app_for(asker)
+    async with app.run_test(size=SIZE) as pilot:
+        modal = await wait_for_modal(pilot, "Deploy where?")
+        burst(app, *"db1", "tab", *"5432", "tab", *CANARY, "tab", "space", "ctrl+s")
+        await wait_for(pilot, lambda: len(asker.results) == 1)
+        await pilot.pause()
+        kept = [str(i.value) for i in modal.query(Input)], modal.query_one(Switch).value
+    assert asker.results[0].content["token"].get_secret_value() == CANARY
+    assert kept == (["", "", ""], False)
+
+
+async def test_a_form_with_a_list_of_options_is_composed_afresh() -> None:
+    with_options = form(
+        "Which size?", size={"type": "string", "enum": ["s", "m", "l"], "default": "m"}
+    )
+    asker = Asker(with_options, with_options)
+    app = app_for(asker)
+    async with app.run_test(size=SIZE) as pilot:
+        first = await wait_for_modal(pilot, "Which size?")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: len(asker.results) == 1)
+        second = await wait_for_modal(pilot, "Which size?")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: len(asker.results) == 2)
+    assert second is not first
+
+
+async def test_a_long_form_of_the_same_fields_is_reloaded_field_by_field() -> None:
+    def long_form(name: str) -> FormRequest:
+        fields = {f"{name}_{i}": {"type": "string", "default": f"{name} {i}"} for i in range(30)}
+        return form(f"{name}?", **fields)
+
+    asker = Asker(long_form("alpha"), long_form("beta"))
+    app = app_for(asker)
+    async with app.run_test(size=SIZE) as pilot:
+        first = await wait_for_modal(pilot, "alpha?")
+        await wait_for(pilot, lambda: len(first.query(Input)) == 30)
+        burst(app, "end", *"!", "ctrl+s")
+        second = await wait_for_modal(pilot, "beta?")
+        values = [str(i.value) for i in second.query(Input)]
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: len(asker.results) == 2)
+    assert second is first
+    assert values == [f"beta {i}" for i in range(30)]
+    assert asker.results[0].content["alpha_0"] == "alpha 0!"
+    assert asker.results[1].content == {f"beta_{i}": f"beta {i}" for i in range(30)}
+
+
+@pytest.mark.parametrize(
+    ("earlier", "keys", "later", "typed"),
+    [
+        (
+            TextRequest(message="Name?"),
+            (*"db1", "enter"),
+            TextRequest(message="Motto?", default="ship it"),
+            ("x", "enter"),
+        ),
+        (FIRST_FORM, (*"db1", "ctrl+s"), SECOND_FORM, ("x", "ctrl+s")),
+    ],
+)
+async def test_typing_over_a_reloaded_default_replaces_it_as_in_a_fresh_modal(
+    earlier: TextRequest | FormRequest,
+    keys: tuple[str, ...],
+    later: TextRequest | FormRequest,
+    typed: tuple[str, ...],
+) -> None:
+    # The field keeps the focus from the answer before: no focus event selects its default.
+    answers = []
+    for requests in ([later], [earlier, later]):
+        asker = Asker(*requests)
+        app = app_for(asker)
+        async with app.run_test(size=SIZE) as pilot:
+            if len(requests) == 2:
+                await wait_for_modal(pilot, earlier.message)
+                burst(app, *keys)
+            await wait_for_modal(pilot, later.message)
+            burst(app, *typed)
+            count = len(requests)
+            await wait_for(pilot, lambda asker=asker, count=count: len(asker.results) == count)
+        answers.append(asker.results[-1].content)
+    fresh, reloaded = answers
+    assert reloaded == fresh
+    assert fresh in ("x", {"team": "x", "budget": 9.5, "paging": True})

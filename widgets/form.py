@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, ValidationError
@@ -16,7 +17,7 @@ from tui.core.models import FormRequest
 from tui.core.schema import FieldSpec, FormSpec, build_content, validate_content
 from tui.secrets.redaction import REDACTOR
 from widgets.base import ElicitationModal, InvalidAnswer
-from widgets.form_field import FormField, field_rows, field_values
+from widgets.form_field import FormField, field_rows, field_shape, field_values
 
 _CHROME_ROWS = 12
 """Rows of the dialog around its fields: borders, source, title, message, button, error."""
@@ -29,6 +30,10 @@ class FormModal(ElicitationModal[FormRequest]):
     Only the fields that fill the first screen are built and composed; the rest are built
     and mounted in one batch right after the first paint, so a long form shows at once.
     Fields not built yet count as untouched: they give their defaults.
+
+    A form whose fields are all typed into (inputs and switches) is kept once answered, and
+    shows the next form of the same fields (their types, help lines and order) by reloading
+    them with its titles, hints and defaults.
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -79,6 +84,23 @@ class FormModal(ElicitationModal[FormRequest]):
         self._by_control.update((f.control, f) for f in built)
         return [widget for form_field in built for widget in form_field.widgets]
 
+    @classmethod
+    def body_shape(cls, request: FormRequest) -> tuple[Hashable, ...] | None:
+        fields = tuple(field_shape(field) for field in request.spec.fields)
+        return None if None in fields else fields
+
+    def reload(self, request: FormRequest, *, deadline: float | None = None) -> None:
+        self.spec = request.spec
+        self._submitted_once = False
+        for form_field, field in zip(self.fields, self.spec.fields, strict=False):
+            form_field.reload(field, masked=request.sensitive)
+        super().reload(request, deadline=deadline)
+        self.set_class(self._taller_than_screen(), "tall")
+
+    def forget(self) -> None:
+        for form_field in self.fields:
+            form_field.forget()
+
     def compose_body(self) -> ComposeResult:
         yield from self._build(self.spec.fields[: self._first_screenful()])
         yield Button("Submit", id="submit", variant="primary")
@@ -102,8 +124,9 @@ class FormModal(ElicitationModal[FormRequest]):
     def on_resize(self) -> None:
         self.set_class(self._taller_than_screen(), "tall")
 
-    def on_mount(self) -> None:
+    def fill(self) -> None:
         if len(self.fields) < len(self.spec.fields):
+            # Not built yet (or the form answered before closed before they were mounted).
             self.call_after_refresh(self._mount_rest)
         self.set_focus(self.fields[0].control if self.fields else self.query_one("#submit"))
 

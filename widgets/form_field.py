@@ -176,6 +176,15 @@ def make_control(field: FieldSpec, classes: str = "") -> Widget:
     )
 
 
+def field_shape(field: FieldSpec) -> tuple[str, bool] | None:
+    """What of `field` decides the widgets it is shown with, for a field whose control can
+    take another field's values (typed into: an input or a switch); None for a list of
+    options, built for its own field."""
+    if field.type in ("enum", "multi_enum"):
+        return None
+    return ("switch" if field.type == "boolean" else "input", field.description is not None)
+
+
 def field_rows(field: FieldSpec) -> int:
     """About how many rows `field` takes on screen: its box, the control in it, the help line."""
     if field.type == "multi_enum" or (field.type == "enum" and len(field.options) <= SHORT_ENUM):
@@ -229,15 +238,47 @@ class FormField:
             Static(field.description, classes="help", markup=False) if field.description else None
         )
         """The description under the box, if the schema gives one."""
-        self._initial = _comparable(self.raw)
         self.error: str | None = None
         """The message shown for the current value, or None while it is valid."""
+        self._subtitle = ""
+        self._show_fresh()
+
+    def reload(self, field: FieldSpec, *, masked: bool) -> None:
+        """Show `field`, of this field's `field_shape()`, with its default, in place of the
+        field answered; `masked`: typed masked whatever its type (a sensitive form)."""
+        self.field = field
+        control = self.control
+        if isinstance(control, Switch):
+            control.value = bool(field.default)
+            self.show_switch(control.value)
+        elif isinstance(control, Input):
+            control.password = field.secret or masked
+            control.type = _INPUT_TYPES.get(field.type, "text")  # type: ignore[assignment]
+            control.max_length = field.max_length or 0
+            control.placeholder = field.hint()
+            control.value = "" if field.default is None else str(field.default)
+            # Selected whole, as a fresh field is when focused: typing replaces the default.
+            control.select_all()
+        if self.help is not None:
+            self.help.update(field.description or "")
+        self._show_fresh()
+
+    def forget(self) -> None:
+        """Drop what the control holds: the answer is given."""
+        if isinstance(self.control, Input):
+            self.control.clear()
+        elif isinstance(self.control, Switch):
+            self.control.value = False
+
+    def _show_fresh(self) -> None:
+        """Title, hint and no error for the field as it starts, its value untouched."""
+        field = self.field
+        self._initial = _comparable(self.raw)
         title = Content(field.title)
         self.box.border_title = (
             Content.assemble(title, (" *", "bold $text-error")) if field.required else title
         )
-        self._subtitle = self._hint_line()
-        self.box.border_subtitle = self._subtitle
+        self.show_error(None)
 
     @property
     def widgets(self) -> list[Widget]:

@@ -72,7 +72,8 @@ class TextModal(ElicitationModal[TextRequest]):
             field.placeholder = request.placeholder or ""
             field.max_length = request.max_length or 0
             field.value = request.default or ""
-            field.cursor_position = len(field.value)
+            # Selected whole, as a fresh field is when focused: typing replaces the default.
+            field.select_all()
         self.query_one("#count", Static).update("")
         self.query_one("#answer").focus()
         super().reload(request, deadline=deadline)
