@@ -178,11 +178,13 @@ def make_control(field: FieldSpec, classes: str = "") -> Widget:
 
 def field_shape(field: FieldSpec) -> tuple[str, bool] | None:
     """What of `field` decides the widgets it is shown with, for a field whose control can
-    take another field's values (typed into: an input or a switch); None for a list of
-    options, built for its own field."""
+    take another field's values (typed into: a switch, or an input of the same type, whose
+    validators Textual picks by type as it is made); None for a list of options, built for
+    its own field."""
     if field.type in ("enum", "multi_enum"):
         return None
-    return ("switch" if field.type == "boolean" else "input", field.description is not None)
+    control = "switch" if field.type == "boolean" else _INPUT_TYPES.get(field.type, "text")
+    return (control, field.description is not None)
 
 
 def field_rows(field: FieldSpec) -> int:
@@ -253,7 +255,6 @@ class FormField:
             self.show_switch(control.value)
         elif isinstance(control, Input):
             control.password = field.secret or masked
-            control.type = _INPUT_TYPES.get(field.type, "text")  # type: ignore[assignment]
             control.max_length = field.max_length or 0
             control.placeholder = field.hint()
             control.value = "" if field.default is None else str(field.default)
