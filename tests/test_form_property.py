@@ -39,16 +39,31 @@ def _revealed(content: dict[str, Any]) -> dict[str, Any]:
     return {k: v.get_secret_value() if isinstance(v, SecretStr) else v for k, v in content.items()}
 
 
-async def _submit_untouched(schema: dict[str, Any]) -> None:
+def _form_complete(app: ElicitationApp, message: str) -> bool:
+    screen = app.screen
+    return isinstance(screen, FormModal) and screen.complete and screen.request.message == message
+
+
+async def _submit_untouched(schema: dict[str, Any], *, asked_before: bool = False) -> None:
+    """Submit a form of `schema` untouched; `asked_before`: after the same form was shown and
+    cancelled in the same app, so that a form of fields it can reload is reloaded."""
     queue = ElicitationQueue()
     app = ElicitationApp(queue, input_grace=0)
     async with app.run_test(size=(80, 24)) as pilot:
-        future = queue.submit(FormRequest(message="Generated", requested_schema=schema))
-        await wait_for(
-            pilot, lambda: isinstance(app.screen, FormModal) and app.screen.complete, timeout=10
-        )
+        earlier = None
+        if asked_before:
+            cancelled = queue.submit(FormRequest(message="Before", requested_schema=schema))
+            await wait_for(pilot, lambda: _form_complete(app, "Before"), timeout=10)
+            earlier = app.screen
+            await pilot.press("escape")
+            await wait_for(pilot, cancelled.done, timeout=10)
+        request = FormRequest(message="Generated", requested_schema=schema)
+        future = queue.submit(request)
+        await wait_for(pilot, lambda: _form_complete(app, "Generated"), timeout=10)
         modal = app.screen
         assert isinstance(modal, FormModal)
+        if earlier is not None:
+            assert (modal is earlier) == (FormModal.body_shape(request) is not None)
         assert [f.field.name for f in modal.fields] == list(schema["properties"])
         await pilot.press("ctrl+s")
         blocking = _blocking(schema)
@@ -77,3 +92,11 @@ async def _submit_untouched(schema: dict[str, Any]) -> None:
 @given(schemas())
 def test_any_schema_renders_and_submits_its_defaults(schema: dict[str, Any]) -> None:
     asyncio.run(_submit_untouched(schema))
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(schemas())
+def test_any_schema_asked_again_gives_its_defaults_from_the_form_kept(
+    schema: dict[str, Any],
+) -> None:
+    asyncio.run(_submit_untouched(schema, asked_before=True))
