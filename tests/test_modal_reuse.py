@@ -377,18 +377,57 @@ async def test_what_was_typed_in_a_form_is_dropped_once_it_is_answered() -> None
     assert kept == (["", "", ""], False)
 
 
-async def test_a_form_with_a_list_of_options_is_composed_afresh() -> None:
-    with_options = form(
-        "Which size?", size={"type": "string", "enum": ["s", "m", "l"], "default": "m"}
-    )
-    asker = Asker(with_options, with_options)
+FIRST_PICKS = form(
+    "Which size?",
+    size={"type": "string", "title": "Size", "enum": ["s", "m", "l"], "default": "m"},
+    extras={"type": "array", "title": "Extras", "items": {"enum": ["auth", "logs", "cdn"]}},
+)
+
+SECOND_PICKS = form(
+    "Which tier?",
+    tier={"type": "string", "title": "Tier", "enum": ["free", "pro", "team"], "default": "team"},
+    regions={
+        "type": "array",
+        "title": "Regions",
+        "items": {"enum": ["eu", "us", "ap"]},
+        "default": ["us"],
+    },
+)
+
+
+async def test_pick_lists_of_as_many_rows_are_refilled_as_a_fresh_form_shows_them() -> None:
+    asker = Asker(FIRST_PICKS, SECOND_PICKS)
     app = app_for(asker)
     async with app.run_test(size=SIZE) as pilot:
         first = await wait_for_modal(pilot, "Which size?")
+        burst(app, "up", "tab", "space", "down", "space", "ctrl+s")
+        second = await wait_for_modal(pilot, "Which tier?")
+        await pilot.pause()
+        reloaded = screen_text(app), [c.highlighted for c in second.query(OptionList)]
         await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: len(asker.results) == 2)
+    fresh_app = app_for(Asker(SECOND_PICKS))
+    async with fresh_app.run_test(size=SIZE) as pilot:
+        shown = await wait_for_modal(pilot, "Which tier?")
+        await pilot.pause()
+        fresh = screen_text(fresh_app), [c.highlighted for c in shown.query(OptionList)]
+    assert second is first
+    assert asker.results[0].content == {"size": "s", "extras": ["auth", "logs"]}
+    assert asker.results[1].content == {"tier": "team", "regions": ["us"]}
+    assert reloaded == fresh
+
+
+async def test_a_form_with_a_long_list_of_options_is_composed_afresh() -> None:
+    regions = [f"region-{i}" for i in range(12)]
+    with_options = form("Which region?", region={"type": "string", "enum": regions})
+    asker = Asker(with_options, with_options)
+    app = app_for(asker)
+    async with app.run_test(size=SIZE) as pilot:
+        first = await wait_for_modal(pilot, "Which region?")
+        await pilot.press("escape")
         await wait_for(pilot, lambda: len(asker.results) == 1)
-        second = await wait_for_modal(pilot, "Which size?")
-        await pilot.press("ctrl+s")
+        second = await wait_for_modal(pilot, "Which region?")
+        await pilot.press("escape")
         await wait_for(pilot, lambda: len(asker.results) == 2)
     assert second is not first
 

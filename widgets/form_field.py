@@ -130,6 +130,25 @@ def _radio_prompt(option: Option | None, chosen: bool) -> Content:
     return Content.assemble(marker, option.label)
 
 
+def _radio_options(field: FieldSpec) -> tuple[list[ListOption], int | None]:
+    """A short enum's rows, and the index of its default (None: none picked)."""
+    choices = _radio_choices(field)
+    # "(none)" is the one option without an id: it stands for no value
+    ids = [None if option is None else option.value for option in choices]
+    chosen = ids.index(field.default) if field.default in ids else None
+    rows = [
+        ListOption(_radio_prompt(option, index == chosen), id=ids[index])
+        for index, option in enumerate(choices)
+    ]
+    return rows, chosen
+
+
+def _checklist_entries(field: FieldSpec) -> list[Selection[str]]:
+    """A multi-enum's rows, its defaults ticked."""
+    picked = set(field.default or ())
+    return [Selection(literal(o.label), o.value, o.value in picked) for o in field.options]
+
+
 def make_control(field: FieldSpec, classes: str = "") -> Widget:
     """The widget that edits `field`, prefilled with its default, with the class `control`
     and `classes` (given here: classes added later cost a restyle each)."""
@@ -147,25 +166,12 @@ def make_control(field: FieldSpec, classes: str = "") -> Widget:
             classes=classes,
         )
     if field.type == "enum":
-        choices = _radio_choices(field)
-        # "(none)" is the one option without an id: it stands for no value
-        ids = [None if option is None else option.value for option in choices]
-        chosen = ids.index(default) if default in ids else None
-        radio = OptionList(
-            *(
-                ListOption(_radio_prompt(option, index == chosen), id=ids[index])
-                for index, option in enumerate(choices)
-            ),
-            classes=f"{classes} radio",
-        )
+        rows, chosen = _radio_options(field)
+        radio = OptionList(*rows, classes=f"{classes} radio")
         radio.highlighted = chosen
         return radio
     if field.type == "multi_enum":
-        picked = set(default or ())
-        return Checklist(
-            *(Selection(literal(o.label), o.value, o.value in picked) for o in field.options),
-            classes=classes,
-        )
+        return Checklist(*_checklist_entries(field), classes=classes)
     return Input(
         "" if default is None else str(default),
         placeholder=field.hint(),
@@ -176,15 +182,21 @@ def make_control(field: FieldSpec, classes: str = "") -> Widget:
     )
 
 
-def field_shape(field: FieldSpec) -> tuple[str, bool] | None:
+def field_shape(field: FieldSpec) -> tuple[str, int, bool] | None:
     """What of `field` decides the widgets it is shown with, for a field whose control can
-    take another field's values (typed into: a switch, or an input of the same type, whose
-    validators Textual picks by type as it is made); None for a list of options, built for
-    its own field."""
-    if field.type in ("enum", "multi_enum"):
+    take another field's values: a switch; an input of the same type (Textual picks an
+    input's validators by its type as it is made); a pick-one list or a checklist of as many
+    rows. None for a long enum: its searchable Select is built for its own options."""
+    if field.type == "enum" and len(field.options) > SHORT_ENUM:
         return None
-    control = "switch" if field.type == "boolean" else _INPUT_TYPES.get(field.type, "text")
-    return (control, field.description is not None)
+    if field.type == "enum":
+        control, rows = "radio", len(_radio_choices(field))
+    elif field.type == "multi_enum":
+        control, rows = "checklist", len(field.options)
+    else:
+        control = "switch" if field.type == "boolean" else _INPUT_TYPES.get(field.type, "text")
+        rows = 1
+    return (control, rows, field.description is not None)
 
 
 def field_rows(field: FieldSpec) -> int:
@@ -253,6 +265,15 @@ class FormField:
         if isinstance(control, Switch):
             control.value = bool(field.default)
             self.show_switch(control.value)
+        elif isinstance(control, Checklist):
+            control.clear_options()
+            control.add_options(_checklist_entries(field))
+            control.highlighted = 0
+        elif isinstance(control, OptionList):
+            rows, chosen = _radio_options(field)
+            control.clear_options()
+            control.add_options(rows)
+            control.highlighted = chosen
         elif isinstance(control, Input):
             control.password = field.secret or masked
             control.max_length = field.max_length or 0
@@ -270,6 +291,8 @@ class FormField:
             self.control.clear()
         elif isinstance(self.control, Switch):
             self.control.value = False
+        elif isinstance(self.control, OptionList):  # a pick-one list or a checklist
+            self.control.clear_options()
 
     def _show_fresh(self) -> None:
         """Title, hint and no error for the field as it starts, its value untouched."""
