@@ -31,9 +31,10 @@ class FormModal(ElicitationModal[FormRequest]):
     and mounted in one batch right after the first paint, so a long form shows at once.
     Fields not built yet count as untouched: they give their defaults.
 
-    A form whose fields are all typed into (inputs and switches) is kept once answered, and
-    shows the next form of the same fields (their types, help lines and order) by reloading
-    them with its titles, hints and defaults.
+    A form is kept once answered, and shows the next form of the same fields (see
+    `field_shape`: the same controls, input types, row counts and help lines, in order) by
+    reloading them with its titles, hints, options and defaults. A form with a long enum,
+    whose searchable Select is built for its own options, is composed afresh each time.
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
