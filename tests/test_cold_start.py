@@ -7,6 +7,8 @@ benchmarks/bench_table.py).
 from __future__ import annotations
 
 import json
+import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -306,3 +308,19 @@ print(json.dumps(seen))
 
 def test_the_console_script_runs_its_command_with_the_collector_running() -> None:
     assert _fresh(CONSOLE_SCRIPT) == {"collector_running": True, "frozen": True, "exit": 3}
+
+
+def test_the_console_script_stops_quietly_when_its_reader_has_gone() -> None:
+    # `elicit-tui approvals list | head -0`: the pipe is closed before anything is written.
+    read, write = os.pipe()
+    os.close(read)
+    done = subprocess.run(
+        [sys.executable, "-c", "from tui.cli.entry import main; main()", "approvals", "list"],
+        stdout=write,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
+    os.close(write)
+    assert (done.returncode, done.stderr) == (128 + signal.SIGPIPE, "")

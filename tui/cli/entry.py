@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import signal
 import sys
 from typing import NoReturn
 
@@ -12,4 +14,13 @@ def main() -> NoReturn:
     """Entry point of the `elicit-tui` console script."""
     with loading_modules():
         from tui.cli.main import main as run_command
-    sys.exit(run_command())
+    try:
+        status = run_command()
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # Whoever read the output has gone (`elicit-tui secrets list | head -1`): stop with
+        # the status a shell gives a command ended by SIGPIPE, not with a traceback, and
+        # leave nothing for the interpreter to flush into the closed pipe on its way out.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        status = 128 + signal.SIGPIPE
+    sys.exit(status)
