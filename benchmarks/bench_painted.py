@@ -21,7 +21,8 @@ and waits, and the app pushes a fresh `ModalScreen` with the stock widget (`Opti
 alternate in one run; figures are medians and p90 of wall time and of CPU time
 (`process_time`, in-process rows), and ours ÷ bare.
 
-Cases: simple kinds asked from an idle app; the first question of each kind in a fresh app;
+Cases: simple kinds asked from an idle app; the first question of each kind in a fresh app
+(asked at once, while it builds the common modals ahead, once they are built);
 a form of 4 fields; N choice questions back to back, each answered the moment it is painted
 (no idle gap, input grace 0): requests per second, ask → painted over the run, first and last
 100, and the growth of RSS and gc-tracked objects from question 100 to the last.
@@ -584,12 +585,13 @@ async def headless(args: argparse.Namespace) -> None:
             ours,
             bare,
         )
-    for kind in KINDS:
-        ours, bare = [], []
-        for _ in range(args.first_reps):
-            ours += await first_case(True, kind, 1, args.first_idle)
-            bare += await first_case(False, kind, 1, args.first_idle)
-        row(f"first {kind}, {args.first_idle:g} s idle", ours, bare)
+    for idle in args.first_idle:
+        for kind in KINDS:
+            ours, bare = [], []
+            for _ in range(args.first_reps):
+                ours += await first_case(True, kind, 1, idle)
+                bare += await first_case(False, kind, 1, idle)
+            row(f"first {kind}, {idle:g} s idle", ours, bare)
     if args.burst:
         await burst_rows(args.burst)
 
@@ -665,9 +667,11 @@ def main() -> None:
     parser.add_argument(
         "--first-idle",
         type=float,
-        default=0.2,
-        help="seconds a fresh app is idle before its first question (an idle app builds the "
-        "common modals ahead after 1 s)",
+        nargs="+",
+        default=[0.0, 0.1, 0.3],
+        help="seconds a fresh app is idle before its first question: the common modals are "
+        "built ahead from its first frame on, in about 0.1 s (0: asked before, 0.1: while, "
+        "0.3: after)",
     )
     parser.add_argument("--burst", type=int, default=1000, help="questions back to back")
     parser.add_argument("--pty-reps", type=int, default=20, help="questions per kind, pty")

@@ -13,6 +13,7 @@ from app_driver import SIZE, wait_for, wait_for_modal
 from asking import Asker, burst
 from pydantic import SecretStr
 
+import tui.app.app as app_module
 from tui.app.app import ElicitationApp
 from tui.core.models import (
     ChoiceRequest,
@@ -103,6 +104,62 @@ async def test_a_question_asked_at_once_is_shown_and_no_modal_is_left_over_once_
     # One modal per shape, every one of them ready to be reloaded, none forgotten running.
     assert kept == idle
     assert len(running) == len(kept) == 6
+
+
+async def test_the_common_modals_are_built_from_the_first_frame_on_without_a_wait(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Only the start can set the building off: the wait after an answer never ends here.
+    monkeypatch.setattr(app_module, "PREBUILD_AFTER_IDLE", 3600.0)
+    asker = LateAsker(TextRequest(message="Service name?"))
+    app = ElicitationApp(ElicitationQueue(), asker, input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app._prebuilt)
+        built = modals_of(app)
+        asker.go.set()
+        modal = await wait_for_modal(pilot, "Service name?")
+        burst(app, *"api", "enter")
+        await wait_for(pilot, lambda: len(asker.results) == 1)
+    assert len(built) == 6
+    assert modal in built
+    assert asker.results[0].content == "api"
+
+
+async def test_a_question_asked_while_a_modal_is_built_ahead_is_shown_before_the_next_is_begun(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(app_module, "PREBUILD_AFTER_IDLE", 0.05)
+    queue = ElicitationQueue()
+    posted = threading.Event()
+    queue.subscribe(lambda event: posted.set())
+    asker = Asker(TextRequest(message="Service name?"))
+    begun: list[Request] = []
+    shown_after: list[int] = []
+    prebuild = ModalPool.prebuild
+
+    async def ask_meanwhile(pool: ModalPool, request: Request) -> None:
+        begun.append(request)
+        if len(begun) == 1:
+            # The question is posted to the app before the first modal built ahead is mounted.
+            threading.Thread(target=asker, args=(queue,), daemon=True).start()
+            while not posted.is_set():
+                await asyncio.sleep(0.001)
+        await prebuild(pool, request)
+
+    monkeypatch.setattr(ModalPool, "prebuild", ask_meanwhile)
+    app = ElicitationApp(queue, input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        modal = await wait_for_modal(pilot, "Service name?")
+        shown_after.append(len(begun))
+        burst(app, *"api", "enter")
+        await wait_for(pilot, lambda: len(asker.results) == 1)
+        # The rest are built once the app has been idle again.
+        await wait_for(pilot, lambda: app._prebuilt)
+        kept = modals_of(app)
+    assert shown_after == [1]
+    assert asker.results[0].content == "api"
+    assert len(kept) == 6
+    assert modal in kept  # the one answered is kept for its shape, none built beside it
 
 
 async def test_an_app_that_exits_while_it_builds_a_modal_exits_cleanly(

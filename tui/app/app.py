@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
 import os
@@ -76,8 +77,9 @@ _ENDED_WITHOUT_USER = {
 }
 
 PREBUILD_AFTER_IDLE = 1.0
-"""Seconds with no question shown before the app builds the common modals ahead: an agent
-that asks at once, or asks again right after an answer, never meets a modal being built."""
+"""Seconds with no question shown, once one has been answered, before the app builds the
+common modals left unbuilt: an agent that asks again right after an answer never meets a
+modal being built."""
 
 QUIT_KEYS = frozenset({"ctrl+q", "ctrl+c", "ctrl+z"})
 """Keys the input grace never drops: quitting (or stopping, in `elicit-tui ask`) is never an
@@ -232,8 +234,9 @@ class ElicitationApp(KeyOrderApp[Any]):
         if isinstance(self.queue, ElicitationQueue):
             # After the app: requests already waiting that a rule answers still reach the timeline.
             self._detach_approvals = self.approvals.attach(self.queue)
-        # Once idle: neither the first frame nor a question asked at once waits for modals.
-        self._prebuild_when_idle()
+        # Right after the first frame, which does not wait for them; a question asked at once
+        # comes before it and stops them until the app has been idle for a while.
+        self.call_after_refresh(self._prebuild_while_idle)
         agent = self.agent if isinstance(self.queue, ElicitationQueue) else None
         if (status := self._agent_status()) is not None:
             if agent is None:
@@ -492,15 +495,26 @@ class ElicitationApp(KeyOrderApp[Any]):
 
     async def _prebuild(self) -> None:
         # One at a time, each mounted before the next starts: a question arriving meanwhile
-        # waits for one modal's mounting at most, and stops the rest until it is answered.
+        # waits for one modal's mounting at most, and stops the rest until the app has been
+        # idle again for a while (a new wait, `_prebuild_timer`, begins once it is answered).
         try:
             for request in _common_requests():
-                if self._shown is not None or self._exiting:
+                await self._messages_handled()
+                if self._shown is not None or self._prebuild_timer is not None or self._exiting:
                     return
                 await self._modals.prebuild(request)
             self._prebuilt = True
         finally:
             self._prebuilding = False
+
+    async def _messages_handled(self) -> None:
+        """Return once the app has handled every message posted before this call, such as a
+        question that arrived while a modal was being built ahead."""
+        # A build's last step runs right after the app's current message (Textual's
+        # `call_next`), ahead of those waiting; this one is posted behind them.
+        handled = asyncio.Event()
+        self.call_later(handled.set)
+        await handled.wait()
 
     def _answered(self, request: Request, result: ElicitationResult | None) -> None:
         self._write_keys(request)
