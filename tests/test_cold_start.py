@@ -141,6 +141,7 @@ COMMON_KINDS = (
 RARE = (
     "markdown_it",
     "textual.widgets._markdown",
+    "textual.widgets._text_area",
     "rich.traceback",
     "pygments",
     "mcp",
@@ -149,8 +150,8 @@ RARE = (
     "widgets.tool_approval",
     "widgets.url",
 )
-"""What no modal built ahead needs: other kinds' modals, Markdown, the crash report's
-renderer, the MCP bridge."""
+"""What no modal built ahead needs: other kinds' modals, Markdown, a multiline answer's text
+area, the crash report's renderer, the MCP bridge."""
 
 
 def test_an_idle_app_loads_the_modals_of_the_common_kinds_and_nothing_of_the_others() -> None:

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Hashable
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.widgets import Input, Static, TextArea
+from textual.widgets import Input, Static
 
 from tui.core.models import TextRequest
 from widgets.base import ElicitationModal, InvalidAnswer
+
+if TYPE_CHECKING:
+    from textual.widgets import TextArea
 
 
 def length_problem(length: int, low: int | None, high: int | None) -> str | None:
@@ -49,6 +52,10 @@ class TextModal(ElicitationModal[TextRequest]):
     def compose_body(self) -> ComposeResult:
         request = self.request
         if self.in_area:
+            # Loaded only for a multiline request: a one-line question, the common one, is
+            # shown sooner in a new process without it.
+            from textual.widgets import TextArea
+
             area = TextArea(request.default or "", id="answer", soft_wrap=True)
             area.show_line_numbers = False
             yield area
@@ -64,7 +71,7 @@ class TextModal(ElicitationModal[TextRequest]):
 
     def reload(self, request: TextRequest, *, deadline: float | None = None) -> None:
         if _in_area(request):
-            area = self.query_one("#answer", TextArea)
+            area = self._area()
             area.load_text(request.default or "")
             area.move_cursor(area.document.end)
         else:
@@ -83,7 +90,7 @@ class TextModal(ElicitationModal[TextRequest]):
 
     def forget(self) -> None:
         if self.in_area:
-            self.query_one("#answer", TextArea).clear()
+            self._area().clear()
         else:
             self.query_one("#answer", Input).clear()
 
@@ -104,8 +111,14 @@ class TextModal(ElicitationModal[TextRequest]):
     @property
     def text(self) -> str:
         if self.in_area:
-            return self.query_one("#answer", TextArea).text
+            return self._area().text
         return self.query_one("#answer", Input).value
+
+    def _area(self) -> TextArea:
+        """The multiline answer's text area (`in_area` only)."""
+        from textual.widgets import TextArea
+
+        return self.query_one("#answer", TextArea)
 
     @property
     def _counted(self) -> bool:
