@@ -12,7 +12,6 @@ from __future__ import annotations
 import getpass
 import json
 import os
-import webbrowser
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, TextIO, TypeVar
@@ -379,6 +378,8 @@ class PlainPrompter:
         return _accept({"scope": ("once", "session", "always")[number - 1]})
 
     def _url(self, request: UrlRequest) -> ElicitationResult:
+        import webbrowser  # loaded for a link only: it costs every other question's start
+
         from tui.core.url_check import check_url
 
         report = check_url(request.url)
