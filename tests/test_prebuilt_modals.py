@@ -106,6 +106,49 @@ async def test_a_question_asked_at_once_is_shown_and_no_modal_is_left_over_once_
     assert len(running) == len(kept) == 6
 
 
+COMMON = [
+    ChoiceRequest(message="Region?", options=["eu-west", "us-east"], default="us-east"),
+    ChoiceRequest(message="Zone?", options=[f"zone {n}" for n in range(12)]),
+    TextRequest(message="Service name?", placeholder="e.g. payments", max_length=20),
+    ConfirmationRequest(message="Deploy?", yes_label="Ship it", no_label="Hold"),
+    MultiChoiceRequest(message="Which?", options=["auth", "cache", "metrics"], default=["cache"]),
+    SecretRequest(message="API key?"),
+]
+
+
+class FreshModalsApp(ElicitationApp):
+    prebuilds_modals = False
+
+
+def screen_text(app: ElicitationApp) -> str:
+    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+
+
+@pytest.mark.parametrize("request_", COMMON, ids=lambda r: f"{r.kind}-{r.message}")
+async def test_a_question_shown_by_a_modal_built_and_drawn_ahead_looks_as_in_a_fresh_modal(
+    request_: Request,
+) -> None:
+    shown = []
+    for app_class in (ElicitationApp, FreshModalsApp):
+        asker = LateAsker(request_)
+        app = app_class(ElicitationQueue(), asker, input_grace=0)
+        async with app.run_test(size=SIZE) as pilot:
+            if app.prebuilds_modals:
+                await wait_for(pilot, lambda app=app: app._prebuilt)
+                built = modals_of(app)
+            asker.go.set()
+            modal = await wait_for_modal(pilot, request_.message)
+            await pilot.pause()
+            shown.append(screen_text(app))
+            burst(app, "escape")
+            await wait_for(pilot, lambda asker=asker: len(asker.results) == 1)
+        if app.prebuilds_modals:
+            assert modal in built
+    ahead, fresh = shown
+    assert ahead == fresh
+    assert request_.message in ahead
+
+
 async def test_the_common_modals_are_built_from_the_first_frame_on_without_a_wait(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

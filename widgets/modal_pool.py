@@ -81,8 +81,11 @@ class ModalPool:
             self._app.uninstall_screen(modal)
             await modal.remove()
         elif self._app.is_running:  # (not if the app began to shut down meanwhile)
-            # Laid out at the app's size now, not when the first request of its shape comes.
+            # Laid out at the app's size now, not when the first request of its shape comes,
+            # and drawn once, unseen: a widget's first frame costs more than its next ones
+            # (render caches, styles resolved), even once the next request's text is in it.
             modal._refresh_layout(self._app.size)
+            modal._compositor.render_full_update()
             # Kept as an answered one is: its reload expects what it showed forgotten.
             modal.release()
             self._idle[shape] = modal
