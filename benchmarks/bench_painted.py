@@ -311,7 +311,8 @@ async def first_case(
 ) -> list[tuple[float, float]]:
     """ask → painted of the first question of `kind`, each in a fresh app left `idle`
     seconds first; `idle` None: ours until it has built the common modals ahead (the
-    seconds that took, from `run_test`'s start, are added to `built_in`), bare for 0.3 s."""
+    seconds that took, from when `run_test` hands the app over, are added to `built_in`),
+    bare for 0.3 s."""
     spans = []
     for n in range(reps):
         run = HeadlessRun(ours, kind)
@@ -605,10 +606,11 @@ async def headless(args: argparse.Namespace) -> None:
                 ours += await first_case(True, kind, 1, idle, built_in)
                 bare += await first_case(False, kind, 1, idle)
             row(f"first {kind}, {'once built' if idle is None else f'{idle:g} s idle'}", ours, bare)
-    print(
-        f"common modals built ahead {statistics.median(built_in) * 1000:.0f} ms (median; p90 "
-        f"{_p90(built_in) * 1000:.0f} ms) after the app was ready"
-    )
+    if built_in:
+        print(
+            f"common modals built ahead {statistics.median(built_in) * 1000:.0f} ms (median; "
+            f"p90 {_p90(built_in) * 1000:.0f} ms) after the app was ready"
+        )
     if args.burst:
         await burst_rows(args.burst)
 
