@@ -6,11 +6,17 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from textual.app import App
 from textual.pilot import Pilot
 
 from widgets.base import ElicitationModal
 
 SIZE = (80, 24)
+
+
+def screen_text(app: App[Any]) -> str:
+    """Every character on the app's screen, line by line."""
+    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
 
 
 async def wait_for(pilot: Pilot[Any], condition: Callable[[], bool], timeout: float = 10.0) -> None:

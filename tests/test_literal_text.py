@@ -7,10 +7,9 @@ import socket
 from typing import Any
 
 import pytest
-from app_driver import wait_for, wait_for_modal
+from app_driver import screen_text, wait_for, wait_for_modal
 from mcp import Client
 from mcp.types import Implementation
-from textual.app import App
 
 from tui import ElicitationApp, ElicitationQueue, ElicitationResult, parse_request
 from tui.app.serve_app import ServeApp
@@ -24,11 +23,6 @@ BIG = (160, 50)
 
 def marked(tag: str) -> str:
     return f"{tag} {MARKUP}"
-
-
-def screen_text(app: App[Any]) -> str:
-    """Every character on screen, line by line."""
-    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
 
 
 REQUESTS: dict[str, tuple[dict[str, Any], list[str]]] = {

@@ -7,7 +7,7 @@ import threading
 from typing import Any
 
 import pytest
-from app_driver import SIZE, wait_for, wait_for_modal
+from app_driver import SIZE, screen_text, wait_for, wait_for_modal
 from asking import Asker, burst
 from textual._compositor import CompositorUpdate
 from textual.color import Color
@@ -329,10 +329,6 @@ SECOND_FORM = form(
     email={"type": "string", "title": "Contact", "format": "email"},
     paging={"type": "boolean", "title": "Paging", "default": True},
 )
-
-
-def screen_text(app: ElicitationApp) -> str:
-    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
 
 
 async def test_a_form_of_the_same_fields_is_shown_as_a_fresh_one_would_be() -> None:

@@ -9,7 +9,7 @@ import threading
 from typing import Any
 
 import pytest
-from app_driver import SIZE, wait_for, wait_for_modal
+from app_driver import SIZE, screen_text, wait_for, wait_for_modal
 from asking import Asker, burst
 from pydantic import SecretStr
 
@@ -118,10 +118,6 @@ COMMON = [
 
 class FreshModalsApp(ElicitationApp):
     prebuilds_modals = False
-
-
-def screen_text(app: ElicitationApp) -> str:
-    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
 
 
 @pytest.mark.parametrize("request_", COMMON, ids=lambda r: f"{r.kind}-{r.message}")
