@@ -99,7 +99,6 @@ NOT_FOR_A_CHOICE = (
     "widgets.text",
     "widgets.form",
     "widgets.questions",
-    "widgets.tool_approval",
     "widgets.url",
     "widgets.confirmation",
     "widgets.multi_choice",
@@ -136,22 +135,20 @@ COMMON_KINDS = (
     "widgets.confirmation",
     "widgets.multi_choice",
     "widgets.secret",
+    "widgets.tool_approval",
 )
 
 RARE = (
     "markdown_it",
     "textual.widgets._markdown",
-    "textual.widgets._text_area",
     "rich.traceback",
-    "pygments",
     "mcp",
     "widgets.form",
     "widgets.questions",
-    "widgets.tool_approval",
     "widgets.url",
 )
-"""What no modal built ahead needs: other kinds' modals, Markdown, a multiline answer's text
-area, the crash report's renderer, the MCP bridge."""
+"""What no modal built ahead needs: other kinds' modals, Markdown, the crash report's
+renderer, the MCP bridge."""
 
 
 def test_an_idle_app_loads_the_modals_of_the_common_kinds_and_nothing_of_the_others() -> None:

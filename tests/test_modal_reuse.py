@@ -26,6 +26,7 @@ from tui.core.models import (
     MultiChoiceRequest,
     SecretRequest,
     TextRequest,
+    ToolApprovalRequest,
 )
 from tui.core.queue import ElicitationQueue
 from widgets.base import ElicitationModal
@@ -503,3 +504,86 @@ async def test_a_form_whose_inputs_take_other_types_gets_its_own_modal() -> None
     assert second is not first
     assert valid
     assert [r.content for r in asker.results] == [{"count": 3}, {"name": "abc"}]
+
+
+FIRST_CALL = ToolApprovalRequest(
+    tool_name="shell", arguments={"command": "rm -rf build"}, tool_call_id="call-1"
+)
+SECOND_CALL = ToolApprovalRequest(
+    tool_name="deploy",
+    summary="Deploy payments to staging",
+    arguments={"env": "staging", "replicas": 3},
+    tool_call_id="call-2",
+)
+
+
+async def test_a_tool_call_is_shown_in_the_kept_approval_as_a_fresh_one_would_be() -> None:
+    asker = Asker(FIRST_CALL, SECOND_CALL)
+    app = app_for(asker)
+    async with app.run_test(size=SIZE) as pilot:
+        first = await wait_for_modal(pilot, FIRST_CALL.message)
+        # The arguments edited, then left; then denied with a reason.
+        burst(app, "e", *CANARY, "escape", "4", *f"no {CANARY}", "enter")
+        second = await wait_for_modal(pilot, SECOND_CALL.message)
+        assert second is first
+        await pilot.pause()
+        reloaded = screen_text(app)
+        classes = set(second.classes)
+        # Ctrl+S from the editor allows the call as it is there: exactly the second's arguments.
+        burst(app, "e", "ctrl+s")
+        await wait_for(pilot, lambda: len(asker.results) == 2)
+    fresh_app = app_for(Asker(SECOND_CALL))
+    async with fresh_app.run_test(size=SIZE) as pilot:
+        await wait_for_modal(pilot, SECOND_CALL.message)
+        await pilot.pause()
+        fresh = screen_text(fresh_app)
+    assert [(r.action, r.content) for r in asker.results] == [
+        ("decline", {"reason": f"no {CANARY}"}),
+        ("accept", {"scope": "once"}),
+    ]
+    assert "editing" not in classes and "denying" not in classes
+    assert CANARY not in reloaded
+    assert reloaded == fresh
+
+
+async def test_what_was_typed_in_an_approval_is_dropped_once_it_is_answered() -> None:
+    asker = Asker(FIRST_CALL)
+    app = app_for(asker)
+    async with app.run_test(size=SIZE) as pilot:
+        modal = await wait_for_modal(pilot, FIRST_CALL.message)
+        burst(app, "e", *CANARY, "escape", "4", *CANARY, "enter")
+        await wait_for(pilot, lambda: len(asker.results) == 1)
+        await pilot.pause()
+        kept = modal.query_one("#deny-reason", Input).value, modal.query_one(TextArea).text
+    assert asker.results[0].content == {"reason": CANARY}
+    assert kept == ("", "")
+
+
+async def test_a_tool_call_with_a_diff_gets_its_own_modal_and_the_next_one_reloads_it() -> None:
+    calls = [
+        ToolApprovalRequest(tool_name="shell", arguments={"command": "ls"}, tool_call_id="c1"),
+        *(
+            ToolApprovalRequest(
+                tool_name="edit",
+                arguments={"path": f"{name}.py"},
+                diff=f"--- a/{name}.py\n+++ b/{name}.py\n@@ -1 +1 @@\n-old_{name}\n+new_{name}\n",
+                tool_call_id=name,
+            )
+            for name in ("alpha", "beta")
+        ),
+    ]
+    asker = Asker(*calls)
+    app = app_for(asker)
+    async with app.run_test(size=SIZE) as pilot:
+        plain = await wait_for_modal(pilot, calls[0].message)
+        await pilot.press("4", "enter")
+        with_diff = await wait_for_modal(pilot, calls[1].message)
+        await pilot.press("4", "enter")
+        again = await wait_for_modal(pilot, calls[2].message)
+        await pilot.pause()
+        shown = screen_text(app)
+        await pilot.press("1")
+        await wait_for(pilot, lambda: len(asker.results) == 3)
+    assert with_diff is not plain and again is with_diff
+    assert "+new_beta" in shown and "alpha" not in shown
+    assert [r.action for r in asker.results] == ["decline", "decline", "accept"]

@@ -22,6 +22,7 @@ from tui.core.models import (
     Request,
     SecretRequest,
     TextRequest,
+    ToolApprovalRequest,
 )
 from tui.core.queue import ElicitationQueue
 from widgets.base import ElicitationModal
@@ -56,6 +57,7 @@ async def test_the_first_question_of_each_common_kind_is_shown_in_a_modal_built_
         MultiChoiceRequest(message="Which?", options=["a", "b", "c"]),
         SecretRequest(message="API key?"),
         ChoiceRequest(message="Zone?", options=[f"zone {n}" for n in range(12)]),
+        ToolApprovalRequest(message="Drop it?", tool_name="drop_table", tool_call_id="call-1"),
     )
     app = ElicitationApp(ElicitationQueue(), asker, input_grace=0)
     async with app.run_test(size=SIZE) as pilot:
@@ -65,7 +67,15 @@ async def test_the_first_question_of_each_common_kind_is_shown_in_a_modal_built_
         shown = []
         for request, keys in zip(
             asker.requests,
-            [["down"], [*"payments"], ["tab"], ["space"], [*"s3cret"], ["down", "down"]],
+            [
+                ["down"],
+                [*"payments"],
+                ["tab"],
+                ["space"],
+                [*"s3cret"],
+                ["down", "down"],
+                ["4", *"not today"],
+            ],
             strict=True,
         ):
             modal = await wait_for_modal(pilot, request.message)
@@ -80,7 +90,7 @@ async def test_the_first_question_of_each_common_kind_is_shown_in_a_modal_built_
     contents = [r.content for r in asker.results]
     secret = contents.pop(4)
     assert isinstance(secret, SecretStr) and secret.get_secret_value() == "s3cret"
-    assert contents == ["us", "payments", True, ["a"], "zone 2"]
+    assert contents == ["us", "payments", True, ["a"], "zone 2", {"reason": "not today"}]
 
 
 async def test_a_question_asked_at_once_is_shown_and_no_modal_is_left_over_once_idle() -> None:
@@ -103,7 +113,7 @@ async def test_a_question_asked_at_once_is_shown_and_no_modal_is_left_over_once_
     assert [r.content for r in asker.results] == ["eu", ""]
     # One modal per shape, every one of them ready to be reloaded, none forgotten running.
     assert kept == idle
-    assert len(running) == len(kept) == 6
+    assert len(running) == len(kept) == 7
 
 
 COMMON = [
@@ -113,6 +123,9 @@ COMMON = [
     ConfirmationRequest(message="Deploy?", yes_label="Ship it", no_label="Hold"),
     MultiChoiceRequest(message="Which?", options=["auth", "cache", "metrics"], default=["cache"]),
     SecretRequest(message="API key?"),
+    ToolApprovalRequest(
+        tool_name="deploy", arguments={"env": "staging", "replicas": 3}, tool_call_id="call-1"
+    ),
 ]
 
 
@@ -159,7 +172,7 @@ async def test_the_common_modals_are_built_from_the_first_frame_on_without_a_wai
         modal = await wait_for_modal(pilot, "Service name?")
         burst(app, *"api", "enter")
         await wait_for(pilot, lambda: len(asker.results) == 1)
-    assert len(built) == 6
+    assert len(built) == 7
     assert modal in built
     assert asker.results[0].content == "api"
 
@@ -197,7 +210,7 @@ async def test_a_question_asked_while_a_modal_is_built_ahead_is_shown_before_the
         kept = modals_of(app)
     assert shown_after == [1]
     assert asker.results[0].content == "api"
-    assert len(kept) == 6
+    assert len(kept) == 7
     assert modal in kept  # the one answered is kept for its shape, none built beside it
 
 

@@ -4,6 +4,7 @@ to correct the arguments before allowing it."""
 from __future__ import annotations
 
 import json
+from collections.abc import Hashable
 from typing import Any, ClassVar
 
 from pygments.token import Token  # type: ignore[import-untyped]
@@ -65,26 +66,21 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
     """
 
     def compose_body(self) -> ComposeResult:
-        request = self.request
-        tool = Text("⚙ ", style="bold")
-        tool.append(request.tool_name, style="bold")
-        if request.summary != request.message:
-            tool.append(f" · {request.summary}")
-        yield Static(tool, id="tool")
+        yield Static(id="tool")
         with VerticalScroll(id="call"):
-            arguments = Static(_arguments(request.arguments), id="arguments", markup=False)
+            arguments = Static(id="arguments", markup=False)
             arguments.border_title = "arguments"
             yield arguments
-            if request.diff:
-                diff = Static(highlight(request.diff, language="diff", theme=_DiffTheme), id="diff")
+            if self.request.diff:
+                diff = Static(id="diff")
                 diff.border_title = "diff"
                 yield diff
-        yield OptionList(*self._choices(), id="choices")
+        yield OptionList(id="choices")
         with Vertical(id="edit-pane"):
             yield Label(
                 "Arguments as JSON · Ctrl+S allows the call once so · Esc: back", id="edit-label"
             )
-            yield TextArea(_arguments_json(request.arguments), id="edited", soft_wrap=True)
+            yield TextArea(id="edited", soft_wrap=True)
         with Horizontal(id="deny-line"):
             yield Label("✖ Deny · reason", id="deny-label")
             yield Input(
@@ -92,6 +88,34 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
                 max_length=200,
                 id="deny-reason",
             )
+
+    @classmethod
+    def body_shape(cls, request: ToolApprovalRequest) -> tuple[Hashable, ...]:
+        return (bool(request.diff),)
+
+    def fill(self) -> None:
+        request = self.request
+        tool = Text("⚙ ", style="bold")
+        tool.append(request.tool_name, style="bold")
+        if request.summary != request.message:
+            tool.append(f" · {request.summary}")
+        self.query_one("#tool", Static).update(tool)
+        self.query_one("#arguments", Static).update(_arguments(request.arguments))
+        if request.diff:
+            diff = highlight(request.diff, language="diff", theme=_DiffTheme)
+            self.query_one("#diff", Static).update(diff)
+        self.query_one("#call", VerticalScroll).scroll_home(animate=False, immediate=True)
+        self.query_one("#edited", TextArea).load_text(_arguments_json(request.arguments))
+        choices = self.query_one("#choices", OptionList)
+        choices.set_options(self._choices())
+        choices.highlighted = 0
+        choices.focus()
+
+    def forget(self) -> None:
+        # The reason typed and the arguments as edited; the call shown is the agent's own.
+        self.remove_class("editing", "denying")
+        self.query_one("#deny-reason", Input).value = ""
+        self.query_one("#edited", TextArea).load_text("")
 
     def _choices(self) -> list[ListOption]:
         request = self.request
@@ -114,9 +138,6 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
             prompt.append(f"  {hint}", style="dim")
             options.append(ListOption(prompt, id=value))
         return options
-
-    def on_mount(self) -> None:
-        self.set_focus(self.query_one("#choices", OptionList))
 
     @property
     def denying(self) -> bool:

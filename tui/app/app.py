@@ -39,6 +39,7 @@ from tui.core.models import (
     Request,
     SecretRequest,
     TextRequest,
+    ToolApprovalRequest,
     flagged,
     unsupported,
 )
@@ -732,7 +733,7 @@ class ElicitationApp(KeyOrderApp[Any]):
 def _common_requests() -> list[Request]:
     """A request of each shape most questions have, in the order their modals are built:
     a short choice, a long one (filtered by typing), a line of text, a yes/no, a multiple
-    choice, a secret not stored."""
+    choice, a secret not stored, a tool call without a diff."""
     from widgets.choice import FILTER_THRESHOLD
 
     return [
@@ -742,6 +743,7 @@ def _common_requests() -> list[Request]:
         ConfirmationRequest(message="?"),
         MultiChoiceRequest(message="?", options=["-"]),
         SecretRequest(message="?"),
+        ToolApprovalRequest(tool_name="-", tool_call_id="-"),
     ]
 
 
