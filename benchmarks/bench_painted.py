@@ -13,11 +13,14 @@
   screen, a widget of it has focus, and the frame's text holds the question's marker.
 
 A marker is what the answer widget shows of this question alone: its first option, its
-placeholder, its yes label, its first field's title; each question has its own.
+placeholder, its yes label, its first field's title, the tool call's command; each question
+has its own.
 
 The bare app is a plain `App` with a header, a label and a footer; a thread posts a message
 and waits, and the app pushes a fresh `ModalScreen` with the stock widget (`OptionList`,
-`SelectionList`, `Input`, two `Button`s, one `Label` + `Input` per form field). Ours and bare
+`SelectionList`, `Input`, two `Button`s, one `Label` + `Input` per form field; for a tool
+approval, the call's arguments highlighted as JSON above an `OptionList` of the four answers).
+Ours and bare
 alternate in one run; figures are medians and p90 of wall time and of CPU time
 (`process_time`, in-process rows), and ours ÷ bare.
 
@@ -39,6 +42,7 @@ import asyncio
 import compileall
 import contextlib
 import gc
+import json
 import os
 import pty
 import re
@@ -63,10 +67,20 @@ from textual._compositor import CompositorUpdate
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
+from textual.highlight import highlight
 from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
-from textual.widgets import Button, Footer, Header, Input, Label, OptionList, SelectionList
+from textual.widgets import (
+    Button,
+    Footer,
+    Header,
+    Input,
+    Label,
+    OptionList,
+    SelectionList,
+    Static,
+)
 
 from tui.app.app import ElicitationApp
 from tui.core.models import (
@@ -77,6 +91,7 @@ from tui.core.models import (
     Request,
     SecretRequest,
     TextRequest,
+    ToolApprovalRequest,
 )
 from tui.core.queue import ElicitationQueue
 from widgets.base import ElicitationModal
@@ -85,7 +100,7 @@ SIZE = (80, 24)
 Clock = tuple[float, float]
 """A wall-clock (`perf_counter`) and a CPU-time (`process_time`) reading, in seconds."""
 
-KINDS = ("choice", "multi_choice", "text", "secret", "confirmation", "form")
+KINDS = ("choice", "multi_choice", "text", "secret", "confirmation", "tool_approval", "form")
 
 
 def _now() -> Clock:
@@ -108,6 +123,7 @@ def marker(kind: str, n: int) -> str:
         "text": f"q{n} name here",
         "secret": f"q{n} key here",
         "confirmation": f"Yes q{n}",
+        "tool_approval": f"q{n} make test",
         "form": f"Field 0 q{n}",
     }[kind]
 
@@ -117,6 +133,14 @@ def form_schema(n: int) -> dict[str, Any]:
     form = schema(4)
     form["properties"]["field_0"]["title"] = marker("form", n)
     return form
+
+
+def approval_arguments(n: int) -> dict[str, Any]:
+    """A tool call's arguments; the command is the marker."""
+    return {"command": marker("tool_approval", n), "cwd": "/srv/app", "timeout": 60}
+
+
+APPROVAL_ANSWERS = ("Allow once", "Allow for this session", "Always allow", "Deny")
 
 
 def our_request(kind: str, n: int) -> Request:
@@ -130,6 +154,9 @@ def our_request(kind: str, n: int) -> Request:
         return SecretRequest(message="API key?", placeholder=marker(kind, n))
     if kind == "confirmation":
         return ConfirmationRequest(message="Deploy now?", yes_label=marker(kind, n))
+    if kind == "tool_approval":
+        call = approval_arguments(n)
+        return ToolApprovalRequest(tool_name="shell", arguments=call, tool_call_id=f"call-{n}")
     return FormRequest(message="A form of 4 fields", requested_schema=form_schema(n))
 
 
@@ -169,6 +196,9 @@ def bare_modal(kind: str, n: int) -> ModalScreen[Any]:
         return BareModal(Input(placeholder=marker(kind, n), password=True))
     if kind == "confirmation":
         return BareModal(Horizontal(Button(marker(kind, n)), Button("No")))
+    if kind == "tool_approval":
+        call = json.dumps(approval_arguments(n), indent=2)
+        return BareModal(Static(highlight(call, language="json")), OptionList(*APPROVAL_ANSWERS))
     return BareForm(FormRequest(message="A form of 4 fields", requested_schema=form_schema(n)))
 
 
@@ -635,7 +665,7 @@ async def burst_rows(questions: int) -> None:
 
 def terminal(args: argparse.Namespace) -> None:
     section("terminal (pty + pyte): ask → question on the emulated screen; wall only")
-    for kind in ("choice", "text", "confirmation", "form"):
+    for kind in ("choice", "text", "confirmation", "tool_approval", "form"):
         ours: list[float] = []
         bare: list[float] = []
         cpu = {"ours": 0.0, "bare": 0.0}
