@@ -141,14 +141,15 @@ COMMON_KINDS = (
 RARE = (
     "markdown_it",
     "textual.widgets._markdown",
+    "textual.widgets._text_area",
     "rich.traceback",
     "mcp",
     "widgets.form",
     "widgets.questions",
     "widgets.url",
 )
-"""What no modal built ahead needs: other kinds' modals, Markdown, the crash report's
-renderer, the MCP bridge."""
+"""What no modal built ahead needs: other kinds' modals, Markdown, a text area (a multiline
+answer's, a tool call's editor), the crash report's renderer, the MCP bridge."""
 
 
 def test_an_idle_app_loads_the_modals_of_the_common_kinds_and_nothing_of_the_others() -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from app_driver import SIZE, wait_for, wait_for_modal
+from asking import burst
 from textual.widgets import TextArea
 
 from tui.app.app import ElicitationApp
@@ -101,3 +102,18 @@ async def test_escape_leaves_the_editor_and_an_unchanged_edit_is_a_plain_allow(
         await pilot.press("e", "ctrl+s")
         await wait_for(pilot, lambda: bool(results))
     assert results[0].content == {"scope": "once"}
+
+
+async def test_keys_typed_right_after_e_in_one_burst_reach_the_editor_mounted_by_it(
+    tmp_path: Path,
+) -> None:
+    # The first `e` mounts the editor; the keys after it (a 1 among them, which in the choices
+    # would allow the call as asked) must wait for it and land in it, in order.
+    app, results = await editing_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        modal = await wait_for_modal(pilot)
+        mounted_before = bool(modal.query(TextArea))
+        burst(app, "e", "f7", *'{"command": "ls", "depth": 1}', "ctrl+s")
+        await wait_for(pilot, lambda: bool(results))
+    assert not mounted_before
+    assert results[0].content == {"scope": "once", "arguments": {"command": "ls", "depth": 1}}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Hashable
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from pygments.token import Token  # type: ignore[import-untyped]
 from rich.text import Text
@@ -14,11 +14,14 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.highlight import HighlightTheme, highlight
-from textual.widgets import Input, Label, OptionList, Static, TextArea
+from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option as ListOption
 
 from tui.core.models import ApprovalScope, ElicitationResult, ToolApprovalRequest
 from widgets.base import ElicitationModal, InvalidAnswer
+
+if TYPE_CHECKING:
+    from textual.widgets import TextArea
 
 DENY = "deny"
 
@@ -77,10 +80,10 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
                 yield diff
         yield OptionList(id="choices")
         with Vertical(id="edit-pane"):
+            # The editor itself is mounted by the first `e` (see `action_edit`).
             yield Label(
                 "Arguments as JSON · Ctrl+S allows the call once so · Esc: back", id="edit-label"
             )
-            yield TextArea(id="edited", soft_wrap=True)
         with Horizontal(id="deny-line"):
             yield Label("✖ Deny · reason", id="deny-label")
             yield Input(
@@ -105,7 +108,8 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
             diff = highlight(request.diff, language="diff", theme=_DiffTheme)
             self.query_one("#diff", Static).update(diff)
         self.query_one("#call", VerticalScroll).scroll_home(animate=False, immediate=True)
-        self.query_one("#edited", TextArea).load_text(_arguments_json(request.arguments))
+        if (editor := self._editor()) is not None:
+            editor.load_text(_arguments_json(request.arguments))
         choices = self.query_one("#choices", OptionList)
         choices.set_options(self._choices())
         choices.highlighted = 0
@@ -115,7 +119,13 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
         # The reason typed and the arguments as edited; the call shown is the agent's own.
         self.remove_class("editing", "denying")
         self.query_one("#deny-reason", Input).value = ""
-        self.query_one("#edited", TextArea).load_text("")
+        if (editor := self._editor()) is not None:
+            editor.load_text("")
+
+    def _editor(self) -> TextArea | None:
+        """The arguments' editor, once an `e` has mounted it."""
+        found = self.query("#edited")
+        return cast("TextArea", found.first()) if found else None
 
     def _choices(self) -> list[ListOption]:
         request = self.request
@@ -160,15 +170,27 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
         self.set_focus(self.query_one("#deny-reason", Input))
         self.refresh_bindings()
 
-    def action_edit(self) -> None:
+    async def action_edit(self) -> None:
         """Show the arguments' editor in place of the call and the choices."""
+        editor = self._editor()
+        if editor is None:
+            # Mounted on first use: TextArea costs a first approval about as much as the rest
+            # of the dialog. Keys typed after `e` wait until this returns (`KeyOrderApp`),
+            # so they reach the editor.
+            from textual.widgets import TextArea
+
+            arguments = _arguments_json(self.request.arguments)
+            editor = TextArea(arguments, id="edited", soft_wrap=True)
+            await self.query_one("#edit-pane", Vertical).mount(editor)
         self.add_class("editing")
-        self.set_focus(self.query_one("#edited", TextArea))
+        self.set_focus(editor)
         self.refresh_bindings()
 
     def action_allow_edited(self) -> None:
         """Allow the call once with the edited arguments; unchanged ones allow it as asked."""
-        editor = self.query_one("#edited", TextArea)
+        editor = self._editor()
+        if editor is None:
+            return  # (`check_action` allows this only while editing, with the editor there)
         try:
             edited = json.loads(editor.text)
         except json.JSONDecodeError as error:
