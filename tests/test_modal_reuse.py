@@ -582,8 +582,11 @@ async def test_a_tool_call_with_a_diff_gets_its_own_modal_and_the_next_one_reloa
         again = await wait_for_modal(pilot, calls[2].message)
         await pilot.pause()
         shown = screen_text(app)
+        # The same tool as the call before: its choices stay, the highlight goes back up.
+        highlighted = again.query_one("#choices", OptionList).highlighted
         await pilot.press("1")
         await wait_for(pilot, lambda: len(asker.results) == 3)
     assert with_diff is not plain and again is with_diff
     assert "+new_beta" in shown and "alpha" not in shown
+    assert highlighted == 0 and "every edit call" in shown
     assert [r.action for r in asker.results] == ["decline", "decline", "accept"]

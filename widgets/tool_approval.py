@@ -68,6 +68,9 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
     | pagedown, pageup | Scroll a long call (arguments and diff). |
     """
 
+    _listed_reach: str | None = None
+    """The reach the choices listed now were made for (None: none listed yet)."""
+
     def compose_body(self) -> ComposeResult:
         yield Static(id="tool")
         with VerticalScroll(id="call"):
@@ -111,7 +114,10 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
         if (editor := self._editor()) is not None:
             editor.load_text(_arguments_json(request.arguments))
         choices = self.query_one("#choices", OptionList)
-        choices.set_options(self._choices())
+        reach = self._reach()
+        if reach != self._listed_reach:  # (most calls are of the tool asked about last)
+            choices.set_options(_choices(reach))
+            self._listed_reach = reach
         choices.highlighted = 0
         choices.focus()
 
@@ -127,27 +133,12 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
         found = self.query("#edited")
         return cast("TextArea", found.first()) if found else None
 
-    def _choices(self) -> list[ListOption]:
+    def _reach(self) -> str:
+        """What "for this session" and "always" would allow from now on."""
         request = self.request
-        reach = (
-            f"{request.tool_name}, {request.remember.describe()}"
-            if request.remember is not None
-            else f"every {request.tool_name} call"
-        )
-        rows = [
-            ("once", "Allow once", "just this call"),
-            ("session", "Allow for this session", reach),
-            ("always", "Always allow", "as 2, and remembered"),
-            (DENY, "Deny", "tell the agent no, and why"),
-        ]
-        width = max(len(label) for _, label, _ in rows)
-        options = []
-        for number, (value, label, hint) in enumerate(rows, 1):
-            prompt = Text(f"{number} ", style="dim")
-            prompt.append(label.ljust(width))
-            prompt.append(f"  {hint}", style="dim")
-            options.append(ListOption(prompt, id=value))
-        return options
+        if request.remember is not None:
+            return f"{request.tool_name}, {request.remember.describe()}"
+        return f"every {request.tool_name} call"
 
     @property
     def denying(self) -> bool:
@@ -265,6 +256,24 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
         if scope not in ("once", "session", "always"):
             raise InvalidAnswer("Pick how far to allow the call, or Deny.")
         return {"scope": scope}
+
+
+def _choices(reach: str) -> list[ListOption]:
+    """The four answers, numbered; `reach` is what allowing for the session would allow."""
+    rows = [
+        ("once", "Allow once", "just this call"),
+        ("session", "Allow for this session", reach),
+        ("always", "Always allow", "as 2, and remembered"),
+        (DENY, "Deny", "tell the agent no, and why"),
+    ]
+    width = max(len(label) for _, label, _ in rows)
+    options = []
+    for number, (value, label, hint) in enumerate(rows, 1):
+        prompt = Text(f"{number} ", style="dim")
+        prompt.append(label.ljust(width))
+        prompt.append(f"  {hint}", style="dim")
+        options.append(ListOption(prompt, id=value))
+    return options
 
 
 def _arguments_json(arguments: dict[str, Any]) -> str:
