@@ -14,6 +14,7 @@ from textual.widgets.option_list import Option as ListOption
 
 from tui.core.models import ChoiceRequest
 from tui.core.options import Option
+from tui.secrets.redaction import REDACTOR
 from widgets.base import ElicitationModal, InvalidAnswer
 from widgets.long_lists import LongOptionList
 
@@ -26,9 +27,10 @@ INDENT = "  "
 
 
 def prompt_lines(option: Option) -> tuple[list[str], list[str]]:
-    """The label's lines and the description's lines, as drawn (without the number)."""
-    label = option.label.splitlines() or [""]
-    description = option.description.splitlines() if option.description else []
+    """The label's lines and the description's lines, as drawn (without the number), every
+    secret answered so far scrubbed."""
+    label = REDACTOR.scrub(option.label).splitlines() or [""]
+    description = REDACTOR.scrub(option.description).splitlines() if option.description else []
     return label, description
 
 
@@ -103,7 +105,9 @@ class ChoiceModal(ElicitationModal[ChoiceRequest]):
         options.show_rows(
             # most options are one printable line, their label: no call each for those
             [
-                o.label if o.description is None and o.label.isprintable() else row_text(o)
+                REDACTOR.scrub(o.label)
+                if o.description is None and o.label.isprintable()
+                else row_text(o)
                 for o in matches
             ],
             lambda i: ListOption(option_prompt(i + 1, matches[i])),

@@ -125,9 +125,11 @@ def _radio_prompt(option: Option | None, chosen: bool) -> Content:
     marker = _CHOSEN if chosen else _NOT_CHOSEN
     if option is None:
         return Content.assemble(marker, (_NONE_LABEL, "dim"))
+    label = REDACTOR.scrub(option.label)
     if option.description:
-        return Content.assemble(marker, option.label, (f" · {option.description}", "dim"))
-    return Content.assemble(marker, option.label)
+        description = REDACTOR.scrub(option.description)
+        return Content.assemble(marker, label, (f" · {description}", "dim"))
+    return Content.assemble(marker, label)
 
 
 def _radio_options(field: FieldSpec) -> tuple[list[ListOption], int | None]:
@@ -158,7 +160,7 @@ def make_control(field: FieldSpec, classes: str = "") -> Widget:
         return Switch(value=bool(default), classes=classes)
     if field.type == "enum" and len(field.options) > SHORT_ENUM:
         return _SearchSelect(
-            [(o.label, o.value) for o in field.options],
+            [(literal(o.label), o.value) for o in field.options],
             value=default if default is not None else Select.NULL,
             allow_blank=default is None,
             prompt=f"type to search {len(field.options)} options",
@@ -249,7 +251,7 @@ class FormField:
         self.box = box
         """The widget drawn as the field's titled box."""
         self.help = (
-            Static(field.description, classes="help", markup=False) if field.description else None
+            Static(literal(field.description), classes="help") if field.description else None
         )
         """The description under the box, if the schema gives one."""
         self.error: str | None = None
@@ -282,7 +284,7 @@ class FormField:
             # Selected whole, as a fresh field is when focused: typing replaces the default.
             control.select_all()
         if self.help is not None:
-            self.help.update(field.description or "")
+            self.help.update(literal(field.description or ""))
         self._show_fresh()
 
     def forget(self) -> None:
@@ -298,7 +300,7 @@ class FormField:
         """Title, hint and no error for the field as it starts, its value untouched."""
         field = self.field
         self._initial = _comparable(self.raw)
-        title = Content(field.title)
+        title = Content(REDACTOR.scrub(field.title))
         self.box.border_title = (
             Content.assemble(title, (" *", "bold $text-error")) if field.required else title
         )

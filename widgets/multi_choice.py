@@ -13,6 +13,7 @@ from textual.widgets import Static
 
 from tui.core.models import MultiChoiceRequest
 from tui.core.options import Option
+from tui.secrets.redaction import REDACTOR
 from widgets.base import ElicitationModal, InvalidAnswer
 from widgets.checklist import Checklist
 from widgets.long_lists import LazySelection, LongSelectionList
@@ -21,14 +22,15 @@ from widgets.long_lists import LazySelection, LongSelectionList
 def selection_line(option: Option) -> str:
     """What the entry shows after its number: a checklist entry is one line, the first."""
     text = f"{option.label} — {option.description}" if option.description else option.label
-    return text.split("\n", 1)[0]
+    return REDACTOR.scrub(text).split("\n", 1)[0]
 
 
 def selection_prompt(number: int, option: Option) -> Content:
     """One line: the number (first nine), the label, and the description dimmed beside it."""
-    prompt = Content.assemble((f"{number} " if number <= 9 else "  ", "dim"), option.label)
+    label = REDACTOR.scrub(option.label)
+    prompt = Content.assemble((f"{number} " if number <= 9 else "  ", "dim"), label)
     if option.description:
-        prompt = Content.assemble(prompt, " — ", (option.description, "dim"))
+        prompt = Content.assemble(prompt, " — ", (REDACTOR.scrub(option.description), "dim"))
     return prompt.split()[0]
 
 

@@ -19,6 +19,7 @@ from tui.core.models import Question, QuestionAnswer
 from widgets.checklist import NOT_PICKED, PICKED, TICKED, UNTICKED
 from widgets.choice import FILTER_THRESHOLD
 from widgets.html_preview import html_as_markdown
+from widgets.literal import literal
 
 NO_PREVIEW = "*No preview for this option.*"
 
@@ -116,7 +117,7 @@ class QuestionPane(Vertical):
         question = self.question
         if self.show_question:
             kind = "pick any" if question.multi_select else "pick one"
-            text = Text(question.question, style="bold")
+            text = literal(question.question, style="bold")
             text.append(f"  ({kind})", style="dim")
             yield Static(text, classes="question-text")
         # select_on_focus=False: a key typed on the list lands in a field and the focus follows;
@@ -243,9 +244,9 @@ class QuestionPane(Vertical):
         prompt.add_column()
         gutter = Text(mark, style="bold" if picked else "dim")
         gutter.append(f" {number}" if number <= 9 else "  ", style="dim")
-        label = Text(option.label, style="bold" if picked else "")
+        label = literal(option.label, style="bold" if picked else "")
         if option.description:
-            label.append(f"\n{option.description}", style="dim")
+            label.append(literal(f"\n{option.description}", style="dim"))
         prompt.add_row(gutter, label)
         return prompt
 

@@ -72,7 +72,8 @@ class SecretModal(ElicitationModal[SecretRequest]):
 
     def compose_body(self) -> ComposeResult:
         request = self.request
-        yield Input(password=True, placeholder=request.placeholder or "", id="secret")
+        placeholder = REDACTOR.scrub(request.placeholder or "")
+        yield Input(password=True, placeholder=placeholder, id="secret")
         if request.confirm:
             yield Input(password=True, placeholder="type it again", id="again")
         yield Static(_hint(request), id="hint", markup=False)
@@ -102,7 +103,7 @@ class SecretModal(ElicitationModal[SecretRequest]):
                     yield Button("Cancel", id="cancel-secret")
 
     def reload(self, request: SecretRequest, *, deadline: float | None = None) -> None:
-        self.query_one("#secret", Input).placeholder = request.placeholder or ""
+        self.query_one("#secret", Input).placeholder = REDACTOR.scrub(request.placeholder or "")
         self.query_one("#hint", Static).update(_hint(request))
         super().reload(request, deadline=deadline)
 

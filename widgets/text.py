@@ -10,6 +10,7 @@ from textual.binding import Binding, BindingType
 from textual.widgets import Input, Static
 
 from tui.core.models import TextRequest
+from tui.secrets.redaction import REDACTOR
 from widgets.base import ElicitationModal, InvalidAnswer
 
 if TYPE_CHECKING:
@@ -62,7 +63,7 @@ class TextModal(ElicitationModal[TextRequest]):
         else:
             yield Input(
                 request.default or "",
-                placeholder=request.placeholder or "",
+                placeholder=REDACTOR.scrub(request.placeholder or ""),
                 max_length=request.max_length or 0,
                 password=request.sensitive,
                 id="answer",
@@ -76,7 +77,7 @@ class TextModal(ElicitationModal[TextRequest]):
             area.move_cursor(area.document.end)
         else:
             field = self.query_one("#answer", Input)
-            field.placeholder = request.placeholder or ""
+            field.placeholder = REDACTOR.scrub(request.placeholder or "")
             field.max_length = request.max_length or 0
             field.value = request.default or ""
             # Selected whole, as a fresh field is when focused: typing replaces the default.

@@ -18,6 +18,7 @@ from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option as ListOption
 
 from tui.core.models import ApprovalScope, ElicitationResult, ToolApprovalRequest
+from tui.secrets.redaction import REDACTOR
 from widgets.base import ElicitationModal, InvalidAnswer
 
 if TYPE_CHECKING:
@@ -101,18 +102,19 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
 
     def fill(self) -> None:
         request = self.request
+        # Scrubbed: an agent may put a secret answered earlier into the call it asks about.
         tool = Text("⚙ ", style="bold")
-        tool.append(request.tool_name, style="bold")
+        tool.append(REDACTOR.scrub(request.tool_name), style="bold")
         if request.summary != request.message:
-            tool.append(f" · {request.summary}")
+            tool.append(f" · {REDACTOR.scrub(request.summary)}")
         self.query_one("#tool", Static).update(tool)
         self.query_one("#arguments", Static).update(_arguments(request.arguments))
         if request.diff:
-            diff = highlight(request.diff, language="diff", theme=_DiffTheme)
+            diff = highlight(REDACTOR.scrub(request.diff), language="diff", theme=_DiffTheme)
             self.query_one("#diff", Static).update(diff)
         self.query_one("#call", VerticalScroll).scroll_home(animate=False, immediate=True)
         if (editor := self._editor()) is not None:
-            editor.load_text(_arguments_json(request.arguments))
+            editor.load_text(_editable_json(request.arguments) or "")
         choices = self.query_one("#choices", OptionList)
         reach = self._reach()
         if reach != self._listed_reach:  # (most calls are of the tool asked about last)
@@ -163,6 +165,13 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
 
     async def action_edit(self) -> None:
         """Show the arguments' editor in place of the call and the choices."""
+        arguments = _editable_json(self.request.arguments)
+        if arguments is None:
+            self.show_error(
+                "These arguments hold a secret given earlier: they cannot be edited here, where "
+                "it would show. Allow or deny the call as it is."
+            )
+            return
         editor = self._editor()
         if editor is None:
             # Mounted on first use: TextArea costs a first approval about as much as the rest
@@ -170,7 +179,6 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
             # so they reach the editor.
             from textual.widgets import TextArea
 
-            arguments = _arguments_json(self.request.arguments)
             editor = TextArea(arguments, id="edited", soft_wrap=True)
             await self.query_one("#edit-pane", Vertical).mount(editor)
         self.add_class("editing")
@@ -280,7 +288,13 @@ def _arguments_json(arguments: dict[str, Any]) -> str:
     return json.dumps(arguments, indent=2, ensure_ascii=False, default=str)
 
 
+def _editable_json(arguments: dict[str, Any]) -> str | None:
+    """The arguments as JSON for the editor; None if they hold a secret answered earlier."""
+    text = _arguments_json(arguments)
+    return text if REDACTOR.scrub(text) == text else None
+
+
 def _arguments(arguments: dict[str, Any]) -> Content:
     if not arguments:
         return Content.styled("(no arguments)", "$text-muted")
-    return highlight(_arguments_json(arguments), language="json")
+    return highlight(REDACTOR.scrub(_arguments_json(arguments)), language="json")

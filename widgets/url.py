@@ -15,6 +15,7 @@ from textual.widgets.button import ButtonVariant
 from tui.core.models import UrlRequest
 from tui.core.url_check import LinkReport, check_url
 from widgets.base import ElicitationModal, InvalidAnswer
+from widgets.literal import literal
 
 
 def open_in_browser(url: str) -> bool:
@@ -51,7 +52,7 @@ class UrlModal(ElicitationModal[UrlRequest]):
 
     def compose_body(self) -> ComposeResult:
         link = self.link
-        url = Static(link.url, id="url", markup=False)
+        url = Static(literal(link.url), id="url")
         url.border_title = "link"
         yield url
         domain = Text.assemble(("Domain  ", "dim"), (link.domain, "bold"))

@@ -1,0 +1,132 @@
+"""A secret answered earlier and echoed by the agent in the text of a later question (its
+options, placeholder, field titles, tool call, link) is shown as •••, never as itself; what
+the person picks still answers with the agent's own value."""
+
+from __future__ import annotations
+
+import pytest
+from app_driver import SIZE, screen_text, wait_for, wait_for_modal
+from asking import Asker, burst
+
+from tui.app.app import ElicitationApp
+from tui.core.models import (
+    ChoiceRequest,
+    FormRequest,
+    MultiChoiceRequest,
+    QuestionsRequest,
+    Request,
+    SecretRequest,
+    TextRequest,
+    ToolApprovalRequest,
+    UrlRequest,
+)
+from tui.core.queue import ElicitationQueue
+from tui.secrets.redaction import MASK
+
+CANARY = "canary-echo-5d21"
+
+ECHOED: list[Request] = [
+    ChoiceRequest(message="Which key?", options=[f"key {CANARY}", "none"]),
+    ChoiceRequest(
+        message="Which of many?",
+        options=[{"label": f"key {CANARY}", "description": f"made from {CANARY}"}]
+        + [f"other {n}" for n in range(12)],
+    ),
+    MultiChoiceRequest(
+        message="Which keys?", options=[{"label": f"key {CANARY}", "description": CANARY}, "b"]
+    ),
+    TextRequest(message="Name?", placeholder=f"like {CANARY}"),
+    SecretRequest(message="Another?", placeholder=f"not {CANARY}"),
+    FormRequest(
+        message="Settings?",
+        requested_schema={
+            "type": "object",
+            "properties": {
+                "mode": {
+                    "type": "string",
+                    "title": f"Mode for {CANARY}",
+                    "description": f"how {CANARY} is used",
+                    "oneOf": [{"const": "a", "title": f"use {CANARY}"}, {"const": "b"}],
+                },
+            },
+        },
+    ),
+    QuestionsRequest(
+        message="Batch?",
+        questions=[
+            {
+                "question": f"Keep {CANARY}?",
+                "header": "Keep",
+                "options": [
+                    {"label": f"yes {CANARY}", "description": f"keeps {CANARY}"},
+                    {"label": "no", "description": "drops it"},
+                ],
+            }
+        ],
+    ),
+    ToolApprovalRequest(
+        tool_name="curl",
+        summary=f"fetch with {CANARY}",
+        arguments={"header": f"Bearer {CANARY}"},
+        diff=f"--- a/.env\n+++ b/.env\n@@ -1 +1 @@\n-KEY=old\n+KEY={CANARY}\n",
+        tool_call_id="call-1",
+    ),
+    UrlRequest(message="Open it?", url=f"https://example.com/?token={CANARY}"),
+]
+
+
+def app_for(asker: Asker) -> ElicitationApp:
+    return ElicitationApp(ElicitationQueue(), asker, input_grace=0)
+
+
+@pytest.mark.parametrize("echoed", ECHOED, ids=lambda r: r.kind)
+async def test_a_question_echoing_a_secret_answered_earlier_shows_it_masked(
+    echoed: Request,
+) -> None:
+    asker = Asker(SecretRequest(message="API key?"), echoed)
+    app = app_for(asker)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_modal(pilot, "API key?")
+        burst(app, *CANARY, "enter")
+        await wait_for_modal(pilot, echoed.message)
+        await pilot.pause()
+        shown = screen_text(app)
+        burst(app, "escape")
+        await wait_for(pilot, lambda: len(asker.results) == 2)
+    assert CANARY not in shown
+    assert MASK in shown
+
+
+async def test_the_option_picked_under_a_mask_answers_with_the_agents_own_value() -> None:
+    asker = Asker(
+        SecretRequest(message="API key?"),
+        ChoiceRequest(message="Which key?", options=[f"key {CANARY}", "none"]),
+    )
+    app = app_for(asker)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_modal(pilot, "API key?")
+        burst(app, *CANARY, "enter")
+        await wait_for_modal(pilot, "Which key?")
+        burst(app, "1")
+        await wait_for(pilot, lambda: len(asker.results) == 2)
+    assert asker.results[1].content == f"key {CANARY}"
+
+
+async def test_a_tool_call_holding_a_secret_is_not_opened_in_the_editor() -> None:
+    call = ToolApprovalRequest(
+        tool_name="curl", arguments={"header": f"Bearer {CANARY}"}, tool_call_id="call-1"
+    )
+    asker = Asker(SecretRequest(message="API key?"), call)
+    app = app_for(asker)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_modal(pilot, "API key?")
+        burst(app, *CANARY, "enter")
+        modal = await wait_for_modal(pilot, call.message)
+        burst(app, "e")
+        await wait_for(pilot, lambda: "cannot be edited" in screen_text(app))
+        shown = screen_text(app)
+        editing = modal.has_class("editing")
+        burst(app, "1")
+        await wait_for(pilot, lambda: len(asker.results) == 2)
+    assert not editing and CANARY not in shown
+    assert asker.results[1].content == {"scope": "once"}  # allowed as asked, secret and all
