@@ -71,6 +71,12 @@ ECHOED: list[Request] = [
         diff=f"--- a/.env\n+++ b/.env\n@@ -1 +1 @@\n-KEY=old\n+KEY={CANARY}\n",
         tool_call_id="call-1",
     ),
+    ToolApprovalRequest(
+        tool_name="shell",
+        arguments={"command": f"curl -H 'Bearer {CANARY}' example.com"},
+        remember={"argument": "command", "pattern": f"curl -H 'Bearer {CANARY}' *"},
+        tool_call_id="call-2",
+    ),
     UrlRequest(message="Open it?", url=f"https://example.com/?token={CANARY}"),
 ]
 

@@ -139,8 +139,8 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
         """What "for this session" and "always" would allow from now on."""
         request = self.request
         if request.remember is not None:
-            return f"{request.tool_name}, {request.remember.describe()}"
-        return f"every {request.tool_name} call"
+            return REDACTOR.scrub(f"{request.tool_name}, {request.remember.describe()}")
+        return REDACTOR.scrub(f"every {request.tool_name} call")
 
     @property
     def denying(self) -> bool:
