@@ -36,6 +36,8 @@ ECHOED: list[Request] = [
         message="Which keys?", options=[{"label": f"key {CANARY}", "description": CANARY}, "b"]
     ),
     TextRequest(message="Name?", placeholder=f"like {CANARY}"),
+    TextRequest(message="Header?", default=f"Bearer {CANARY}"),
+    TextRequest(message="Script?", default=f"export KEY={CANARY}\n", multiline=True),
     SecretRequest(message="Another?", placeholder=f"not {CANARY}"),
     FormRequest(
         message="Settings?",
@@ -48,6 +50,7 @@ ECHOED: list[Request] = [
                     "description": f"how {CANARY} is used",
                     "oneOf": [{"const": "a", "title": f"use {CANARY}"}, {"const": "b"}],
                 },
+                "header": {"type": "string", "default": f"Bearer {CANARY}"},
             },
         },
     ),
@@ -136,3 +139,47 @@ async def test_a_tool_call_holding_a_secret_is_not_opened_in_the_editor() -> Non
         await wait_for(pilot, lambda: len(asker.results) == 2)
     assert not editing and CANARY not in shown
     assert asker.results[1].content == {"scope": "once"}  # allowed as asked, secret and all
+
+
+DEFAULTS: list[tuple[Request, list[str], object]] = [
+    (TextRequest(message="Header?", default=f"Bearer {CANARY}"), ["enter"], f"Bearer {CANARY}"),
+    (TextRequest(message="Header?", default=f"Bearer {CANARY}"), [*"x", "enter"], "x"),
+    (
+        TextRequest(message="Script?", default=f"KEY={CANARY}", multiline=True),
+        ["ctrl+s"],
+        f"KEY={CANARY}",
+    ),
+    (
+        FormRequest(
+            message="Header?",
+            requested_schema={
+                "type": "object",
+                "properties": {"header": {"type": "string", "default": f"Bearer {CANARY}"}},
+            },
+        ),
+        ["ctrl+s"],
+        {"header": f"Bearer {CANARY}"},
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("request_", "keys", "expected"),
+    DEFAULTS,
+    ids=["text-kept", "text-changed", "multiline-kept", "form-kept"],
+)
+async def test_a_default_shown_masked_answers_with_itself_unless_it_is_changed(
+    request_: Request, keys: list[str], expected: object
+) -> None:
+    asker = Asker(SecretRequest(message="API key?"), request_)
+    app = app_for(asker)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_modal(pilot, "API key?")
+        burst(app, *CANARY, "enter")
+        await wait_for_modal(pilot, request_.message)
+        await pilot.pause()
+        shown = screen_text(app)
+        burst(app, *keys)
+        await wait_for(pilot, lambda: len(asker.results) == 2)
+    assert CANARY not in shown and MASK in shown
+    assert asker.results[1].content == expected

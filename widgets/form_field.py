@@ -175,7 +175,7 @@ def make_control(field: FieldSpec, classes: str = "") -> Widget:
     if field.type == "multi_enum":
         return Checklist(*_checklist_entries(field), classes=classes)
     return Input(
-        "" if default is None else str(default),
+        "" if default is None else REDACTOR.scrub(str(default)),
         placeholder=field.hint(),
         password=field.secret,
         type=_INPUT_TYPES.get(field.type, "text"),  # type: ignore[arg-type]
@@ -280,7 +280,7 @@ class FormField:
             control.password = field.secret or masked
             control.max_length = field.max_length or 0
             control.placeholder = field.hint()
-            control.value = "" if field.default is None else str(field.default)
+            control.value = "" if field.default is None else REDACTOR.scrub(str(field.default))
             # Selected whole, as a fresh field is when focused: typing replaces the default.
             control.select_all()
         if self.help is not None:

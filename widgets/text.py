@@ -57,12 +57,12 @@ class TextModal(ElicitationModal[TextRequest]):
             # shown sooner in a new process without it.
             from textual.widgets import TextArea
 
-            area = TextArea(request.default or "", id="answer", soft_wrap=True)
+            area = TextArea(_shown_default(self.request), id="answer", soft_wrap=True)
             area.show_line_numbers = False
             yield area
         else:
             yield Input(
-                request.default or "",
+                _shown_default(self.request),
                 placeholder=REDACTOR.scrub(request.placeholder or ""),
                 max_length=request.max_length or 0,
                 password=request.sensitive,
@@ -73,13 +73,13 @@ class TextModal(ElicitationModal[TextRequest]):
     def reload(self, request: TextRequest, *, deadline: float | None = None) -> None:
         if _in_area(request):
             area = self._area()
-            area.load_text(request.default or "")
+            area.load_text(_shown_default(request))
             area.move_cursor(area.document.end)
         else:
             field = self.query_one("#answer", Input)
             field.placeholder = REDACTOR.scrub(request.placeholder or "")
             field.max_length = request.max_length or 0
-            field.value = request.default or ""
+            field.value = _shown_default(request)
             # Selected whole, as a fresh field is when focused: typing replaces the default.
             field.select_all()
         self.query_one("#count", Static).update("")
@@ -136,10 +136,18 @@ class TextModal(ElicitationModal[TextRequest]):
 
     def content(self) -> str:
         text = self.text
+        if text == _shown_default(self.request):
+            # Left as shown: the default itself, with any secret the screen masked in it.
+            text = self.request.default or ""
         problem = length_problem(len(text), self.request.min_length, self.request.max_length)
         if problem:
             raise InvalidAnswer(problem, self.query_one("#answer"))
         return text
+
+
+def _shown_default(request: TextRequest) -> str:
+    """The default as the field shows it: every secret answered so far masked."""
+    return REDACTOR.scrub(request.default or "")
 
 
 def _in_area(request: TextRequest) -> bool:
