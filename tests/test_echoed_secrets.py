@@ -183,3 +183,37 @@ async def test_a_default_shown_masked_answers_with_itself_unless_it_is_changed(
         await wait_for(pilot, lambda: len(asker.results) == 2)
     assert CANARY not in shown and MASK in shown
     assert asker.results[1].content == expected
+
+
+async def test_a_batchs_tabs_and_review_show_an_echoed_secret_masked() -> None:
+    batch = QuestionsRequest(
+        message="Batch?",
+        questions=[
+            {
+                "question": f"Keep {CANARY}?",
+                "header": CANARY[:12],
+                "options": [{"label": f"yes {CANARY}"}, {"label": "no"}],
+            },
+            {
+                "question": "Region?",
+                "header": "Region",
+                "options": [{"label": "eu"}, {"label": "us"}],
+            },
+        ],
+    )
+    asker = Asker(SecretRequest(message="API key?"), batch)
+    app = app_for(asker)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_modal(pilot, "API key?")
+        burst(app, *CANARY[:12], "enter")  # the header is the secret answered
+        await wait_for_modal(pilot, "Batch?")
+        burst(app, "1", "1")
+        await wait_for(pilot, lambda: "Enter submits" in screen_text(app))
+        review = screen_text(app)
+        burst(app, "enter")
+        await wait_for(pilot, lambda: len(asker.results) == 2)
+    assert CANARY[:12] not in review and MASK in review
+    assert asker.results[1].content["answers"] == {
+        f"Keep {CANARY}?": f"yes {CANARY}",
+        "Region?": "eu",
+    }

@@ -12,6 +12,7 @@ from textual.content import Content
 from textual.widgets import ContentSwitcher, Input, Static, Tab, Tabs
 
 from tui.core.models import QuestionAnswer, QuestionsRequest
+from tui.secrets.redaction import REDACTOR
 from widgets.base import ElicitationModal, InvalidAnswer
 from widgets.literal import literal
 from widgets.question_pane import QuestionPane
@@ -104,7 +105,7 @@ class QuestionsModal(ElicitationModal[QuestionsRequest]):
 
     def _tab_label(self, index: int, answered: bool = False) -> Content:
         mark = ("✔", "$text-success") if answered else ("○", "$text-warning")
-        return Content.assemble(mark, f" {self.header(index)}")
+        return Content.assemble(mark, f" {REDACTOR.scrub(self.header(index))}")
 
     # -- moving between questions ------------------------------------------------------------
 
@@ -234,10 +235,10 @@ class QuestionsModal(ElicitationModal[QuestionsRequest]):
             if answer is None:
                 mark, shown = Text("✖", "red"), Text.assemble(("unanswered", "bold red"))
             else:
-                mark, shown = Text("✔", "green"), Text(_shown(answer))
-            shown.append(f"\n{pane.question.question}", style="dim")
+                mark, shown = Text("✔", "green"), literal(_shown(answer))
+            shown.append(literal(f"\n{pane.question.question}", style="dim"))
             if pane.note:
-                shown.append(f"\nnote: {pane.note}", style="italic")
+                shown.append(literal(f"\nnote: {pane.note}", style="italic"))
             table.add_row(mark, literal(self.header(i)), shown)
         return table
 
