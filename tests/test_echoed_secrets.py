@@ -81,6 +81,21 @@ ECHOED: list[Request] = [
         tool_call_id="call-2",
     ),
     UrlRequest(message="Open it?", url=f"https://example.com/?token={CANARY}"),
+    UrlRequest(message="Sign in?", url=f"https://admin:{CANARY}@{CANARY}.example.com/"),
+    SecretRequest(message="Store it?", store={"service": "deploy", "username": CANARY}),
+    QuestionsRequest(
+        message="Which plan?",
+        questions=[
+            {
+                "question": "Which plan?",
+                "header": "Plan",
+                "options": [
+                    {"label": "a", "description": "first", "preview": f"uses {CANARY}"},
+                    {"label": "b", "description": "second", "preview": "plain"},
+                ],
+            }
+        ],
+    ),
 ]
 
 

@@ -16,6 +16,7 @@ from textual.widgets import Input, Label, Markdown, OptionList, Static
 from textual.widgets.option_list import Option as ListOption
 
 from tui.core.models import Question, QuestionAnswer
+from tui.secrets.redaction import REDACTOR
 from widgets.checklist import NOT_PICKED, PICKED, TICKED, UNTICKED
 from widgets.choice import FILTER_THRESHOLD
 from widgets.html_preview import html_as_markdown
@@ -257,7 +258,7 @@ class QuestionPane(Vertical):
         preview = self.question.options[int(event.option_id)].preview
         if preview and self.html_previews:
             preview = html_as_markdown(preview)
-        self.query_one(".preview", Markdown).update(preview or NO_PREVIEW)
+        self.query_one(".preview", Markdown).update(REDACTOR.scrub(preview or NO_PREVIEW))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         # A click (Enter never reaches the list: the modal's Enter binding has priority).

@@ -251,4 +251,4 @@ def _hint(request: SecretRequest) -> str:
         hints.append(f"at least {request.min_length} characters")
     if request.store:
         hints.append(f"saved to keyring {request.store.service}/{request.store.username}")
-    return " · ".join(hints)
+    return REDACTOR.scrub(" · ".join(hints))

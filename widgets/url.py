@@ -55,12 +55,12 @@ class UrlModal(ElicitationModal[UrlRequest]):
         url = Static(literal(link.url), id="url")
         url.border_title = "link"
         yield url
-        domain = Text.assemble(("Domain  ", "dim"), (link.domain, "bold"))
+        domain = Text.assemble(("Domain  ", "dim"), literal(link.domain, "bold"))
         if link.internationalised:
-            domain.append(f"  reads as {link.shown_domain}", style="italic")
+            domain.append(literal(f"  reads as {link.shown_domain}", "italic"))
         yield Static(domain, id="domain")
         for warning in link.warnings:
-            yield Static(f"⚠ {warning}", classes="warning", markup=False)
+            yield Static(literal(f"⚠ {warning}"), classes="warning")
         yield Static("Nothing has been opened or fetched yet.", id="hint")
         with Horizontal(id="buttons"):
             variant: ButtonVariant = "warning" if link.warnings else "primary"
