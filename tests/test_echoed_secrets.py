@@ -54,6 +54,20 @@ ECHOED: list[Request] = [
             },
         },
     ),
+    FormRequest(
+        message="Which region?",
+        requested_schema={
+            "type": "object",
+            "properties": {
+                "region": {
+                    "type": "string",
+                    "default": "r0",
+                    "oneOf": [{"const": "r0", "title": f"region of {CANARY}"}]
+                    + [{"const": f"r{n}", "title": f"region {n}"} for n in range(1, 30)],
+                },
+            },
+        },
+    ),
     QuestionsRequest(
         message="Batch?",
         questions=[

@@ -160,7 +160,7 @@ def make_control(field: FieldSpec, classes: str = "") -> Widget:
         return Switch(value=bool(default), classes=classes)
     if field.type == "enum" and len(field.options) > SHORT_ENUM:
         return _SearchSelect(
-            [(literal(o.label), o.value) for o in field.options],
+            [(o.label, o.value) for o in field.options],
             value=default if default is not None else Select.NULL,
             allow_blank=default is None,
             prompt=f"type to search {len(field.options)} options",
