@@ -4,9 +4,12 @@ the person picks still answers with the agent's own value."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from app_driver import SIZE, screen_text, wait_for, wait_for_modal
 from asking import Asker, burst
+from textual.pilot import Pilot
 
 from tui.app.app import ElicitationApp
 from tui.core.models import (
@@ -113,19 +116,24 @@ ECHOED: list[Request] = [
 ]
 
 
-def app_for(asker: Asker) -> ElicitationApp:
-    return ElicitationApp(ElicitationQueue(), asker, input_grace=0)
+def after_a_secret(*requests: Request) -> tuple[Asker, ElicitationApp]:
+    """An app whose agent first asks for a secret, then `requests`."""
+    asker = Asker(SecretRequest(message="API key?"), *requests)
+    return asker, ElicitationApp(ElicitationQueue(), asker, input_grace=0)
+
+
+async def answer_the_secret(pilot: Pilot[Any], app: ElicitationApp, secret: str = CANARY) -> None:
+    await wait_for_modal(pilot, "API key?")
+    burst(app, *secret, "enter")
 
 
 @pytest.mark.parametrize("echoed", ECHOED, ids=lambda r: r.kind)
 async def test_a_question_echoing_a_secret_answered_earlier_shows_it_masked(
     echoed: Request,
 ) -> None:
-    asker = Asker(SecretRequest(message="API key?"), echoed)
-    app = app_for(asker)
+    asker, app = after_a_secret(echoed)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for_modal(pilot, "API key?")
-        burst(app, *CANARY, "enter")
+        await answer_the_secret(pilot, app)
         await wait_for_modal(pilot, echoed.message)
         await pilot.pause()
         shown = screen_text(app)
@@ -136,14 +144,11 @@ async def test_a_question_echoing_a_secret_answered_earlier_shows_it_masked(
 
 
 async def test_the_option_picked_under_a_mask_answers_with_the_agents_own_value() -> None:
-    asker = Asker(
-        SecretRequest(message="API key?"),
+    asker, app = after_a_secret(
         ChoiceRequest(message="Which key?", options=[f"key {CANARY}", "none"]),
     )
-    app = app_for(asker)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for_modal(pilot, "API key?")
-        burst(app, *CANARY, "enter")
+        await answer_the_secret(pilot, app)
         await wait_for_modal(pilot, "Which key?")
         burst(app, "1")
         await wait_for(pilot, lambda: len(asker.results) == 2)
@@ -154,11 +159,9 @@ async def test_a_tool_call_holding_a_secret_is_not_opened_in_the_editor() -> Non
     call = ToolApprovalRequest(
         tool_name="curl", arguments={"header": f"Bearer {CANARY}"}, tool_call_id="call-1"
     )
-    asker = Asker(SecretRequest(message="API key?"), call)
-    app = app_for(asker)
+    asker, app = after_a_secret(call)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for_modal(pilot, "API key?")
-        burst(app, *CANARY, "enter")
+        await answer_the_secret(pilot, app)
         modal = await wait_for_modal(pilot, call.message)
         burst(app, "e")
         await wait_for(pilot, lambda: "cannot be edited" in screen_text(app))
@@ -200,11 +203,9 @@ DEFAULTS: list[tuple[Request, list[str], object]] = [
 async def test_a_default_shown_masked_answers_with_itself_unless_it_is_changed(
     request_: Request, keys: list[str], expected: object
 ) -> None:
-    asker = Asker(SecretRequest(message="API key?"), request_)
-    app = app_for(asker)
+    asker, app = after_a_secret(request_)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for_modal(pilot, "API key?")
-        burst(app, *CANARY, "enter")
+        await answer_the_secret(pilot, app)
         await wait_for_modal(pilot, request_.message)
         await pilot.pause()
         shown = screen_text(app)
@@ -230,11 +231,9 @@ async def test_a_batchs_tabs_and_review_show_an_echoed_secret_masked() -> None:
             },
         ],
     )
-    asker = Asker(SecretRequest(message="API key?"), batch)
-    app = app_for(asker)
+    asker, app = after_a_secret(batch)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for_modal(pilot, "API key?")
-        burst(app, *CANARY[:12], "enter")  # the header is the secret answered
+        await answer_the_secret(pilot, app, CANARY[:12])  # the header is the secret answered
         await wait_for_modal(pilot, "Batch?")
         burst(app, "1", "1")
         await wait_for(pilot, lambda: "Enter submits" in screen_text(app))
