@@ -342,6 +342,8 @@ async def test_a_form_of_the_same_fields_is_shown_as_a_fresh_one_would_be() -> N
         burst(app, *["backspace"] * 5, *"5432", "tab", *CANARY, "tab", "space", "ctrl+s")
         second = await wait_for_modal(pilot, "Who owns it?")
         assert second is first
+        # the switch's knob is in place at once, not sliding over from the last answer
+        assert not app.animator.is_being_animated(second.query_one(Switch), "_slider_position")
         await pilot.pause()
         reloaded = screen_text(app)
         values = [str(i.value) for i in second.query(Input)]

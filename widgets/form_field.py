@@ -265,7 +265,7 @@ class FormField:
         self.field = field
         control = self.control
         if isinstance(control, Switch):
-            control.value = bool(field.default)
+            _set_at_once(control, bool(field.default))
             self.show_switch(control.value)
         elif isinstance(control, Checklist):
             control.clear_options()
@@ -292,7 +292,7 @@ class FormField:
         if isinstance(self.control, Input):
             self.control.clear()
         elif isinstance(self.control, Switch):
-            self.control.value = False
+            _set_at_once(self.control, False)
         elif isinstance(self.control, OptionList):  # a pick-one list or a checklist
             self.control.clear_options()
 
@@ -391,3 +391,10 @@ def field_values(fields: list[FormField]) -> dict[str, RawValue]:
 
 def _answers_untouched(field: FieldSpec) -> bool:
     return field.required and field.default is None and field.type in ("boolean", "multi_enum")
+
+
+def _set_at_once(switch: Switch, value: bool) -> None:
+    """Set `switch` to `value` with its knob already in place: a reloaded field shows as a
+    fresh one does, not sliding from the last answer."""
+    switch.value = value
+    switch.app.animator.force_stop_animation(switch, "_slider_position")
