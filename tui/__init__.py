@@ -10,6 +10,8 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from tui.core.loading import loading_modules
+
 if TYPE_CHECKING:
     from tui.app.app import ElicitationApp
     from tui.core.kinds import register_kind
@@ -95,7 +97,10 @@ _HOMES = {
 def __getattr__(name: str) -> Any:
     if name not in __all__:
         raise AttributeError(f"module 'tui' has no attribute {name!r}")
-    value = getattr(importlib.import_module(_HOMES.get(name, "tui.core.models")), name)
+    # Pydantic, Textual and the app: long-lived objects the collector need never walk.
+    with loading_modules():
+        module = importlib.import_module(_HOMES.get(name, "tui.core.models"))
+    value = getattr(module, name)
     globals()[name] = value
     return value
 

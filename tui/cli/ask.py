@@ -19,11 +19,11 @@ from typing import Any, NoReturn, TextIO
 
 from pydantic import BaseModel, SecretStr, TypeAdapter, ValidationError
 
-from tui.cli.loading import loading_modules
 from tui.cli.passthrough import add_passthrough_command
 from tui.cli.plain import PlainPrompter, plain_streams, plain_wanted
 from tui.cli.token_option import add_token_option
 from tui.cli.transcript_option import add_transcript_option
+from tui.core.loading import loading_modules
 from tui.core.models import (
     KEYRING_UNAVAILABLE,
     Action,

@@ -6,9 +6,9 @@ import argparse
 import os
 import sys
 
-from tui.cli.loading import loading_modules
 from tui.cli.notify_option import add_notify_option
 from tui.cli.token_option import add_token_option
+from tui.core.loading import loading_modules
 
 ATTACH_REFUSED = 2
 """Exit status when the inbox refuses this front end (a wrong or missing token)."""

@@ -7,7 +7,7 @@ import signal
 import sys
 from typing import NoReturn
 
-from tui.cli.loading import loading_modules
+from tui.core.loading import loading_modules
 
 
 def main() -> NoReturn:

@@ -10,7 +10,6 @@ from functools import partial
 from tui.cli.approvals import add_approvals_command
 from tui.cli.ask import add_ask_command
 from tui.cli.attach import add_attach_command
-from tui.cli.loading import loading_modules
 from tui.cli.mcp import add_mcp_command
 from tui.cli.passthrough import add_passthrough_command, imported_when_run
 from tui.cli.replay import add_replay_command, add_replay_options, run_replay
@@ -18,6 +17,7 @@ from tui.cli.secrets import add_secrets_command
 from tui.cli.serve import add_serve_command
 from tui.cli.transcript_option import add_transcript_option
 from tui.cli.web import add_web_command
+from tui.core.loading import loading_modules
 
 DEMO_SESSION = "demo_session.jsonl"
 """A transcript of the demo agent's session, shipped with the package for `demo --replay`."""

@@ -18,8 +18,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tui.cli.loading import loading_modules
 from tui.cli.transcript_option import add_transcript_option
+from tui.core.loading import loading_modules
 from tui.core.queue import ElicitationQueue, Policy, QueueEvent
 from tui.mcp.options import McpOptions, UsageError
 

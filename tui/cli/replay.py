@@ -9,8 +9,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from tui.cli.loading import loading_modules
 from tui.cli.render import add_render_options, run_render, wants_render
+from tui.core.loading import loading_modules
 
 EXIT_MISMATCH = 1
 EXIT_USAGE = 2

@@ -8,9 +8,9 @@ import os
 import socket
 import sys
 
-from tui.cli.loading import loading_modules
 from tui.cli.notify_option import add_notify_option
 from tui.cli.transcript_option import add_transcript_option
+from tui.core.loading import loading_modules
 from tui.inbox.discovery import TOKEN_ENV
 
 HOST = "127.0.0.1"
