@@ -42,7 +42,11 @@ def _loaded(modules: list[str], names: tuple[str, ...]) -> list[str]:
 
 def test_import_tui_loads_neither_pydantic_nor_the_core() -> None:
     modules = _fresh("import json, sys, tui; print(json.dumps(sorted(sys.modules)))")
-    assert _loaded(modules, ("pydantic", "pydantic_core", "tui.core", "tui.app")) == []
+    # Only the loader of its lazy names (the standard library's gc and contextlib).
+    assert _loaded(modules, ("pydantic", "pydantic_core", "tui.core", "tui.app")) == [
+        "tui.core",
+        "tui.core.loading",
+    ]
 
 
 def test_every_public_name_of_tui_is_the_one_in_its_module() -> None:
@@ -158,6 +162,60 @@ def test_an_idle_app_loads_the_modals_of_the_common_kinds_and_nothing_of_the_oth
     assert _loaded(modules, RARE) == []
 
 
+IDLE_APP_VALIDATORS = IDLE_APP.replace(
+    "print(json.dumps(sorted(sys.modules)))",
+    "from tui.core.kinds import kind, kind_names\n"
+    "        print(json.dumps(sorted(k for k in kind_names() if kind(k).model.__pydantic_complete__)))",
+)
+
+
+def test_an_idle_app_builds_its_modals_ahead_without_building_a_validator() -> None:
+    # Building validators (and loading pydantic's plugins for the first) is work for whoever
+    # asks; done on the UI thread it would keep an agent's first question waiting.
+    assert _fresh(IDLE_APP_VALIDATORS) == []
+
+
+AGENT_FIRST_QUESTION = """
+import json, sys, threading
+from tui import ChoiceRequest, ElicitationApp, ElicitationQueue
+
+class AgentImports:
+    \"\"\"Records each module first imported in the agent's thread, and finds none.\"\"\"
+    names = []
+    @classmethod
+    def find_spec(cls, name, path=None, target=None):
+        if threading.current_thread().name == "elicit-agent":
+            cls.names.append(name)
+        return None
+
+def agent(queue):
+    sys.meta_path.insert(0, AgentImports)
+    request = ChoiceRequest(message="Zebra?", options=["yes", "no"])
+    sys.meta_path.remove(AgentImports)
+    queue.ask(request, timeout=0.1)
+    return AgentImports.names
+
+app = ElicitationApp(ElicitationQueue(), agent, exit_when_agent_done=True)
+print(json.dumps(app.run(headless=True, size=(80, 24))))
+"""
+
+
+def test_an_agent_s_first_question_loads_no_module_in_its_thread() -> None:
+    # Every file an import reads in the agent's thread hands the UI thread the GIL for up to
+    # 5 ms: pydantic's plugin lookup (importlib.metadata) took a fresh process's first
+    # question 0.2 s longer to appear. The app loads it before the agent starts.
+    assert _fresh(AGENT_FIRST_QUESTION) == []
+
+
+def test_tui_loads_its_names_with_the_collector_held_then_sets_them_aside() -> None:
+    seen = _fresh(
+        "import gc, json, tui\nbefore = gc.get_freeze_count()\ntui.ElicitationApp\n"
+        "print(json.dumps([gc.get_freeze_count() - before, gc.isenabled()]))"
+    )
+    assert seen[0] > 10_000  # Textual, pydantic and the app, never walked by the collector
+    assert seen[1] is True
+
+
 def test_the_command_line_parser_loads_no_front_end_keyring_bridge_or_hook() -> None:
     modules = _fresh(
         "import json, sys\nfrom tui.cli.main import build_parser\n"
@@ -257,7 +315,7 @@ def test_the_first_modal_of_a_kind_loaded_on_demand_is_kept_for_the_next() -> No
 
 LOADING = """
 import gc, json
-from tui.cli.loading import loading_modules
+from tui.core.loading import loading_modules
 seen = {"frozen_before": gc.get_freeze_count()}
 with loading_modules():
     seen["held_inside"] = not gc.isenabled()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from concurrent.futures import Future
 from typing import Any
 
 import pytest
@@ -18,6 +19,7 @@ from tui.app.app import ElicitationApp
 from tui.core.models import (
     ChoiceRequest,
     ConfirmationRequest,
+    ElicitationResult,
     MultiChoiceRequest,
     Request,
     SecretRequest,
@@ -212,6 +214,45 @@ async def test_a_question_asked_while_a_modal_is_built_ahead_is_shown_before_the
     assert asker.results[0].content == "api"
     assert len(kept) == 7
     assert modal in kept  # the one answered is kept for its shape, none built beside it
+
+
+async def test_a_question_that_arrives_while_a_modal_mounts_is_shown_before_it_is_drawn(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(app_module, "PREBUILD_AFTER_IDLE", 0.05)
+    queue = ElicitationQueue()
+    answer: list[Future[ElicitationResult]] = []
+    events: list[tuple[str, ElicitationModal[Any]]] = []
+    prebuild, draw_ahead = ModalPool.prebuild, ModalPool.draw_ahead
+
+    async def ask_meanwhile(pool: ModalPool, made: Request) -> ElicitationModal[Any] | None:
+        built = asyncio.ensure_future(prebuild(pool, made))
+        if not answer:
+            await asyncio.sleep(0)  # the first modal, a short choice, starts mounting
+            assert pool.building is not None and not pool.building.is_mounted
+            events.append(("building", pool.building))
+            # Not a choice: shown in a modal of its own, composed while the first mounts.
+            answer.append(queue.submit(TextRequest(message="Service name?")))
+        return await built
+
+    def drawing(pool: ModalPool, modal: ElicitationModal[Any]) -> None:
+        events.append(("drawn", modal))
+        draw_ahead(pool, modal)
+
+    monkeypatch.setattr(ModalPool, "prebuild", ask_meanwhile)
+    monkeypatch.setattr(ModalPool, "draw_ahead", drawing)
+    app = ElicitationApp(queue, input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        modal = await wait_for_modal(pilot, "Service name?")
+        events.append(("shown", modal))
+        burst(app, *"api", "enter")
+        await wait_for(pilot, lambda: answer[0].done())
+        # The rest are built, and the first drawn, once the app has been idle again.
+        await wait_for(pilot, lambda: app._prebuilt)
+    first = events[0][1]
+    assert events[:2] == [("building", first), ("shown", modal)]
+    assert ("drawn", first) in events[2:]
+    assert answer[0].result().content == "api"
 
 
 async def test_an_app_that_exits_while_it_builds_a_modal_exits_cleanly(

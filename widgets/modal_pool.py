@@ -26,15 +26,17 @@ class ModalPool:
         self._app = app
         self._input_grace = input_grace
         self._idle: dict[Hashable, ElicitationModal[Any]] = {}
+        self._undrawn: set[Hashable] = set()
+        """Shapes whose idle modal was built ahead and not drawn yet (see `draw_ahead`)."""
         self._names = count(1)
         self.building: ElicitationModal[Any] | None = None
         """The modal `prebuild()` is mounting, not yet given out."""
 
     def take(self, request: Request, *, deadline: float | None = None) -> ElicitationModal[Any]:
         """A modal showing `request`; raises LookupError for a kind no modal shows."""
-        modal_class = modal_class_for(request.kind)
-        shape = None if modal_class is None else modal_class.shape(request)
+        shape = _shape_of(request)
         idle = self._idle.pop(shape, None) if shape is not None else None
+        self._undrawn.discard(shape)
         if idle is not None:
             idle.reload(request, deadline=deadline)
             return idle
@@ -56,16 +58,17 @@ class ModalPool:
             self._app.uninstall_screen(kept)
             kept.remove()
         self._idle[shape] = modal
+        self._undrawn.discard(shape)  # it has been on screen
 
-    async def prebuild(self, request: Request) -> None:
+    async def prebuild(self, request: Request) -> ElicitationModal[Any] | None:
         """Build a modal for requests of `request`'s shape and keep it idle, composed and
         styled but not shown, so that the first such request is shown by a reload. Builds
         nothing if the pool has one idle already or the kind is composed afresh for each
-        request; returns once the modal's widgets are mounted (`building` until then)."""
-        modal_class = modal_class_for(request.kind)
-        shape = None if modal_class is None else modal_class.shape(request)
+        request; returns once the modal's widgets are mounted (`building` until then), with
+        the modal kept, if it was, or the one kept already if it is yet to be drawn."""
+        shape = _shape_of(request)
         if shape is None or shape in self._idle:
-            return
+            return self._idle[shape] if shape in self._undrawn else None
         modal = modal_for(request, input_grace=self._input_grace)
         self._app.install_screen(modal, name=f"elicitation-modal-{next(self._names)}")
         self.building = modal
@@ -80,12 +83,29 @@ class ModalPool:
             # A request of this shape was shown meanwhile, in a modal of its own, now kept.
             self._app.uninstall_screen(modal)
             await modal.remove()
-        elif self._app.is_running:  # (not if the app began to shut down meanwhile)
-            # Laid out at the app's size now, not when the first request of its shape comes,
-            # and drawn once, unseen: a widget's first frame costs more than its next ones
-            # (render caches, styles resolved), even once the next request's text is in it.
+            return None
+        if not self._app.is_running:
+            return None  # the app began to shut down meanwhile
+        # Kept as an answered one is: its reload expects what it showed forgotten.
+        modal.release()
+        self._idle[shape] = modal
+        self._undrawn.add(shape)
+        return modal
+
+    def draw_ahead(self, modal: ElicitationModal[Any]) -> None:
+        """Lay `modal`, kept idle, out at the app's size and draw it once, unseen (nothing
+        reaches the terminal): a widget's first frame costs more than its next ones (render
+        caches, styles resolved), even once the next request's text is in it. A step apart
+        from `prebuild()`, so that a question arriving meanwhile is not kept waiting for it."""
+        shape = modal.shape(modal.request)
+        if self._idle.get(shape) is modal and shape in self._undrawn and self._app.is_running:
+            self._undrawn.discard(shape)
             modal._refresh_layout(self._app.size)
             modal._compositor.render_full_update()
-            # Kept as an answered one is: its reload expects what it showed forgotten.
-            modal.release()
-            self._idle[shape] = modal
+
+
+def _shape_of(request: Request) -> Hashable | None:
+    """The shape of the modal that shows `request` (see `ElicitationModal.shape`); None for
+    a kind composed afresh for each request, or that no modal shows."""
+    modal_class = modal_class_for(request.kind)
+    return None if modal_class is None else modal_class.shape(request)

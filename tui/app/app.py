@@ -8,10 +8,11 @@ import functools
 import os
 import threading
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, ClassVar
 
+from pydantic import TypeAdapter
 from rich.console import RenderableType
 from rich.segment import Segments
 from textual import events
@@ -43,6 +44,7 @@ from tui.core.models import (
     flagged,
     unsupported,
 )
+from tui.core.options import Option
 from tui.core.queue import Answered, ElicitationQueue, QueueEvent
 from tui.front_ends.notify import (
     BurstLimiter,
@@ -245,6 +247,7 @@ class ElicitationApp(KeyOrderApp[Any]):
             else:
                 status.show_running(self.agent_name)
         if agent is not None:
+            _load_validation()
             # A daemon thread, not a Textual worker: an agent that never returns must not block exit.
             self._agent_thread = threading.Thread(
                 target=self._run_agent,
@@ -500,13 +503,24 @@ class ElicitationApp(KeyOrderApp[Any]):
         # idle again for a while (a new wait, `_prebuild_timer`, begins once it is answered).
         try:
             for request in _common_requests():
-                await self._messages_handled()
-                if self._shown is not None or self._prebuild_timer is not None or self._exiting:
+                if not await self._may_build():
                     return
-                await self._modals.prebuild(request)
+                modal = await self._modals.prebuild(request)
+                # A question that arrived while the modal mounted is shown before it is drawn.
+                if not await self._may_build():
+                    return
+                if modal is not None:
+                    self._modals.draw_ahead(modal)
             self._prebuilt = True
         finally:
             self._prebuilding = False
+
+    async def _may_build(self) -> bool:
+        """Whether building ahead may go on, once the app has handled what was posted
+        meanwhile: not while a question is shown, nor once a new idle wait has begun, nor
+        while the app exits."""
+        await self._messages_handled()
+        return not (self._shown is not None or self._prebuild_timer is not None or self._exiting)
 
     async def _messages_handled(self) -> None:
         """Return once the app has handled every message posted before this call, such as a
@@ -730,21 +744,39 @@ class ElicitationApp(KeyOrderApp[Any]):
         self.transcript.keys(request.id, presses, secret_lengths(shown))
 
 
-def _common_requests() -> list[Request]:
+def _common_requests() -> Iterator[Request]:
     """A request of each shape most questions have, in the order their modals are built:
     a short choice, a long one (filtered by typing), a line of text, a yes/no, a multiple
-    choice, a secret not stored, a tool call without a diff."""
+    choice, a secret not stored, a tool call without a diff.
+
+    Each is made when its turn comes, and made as is (`model_construct`), not validated:
+    they are the app's own and never asked, and validating them would build pydantic's
+    validators of seven kinds, and load its plugins, on the UI thread, just when a fresh
+    process's agent is about to ask its first question."""
     from widgets.choice import FILTER_THRESHOLD
 
-    return [
-        ChoiceRequest(message="?", options=["-"]),
-        ChoiceRequest(message="?", options=[str(n) for n in range(FILTER_THRESHOLD)]),
-        TextRequest(message="?"),
-        ConfirmationRequest(message="?"),
-        MultiChoiceRequest(message="?", options=["-"]),
-        SecretRequest(message="?"),
-        ToolApprovalRequest(tool_name="-", tool_call_id="-"),
-    ]
+    def options(count: int) -> list[Option]:
+        return [Option.model_construct(label=str(n), value=str(n)) for n in range(count)]
+
+    yield ChoiceRequest.model_construct(message="?", options=options(1))
+    yield ChoiceRequest.model_construct(message="?", options=options(FILTER_THRESHOLD))
+    yield TextRequest.model_construct(message="?")
+    yield ConfirmationRequest.model_construct(message="?")
+    yield MultiChoiceRequest.model_construct(message="?", options=options(1))
+    yield SecretRequest.model_construct(message="?")
+    yield ToolApprovalRequest.model_construct(
+        id="toolApproval:-", message="-()", summary="-()", tool_name="-", tool_call_id="-"
+    )
+
+
+def _load_validation() -> None:
+    """Have pydantic load what its first validator needs, here in the UI thread, before an
+    agent's thread starts: its plugins, found through `importlib.metadata` in the entry points
+    of every installed distribution. Left to the agent's first question while the UI thread
+    draws, that loading crawls (each file it reads hands the UI thread the GIL for up to
+    5 ms): in a fresh process the question took 0.2 s longer to appear. Once per process;
+    nothing to do where a request was validated already."""
+    TypeAdapter(bool)
 
 
 def bell_wanted() -> bool:
