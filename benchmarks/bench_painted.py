@@ -443,13 +443,23 @@ class TerminalRun:
     """Seconds from the first `ask()` to the last question seen: the questions alone."""
 
 
+def fork_terminal() -> tuple[int, int]:
+    """`pty.fork()`, the child's terminal 80x24 before it runs anything, as a terminal
+    emulator's is: sized by the parent after the fork, the child could start at 0x0 and
+    then be resized (and redraw) while it shows its first frame."""
+    pid, fd = pty.fork()
+    if pid == 0:
+        ioctl(pty.STDIN_FILENO, termios.TIOCSWINSZ, struct.pack("HHHH", SIZE[1], SIZE[0], 0, 0))
+    return pid, fd
+
+
 def terminal_run(ours: bool, kind: str, questions: int, *, back_to_back: bool) -> TerminalRun:
     """`questions` of `kind` asked in a child process on an 80x24 pty; ask → visible (ms)."""
     grace = 0.0 if back_to_back else 0.2
     gap = 0.0 if back_to_back else 0.3
     side_read, side_write = os.pipe()
     start = time.perf_counter()
-    pid, fd = pty.fork()
+    pid, fd = fork_terminal()
     if pid == 0:
         os.environ.update(TERM="xterm-256color", BENCH_SIDE_FD=str(side_write))
         os.set_inheritable(side_write, True)
@@ -468,7 +478,6 @@ def terminal_run(ours: bool, kind: str, questions: int, *, back_to_back: bool) -
             ],
         )
     os.close(side_write)
-    ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", SIZE[1], SIZE[0], 0, 0))
     screen = pyte.Screen(*SIZE)
     stream = pyte.ByteStream(screen)
     asked: dict[int, float] = {}
@@ -542,11 +551,10 @@ def cold_ask(ours: bool) -> float:
         else [sys.executable, "-c", BARE_COLD]
     )
     start = time.perf_counter()
-    pid, fd = pty.fork()
+    pid, fd = fork_terminal()
     if pid == 0:
         os.environ["TERM"] = "xterm-256color"
         os.execv(argv[0], argv)
-    ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", SIZE[1], SIZE[0], 0, 0))
     screen = pyte.Screen(*SIZE)
     stream = pyte.ByteStream(screen)
     seen = False

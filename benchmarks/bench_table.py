@@ -520,9 +520,11 @@ def cold_start(argv: list[str], marker: bytes = b"Zebra?") -> Span:
     start = time.perf_counter()
     pid, fd = pty.fork()
     if pid == 0:
+        # Sized before the program starts, as a terminal emulator's pty is (not resized
+        # from 0x0 while it draws its first frame).
+        ioctl(pty.STDIN_FILENO, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
         os.environ["TERM"] = "xterm-256color"
         os.execv(argv[0], argv)
-    ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
     seen = b""
     deadline = start + 30
     while marker not in seen and time.perf_counter() < deadline:
