@@ -3,8 +3,8 @@
 Start-up loads Textual, pydantic and this package: hundreds of thousands of objects (modules,
 classes, functions) that live as long as the process. Left running, the garbage collector
 walks them again and again while they are created, for nothing: about 5 % of the time
-`elicit-tui ask` takes to show its question, and a pause of 14-21 ms, in the first question
-of a program that embeds the app. Held while they load and then set aside for good
+`elicit-tui ask` takes to show its question, and about 30 ms of collections before the first
+question of a program that embeds the app. Held while they load and then set aside for good
 (`gc.freeze`), it never walks them at all; it runs as before for everything made afterwards.
 The `elicit-tui` command loads its modules so, and `tui` its lazily loaded names.
 """
