@@ -118,6 +118,40 @@ def test_the_first_choice_on_screen_loads_only_what_it_shows() -> None:
     assert _loaded(modules, NOT_FOR_A_CHOICE) == []
 
 
+ASKED_ALONE = """
+import asyncio, json, sys
+sys.path.insert(0, "tests")
+from app_driver import wait_for_modal
+from tui.app.ask_app import AskApp
+from tui.core.models import ChoiceRequest
+
+async def main():
+    app = AskApp(ChoiceRequest(message="Zebra?", options=["yes", "no"]))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for_modal(pilot, "Zebra?")
+        await pilot.pause()
+        print(json.dumps(sorted(sys.modules)))
+
+asyncio.run(main())
+"""
+
+MAIN_SCREEN = (
+    "textual.widgets._data_table",
+    "textual.widgets._header",
+    "widgets.timeline",
+    "widgets.agent_status",
+    "widgets.secret",
+)
+"""The main screen's parts (title, agent status, timeline) and the secret dialog."""
+
+
+def test_a_question_asked_alone_loads_nothing_of_the_main_screen() -> None:
+    # `elicit-tui ask` shows its dialog and nothing behind it.
+    modules = _fresh(ASKED_ALONE)
+    assert "widgets.choice" in modules
+    assert _loaded(modules, MAIN_SCREEN) == []
+
+
 IDLE_APP = """
 import asyncio, json, sys
 sys.path.insert(0, "tests")

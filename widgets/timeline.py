@@ -77,14 +77,15 @@ class Timeline(DataTable[Text]):
 
     def __init__(
         self,
-        time_label: TimeLabel = local_clock,
+        time_label: TimeLabel | None = None,
         *,
-        redraw_delay: float = REDRAW_DELAY,
+        redraw_delay: float | None = None,
         id: str | None = None,
     ) -> None:
         super().__init__(cursor_type="row", zebra_stripes=True, id=id)
-        self.time_label = time_label
-        self.redraw_delay = redraw_delay
+        self.time_label = local_clock if time_label is None else time_label
+        """How a row's time is shown (None given: `local_clock`)."""
+        self.redraw_delay = REDRAW_DELAY if redraw_delay is None else redraw_delay
         """`REDRAW_DELAY`, or 0 to redraw as soon as the rows change with the screen in front."""
         self._cells: dict[str, dict[str, str]] = {}
         self._widths: dict[str, int] = {}

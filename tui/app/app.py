@@ -10,7 +10,7 @@ import threading
 from collections import deque
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from pydantic import TypeAdapter
 from rich.console import RenderableType
@@ -21,7 +21,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.notifications import SeverityLevel
 from textual.timer import Timer
-from textual.widgets import Header, Static
+from textual.widgets import Static
 
 from styles import APP_CSS
 from tui.app.crash_report import crash_report
@@ -55,13 +55,16 @@ from tui.front_ends.notify import (
 )
 from tui.secrets.redaction import REDACTOR, install_log_redaction
 from tui.transcript.writer import TranscriptWriter
-from widgets.agent_status import AgentStatus, error_text
 from widgets.base import ElicitationModal
 from widgets.key_badge import KeyBadge, key_label
 from widgets.key_footer import KeyFooter
 from widgets.modal_pool import ModalPool
-from widgets.secret import SecretModal
-from widgets.timeline import REDRAW_DELAY, TimeLabel, Timeline, local_clock
+
+if TYPE_CHECKING:
+    # Loaded with the main screen: `elicit-tui ask` shows none, and loads none of them.
+    from widgets.agent_status import AgentStatus
+    from widgets.secret import SecretModal
+    from widgets.timeline import TimeLabel, Timeline
 
 Agent = Callable[[ElicitationQueue], Any]
 """A callable that asks through the queue; it runs in a thread of its own."""
@@ -120,8 +123,9 @@ class ElicitationApp(KeyOrderApp[Any]):
     TITLE = "elicit-tui"
 
     keeps_secrets_in_memory: ClassVar[bool] = True
-    timeline_redraw_delay: ClassVar[float] = REDRAW_DELAY
-    """How long the timeline waits for its rows to stop changing before it redraws them."""
+    timeline_redraw_delay: ClassVar[float | None] = None
+    """How long the timeline waits for its rows to stop changing before it redraws them
+    (None: the timeline's own `REDRAW_DELAY`)."""
     """Whether a secret the keyring refused may be kept in memory for this run: only where
     the agent runs in this process, and so can use the value."""
 
@@ -152,7 +156,7 @@ class ElicitationApp(KeyOrderApp[Any]):
         title: str | None = None,
         input_grace: float = 0.2,
         exit_when_agent_done: bool = False,
-        time_label: TimeLabel = local_clock,
+        time_label: TimeLabel | None = None,
         approvals: ApprovalPolicy | None = None,
         transcript: str | Path | None = None,
         show_keys: bool = False,
@@ -209,6 +213,11 @@ class ElicitationApp(KeyOrderApp[Any]):
     def compose(self) -> ComposeResult:
         if not self.shows_main_screen:
             return
+        from textual.widgets import Header
+
+        from widgets.agent_status import AgentStatus
+        from widgets.timeline import Timeline
+
         yield Header()
         with Vertical(id="main"):
             with Horizontal(id="status-bar"):
@@ -219,11 +228,19 @@ class ElicitationApp(KeyOrderApp[Any]):
 
     def _agent_status(self) -> AgentStatus | None:
         """The main screen's agent status line; None without a main screen."""
-        return self.query_one(AgentStatus) if self.shows_main_screen else None
+        if not self.shows_main_screen:
+            return None
+        from widgets.agent_status import AgentStatus
+
+        return self.query_one(AgentStatus)
 
     def _timeline(self) -> Timeline | None:
         """The main screen's timeline; None without a main screen."""
-        return self.query_one(Timeline) if self.shows_main_screen else None
+        if not self.shows_main_screen:
+            return None
+        from widgets.timeline import Timeline
+
+        return self.query_one(Timeline)
 
     def on_mount(self) -> None:
         # Secrets answered from now on are scrubbed from every log record (see tui.secrets.redaction).
@@ -449,10 +466,12 @@ class ElicitationApp(KeyOrderApp[Any]):
                 )
                 self.queue.respond(event.request.id, unsupported(event.request))
                 continue
-            if isinstance(modal, SecretModal):
-                modal.offer_memory = self.keeps_secrets_in_memory
+            if event.request.kind == "secret":
+                # The built-in kind's modal: no kind of a program's own can take its name.
+                secret = cast("SecretModal", modal)
+                secret.offer_memory = self.keeps_secrets_in_memory
                 # An inbox elsewhere stores secrets in its own machine's keyring.
-                modal.stores_here = isinstance(self.queue, ElicitationQueue)
+                secret.stores_here = isinstance(self.queue, ElicitationQueue)
             # A queue in this process takes an answer at once; an inbox elsewhere may take
             # seconds, or never reply: the modal stays, saying so, while a thread sends it.
             modal.send = (
@@ -643,6 +662,8 @@ class ElicitationApp(KeyOrderApp[Any]):
         elif self.is_running:
             if (status := self._agent_status()) is not None:
                 status.show_failed(message.error)
+            from widgets.agent_status import error_text
+
             self.notify(
                 f"The agent failed: {error_text(message.error)}", severity="error", timeout=8
             )
