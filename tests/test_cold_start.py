@@ -118,22 +118,14 @@ def test_the_first_choice_on_screen_loads_only_what_it_shows() -> None:
     assert _loaded(modules, NOT_FOR_A_CHOICE) == []
 
 
-ASKED_ALONE = """
-import asyncio, json, sys
-sys.path.insert(0, "tests")
-from app_driver import wait_for_modal
-from tui.app.ask_app import AskApp
-from tui.core.models import ChoiceRequest
-
-async def main():
-    app = AskApp(ChoiceRequest(message="Zebra?", options=["yes", "no"]))
-    async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for_modal(pilot, "Zebra?")
-        await pilot.pause()
-        print(json.dumps(sorted(sys.modules)))
-
-asyncio.run(main())
-"""
+ASKED_ALONE = FIRST_QUESTION.replace(
+    "from tui import ChoiceRequest, ElicitationApp, ElicitationQueue",
+    "from tui import ChoiceRequest\nfrom tui.app.ask_app import AskApp",
+).replace(
+    "app = ElicitationApp(ElicitationQueue(), agent)",
+    'app = AskApp(ChoiceRequest(message="Zebra?", options=["yes", "no"]))',
+)
+"""The first question shown by `elicit-tui ask`'s app: its dialog alone."""
 
 MAIN_SCREEN = (
     "textual.widgets._data_table",

@@ -123,11 +123,12 @@ class ElicitationApp(KeyOrderApp[Any]):
     TITLE = "elicit-tui"
 
     keeps_secrets_in_memory: ClassVar[bool] = True
+    """Whether a secret the keyring refused may be kept in memory for this run: only where
+    the agent runs in this process, and so can use the value."""
+
     timeline_redraw_delay: ClassVar[float | None] = None
     """How long the timeline waits for its rows to stop changing before it redraws them
     (None: the timeline's own `REDRAW_DELAY`)."""
-    """Whether a secret the keyring refused may be kept in memory for this run: only where
-    the agent runs in this process, and so can use the value."""
 
     shows_main_screen: ClassVar[bool] = True
     """Whether the app composes its main screen (title, agent status, timeline, keys): an app
