@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 from app_driver import SIZE, wait_for, wait_for_modal
-from asking import Asker
+from asking import Asker, burst
 from pydantic import ValidationError
 from textual.containers import VerticalScroll
 from textual.content import Content
@@ -107,6 +107,29 @@ async def test_each_answer(keys: list[str], result: ElicitationResult) -> None:
     assert await approve(SHELL, *keys) == result
 
 
+async def test_keys_typed_right_after_the_first_deny_in_one_burst_reach_the_reason_mounted_by_it() -> (
+    None
+):
+    # The first Deny mounts the reason line; the keys after it (a 1 and a y among them, which
+    # in the choices would allow the call) must wait for it and land in it, in order.
+    second = {**SHELL, "summary": "Run the linter", "tool_call_id": "call_3"}
+    asker = Asker(parse_request(SHELL), parse_request(second))
+    app = ElicitationApp(ElicitationQueue(), asker, input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        modal = await wait_for_modal(pilot)
+        mounted_before = bool(modal.query("#deny-reason"))
+        burst(app, "4", *"try 1 way", "enter")
+        # The same dialog, reused: its reason line is there already, emptied.
+        assert await wait_for_modal(pilot, "Run the linter") is modal
+        burst(app, "down", "down", "down", "enter", *"yes", "enter")
+        await wait_for(pilot, lambda: len(asker.results) == 2)
+    assert not mounted_before
+    assert asker.results == [
+        ElicitationResult(action="decline", content={"reason": "try 1 way"}),
+        ElicitationResult(action="decline", content={"reason": "yes"}),
+    ]
+
+
 async def test_escape_in_the_reason_goes_back_to_the_choices() -> None:
     result = await approve(EDIT, "n", *"no", "escape", "2")
     assert result == ElicitationResult(action="accept", content={"scope": "session"})
@@ -124,7 +147,7 @@ async def test_the_call_is_shown_as_json_and_diff() -> None:
         assert isinstance(diff, Content)
         assert diff.plain.strip() == EDIT["diff"].strip()
         assert styled(diff, "+app.health()") == "$text-success on $success-muted"
-        assert not modal.query_one("#deny-line").display
+        assert not modal.query("#deny-line")  # mounted by the first Deny
         await pilot.press("n")
         assert modal.query_one("#deny-line").display
         assert modal.focused is modal.query_one("#deny-reason", Input)

@@ -51,7 +51,7 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
         Binding("ctrl+s", "allow_edited", "Allow edited", priority=True),
         # Declining is Deny here; the base's Ctrl+N still works but needs no room in the footer.
         Binding("ctrl+n", "decline", "Decline", show=False),
-        Binding("enter", "submit", "Choose", priority=True),
+        Binding("enter", "choose", "Choose", priority=True),
         Binding("enter", "deny_with_reason", "Deny", priority=True),
         Binding("pagedown", "scroll_call(1)", "Scroll", show=False, priority=True),
         Binding("pageup", "scroll_call(-1)", "Scroll", show=False, priority=True),
@@ -83,18 +83,9 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
                 diff.border_title = "diff"
                 yield diff
         yield OptionList(id="choices")
-        with Vertical(id="edit-pane"):
-            # The editor itself is mounted by the first `e` (see `action_edit`).
-            yield Label(
-                "Arguments as JSON · Ctrl+S allows the call once so · Esc: back", id="edit-label"
-            )
-        with Horizontal(id="deny-line"):
-            yield Label("✖ Deny · reason", id="deny-label")
-            yield Input(
-                placeholder="optional, the agent reads it · Esc goes back",
-                max_length=200,
-                id="deny-reason",
-            )
+        # The reason line and the editor are mounted by the first Deny and the first `e`
+        # (`_reason_field`, `action_edit`): hidden until then, they would cost a first
+        # approval a third of the time it takes to appear.
 
     @classmethod
     def body_shape(cls, request: ToolApprovalRequest) -> tuple[Hashable, ...]:
@@ -126,14 +117,33 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
     def forget(self) -> None:
         # The reason typed and the arguments as edited; the call shown is the agent's own.
         self.remove_class("editing", "denying")
-        self.query_one("#deny-reason", Input).value = ""
+        if (reason := self._reason()) is not None:
+            reason.value = ""
         if (editor := self._editor()) is not None:
             editor.load_text("")
+
+    def _reason(self) -> Input | None:
+        """The deny reason's field, once a Deny has mounted it."""
+        found = self.query("#deny-reason")
+        return found.first(Input) if found else None
 
     def _editor(self) -> TextArea | None:
         """The arguments' editor, once an `e` has mounted it."""
         found = self.query("#edited")
         return cast("TextArea", found.first()) if found else None
+
+    async def _reason_field(self) -> Input:
+        """The deny reason's field, mounted by the first Deny."""
+        reason = self._reason()
+        if reason is None:
+            reason = Input(
+                placeholder="optional, the agent reads it · Esc goes back",
+                max_length=200,
+                id="deny-reason",
+            )
+            line = Horizontal(Label("✖ Deny · reason", id="deny-label"), reason, id="deny-line")
+            await self.query_one("#body", VerticalScroll).mount(line)
+        return reason
 
     def _reach(self) -> str:
         """What "for this session" and "always" would allow from now on."""
@@ -155,12 +165,14 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
     def action_allow(self, scope: ApprovalScope) -> None:
         self.dismiss(ElicitationResult(action="accept", content={"scope": scope}))
 
-    def action_deny(self) -> None:
-        """Show the reason field; Enter in it denies."""
+    async def action_deny(self) -> None:
+        """Show the reason field; Enter in it denies. Keys typed after the Deny wait until
+        this returns (`KeyOrderApp`), so they reach the field even as it is first mounted."""
+        reason = await self._reason_field()
         self.add_class("denying")
         choices = self.query_one("#choices", OptionList)
         choices.highlighted = len(choices.options) - 1
-        self.set_focus(self.query_one("#deny-reason", Input))
+        self.set_focus(reason)
         self.refresh_bindings()
 
     async def action_edit(self) -> None:
@@ -180,7 +192,11 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
             from textual.widgets import TextArea
 
             editor = TextArea(arguments, id="edited", soft_wrap=True)
-            await self.query_one("#edit-pane", Vertical).mount(editor)
+            label = Label(
+                "Arguments as JSON · Ctrl+S allows the call once so · Esc: back", id="edit-label"
+            )
+            pane = Vertical(label, editor, id="edit-pane")
+            await self.query_one("#body", VerticalScroll).mount(pane)
         self.add_class("editing")
         self.set_focus(editor)
         self.refresh_bindings()
@@ -211,9 +227,10 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
             ElicitationResult(action="decline", content={"reason": reason} if reason else None)
         )
 
-    def action_submit(self) -> None:
+    async def action_choose(self) -> None:
+        """Enter: answer with the highlighted choice; Deny asks for a reason first."""
         if self._highlighted() == DENY:
-            self.action_deny()
+            await self.action_deny()
         else:
             self.action_accept()
 
@@ -224,7 +241,7 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # Enter chooses from the list, or denies from the reason field: the footer says which.
         # Editing, the editor takes every key but Ctrl+S (allow) and Escape (back).
-        if action == "submit":
+        if action == "choose":
             return not (self.denying or self.editing)
         if action == "deny_with_reason":
             return self.denying
@@ -248,10 +265,10 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
         else:
             super().action_cancel()
 
-    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+    async def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         # A click on a choice answers with it.
         event.stop()
-        self.action_submit()
+        await self.action_choose()
 
     def _highlighted(self) -> str | None:
         choices = self.query_one("#choices", OptionList)
