@@ -9,8 +9,8 @@ from textual.widgets import Footer
 
 
 class KeyFooter(Footer):
-    """A `Footer` that rebuilds its keys only when the keys to show differ, and then lets
-    go of the keys it replaced.
+    """A `Footer` that rebuilds its keys only when the keys to show differ and its screen is
+    in view, and then lets go of the keys it replaced.
 
     Footer rebuilds all its keys whenever the screen's bindings may have changed: a modal
     opens or closes, the focus moves, a modal is reloaded with the next question. Most of
@@ -18,6 +18,10 @@ class KeyFooter(Footer):
     key) is the largest cost of showing a question. Each key built also binds itself to the
     footer's `compact` setting, and Textual drops such a binding only when `compact`
     changes: without pruning, every key ever shown would stay alive through the footer.
+
+    A screen covered by another (the main screen under a question) rebuilds nothing: the
+    question just asked would wait for it. Textual refreshes a screen's bindings as it comes
+    back into view, and the footer catches up then.
     """
 
     _keys_built: Hashable = None
@@ -42,6 +46,9 @@ class KeyFooter(Footer):
     async def recompose(self) -> None:
         if not self.is_attached:
             return  # a rebuild asked for just before the screen closed
+        screen = self.screen
+        if not screen.is_current and screen in self.app.screen_stack:
+            return  # covered: rebuilt as it comes back into view
         keys = self._keys_to_show() if self._bindings_ready else None
         if keys is not None and keys == self._keys_built:
             return
