@@ -9,7 +9,7 @@ from pydantic import SecretStr
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.reactive import reactive
 from textual.widgets import Button, Input, Static
 from textual.worker import Worker, WorkerState
@@ -89,18 +89,8 @@ class SecretModal(ElicitationModal[SecretRequest]):
                         classes="headline",
                     )
                     yield Static(self._known_problem, classes="detail", markup=False)
-            with Vertical(id="keyring-problem"):
-                yield Static(id="keyring-reason", markup=False)
-                if self.offer_memory:
-                    yield Static("Keep the secret in memory for this run only, or cancel?")
-                with Horizontal(id="keyring-choices"):
-                    if self.offer_memory:
-                        yield Button(
-                            "Keep in memory for this run only",
-                            id="keep-in-memory",
-                            variant="warning",
-                        )
-                    yield Button("Cancel", id="cancel-secret")
+            # What to do when the keyring refuses it is mounted then (`_offer_memory`): its
+            # buttons would cost every dialog that stores a secret a third of its first frame.
 
     def reload(self, request: SecretRequest, *, deadline: float | None = None) -> None:
         self.query_one("#secret", Input).placeholder = REDACTOR.scrub(request.placeholder or "")
@@ -195,7 +185,7 @@ class SecretModal(ElicitationModal[SecretRequest]):
         # A thread: a keyring may take its time (an unlock prompt, a D-Bus round trip).
         return store_secret(target, value, replace=replace)
 
-    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+    async def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         worker = event.worker
         # Not current: the request ended (a timeout, the agent withdrew it) while storing.
         if worker.group != "keyring" or not self.is_current:
@@ -208,17 +198,17 @@ class SecretModal(ElicitationModal[SecretRequest]):
             self._replace = True
             self.show_error(f"⚠ {worker.error} Enter replaces it; Escape cancels.")
         elif event.state == WorkerState.ERROR:
-            self._offer_memory(worker.error)
+            await self._offer_memory(worker.error)
 
     # -- when the keyring cannot keep it ---------------------------------------------------
 
-    def _offer_memory(self, error: BaseException | None) -> None:
+    async def _offer_memory(self, error: BaseException | None) -> None:
         """Say why the keyring failed, and offer to keep the value in memory or to cancel."""
         reason = str(error) if error else "The keyring failed without saying why."
         if self._known_problem is not None and getattr(error, "problem", None) == "no_backend":
             # The warning above the field said why and what to do: not the same paragraph again.
             reason = "Not saved: no usable keyring."
-        self.query_one("#keyring-reason", Static).update(f"✖ {REDACTOR.scrub(reason)}")
+        await self.query_one("#body", VerticalScroll).mount(self._keyring_problem(reason))
         self.choosing = True
         self.storing = False
         self.show_error("")
@@ -226,6 +216,19 @@ class SecretModal(ElicitationModal[SecretRequest]):
         self.query_one(first, Button).focus(scroll_visible=False)
         # Once the panel is laid out, bring the whole choice into view on a small screen.
         self.call_after_refresh(self.query_one("#keyring-problem").scroll_visible, animate=False)
+
+    def _keyring_problem(self, reason: str) -> Vertical:
+        """Why the keyring refused the secret, and the ways out: keep it in memory for this
+        run (if `offer_memory`), or cancel."""
+        choices = [Button("Cancel", id="cancel-secret")]
+        parts = [Static(f"✖ {REDACTOR.scrub(reason)}", id="keyring-reason", markup=False)]
+        if self.offer_memory:
+            choices.insert(
+                0,
+                Button("Keep in memory for this run only", id="keep-in-memory", variant="warning"),
+            )
+            parts.append(Static("Keep the secret in memory for this run only, or cancel?"))
+        return Vertical(*parts, Horizontal(*choices, id="keyring-choices"), id="keyring-problem")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "keep-in-memory":
