@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any
 
+from textual.app import ComposeResult
 from textual.widgets import Footer
+from textual.widgets._footer import FooterKey
 
 
 class KeyFooter(Footer):
@@ -43,12 +45,31 @@ class KeyFooter(Footer):
             if binding.show
         )
 
+    def _covered(self) -> bool:
+        """Whether an opaque screen hides this footer's screen (Textual's `is_current` counts
+        the screen right under the top one as in view, whatever covers it)."""
+        stack = self.app.screen_stack
+        screen = self.screen
+        if screen not in stack:
+            return False  # not shown yet (a modal built ahead): its keys are built ahead too
+        above = stack[stack.index(screen) + 1 :]
+        return any(covering.styles.background.a == 1 for covering in above)
+
+    def compose(self) -> ComposeResult:
+        for widget in super().compose():
+            if isinstance(widget, FooterKey) and not widget.has_class("-command-palette"):
+                # A key starts compact and its binding to the footer's `compact` then sets it
+                # as the footer is: a restyle each way, for every key. Started as the footer
+                # is, neither happens (a fifth of building a question's dialog ahead). The
+                # command palette's key is not bound: it stays compact.
+                widget.set_reactive(FooterKey.compact, self.compact)
+            yield widget
+
     async def recompose(self) -> None:
         if not self.is_attached:
             return  # a rebuild asked for just before the screen closed
-        screen = self.screen
-        if not screen.is_current and screen in self.app.screen_stack:
-            return  # covered: rebuilt as it comes back into view
+        if self._covered():
+            return  # rebuilt as its screen comes back into view
         keys = self._keys_to_show() if self._bindings_ready else None
         if keys is not None and keys == self._keys_built:
             return

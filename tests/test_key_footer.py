@@ -1,0 +1,87 @@
+"""The footer that lists the keys: built once per set of keys, each key styled once, and
+not rebuilt while another screen covers its own."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import pytest
+from app_driver import wait_for
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+from textual.widgets import Label
+from textual.widgets._footer import FooterKey
+
+from widgets.key_footer import KeyFooter
+
+
+class FooterApp(App[None]):
+    """A footer with two keys; the second is shown only while `offered`."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("a", "always", "Always"),
+        Binding("o", "offered", "Offered"),
+    ]
+
+    offered = True
+
+    def compose(self) -> ComposeResult:
+        yield Label("main")
+        yield KeyFooter()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self.offered if action == "offered" else True
+
+    def action_always(self) -> None:
+        """A key's action: the tests only look at the footer."""
+
+    def action_offered(self) -> None:
+        """A key's action: the tests only look at the footer."""
+
+
+def descriptions(footer: KeyFooter) -> list[str]:
+    return [key.description for key in footer.query(FooterKey)]
+
+
+async def test_each_key_is_styled_once_as_it_mounts(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Textual's keys start compact and are then bound to the footer's `compact`: a restyle
+    # each way for every key, unless they start as the footer is.
+    restyled: list[str] = []
+    restyle = FooterKey.update_node_styles
+
+    def counted(key: FooterKey, animate: bool = True) -> None:
+        restyled.append(key.description)
+        restyle(key, animate)
+
+    monkeypatch.setattr(FooterKey, "update_node_styles", counted)
+    app = FooterApp()
+    async with app.run_test(size=(60, 6)) as pilot:
+        footer = app.query_one(KeyFooter)
+        await wait_for(pilot, lambda: len(descriptions(footer)) >= 2)
+        keys = list(footer.query(FooterKey))
+    assert [key.description for key in keys if not key.has_class("-command-palette")] == [
+        "Always",
+        "Offered",
+    ]
+    assert not any(key.has_class("-compact") for key in keys[:2])
+    # only the command palette's key, which the footer leaves compact, restyles itself
+    assert all(description == "palette" for description in restyled), restyled
+
+
+async def test_a_covered_screen_rebuilds_its_keys_once_it_is_back_in_view() -> None:
+    app = FooterApp()
+    async with app.run_test(size=(60, 6)) as pilot:
+        footer = app.query_one(KeyFooter)
+        await wait_for(pilot, lambda: "Offered" in descriptions(footer))
+        built = list(footer.query(FooterKey))
+        await app.push_screen(Screen[Any]())
+        main = app.screen_stack[0]
+        app.offered = False
+        main.refresh_bindings()
+        for _ in range(5):
+            await pilot.pause()
+        assert list(footer.query(FooterKey)) == built  # covered: nothing rebuilt
+        app.pop_screen()
+        await wait_for(pilot, lambda: "Offered" not in descriptions(footer))
+        assert "Always" in descriptions(footer)
