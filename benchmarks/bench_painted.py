@@ -26,7 +26,7 @@ alternate in one run; figures are medians and p90 of wall time and of CPU time
 
 Cases: simple kinds asked from an idle app; the first question of each kind in a fresh app
 (asked at once, while it builds the common modals ahead, once they are built, with how long
-that took);
+that took), and asked at once in a fresh process;
 a form of 4 fields; N choice questions back to back, each answered the moment it is painted
 (no idle gap, input grace 0): requests per second, ask → painted over the run, first and last
 100, and the growth of RSS and gc-tracked objects from question 100 to the last.
@@ -50,6 +50,7 @@ import select
 import signal
 import statistics
 import struct
+import subprocess
 import sys
 import termios
 import threading
@@ -649,8 +650,36 @@ async def headless(args: argparse.Namespace) -> None:
             f"common modals built ahead {statistics.median(built_in) * 1000:.0f} ms (median; "
             f"p90 {_p90(built_in) * 1000:.0f} ms) after the app was ready"
         )
+    for kind in KINDS:
+        ours, bare = [], []
+        for _ in range(args.fresh_reps):
+            ours.append(fresh_process_first(True, kind))
+            bare.append(fresh_process_first(False, kind))
+        row(f"first {kind}, fresh process", ours, bare)
     if args.burst:
         await burst_rows(args.burst)
+
+
+def fresh_process_first(ours: bool, kind: str) -> tuple[float, float]:
+    """ask → painted of the first question of `kind`, asked at once in a fresh app in a
+    fresh process: what a program meets the first time it asks. Nothing of pydantic's or
+    ours has run in that process before, so what the first question loads or builds is
+    timed too (in the rows above, only the first app of the run pays it)."""
+    side = "ours" if ours else "bare"
+    out = subprocess.run(
+        [sys.executable, __file__, "--fresh-child", side, kind],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    wall, cpu = json.loads(out.strip().splitlines()[-1])
+    return wall, cpu
+
+
+def fresh_child(side: str, kind: str) -> None:
+    """The child of `fresh_process_first`: one question, its span printed as JSON."""
+    [(wall, cpu)] = asyncio.run(first_case(side == "ours", kind, 1, 0.0))
+    print(json.dumps([wall, cpu]))
 
 
 async def burst_rows(questions: int) -> None:
@@ -730,6 +759,10 @@ def main() -> None:
         "built ahead from its first frame on (0: asked before that, 0.1: while); a row of "
         "questions asked once they are built follows",
     )
+    parser.add_argument(
+        "--fresh-reps", type=int, default=6, help="fresh processes per kind, first question"
+    )
+    parser.add_argument("--fresh-child", nargs=2, metavar=("SIDE", "KIND"), help=argparse.SUPPRESS)
     parser.add_argument("--burst", type=int, default=1000, help="questions back to back")
     parser.add_argument("--pty-reps", type=int, default=20, help="questions per kind, pty")
     parser.add_argument("--pty-burst", type=int, default=300, help="back to back on the pty")
@@ -741,6 +774,9 @@ def main() -> None:
         default=["headless", "terminal"],
     )
     args = parser.parse_args()
+    if args.fresh_child:
+        fresh_child(*args.fresh_child)
+        return
     print(
         f"elicit-tui vs bare Textual, {SIZE[0]}x{SIZE[1]}, python {sys.version.split()[0]},"
         f" load {os.getloadavg()[0]:.2f}"

@@ -255,6 +255,9 @@ class ElicitationApp(KeyOrderApp[Any]):
         if isinstance(self.queue, ElicitationQueue):
             # After the app: requests already waiting that a rule answers still reach the timeline.
             self._detach_approvals = self.approvals.attach(self.queue)
+        # Whoever asks: the app's agent, another thread of this program with the queue, or
+        # the thread that reads an inbox elsewhere; each validates what it asks or receives.
+        _load_validation()
         # Right after the first frame, which does not wait for them; a question asked at once
         # comes before it and stops them until the app has been idle for a while.
         self.call_after_refresh(self._prebuild_while_idle)
@@ -265,7 +268,6 @@ class ElicitationApp(KeyOrderApp[Any]):
             else:
                 status.show_running(self.agent_name)
         if agent is not None:
-            _load_validation()
             # A daemon thread, not a Textual worker: an agent that never returns must not block exit.
             self._agent_thread = threading.Thread(
                 target=self._run_agent,
@@ -792,12 +794,12 @@ def _common_requests() -> Iterator[Request]:
 
 
 def _load_validation() -> None:
-    """Have pydantic load what its first validator needs, here in the UI thread, before an
-    agent's thread starts: its plugins, found through `importlib.metadata` in the entry points
-    of every installed distribution. Left to the agent's first question while the UI thread
-    draws, that loading crawls (each file it reads hands the UI thread the GIL for up to
-    5 ms): in a fresh process the question took 0.2 s longer to appear. Once per process;
-    nothing to do where a request was validated already."""
+    """Have pydantic load what its first validator needs, here in the UI thread, before any
+    other thread validates a request: its plugins, found through `importlib.metadata` in the
+    entry points of every installed distribution. Left to the first question's thread while
+    the UI thread draws or builds dialogs ahead, that loading crawls (each file it reads hands
+    the UI thread the GIL for up to 5 ms): in a fresh process the first question took 0.2 s
+    longer to appear. Once per process; nothing to do where a request was validated already."""
     TypeAdapter(bool)
 
 
