@@ -201,29 +201,40 @@ def test_an_idle_app_builds_its_modals_ahead_without_building_a_validator() -> N
     assert _fresh(IDLE_APP_VALIDATORS) == []
 
 
-AGENT_FIRST_QUESTION = """
+FIRST_REQUEST_IN_A_THREAD = """
 import json, sys, threading
 from tui import ChoiceRequest, ElicitationApp, ElicitationQueue
 
-class AgentImports:
-    \"\"\"Records each module first imported in the agent's thread, and finds none.\"\"\"
+class ThreadImports:
+    \"\"\"Records each module first imported in the thread named `thread`, and finds none.\"\"\"
+    thread = ""
     names = []
     @classmethod
     def find_spec(cls, name, path=None, target=None):
-        if threading.current_thread().name == "elicit-agent":
+        if threading.current_thread().name == cls.thread:
             cls.names.append(name)
         return None
 
-def agent(queue):
-    sys.meta_path.insert(0, AgentImports)
+def first_request():
+    \"\"\"A first question made (validated) in this thread, what it imported recorded.\"\"\"
+    ThreadImports.thread = threading.current_thread().name
+    sys.meta_path.insert(0, ThreadImports)
     request = ChoiceRequest(message="Zebra?", options=["yes", "no"])
-    sys.meta_path.remove(AgentImports)
-    queue.ask(request, timeout=0.1)
-    return AgentImports.names
+    sys.meta_path.remove(ThreadImports)
+    return request
+"""
+
+AGENT_FIRST_QUESTION = (
+    FIRST_REQUEST_IN_A_THREAD
+    + """
+def agent(queue):
+    queue.ask(first_request(), timeout=0.1)
+    return ThreadImports.names
 
 app = ElicitationApp(ElicitationQueue(), agent, exit_when_agent_done=True)
 print(json.dumps(app.run(headless=True, size=(80, 24))))
 """
+)
 
 
 def test_an_agent_s_first_question_loads_no_module_in_its_thread() -> None:
@@ -233,33 +244,21 @@ def test_an_agent_s_first_question_loads_no_module_in_its_thread() -> None:
     assert _fresh(AGENT_FIRST_QUESTION) == []
 
 
-PROGRAM_THREAD_FIRST_QUESTION = """
-import json, sys, threading
-from tui import ChoiceRequest, ElicitationApp, ElicitationQueue
-
-class AskerImports:
-    \"\"\"Records each module first imported in the asking thread, and finds none.\"\"\"
-    names = []
-    @classmethod
-    def find_spec(cls, name, path=None, target=None):
-        if threading.current_thread().name == "asker":
-            cls.names.append(name)
-        return None
-
+PROGRAM_THREAD_FIRST_QUESTION = (
+    FIRST_REQUEST_IN_A_THREAD
+    + """
 class Program(ElicitationApp):
     \"\"\"An app given no agent: a thread of the program asks its queue once it shows.\"\"\"
     def on_ready(self):
         threading.Thread(target=self.ask_once, name="asker").start()
 
     def ask_once(self):
-        sys.meta_path.insert(0, AskerImports)
-        request = ChoiceRequest(message="Zebra?", options=["yes", "no"])
-        sys.meta_path.remove(AskerImports)
-        self.queue.ask(request, timeout=0.1)
-        self.call_from_thread(self.exit, AskerImports.names)
+        self.queue.ask(first_request(), timeout=0.1)
+        self.call_from_thread(self.exit, ThreadImports.names)
 
 print(json.dumps(Program(ElicitationQueue()).run(headless=True, size=(80, 24))))
 """
+)
 
 
 def test_a_program_thread_s_first_question_loads_no_module_in_its_thread() -> None:
