@@ -75,8 +75,11 @@ class ModalPool:
         try:
             # Textual has no public way to start a screen without showing it: pushing one
             # does this first (load its CSS, run it, mount what it composes), then shows it.
+            # Waited for here, not as pushing waits (as the app's next message, which holds
+            # every message behind it): a question arriving meanwhile is handled at once.
             self._app._load_screen_css(modal)
-            await self._app._get_screen(modal)[1]
+            self._app._register(self._app, modal)
+            await modal._mounted_event.wait()
         finally:
             self.building = None
         if shape in self._idle:

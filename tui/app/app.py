@@ -521,8 +521,9 @@ class ElicitationApp(KeyOrderApp[Any]):
 
     async def _prebuild(self) -> None:
         # One at a time, each mounted before the next starts: a question arriving meanwhile
-        # waits for one modal's mounting at most, and stops the rest until the app has been
-        # idle again for a while (a new wait, `_prebuild_timer`, begins once it is answered).
+        # is shown while one modal's mounting goes on at most, and stops the rest until the
+        # app has been idle again for a while (a new wait, `_prebuild_timer`, begins once it
+        # is answered).
         try:
             for request in _common_requests():
                 if not await self._may_build():
@@ -547,8 +548,8 @@ class ElicitationApp(KeyOrderApp[Any]):
     async def _messages_handled(self) -> None:
         """Return once the app has handled every message posted before this call, such as a
         question that arrived while a modal was being built ahead."""
-        # A build's last step runs right after the app's current message (Textual's
-        # `call_next`), ahead of those waiting; this one is posted behind them.
+        # A build ends in the modal's own task, which may finish before the app has reached
+        # a question posted meanwhile; this one is posted behind it.
         handled = asyncio.Event()
         self.call_later(handled.set)
         await handled.wait()
