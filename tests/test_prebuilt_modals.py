@@ -216,14 +216,15 @@ async def test_a_question_asked_while_a_modal_is_built_ahead_is_shown_before_the
     assert modal in kept  # the one answered is kept for its shape, none built beside it
 
 
-async def test_a_question_that_arrives_while_a_modal_mounts_is_shown_before_it_is_drawn(
+async def test_a_question_that_arrives_while_a_modal_mounts_is_taken_up_and_shown_before_it_is_drawn(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(app_module, "PREBUILD_AFTER_IDLE", 0.05)
     queue = ElicitationQueue()
     answer: list[Future[ElicitationResult]] = []
     events: list[tuple[str, ElicitationModal[Any]]] = []
-    prebuild, draw_ahead = ModalPool.prebuild, ModalPool.draw_ahead
+    mounting_when_taken: list[bool] = []
+    prebuild, draw_ahead, take = ModalPool.prebuild, ModalPool.draw_ahead, ModalPool.take
 
     async def ask_meanwhile(pool: ModalPool, made: Request) -> ElicitationModal[Any] | None:
         built = asyncio.ensure_future(prebuild(pool, made))
@@ -235,11 +236,17 @@ async def test_a_question_that_arrives_while_a_modal_mounts_is_shown_before_it_i
             answer.append(queue.submit(TextRequest(message="Service name?")))
         return await built
 
+    def taking(pool: ModalPool, request: Request, **kwargs: Any) -> ElicitationModal[Any]:
+        # While the first still mounts: the app goes on handling its messages meanwhile.
+        mounting_when_taken.append(pool.building is not None and not pool.building.is_mounted)
+        return take(pool, request, **kwargs)
+
     def drawing(pool: ModalPool, modal: ElicitationModal[Any]) -> None:
         events.append(("drawn", modal))
         draw_ahead(pool, modal)
 
     monkeypatch.setattr(ModalPool, "prebuild", ask_meanwhile)
+    monkeypatch.setattr(ModalPool, "take", taking)
     monkeypatch.setattr(ModalPool, "draw_ahead", drawing)
     app = ElicitationApp(queue, input_grace=0)
     async with app.run_test(size=SIZE) as pilot:
@@ -250,45 +257,10 @@ async def test_a_question_that_arrives_while_a_modal_mounts_is_shown_before_it_i
         # The rest are built, and the first drawn, once the app has been idle again.
         await wait_for(pilot, lambda: app._prebuilt)
     first = events[0][1]
+    assert mounting_when_taken == [True]
     assert events[:2] == [("building", first), ("shown", modal)]
     assert ("drawn", first) in events[2:]
     assert answer[0].result().content == "api"
-
-
-async def test_a_question_that_arrives_while_a_modal_mounts_ahead_is_taken_before_it_is_mounted(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    # Not after: the app goes on handling its messages while a modal is built ahead.
-    monkeypatch.setattr(app_module, "PREBUILD_AFTER_IDLE", 0.05)
-    queue = ElicitationQueue()
-    answer: list[Future[ElicitationResult]] = []
-    mounting_when_taken: list[bool] = []
-    prebuild, take = ModalPool.prebuild, ModalPool.take
-
-    async def ask_meanwhile(pool: ModalPool, made: Request) -> ElicitationModal[Any] | None:
-        built = asyncio.ensure_future(prebuild(pool, made))
-        if not answer:
-            await asyncio.sleep(0)  # the first modal, a short choice, starts mounting
-            assert pool.building is not None and not pool.building.is_mounted
-            answer.append(queue.submit(TextRequest(message="Service name?")))
-        return await built
-
-    def taking(pool: ModalPool, request: Request, **kwargs: Any) -> ElicitationModal[Any]:
-        mounting_when_taken.append(pool.building is not None and not pool.building.is_mounted)
-        return take(pool, request, **kwargs)
-
-    monkeypatch.setattr(ModalPool, "prebuild", ask_meanwhile)
-    monkeypatch.setattr(ModalPool, "take", taking)
-    app = ElicitationApp(queue, input_grace=0)
-    async with app.run_test(size=SIZE) as pilot:
-        await wait_for_modal(pilot, "Service name?")
-        burst(app, *"api", "enter")
-        await wait_for(pilot, lambda: answer[0].done())
-        await wait_for(pilot, lambda: app._prebuilt)
-        kept = modals_of(app)
-    assert mounting_when_taken == [True]
-    assert answer[0].result().content == "api"
-    assert len(kept) == 7
 
 
 async def test_an_app_that_exits_while_it_builds_a_modal_exits_cleanly(
