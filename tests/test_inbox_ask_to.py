@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -145,6 +146,9 @@ def test_under_a_pty_ask_to_waits_and_ctrl_c_withdraws_with_130(inbox: InboxProc
         env={**os.environ, "TERM": "xterm"},
         encoding="utf-8",
         timeout=20,
+        # As a shell starts a command in a terminal: with Ctrl+C's signal not ignored, even
+        # where the tests run as a background job (which ignores it, and passes that on).
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
         inbox.wait_pending(1)
