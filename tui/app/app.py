@@ -521,9 +521,9 @@ class ElicitationApp(KeyOrderApp[Any]):
 
     async def _prebuild(self) -> None:
         # One at a time, each mounted before the next starts: a question arriving meanwhile
-        # is shown while one modal's mounting goes on at most, and stops the rest until the
-        # app has been idle again for a while (a new wait, `_prebuild_timer`, begins once it
-        # is answered).
+        # is taken up at once (the one modal being mounted goes on beside it), and stops the
+        # rest until the app has been idle again for a while (a new wait, `_prebuild_timer`,
+        # begins once it is answered).
         try:
             for request in _common_requests():
                 if not await self._may_build():
