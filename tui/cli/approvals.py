@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
-from tui.approvals.rules import (
-    ApprovalRule,
-    ApprovalsFileError,
-    load_always_rules,
-    revoke_always_rules,
-    rules_path,
-)
+if TYPE_CHECKING:
+    from tui.approvals.rules import ApprovalRule
+
+# The rules (and pydantic, the keyring index's folder) load only when a subcommand runs: the
+# parser of every `elicit-tui` command registers this one, `ask` and `hook` among them.
 
 INBOX_WAIT = 2.0
 """Seconds `list` waits for a running inbox to tell its session rules."""
@@ -27,7 +26,8 @@ def add_approvals_command(commands: argparse._SubParsersAction[argparse.Argument
         "approvals",
         help='list or revoke the tool approvals remembered with "Always allow"',
         description='Manage the tool approvals remembered with "Always allow" (kept in '
-        f"{rules_path()}; ELICIT_TUI_CONFIG_DIR moves it). "
+        "approvals.json in elicit-tui's configuration folder, which `approvals list` names; "
+        "ELICIT_TUI_CONFIG_DIR moves it). "
         '"Allow for this session" rules live only as long as the app.',
     )
     actions = approvals.add_subparsers(dest="approvals_command", metavar="ACTION", required=True)
@@ -52,6 +52,8 @@ def add_approvals_command(commands: argparse._SubParsersAction[argparse.Argument
 
 
 def _list(args: argparse.Namespace) -> int:
+    from tui.approvals.rules import ApprovalsFileError, load_always_rules, rules_path
+
     try:
         rules = load_always_rules()
     except ApprovalsFileError as problem:
@@ -77,6 +79,7 @@ def _print_rules(rules: list[ApprovalRule]) -> None:
 
 def _inbox_session_rules() -> tuple[str, list[ApprovalRule]] | None:
     """Where the running inbox is and its "for this session" rules; None if none answers."""
+    from tui.approvals.rules import ApprovalRule
     from tui.inbox.discovery import find_inbox
     from tui.inbox.remote_queue import inbox_call
 
@@ -92,6 +95,8 @@ def _inbox_session_rules() -> tuple[str, list[ApprovalRule]] | None:
 
 
 def _revoke(args: argparse.Namespace) -> int:
+    from tui.approvals.rules import ApprovalsFileError, revoke_always_rules
+
     try:
         removed = revoke_always_rules(None if args.all else args.tool, args.pattern)
     except ApprovalsFileError as problem:

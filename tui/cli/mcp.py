@@ -9,7 +9,6 @@ line of JSON once the TUI is gone. The `mcp` package is imported only when the c
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import sys
 import tempfile
@@ -20,10 +19,10 @@ from typing import TYPE_CHECKING
 
 from tui.cli.transcript_option import add_transcript_option
 from tui.core.loading import loading_modules
-from tui.core.queue import ElicitationQueue, Policy, QueueEvent
-from tui.mcp.options import McpOptions, UsageError
 
 if TYPE_CHECKING:
+    from tui.core.queue import ElicitationQueue, Policy, QueueEvent
+    from tui.mcp.options import McpOptions
     from tui.mcp.session import Results
 
 __all__ = [
@@ -99,6 +98,12 @@ def add_mcp_command(commands: argparse._SubParsersAction[argparse.ArgumentParser
 
 def run(args: argparse.Namespace) -> int:
     """Run `elicit-tui mcp` from its parsed arguments; returns the exit status."""
+    # Loaded here, not with the parser of every `elicit-tui` command (`ask` and `hook` too).
+    import asyncio
+
+    from tui.core.queue import ElicitationQueue
+    from tui.mcp.options import McpOptions, UsageError
+
     try:
         options = McpOptions.from_args(args)
         # mcp_client first: it says how to install the `mcp` extra when it is missing
@@ -184,9 +189,12 @@ def _say_how_it_was_answered(auto: str) -> Callable[[QueueEvent], None]:
 
 def _run_in_tui(options: McpOptions, transcript: Path | None = None) -> Results:
     """Talk to the server from the app's agent thread; the results once the app has exited."""
+    import asyncio
+
     with loading_modules():
         from tui.app.app import ElicitationApp
         from tui.app.terminal import streams_on_terminal
+        from tui.core.queue import ElicitationQueue
         from tui.mcp.session import CommandFailed, run_session
 
     finished: list[Results] = []

@@ -8,13 +8,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from tui.secrets.keyring_store import (
-    KeyringError,
-    delete_stored,
-    index_path,
-    keyring_status,
-    list_stored,
-)
+# The keyring index (and pydantic, platformdirs) loads only when a subcommand runs: the parser
+# of every `elicit-tui` command registers this one, `ask` and `hook` among them.
 
 EXIT_NOT_FOUND = 1
 EXIT_FAILED = 2
@@ -70,6 +65,8 @@ def backend_name() -> str:
 
 
 def _list(args: argparse.Namespace) -> int:
+    from tui.secrets.keyring_store import KeyringError, index_path, keyring_status, list_stored
+
     print(f"Keyring backend: {backend_name()}")
     print(f"Index: {index_path()}")
     status = keyring_status()
@@ -97,6 +94,8 @@ def _list(args: argparse.Namespace) -> int:
 
 
 def _delete(args: argparse.Namespace) -> int:
+    from tui.secrets.keyring_store import KeyringError, delete_stored, index_path, list_stored
+
     name = f"{args.service}/{args.username}"
     try:
         listed = any(

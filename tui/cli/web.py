@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import contextlib
 import socket
 import sys
@@ -57,6 +56,8 @@ def _run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 1
+    import asyncio  # here, not with the parser of every `elicit-tui` command
+
     from tui.front_ends.remote import InboxRefused, InboxUnreachable, RemoteFrontEnd
     from tui.inbox.discovery import find_inbox
 
