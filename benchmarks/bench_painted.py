@@ -22,7 +22,8 @@ and waits, and the app pushes a fresh `ModalScreen` with the stock widget (`Opti
 approval, the call's arguments highlighted as JSON above an `OptionList` of the four answers).
 Ours and bare
 alternate in one run; figures are medians and p90 of wall time and of CPU time
-(`process_time`, in-process rows), and ours ÷ bare.
+(`process_time`, in-process rows), ours ÷ bare, and how many milliseconds later than bare
+ours is there at the median wall time ("later"; a frame at 60 Hz is 16.7 ms).
 
 Cases: simple kinds asked from an idle app; the first question of each kind in a fresh app
 (asked at once, while it builds the common modals ahead, once they are built, with how long
@@ -598,9 +599,12 @@ def _p90(values: list[float]) -> float:
     return statistics.quantiles(values, n=10, method="inclusive")[-1]
 
 
+NOTE_WIDTH = 42
+"""Characters a terminal row's note takes, in place of the CPU columns."""
+
 HEADER = (
     f"{'case':<34} {'n':>4} │ {'ours wall':>13} {'bare wall':>13} {'ratio':>11} │"
-    f" {'ours cpu':>13} {'bare cpu':>13} {'ratio':>11}"
+    f" {'ours cpu':>13} {'bare cpu':>13} {'ratio':>14} │ {'later':>6}"
 )
 
 
@@ -610,18 +614,31 @@ def _cells(ours: list[float], bare: list[float]) -> str:
     return f"{o[0]:6.1f}/{o[1]:6.1f} {b[0]:6.1f}/{b[1]:6.1f} {o[0] / b[0]:4.2f}/{o[1] / b[1]:4.2f}×"
 
 
+def _later(ours: list[float], bare: list[float]) -> str:
+    """How many milliseconds after bare Textual's ours is there, at the median wall time."""
+    return f"{statistics.median(ours) - statistics.median(bare):+6.1f}"
+
+
 def row(case: str, ours: list[tuple[float, float]], bare: list[tuple[float, float]]) -> None:
-    walls = _cells([s[0] for s in ours], [s[0] for s in bare])
+    ours_wall, bare_wall = [s[0] for s in ours], [s[0] for s in bare]
+    walls = _cells(ours_wall, bare_wall)
     cpus = _cells([s[1] for s in ours], [s[1] for s in bare])
-    print(f"{case:<34} {len(ours):>4} │ {walls} │ {cpus}", flush=True)
+    later = _later(ours_wall, bare_wall)
+    print(f"{case:<34} {len(ours):>4} │ {walls} │ {cpus}    │ {later}", flush=True)
 
 
 def wall_row(case: str, ours: list[float], bare: list[float], note: str = "") -> None:
-    print(f"{case:<34} {len(ours):>4} │ {_cells(ours, bare)} │ {note}", flush=True)
+    later = _later(ours, bare)
+    cells = _cells(ours, bare)
+    print(f"{case:<34} {len(ours):>4} │ {cells} │ {note:<{NOTE_WIDTH}} │ {later}", flush=True)
 
 
 def section(title: str) -> None:
-    print(f"\n{title}  (median/p90 ms, ratio p50/p90)\n{HEADER}\n{'─' * len(HEADER)}")
+    print(
+        f"\n{title}  (median/p90 ms, ratio p50/p90; later: ours − bare at p50, ms, a frame"
+        f" is 16.7)\n{HEADER}\n{'─' * len(HEADER)}",
+        flush=True,
+    )
 
 
 async def headless(args: argparse.Namespace) -> None:
