@@ -420,9 +420,11 @@ def test_modules_load_with_the_collector_held_then_set_aside_and_it_runs_again()
 CONSOLE_SCRIPT = """
 import gc, json, sys
 import tui.cli.main
+import tui.core.loading
 seen = {}
 def command():
     seen.update(collector_running=gc.isenabled(), frozen=gc.get_freeze_count() > 0)
+    seen.update(command_process=tui.core.loading._command_process)
     return 3
 tui.cli.main.main = command
 from tui.cli.entry import main
@@ -435,7 +437,58 @@ print(json.dumps(seen))
 
 
 def test_the_console_script_runs_its_command_with_the_collector_running() -> None:
-    assert _fresh(CONSOLE_SCRIPT) == {"collector_running": True, "frozen": True, "exit": 3}
+    assert _fresh(CONSOLE_SCRIPT) == {
+        "collector_running": True,
+        "frozen": True,
+        "command_process": True,
+        "exit": 3,
+    }
+
+
+SET_UP_APP = """
+import asyncio, gc, json, weakref
+from tui.core import loading
+if {command}:
+    loading.mark_command_process()
+from tui.app.app import ElicitationApp
+from tui.core.queue import ElicitationQueue
+
+class Canary:
+    pass
+
+async def main():
+    app = ElicitationApp(ElicitationQueue())
+    async with app.run_test(size=(80, 24)):
+        # With the collector held, only a collection asked for finds garbage in a cycle.
+        gc.disable()
+        canary = Canary()
+        canary.itself = canary
+        collected = weakref.ref(canary)
+        del canary
+        before = gc.get_freeze_count()
+        while not app._prebuilt:
+            await asyncio.sleep(0.01)
+        return {{
+            "set_aside": gc.get_freeze_count() - before,
+            "garbage_collected": collected() is None,
+        }}
+
+print(json.dumps(asyncio.run(main())))
+"""
+
+
+def test_the_command_s_app_once_set_up_collects_then_sets_aside_what_is_alive() -> None:
+    seen = _fresh(SET_UP_APP.format(command=True))
+    # Garbage is collected first, not set aside for good; the app's own objects are.
+    assert seen["garbage_collected"] is True
+    assert seen["set_aside"] > 10_000
+
+
+def test_an_app_in_a_program_that_embeds_it_leaves_its_collector_as_it_is() -> None:
+    assert _fresh(SET_UP_APP.format(command=False)) == {
+        "set_aside": 0,
+        "garbage_collected": False,
+    }
 
 
 def test_the_console_script_stops_quietly_when_its_reader_has_gone() -> None:

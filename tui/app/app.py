@@ -31,6 +31,7 @@ from tui.app.messages import AgentActivity, AgentFailed, AgentFinished, QueueEve
 from tui.app.screenshot import masked_screenshot, screenshot_directory
 from tui.approvals.rules import ApprovalPolicy
 from tui.core.front_end import AnswerNotSent, FrontEndSource
+from tui.core.loading import set_aside_once_set_up
 from tui.core.models import (
     ENDED_UNSEEN,
     ChoiceRequest,
@@ -535,6 +536,7 @@ class ElicitationApp(KeyOrderApp[Any]):
                 if modal is not None:
                     self._modals.draw_ahead(modal)
             self._prebuilt = True
+            set_aside_once_set_up()
         finally:
             self._prebuilding = False
 

@@ -1,4 +1,5 @@
-"""The `elicit-tui` console script: the command loaded with the garbage collector held."""
+"""The `elicit-tui` console script: the command loaded with the garbage collector held, in a
+process marked as the command's own (its app's objects are set aside once it is set up)."""
 
 from __future__ import annotations
 
@@ -7,11 +8,12 @@ import signal
 import sys
 from typing import NoReturn
 
-from tui.core.loading import loading_modules
+from tui.core.loading import loading_modules, mark_command_process
 
 
 def main() -> NoReturn:
     """Entry point of the `elicit-tui` console script."""
+    mark_command_process()
     with loading_modules():
         from tui.cli.main import main as run_command
     try:
