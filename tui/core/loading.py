@@ -6,7 +6,8 @@ walks them again and again while they are created, for nothing: about 5 % of the
 `elicit-tui ask` takes to show its question, and about 30 ms of collections before the first
 question of a program that embeds the app. Held while they load and then set aside for good
 (`gc.freeze`), it never walks them at all; it runs as before for everything made afterwards.
-The `elicit-tui` command loads its modules so, and `tui` its lazily loaded names.
+The `elicit-tui` command loads its modules so, and `tui` its lazily loaded names. The command
+also sets aside its app's own objects once the app is set up (`set_aside_once_set_up()`).
 """
 
 from __future__ import annotations
@@ -51,9 +52,8 @@ def set_aside_once_set_up() -> None:
 
     The app's own objects (its screens, the dialogs built ahead, Textual's caches) are tens of
     thousands that live as long as it does. Left to the collector, every full collection
-    walks them: about 25 ms, once every 30 or so questions asked back to back, and as often
-    while a person types, each a dropped frame or two. Set aside, a full collection takes
-    about 3 ms. A program that embeds the app is left as it is: its objects are its own, and
+    walks them: about 25 ms, once every 30 or so questions asked back to back, each a dropped
+    frame or two. Set aside, a full collection takes about 3 ms. A program that embeds the app is left as it is: its objects are its own, and
     those set aside are never collected, even once they are garbage.
     """
     if _command_process:
