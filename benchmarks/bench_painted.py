@@ -25,12 +25,15 @@ alternate in one run; figures are medians and p90 of wall time and of CPU time
 (`process_time`, in-process rows), ours ÷ bare, and how many milliseconds later than bare
 ours is there at the median wall time ("later"; a frame at 60 Hz is 16.7 ms).
 
-Cases: simple kinds asked from an idle app; the first question of each kind in a fresh app
-(asked at once, while it builds the common modals ahead, once they are built, with how long
-that took), and asked at once in a fresh process;
+Cases, headless: simple kinds asked from an idle app; the first question of each kind in a
+fresh app (asked at once, while it builds the common modals ahead, once they are built, with
+how long that took), and asked at once in a fresh process;
 a form of 4 fields; N choice questions back to back, each answered the moment it is painted
 (no idle gap, input grace 0): requests per second, ask → painted over the run, first and last
 100, and the growth of RSS and gc-tracked objects from question 100 to the last.
+On the terminal: each kind asked 0.3 s after the last answer; the first question of each kind
+asked by an agent that asks as the app starts, a fresh process each; choices back to back;
+and `elicit-tui ask` from the process start.
 
 Run: `.venv/bin/python benchmarks/bench_painted.py [--reps 30] [--burst 1000]
 [--only headless terminal]`.
@@ -455,10 +458,14 @@ def fork_terminal() -> tuple[int, int]:
     return pid, fd
 
 
-def terminal_run(ours: bool, kind: str, questions: int, *, back_to_back: bool) -> TerminalRun:
-    """`questions` of `kind` asked in a child process on an 80x24 pty; ask → visible (ms)."""
+def terminal_run(
+    ours: bool, kind: str, questions: int, *, back_to_back: bool, at_once: bool = False
+) -> TerminalRun:
+    """`questions` of `kind` asked in a child process on an 80x24 pty; ask → visible (ms).
+    The agent waits 0.3 s before each question, or asks at once (`back_to_back`, and the first
+    question asked `at_once` as the app starts)."""
     grace = 0.0 if back_to_back else 0.2
-    gap = 0.0 if back_to_back else 0.3
+    gap = 0.0 if back_to_back or at_once else 0.3
     side_read, side_write = os.pipe()
     start = time.perf_counter()
     pid, fd = fork_terminal()
@@ -489,7 +496,12 @@ def terminal_run(ours: bool, kind: str, questions: int, *, back_to_back: bool) -
     answer_at: float | None = None
     deadline = time.perf_counter() + 60 + questions * 2
     alive = True
-    while alive and len(spans) < questions and time.perf_counter() < deadline:
+    # Until the last question is answered too: the child then exits on its own.
+    while (
+        alive
+        and (len(spans) < questions or answer_at is not None)
+        and time.perf_counter() < deadline
+    ):
         timeout = 0.5 if answer_at is None else max(0.0, answer_at - time.perf_counter())
         ready = select.select([fd, side_read], [], [], timeout)[0]
         if side_read in ready:
@@ -731,6 +743,12 @@ def terminal(args: argparse.Namespace) -> None:
             cpu["ours"] += o.cpu_ms
             cpu["bare"] += b.cpu_ms
         wall_row(kind, ours, bare, f"process CPU ours/bare {cpu['ours'] / cpu['bare']:.2f}×")
+    for kind in ("choice", "text", "confirmation", "tool_approval", "form"):
+        ours, bare = [], []
+        for _ in range(args.pty_first_reps):
+            ours += terminal_run(True, kind, 1, back_to_back=False, at_once=True).spans
+            bare += terminal_run(False, kind, 1, back_to_back=False, at_once=True).spans
+        wall_row(f"first {kind}, asked at once", ours, bare, "a fresh process each")
     if args.pty_burst:
         o = terminal_run(True, "choice", args.pty_burst, back_to_back=True)
         b = terminal_run(False, "choice", args.pty_burst, back_to_back=True)
@@ -783,6 +801,12 @@ def main() -> None:
     parser.add_argument("--burst", type=int, default=1000, help="questions back to back")
     parser.add_argument("--pty-reps", type=int, default=20, help="questions per kind, pty")
     parser.add_argument("--pty-burst", type=int, default=300, help="back to back on the pty")
+    parser.add_argument(
+        "--pty-first-reps",
+        type=int,
+        default=8,
+        help="fresh processes per kind whose agent asks at once as the app starts, pty",
+    )
     parser.add_argument("--cold-reps", type=int, default=6)
     parser.add_argument(
         "--only",
