@@ -28,6 +28,7 @@ from tui.app.crash_report import crash_report
 from tui.app.key_order import KeyOrderApp, Typed
 from tui.app.key_recorder import KeyRecorder, secret_lengths
 from tui.app.messages import AgentActivity, AgentFailed, AgentFinished, QueueEventPosted
+from tui.app.rendered_lines import release_rendered_lines
 from tui.app.screenshot import masked_screenshot, screenshot_directory
 from tui.approvals.rules import ApprovalPolicy
 from tui.core.front_end import AnswerNotSent, FrontEndSource
@@ -291,6 +292,7 @@ class ElicitationApp(KeyOrderApp[Any]):
             self.transcript.close()
         # The secrets were registered for this run only; the redactor holds them in plain text.
         REDACTOR.clear()
+        release_rendered_lines()
 
     def _close_queue(self) -> None:
         if self._detach_approvals is not None:
