@@ -53,8 +53,9 @@ def set_aside_once_set_up() -> None:
     The app's own objects (its screens, the dialogs built ahead, Textual's caches) are tens of
     thousands that live as long as it does. Left to the collector, every full collection
     walks them: about 25 ms, once every 30 or so questions asked back to back, each a dropped
-    frame or two. Set aside, a full collection takes about 3 ms. A program that embeds the app is left as it is: its objects are its own, and
-    those set aside are never collected, even once they are garbage.
+    frame or two. Set aside, a full collection takes about 3 ms. A program that embeds the app
+    is left as it is: its objects are its own, and those set aside are never collected, even
+    once they are garbage.
     """
     if _command_process:
         gc.collect()
