@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any
 
@@ -116,6 +117,47 @@ async def test_a_question_asked_at_once_is_shown_and_no_modal_is_left_over_once_
     # One modal per shape, every one of them ready to be reloaded, none forgotten running.
     assert kept == idle
     assert len(running) == len(kept) == 7
+
+
+class FirstFrameHeld(ElicitationApp):
+    """Holds back the app's call to build ahead after its first frame until the test makes
+    it: as when the first question is answered within that frame, before the call comes."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.held: list[Callable[[], object]] = []
+
+    def call_after_refresh(
+        self, callback: Callable[..., object], *args: Any, **kwargs: Any
+    ) -> bool:
+        if getattr(callback, "__self__", None) is self and callback.__name__.startswith(
+            "_prebuild"
+        ):
+            self.held.append(callback)
+            return True
+        return super().call_after_refresh(callback, *args, **kwargs)
+
+
+async def test_a_first_question_answered_before_the_first_frame_s_call_leaves_building_to_idle() -> (
+    None
+):
+    asker = Asker(ChoiceRequest(message="Region?", options=["eu", "us"]))
+    app = FirstFrameHeld(ElicitationQueue(), asker, input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_modal(pilot, "Region?")
+        await pilot.press("down", "enter")
+        await wait_for(pilot, lambda: len(asker.results) == 1 and app._shown is None)
+        [after_first_frame] = app.held
+        after_first_frame()
+        await pilot.pause()
+        # The wait for the app to be idle, begun by the answer, goes on: nothing is built
+        # beside the agent's next question if it comes within that wait.
+        building_at_once = app._prebuilding
+        kept_meanwhile = len(modals_of(app))
+        await wait_for(pilot, lambda: app._prebuilt)
+        kept_once_idle = len(modals_of(app))
+    assert asker.results[0].content == "us"
+    assert (building_at_once, kept_meanwhile, kept_once_idle) == (False, 1, 7)
 
 
 COMMON = [

@@ -262,7 +262,7 @@ class ElicitationApp(KeyOrderApp[Any]):
         _load_validation()
         # Right after the first frame, which does not wait for them; a question asked at once
         # comes before it and stops them until the app has been idle for a while.
-        self.call_after_refresh(self._prebuild_while_idle)
+        self.call_after_refresh(self._prebuild_after_first_frame)
         agent = self.agent if isinstance(self.queue, ElicitationQueue) else None
         if (status := self._agent_status()) is not None:
             if agent is None:
@@ -513,6 +513,14 @@ class ElicitationApp(KeyOrderApp[Any]):
             self._prebuild_timer = self.set_timer(PREBUILD_AFTER_IDLE, self._prebuild_while_idle)
         else:
             self._prebuild_timer.reset()
+
+    def _prebuild_after_first_frame(self) -> None:
+        """Build the common modals from the first frame on, unless a question was shown and
+        answered before this call came (within the first frame): the wait for the app to be
+        idle has then begun (`_prebuild_when_idle`), and building starts when it ends, not
+        beside the agent's next question."""
+        if self._prebuild_timer is None:
+            self._prebuild_while_idle()
 
     def _prebuild_while_idle(self) -> None:
         """Build the common modals not built yet, in the background, while nothing is shown."""
