@@ -20,6 +20,7 @@ from textual.widgets import Static
 from tui.core.models import ElicitationResult, Request
 from tui.secrets.redaction import REDACTOR
 from widgets.key_footer import KeyFooter
+from widgets.style_context import skip_needless_restyle, style_context
 
 RequestT = TypeVar("RequestT", bound=Request)
 
@@ -111,7 +112,7 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         self._reloaded = False
         """True from a `reload()` until the modal is shown with it."""
         self._styled_for: Hashable = None
-        """What of the app the modal's widgets were last styled for (see `_style_context`)."""
+        """What of the app the modal's widgets were last styled for (see `style_context`)."""
         self.send: Callable[[ElicitationResult], None] | None = None
         """Set by the app where an answer must travel before the modal may close: called
         with the answer instead of closing (see `dismiss`)."""
@@ -204,7 +205,7 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         if not self._has_widgets():
             return
         # Its widgets were styled as they mounted, for the app as it is now.
-        self._styled_for = self._style_context()
+        self._styled_for = style_context(self.app)
         self._start()
 
     def _start(self) -> None:
@@ -219,14 +220,9 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
 
     def on_screen_resume(self, event: events.ScreenResume) -> None:
         self._shown_at = time.monotonic()
-        context = self._style_context()
-        if context == self._styled_for:
-            # Textual restyles every widget of a screen as it resumes (in its handler, after
-            # this one). A modal's widgets were styled as they mounted, or when it was last
-            # shown; what changed since (a class, the focus, a reload) restyled itself, and
-            # nothing of the app their styles depend on has changed: the pass would find
-            # nothing new.
-            event.refresh_styles = False
+        context = style_context(self.app)
+        # Its widgets were styled as they mounted, or when it was last shown.
+        skip_needless_restyle(event, self._styled_for, context)
         if self._reloaded:
             self._reloaded = False
             # Shown again at its old size, Textual would paint it at the screen's next update
@@ -235,12 +231,6 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
             # once Textual's own resume handler (after this one) has run.
             self.call_next(self._refresh_layout, self.app.size)
         self._styled_for = context
-
-    def _style_context(self) -> Hashable:
-        """What of the app every widget's styles depend on: its CSS (themes, variables) and
-        its pseudo-classes (focus, dark, inline, ansi, ...)."""
-        app = self.app
-        return app._css_update_count, app.pseudo_classes
 
     @property
     def shown_at(self) -> float:

@@ -20,6 +20,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.notifications import SeverityLevel
+from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Static
 
@@ -60,7 +61,9 @@ from tui.transcript.writer import TranscriptWriter
 from widgets.base import ElicitationModal
 from widgets.key_badge import KeyBadge, key_label
 from widgets.key_footer import KeyFooter
+from widgets.main_screen import MainScreen
 from widgets.modal_pool import ModalPool
+from widgets.style_context import style_context
 
 if TYPE_CHECKING:
     # Loaded with the main screen: `elicit-tui ask` shows none, and loads none of them.
@@ -245,7 +248,13 @@ class ElicitationApp(KeyOrderApp[Any]):
 
         return self.query_one(Timeline)
 
+    def get_default_screen(self) -> Screen[Any]:
+        return MainScreen()
+
     def on_mount(self) -> None:
+        if isinstance(main := self.screen_stack[0], MainScreen):
+            # Its widgets were styled as they mounted, for the app as it is now.
+            main.styled_for = style_context(self)
         # Secrets answered from now on are scrubbed from every log record (see tui.secrets.redaction).
         self._uninstall_log_redaction = install_log_redaction()
         self._update_waiting()
