@@ -4,6 +4,7 @@ when something has (a new theme while they were hidden)."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -58,7 +59,7 @@ def ask(*messages: str) -> Any:
     return agent
 
 
-async def test_a_modal_shown_again_is_restyled_only_when_the_theme_changed_meanwhile(
+async def test_a_modal_shown_again_is_restyled_only_once_the_theme_has_changed(
     restyled: list[DOMNode],
 ) -> None:
     app = AppBuildingNothingAhead(
@@ -83,18 +84,24 @@ async def test_a_modal_shown_again_is_restyled_only_when_the_theme_changed_meanw
         assert third.query_one("#dialog").styles.background == after
 
 
+def app_styled(css_updates: int, *pseudo_classes: str) -> Any:
+    """What `style_context` reads of an app: its CSS update count and pseudo-classes."""
+    return SimpleNamespace(_css_update_count=css_updates, pseudo_classes=frozenset(pseudo_classes))
+
+
 @pytest.mark.parametrize(
-    ("styled_for", "now", "refresh_styles"),
+    ("styled_for", "app", "refresh_styles"),
     [
-        ((1, frozenset({"focus"})), (1, frozenset({"focus"})), False),
-        ((1, frozenset({"focus"})), (2, frozenset({"focus"})), True),
-        ((1, frozenset({"focus"})), (1, frozenset({"blur"})), True),
-        (None, (1, frozenset()), True),
+        ((1, frozenset({"focus"})), app_styled(1, "focus"), False),
+        ((1, frozenset({"focus"})), app_styled(2, "focus"), True),
+        ((1, frozenset({"focus"})), app_styled(1, "blur"), True),
+        (None, app_styled(1), True),
     ],
 )
 def test_a_resume_skips_restyling_only_for_the_context_the_widgets_were_styled_for(
-    styled_for: Any, now: Any, refresh_styles: bool
+    styled_for: Any, app: Any, refresh_styles: bool
 ) -> None:
     event = ScreenResume()
-    skip_needless_restyle(event, styled_for, now)
+    now = skip_needless_restyle(event, app, styled_for)
     assert event.refresh_styles is refresh_styles
+    assert now == (app._css_update_count, app.pseudo_classes)

@@ -220,9 +220,8 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
 
     def on_screen_resume(self, event: events.ScreenResume) -> None:
         self._shown_at = time.monotonic()
-        context = style_context(self.app)
         # Its widgets were styled as they mounted, or when it was last shown.
-        skip_needless_restyle(event, self._styled_for, context)
+        self._styled_for = skip_needless_restyle(event, self.app, self._styled_for)
         if self._reloaded:
             self._reloaded = False
             # Shown again at its old size, Textual would paint it at the screen's next update
@@ -230,7 +229,6 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
             # a new screen is laid out and painted as it resumes, and so is a reloaded one,
             # once Textual's own resume handler (after this one) has run.
             self.call_next(self._refresh_layout, self.app.size)
-        self._styled_for = context
 
     @property
     def shown_at(self) -> float:

@@ -7,7 +7,7 @@ from collections.abc import Hashable
 from textual import events
 from textual.screen import Screen
 
-from widgets.style_context import skip_needless_restyle, style_context
+from widgets.style_context import skip_needless_restyle
 
 
 class MainScreen(Screen[None]):
@@ -23,6 +23,4 @@ class MainScreen(Screen[None]):
         set by the app once it has mounted them."""
 
     def on_screen_resume(self, event: events.ScreenResume) -> None:
-        now = style_context(self.app)
-        skip_needless_restyle(event, self.styled_for, now)
-        self.styled_for = now
+        self.styled_for = skip_needless_restyle(event, self.app, self.styled_for)
