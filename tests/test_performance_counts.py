@@ -22,7 +22,8 @@ from tui.app.app import ElicitationApp
 from tui.core import models
 from tui.core.models import ChoiceRequest, FormRequest, MultiChoiceRequest, Request
 from tui.core.queue import ElicitationQueue
-from widgets.long_lists import LongOptionList, LongSelectionList
+from widgets.long_lists import LongOptionList
+from widgets.long_selection_list import LongSelectionList
 from widgets.timeline import MAX_ROWS, Timeline
 
 

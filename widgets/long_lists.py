@@ -1,4 +1,5 @@
-"""Option lists that stay quick with 100,000 options.
+"""Option lists that stay quick with 100,000 options (the checklist built on this is in
+`widgets.long_selection_list`).
 
 Textual's `OptionList` makes an object per option up front, lays out every prompt to learn
 its height (several times per layout), and keeps a tuple per screen line. Here:
@@ -28,9 +29,6 @@ from textual.geometry import Size
 from textual.visual import VisualType
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option as ListOption
-from textual.widgets.selection_list import Selection
-
-from widgets.checklist import Checklist
 
 PromptBuilder = Callable[[], Content]
 """Builds an option's prompt, the first time the option is drawn."""
@@ -41,7 +39,7 @@ RowMaker = Callable[[int], ListOption]
 T = TypeVar("T")
 
 
-class _LazyPrompt(ListOption):
+class LazyPrompt(ListOption):
     """The prompt is built by `_build` on first use; `line_cells` are its lines' widths."""
 
     line_cells: list[int]
@@ -57,18 +55,6 @@ class _LazyPrompt(ListOption):
     def built(self) -> bool:
         """Whether the prompt has been built (the option has been drawn or measured)."""
         return self._build is None
-
-
-class LazySelection(_LazyPrompt, Selection[str]):
-    """A checklist entry of one line whose prompt is built when first drawn."""
-
-    def __init__(self, line: str, build: PromptBuilder, value: str, initial_state: bool) -> None:
-        # Selection.__init__ would build the prompt now; set what it sets, without that.
-        ListOption.__init__(self, "")
-        self._value = value
-        self._initial_state = initial_state
-        self.line_cells = [cell_len(line)]
-        self._build = build
 
 
 class _View(Sequence[T]):
@@ -224,7 +210,7 @@ def _option_padding(option_list: OptionList) -> int:
 
 def _rows(option_list: OptionList, option: ListOption, width: int) -> int:
     """How many rows `option` takes at `width` cells, without laying out lines that fit."""
-    if isinstance(option, _LazyPrompt) and max(option.line_cells, default=0) <= width:
+    if isinstance(option, LazyPrompt) and max(option.line_cells, default=0) <= width:
         return max(1, len(option.line_cells))
     return _layout_rows(option_list, option, width)
 
@@ -271,16 +257,28 @@ def update_lines(option_list: OptionList) -> None:
         option_list._scroll_update(virtual_size)
 
 
-class LongOptionList(OptionList):
+class TextMeasuredList(OptionList):
+    """An OptionList whose rows are measured by their text and found by `LineMap`, not laid
+    out one by one by Textual. A SelectionList takes it as its second base: Textual's CSS
+    type names follow only the first."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._line_cache = cast(Any, LineMap())
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return content_height(self, width)
+
+    def _update_lines(self) -> None:
+        update_lines(self)
+
+
+class LongOptionList(TextMeasuredList):
     """An OptionList of `LazyRows` (see `show_rows`), measured by their text.
 
     The rest of OptionList's API works too: adding, removing or replacing options first makes
     every option (as OptionList would have up front).
     """
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._line_cache = cast(Any, LineMap())
 
     def show_rows(self, texts: Sequence[str], make: RowMaker, indent: int = 0) -> None:
         """Show `len(texts)` options in place of those shown: option `i` is `make(i)`, made
@@ -330,33 +328,8 @@ class LongOptionList(OptionList):
         self._make_all()
         super()._replace_option_prompt(index, prompt)
 
-    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        return content_height(self, width)
-
-    def _update_lines(self) -> None:
-        update_lines(self)
-
     @property
     def built_count(self) -> int:
         """How many options have been made so far."""
         options = self._options
         return len(options.made) if isinstance(options, LazyRows) else len(options)
-
-
-class LongSelectionList(Checklist):
-    """A SelectionList that measures `LazySelection`s by their text instead of laying them out."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._line_cache = cast(Any, LineMap())
-
-    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        return content_height(self, width)
-
-    def _update_lines(self) -> None:
-        update_lines(self)
-
-    @property
-    def built_count(self) -> int:
-        """How many option prompts have been built so far."""
-        return sum(not isinstance(o, _LazyPrompt) or o.built for o in self.options)

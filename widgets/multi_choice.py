@@ -16,7 +16,7 @@ from tui.core.options import Option
 from tui.secrets.redaction import REDACTOR
 from widgets.base import ElicitationModal, InvalidAnswer
 from widgets.checklist import Checklist
-from widgets.long_lists import LazySelection, LongSelectionList
+from widgets.long_selection_list import LazySelection, LongSelectionList
 
 
 def selection_line(option: Option) -> str:
