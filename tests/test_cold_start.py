@@ -106,9 +106,12 @@ NOT_FOR_A_CHOICE = (
     "widgets.url",
     "widgets.confirmation",
     "widgets.multi_choice",
+    "widgets.checklist",
+    "textual.widgets._selection_list",
 )
 """Modules that show nothing of a choice without a description: other kinds' modals and their
-widgets, Markdown, the crash report's renderer, the keyring, the MCP bridge."""
+widgets (the checklist too), Markdown, the crash report's renderer, the keyring, the MCP
+bridge."""
 
 
 def test_the_first_choice_on_screen_loads_only_what_it_shows() -> None:
@@ -116,6 +119,23 @@ def test_the_first_choice_on_screen_loads_only_what_it_shows() -> None:
     modules = _fresh(FIRST_QUESTION)
     assert "widgets.choice" in modules
     assert _loaded(modules, NOT_FOR_A_CHOICE) == []
+
+
+FIRST_BATCH = FIRST_QUESTION.replace("ChoiceRequest", "QuestionsRequest").replace(
+    'QuestionsRequest(message="Zebra?", options=["yes", "no"])',
+    'QuestionsRequest(questions=[{"question": "Zebra?", "options": ["yes", "no"]}])',
+)
+
+MARKDOWN = ("markdown_it", "textual.widgets._markdown", "pygments")
+"""The Markdown widget, its parser and the highlighter of its code blocks."""
+
+
+def test_a_batch_of_questions_without_previews_loads_no_markdown() -> None:
+    # Markdown shows a highlighted option's preview; loading it took a third of the time the
+    # first batch in a process took to appear.
+    modules = _fresh(FIRST_BATCH)
+    assert "widgets.questions" in modules
+    assert _loaded(modules, MARKDOWN) == []
 
 
 ASKED_ALONE = FIRST_QUESTION.replace(

@@ -12,7 +12,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.widget import Widget
-from textual.widgets import Input, Label, Markdown, OptionList, Static
+from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option as ListOption
 
 from tui.core.models import Question, QuestionAnswer
@@ -128,6 +128,9 @@ class QuestionPane(Vertical):
         with Horizontal(classes="choices"):
             yield _Options(self)
             if self.has_previews:
+                # Markdown and its parser load only for a question with previews.
+                from textual.widgets import Markdown
+
                 with VerticalScroll(classes="preview-pane", can_focus=False):
                     yield Markdown(classes="preview")
         if question.allow_other:
@@ -255,6 +258,8 @@ class QuestionPane(Vertical):
         event.stop()
         if not self.has_previews or event.option_id is None:
             return
+        from textual.widgets import Markdown  # loaded as the pane was composed
+
         preview = self.question.options[int(event.option_id)].preview
         if preview and self.html_previews:
             preview = html_as_markdown(preview)
