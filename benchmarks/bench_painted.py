@@ -19,11 +19,11 @@ has its own.
 The bare app is a plain `App` with a header, a label and a footer; a thread posts a message
 and waits, and the app pushes a fresh `ModalScreen` with the stock widget (`OptionList`,
 `SelectionList`, `Input`, two `Button`s, one `Label` + `Input` per form field; for a tool
-approval, the call's arguments highlighted as JSON above an `OptionList` of the four answers).
-Ours and bare
-alternate in one run; figures are medians and p90 of wall time and of CPU time
-(`process_time`, in-process rows), ours ÷ bare, and how many milliseconds later than bare
-ours is there at the median wall time ("later"; a frame at 60 Hz is 16.7 ms).
+approval, the call's arguments highlighted as JSON above an `OptionList` of the four answers;
+for a batch of questions, `Tabs` of their headers above the first question and its
+`OptionList`). Ours and bare alternate in one run; figures are medians and p90 of wall time
+and of CPU time (`process_time`, in-process rows), ours ÷ bare, and how many milliseconds
+later than bare ours is there at the median wall time ("later"; a frame at 60 Hz is 16.7 ms).
 
 Cases, headless: simple kinds asked from an idle app; the first question of each kind in a
 fresh app (asked at once, while it builds the common modals ahead, once they are built, with
@@ -85,6 +85,7 @@ from textual.widgets import (
     OptionList,
     SelectionList,
     Static,
+    Tabs,
 )
 
 from tui.app.app import ElicitationApp
@@ -93,6 +94,8 @@ from tui.core.models import (
     ConfirmationRequest,
     FormRequest,
     MultiChoiceRequest,
+    Question,
+    QuestionsRequest,
     Request,
     SecretRequest,
     TextRequest,
@@ -105,7 +108,16 @@ SIZE = (80, 24)
 Clock = tuple[float, float]
 """A wall-clock (`perf_counter`) and a CPU-time (`process_time`) reading, in seconds."""
 
-KINDS = ("choice", "multi_choice", "text", "secret", "confirmation", "tool_approval", "form")
+KINDS = (
+    "choice",
+    "multi_choice",
+    "text",
+    "secret",
+    "confirmation",
+    "tool_approval",
+    "form",
+    "questions",
+)
 
 
 def _now() -> Clock:
@@ -130,6 +142,7 @@ def marker(kind: str, n: int) -> str:
         "confirmation": f"Yes q{n}",
         "tool_approval": f"q{n} make test",
         "form": f"Field 0 q{n}",
+        "questions": f"q{n} alpha",
     }[kind]
 
 
@@ -143,6 +156,17 @@ def form_schema(n: int) -> dict[str, Any]:
 def approval_arguments(n: int) -> dict[str, Any]:
     """A tool call's arguments; the command is the marker."""
     return {"command": marker("tool_approval", n), "cwd": "/srv/app", "timeout": 60}
+
+
+def batch_questions(n: int) -> list[Question]:
+    """A batch of two questions, one answer each and several; the first option of the first
+    is the marker."""
+    return [
+        Question(question="Which framework?", header="Framework", options=options(n, 4)),
+        Question(
+            question="Which features?", header="Features", options=options(n, 4), multi_select=True
+        ),
+    ]
 
 
 APPROVAL_ANSWERS = ("Allow once", "Allow for this session", "Always allow", "Deny")
@@ -162,6 +186,8 @@ def our_request(kind: str, n: int) -> Request:
     if kind == "tool_approval":
         call = approval_arguments(n)
         return ToolApprovalRequest(tool_name="shell", arguments=call, tool_call_id=f"call-{n}")
+    if kind == "questions":
+        return QuestionsRequest(questions=batch_questions(n))
     return FormRequest(message="A form of 4 fields", requested_schema=form_schema(n))
 
 
@@ -204,6 +230,10 @@ def bare_modal(kind: str, n: int) -> ModalScreen[Any]:
     if kind == "tool_approval":
         call = json.dumps(approval_arguments(n), indent=2)
         return BareModal(Static(highlight(call, language="json")), OptionList(*APPROVAL_ANSWERS))
+    if kind == "questions":
+        first = batch_questions(n)[0]
+        tabs = Tabs(*(question.header or "" for question in batch_questions(n)))
+        return BareModal(tabs, Label(first.question), OptionList(*(o.label for o in first.options)))
     return BareForm(FormRequest(message="A form of 4 fields", requested_schema=form_schema(n)))
 
 
@@ -731,7 +761,7 @@ async def burst_rows(questions: int) -> None:
 
 def terminal(args: argparse.Namespace) -> None:
     section("terminal (pty + pyte): ask → question on the emulated screen; wall only")
-    for kind in ("choice", "text", "confirmation", "tool_approval", "form"):
+    for kind in TERMINAL_KINDS:
         ours: list[float] = []
         bare: list[float] = []
         cpu = {"ours": 0.0, "bare": 0.0}
@@ -743,7 +773,7 @@ def terminal(args: argparse.Namespace) -> None:
             cpu["ours"] += o.cpu_ms
             cpu["bare"] += b.cpu_ms
         wall_row(kind, ours, bare, f"process CPU ours/bare {cpu['ours'] / cpu['bare']:.2f}×")
-    for kind in ("choice", "text", "confirmation", "tool_approval", "form"):
+    for kind in TERMINAL_KINDS:
         ours, bare = [], []
         for _ in range(args.pty_first_reps):
             ours += terminal_run(True, kind, 1, back_to_back=False, at_once=True).spans
@@ -767,6 +797,11 @@ def terminal(args: argparse.Namespace) -> None:
         cold_ours.append(cold_ask(True))
         cold_bare.append(cold_ask(False))
     wall_row("cold: elicit-tui ask vs bare modal", cold_ours, cold_bare)
+
+
+TERMINAL_KINDS = ("choice", "text", "confirmation", "tool_approval", "form", "questions")
+"""The kinds timed on the terminal: one of each shape of dialog (a secret is drawn as a text
+is, a multiple choice as a choice)."""
 
 
 PROJECT = Path(__file__).resolve().parent.parent
