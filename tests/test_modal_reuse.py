@@ -24,6 +24,8 @@ from tui.core.models import (
     ElicitationResult,
     FormRequest,
     MultiChoiceRequest,
+    Question,
+    QuestionsRequest,
     SecretRequest,
     TextRequest,
     ToolApprovalRequest,
@@ -592,3 +594,105 @@ async def test_a_tool_call_with_a_diff_gets_its_own_modal_and_the_next_one_reloa
     assert "+new_beta" in shown and "alpha" not in shown
     assert highlighted == 0 and "every edit call" in shown
     assert [r.action for r in asker.results] == ["decline", "decline", "accept"]
+
+
+def batch(message: str, single: tuple[str, list[str]], multi: tuple[str, list[str]]) -> Any:
+    """A batch of a pick-one question and a pick-any one, each with "Other" and a note."""
+    return QuestionsRequest(
+        message=message,
+        questions=[
+            Question(question=single[0], header=single[0].split()[-1], options=single[1]),
+            Question(
+                question=multi[0], header=multi[0].split()[-1], options=multi[1], multi_select=True
+            ),
+        ],
+    )
+
+
+FIRST_BATCH = batch(
+    "Set up the service",
+    ("Which framework?", ["Flask", "Django", "FastAPI"]),
+    ("Which features?", ["Auth", "Cache", "Metrics"]),
+)
+SECOND_BATCH = batch(
+    "Set up the data",
+    ("Which database?", ["pg", "sqlite"]),
+    ("Which regions?", ["eu", "us", "ap"]),
+)
+TYPED = ("xyzzy-other", "plugh-note")
+"""Typed for the first batch; neither may show in the second."""
+
+
+async def screens_of_a_batch(pilot: Any) -> list[str]:
+    """The screen on each page of the batch shown: each question, then Review."""
+    app = pilot.app
+    screens = []
+    for _ in range(3):
+        await pilot.pause()
+        screens.append(screen_text(app))
+        await pilot.press("tab")
+    return screens
+
+
+async def test_a_batch_of_the_same_shape_is_shown_as_a_fresh_one_would_be() -> None:
+    asker = Asker(FIRST_BATCH, SECOND_BATCH)
+    app = app_for(asker)
+    async with app.run_test(size=SIZE) as pilot:
+        first = await wait_for_modal(pilot, "Set up the service")
+        # Django (and on), tick Auth, "Other" and a note, Review, submit: in one burst.
+        burst(app, "2", "1", *TYPED[0], "down", *TYPED[1], "enter", "enter")
+        second = await wait_for_modal(pilot, "Set up the data")
+        assert second is first
+        reloaded = await screens_of_a_batch(pilot)
+        burst(app, "shift+tab", "shift+tab", "1", "2", "3", "enter", "enter")
+        await wait_for(pilot, lambda: len(asker.results) == 2)
+    fresh_app = app_for(Asker(SECOND_BATCH))
+    async with fresh_app.run_test(size=SIZE) as pilot:
+        await wait_for_modal(pilot, "Set up the data")
+        fresh = await screens_of_a_batch(pilot)
+    assert asker.results[0].content == {
+        "answers": {"Which framework?": "Django", "Which features?": ["Auth", TYPED[0]]},
+        "notes": {"Which features?": TYPED[1]},
+    }
+    assert asker.results[1].content == {
+        "answers": {"Which database?": "pg", "Which regions?": ["us", "ap"]},
+        "notes": {},
+    }
+    assert not [typed for typed in TYPED for screen in reloaded if typed in screen]
+    assert reloaded == fresh
+
+
+async def test_a_batch_of_another_shape_gets_its_own_modal() -> None:
+    lone = QuestionsRequest(questions=[Question(question="Which one?", options=["a", "b"])])
+    asker = Asker(FIRST_BATCH, lone)
+    app = app_for(asker)
+    async with app.run_test(size=SIZE) as pilot:
+        first = await wait_for_modal(pilot, "Set up the service")
+        burst(app, "1", "1", "enter", "enter")
+        second = await wait_for_modal(pilot, "Which one?")
+        await pilot.press("2")
+        await wait_for(pilot, lambda: len(asker.results) == 2)
+    assert second is not first
+    assert asker.results[1].content == {"answers": {"Which one?": "b"}, "notes": {}}
+
+
+async def test_a_reloaded_batch_shows_the_preview_of_its_own_first_option() -> None:
+    def with_previews(label: str) -> Any:
+        options = [{"label": f"{label} {n}", "preview": f"preview of {label} {n}"} for n in (1, 2)]
+        return QuestionsRequest(questions=[Question(question=f"{label}?", options=options)])
+
+    asker = Asker(with_previews("Left"), with_previews("Right"))
+    app = app_for(asker)
+    async with app.run_test(size=SIZE) as pilot:
+        first = await wait_for_modal(pilot, "Left?")
+        await pilot.press("down")
+        await wait_for(pilot, lambda: "preview of Left 2" in screen_text(app))
+        await pilot.press("enter")
+        second = await wait_for_modal(pilot, "Right?")
+        shown = screen_text(app)  # the first frame, before any message is handled
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: len(asker.results) == 2)
+    assert second is first
+    assert "preview of Right 1" in shown
+    assert "Left" not in shown
+    assert asker.results[1].content == {"answers": {"Right?": "Right 1"}, "notes": {}}

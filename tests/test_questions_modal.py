@@ -5,14 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from app_driver import SIZE, wait_for, wait_for_modal
+from app_driver import SIZE, screen_text, wait_for, wait_for_modal
 from asking import Asker, burst
 from pydantic import ValidationError
 from rich.console import Console
 from textual.widgets import Markdown, Static, Tab, Tabs
 
 from tui.app.app import ElicitationApp
-from tui.core.models import ElicitationResult, QuestionsRequest, parse_request
+from tui.core.models import ElicitationResult, Question, QuestionsRequest, parse_request
 from tui.core.queue import ElicitationQueue
 from tui.integrations.claude_code import (
     from_ask_user_question,
@@ -320,3 +320,36 @@ def test_html_previews_and_malformed_input() -> None:
         from_ask_user_question({"questions": [{"question": "Why?", "header": "Why"}]})
     with pytest.raises(ValidationError, match="questions"):
         from_ask_user_question({})
+
+
+async def test_clicking_a_tab_shows_its_question_also_in_a_reloaded_batch() -> None:
+    def two(label: str) -> QuestionsRequest:
+        return QuestionsRequest(
+            message=f"{label} batch",
+            questions=[
+                Question(question=f"{label} first?", header="First", options=["a", "b"]),
+                Question(question=f"{label} second?", header="Second", options=["c", "d"]),
+            ],
+        )
+
+    asker = Asker(two("Old"), two("New"))
+    app = ElicitationApp(ElicitationQueue(), asker, input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        first = await wait_for_modal(pilot, "Old batch")
+        await pilot.click("#tab-1")
+        await wait_for(pilot, lambda: "Old second?" in screen_text(app))
+        # d, back to the first: a, Enter keeps d, Enter on Review submits
+        burst(app, "2", "shift+tab", "shift+tab", "1", "enter", "enter")
+        second = await wait_for_modal(pilot, "New batch")
+        await pilot.pause()
+        reloaded_first_page = "New first?" in screen_text(app)
+        await pilot.click("#tab-1")
+        await wait_for(pilot, lambda: "New second?" in screen_text(app))
+        burst(app, "1", "shift+tab", "shift+tab", "2", "enter", "enter")
+        await wait_for(pilot, lambda: len(asker.results) == 2)
+    assert second is first
+    assert reloaded_first_page
+    assert [r.content["answers"] for r in asker.results] == [
+        {"Old first?": "a", "Old second?": "d"},
+        {"New first?": "b", "New second?": "c"},
+    ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import ClassVar
 
 from rich.table import Table
@@ -104,6 +105,37 @@ class QuestionPane(Vertical):
         self._other_chosen = False
         self._shown: list[int] = list(range(len(question.options)))
 
+    @staticmethod
+    def shape(question: Question, *, show_question: bool) -> tuple[Hashable, ...]:
+        """What of `question` decides which widgets a pane composes: a pane can show another
+        question of the same shape (`load`)."""
+        filtering = len(question.options) >= FILTER_THRESHOLD
+        previews = any(option.preview for option in question.options)
+        return (question.multi_select, question.allow_other, filtering, previews, show_question)
+
+    def load(self, question: Question) -> None:
+        """Show `question`, of this pane's `shape`, as a fresh pane would; what was picked and
+        typed for the last one is gone already (`forget`)."""
+        self.question = question
+        self._shown = list(range(len(question.options)))
+        if self.show_question:
+            self.query_one(".question-text", Static).update(self._question_text())
+        self._render_options()
+        if self.has_previews:
+            # At once: the highlight's own message could come after the next frame.
+            self._show_preview(0)
+
+    def forget(self) -> None:
+        """Drop what was picked and typed, and the options shown, once the batch is answered."""
+        self._picked.clear()
+        self._other_chosen = False
+        fields = (self.filter_input, self.other_input, self.note_input)
+        with self.prevent(Input.Changed):
+            for field in fields:
+                if field is not None:
+                    field.value = ""
+        self.option_list.clear_options()
+
     # -- layout ---------------------------------------------------------------------------
 
     @property
@@ -114,13 +146,16 @@ class QuestionPane(Vertical):
     def has_previews(self) -> bool:
         return any(option.preview for option in self.question.options)
 
+    def _question_text(self) -> Text:
+        kind = "pick any" if self.question.multi_select else "pick one"
+        text = literal(self.question.question, style="bold")
+        text.append(f"  ({kind})", style="dim")
+        return text
+
     def compose(self) -> ComposeResult:
         question = self.question
         if self.show_question:
-            kind = "pick any" if question.multi_select else "pick one"
-            text = literal(question.question, style="bold")
-            text.append(f"  ({kind})", style="dim")
-            yield Static(text, classes="question-text")
+            yield Static(self._question_text(), classes="question-text")
         # select_on_focus=False: a key typed on the list lands in a field and the focus follows;
         # selecting all on focus would let the next key replace it.
         if self.filtering:
@@ -258,9 +293,13 @@ class QuestionPane(Vertical):
         event.stop()
         if not self.has_previews or event.option_id is None:
             return
+        self._show_preview(int(event.option_id))
+
+    def _show_preview(self, index: int) -> None:
+        """Show the preview of option `index` (of the question's options)."""
         from textual.widgets import Markdown  # loaded as the pane was composed
 
-        preview = self.question.options[int(event.option_id)].preview
+        preview = self.question.options[index].preview
         if preview and self.html_previews:
             preview = html_as_markdown(preview)
         self.query_one(".preview", Markdown).update(REDACTOR.scrub(preview or NO_PREVIEW))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Any, ClassVar
 
 from rich.table import Table
@@ -11,7 +12,7 @@ from textual.binding import Binding, BindingType
 from textual.content import Content
 from textual.widgets import ContentSwitcher, Input, Static, Tab, Tabs
 
-from tui.core.models import QuestionAnswer, QuestionsRequest
+from tui.core.models import Question, QuestionAnswer, QuestionsRequest
 from tui.secrets.redaction import REDACTOR
 from widgets.base import ElicitationModal, InvalidAnswer
 from widgets.literal import literal
@@ -65,6 +66,30 @@ class QuestionsModal(ElicitationModal[QuestionsRequest]):
         self.several = len(request.questions) > 1
         self._page = 0
 
+    @classmethod
+    def body_shape(cls, request: QuestionsRequest) -> tuple[Hashable, ...]:
+        panes = (
+            QuestionPane.shape(q, show_question=_shows_question(request, q))
+            for q in request.questions
+        )
+        return (request.preview_format, *panes)
+
+    def reload(self, request: QuestionsRequest, *, deadline: float | None = None) -> None:
+        for pane, question in zip(self.panes, request.questions, strict=True):
+            pane.load(question)
+        super().reload(request, deadline=deadline)
+
+    def fill(self) -> None:
+        if self._page:  # reloaded after an answer given on a later page
+            self.go_to(0)
+        else:
+            self._refresh_status()
+            self.panes[0].focus_options()
+
+    def forget(self) -> None:
+        for pane in self.panes:
+            pane.forget()
+
     # -- layout ---------------------------------------------------------------------------
 
     def compose_body(self) -> ComposeResult:
@@ -82,14 +107,10 @@ class QuestionsModal(ElicitationModal[QuestionsRequest]):
         with ContentSwitcher(initial="page-0", id="pages"):
             html = request.preview_format == "html"
             for i, question in enumerate(request.questions):
-                show = self.several or question.question != request.message
+                show = _shows_question(request, question)
                 yield QuestionPane(question, show_question=show, html_previews=html, id=f"page-{i}")
             if self.several:
                 yield Static(id=f"page-{REVIEW}", markup=False)
-
-    def on_mount(self) -> None:
-        self._refresh_status()
-        self.panes[0].focus_options()
 
     @property
     def panes(self) -> list[QuestionPane]:
@@ -125,6 +146,10 @@ class QuestionsModal(ElicitationModal[QuestionsRequest]):
 
     def on_tabs_tab_activated(self, event: Tabs.TabActivated) -> None:
         event.stop()
+        if event.tab.id != event.tabs.active:
+            # Out of date: a page shown by `go_to` since, or a batch answered since (the
+            # modal is kept, and reloaded with the next batch of its shape).
+            return
         name = (event.tab.id or "").removeprefix("tab-")
         page = len(self.request.questions) if name == REVIEW else int(name)
         if page != self._page:
@@ -261,6 +286,12 @@ class QuestionsModal(ElicitationModal[QuestionsRequest]):
             if pane.note:
                 notes[pane.question.question] = pane.note
         return {"answers": answers, "notes": notes}
+
+
+def _shows_question(request: QuestionsRequest, question: Question) -> bool:
+    """Whether the pane of `question` repeats its text: not when it is the only question and
+    the message already says it."""
+    return len(request.questions) > 1 or question.question != request.message
 
 
 def _shown(answer: QuestionAnswer) -> str:
