@@ -109,9 +109,13 @@ class QuestionPane(Vertical):
     def shape(question: Question, *, show_question: bool) -> tuple[Hashable, ...]:
         """What of `question` decides which widgets a pane composes: a pane can show another
         question of the same shape (`load`)."""
-        filtering = len(question.options) >= FILTER_THRESHOLD
-        previews = any(option.preview for option in question.options)
-        return (question.multi_select, question.allow_other, filtering, previews, show_question)
+        return (
+            question.multi_select,
+            question.allow_other,
+            _filters(question),
+            _has_previews(question),
+            show_question,
+        )
 
     def load(self, question: Question) -> None:
         """Show `question`, of this pane's `shape`, as a fresh pane would; what was picked and
@@ -140,11 +144,11 @@ class QuestionPane(Vertical):
 
     @property
     def filtering(self) -> bool:
-        return len(self.question.options) >= FILTER_THRESHOLD
+        return _filters(self.question)
 
     @property
     def has_previews(self) -> bool:
-        return any(option.preview for option in self.question.options)
+        return _has_previews(self.question)
 
     def _question_text(self) -> Text:
         kind = "pick any" if self.question.multi_select else "pick one"
@@ -400,3 +404,13 @@ class QuestionPane(Vertical):
             self.screen.set_focus(target)
             if target is self.option_list and self._shown:
                 self.option_list.highlighted = 0 if step > 0 else len(self._shown) - 1
+
+
+def _filters(question: Question) -> bool:
+    """Whether the pane of `question` has a filter field: a long list of options."""
+    return len(question.options) >= FILTER_THRESHOLD
+
+
+def _has_previews(question: Question) -> bool:
+    """Whether the pane of `question` shows the highlighted option's preview beside the list."""
+    return any(option.preview for option in question.options)
