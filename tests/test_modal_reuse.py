@@ -678,7 +678,11 @@ async def test_a_batch_of_another_shape_gets_its_own_modal() -> None:
 
 async def test_a_reloaded_batch_shows_the_preview_of_its_own_first_option() -> None:
     def with_previews(label: str) -> Any:
-        options = [{"label": f"{label} {n}", "preview": f"preview of {label} {n}"} for n in (1, 2)]
+        lines = "\n\n".join(f"line {i}" for i in range(30))  # longer than the pane
+        options = [
+            {"label": f"{label} {n}", "preview": f"preview of {label} {n}\n\n{lines}"}
+            for n in (1, 2)
+        ]
         return QuestionsRequest(questions=[Question(question=f"{label}?", options=options)])
 
     asker = Asker(with_previews("Left"), with_previews("Right"))
@@ -687,12 +691,18 @@ async def test_a_reloaded_batch_shows_the_preview_of_its_own_first_option() -> N
         first = await wait_for_modal(pilot, "Left?")
         await pilot.press("down")
         await wait_for(pilot, lambda: "preview of Left 2" in screen_text(app))
+        await pilot.pause()
+        pane = first.query_one(".preview-pane")
+        pane.scroll_to(y=5, animate=False, immediate=True)
+        scrolled = pane.scroll_y
         await pilot.press("enter")
         second = await wait_for_modal(pilot, "Right?")
         shown = screen_text(app)  # the first frame, before any message is handled
+        scrolled_after = pane.scroll_y
         await pilot.press("enter")
         await wait_for(pilot, lambda: len(asker.results) == 2)
     assert second is first
+    assert (scrolled, scrolled_after) == (5, 0)
     assert "preview of Right 1" in shown
     assert "Left" not in shown
     assert asker.results[1].content == {"answers": {"Right?": "Right 1"}, "notes": {}}

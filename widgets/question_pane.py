@@ -128,6 +128,7 @@ class QuestionPane(Vertical):
         if self.has_previews:
             # At once: the highlight's own message could come after the next frame.
             self._show_preview(0)
+            self.query_one(".preview-pane").scroll_home(animate=False, immediate=True)
 
     def forget(self) -> None:
         """Drop what was picked and typed, and the options shown, once the batch is answered."""
