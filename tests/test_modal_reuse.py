@@ -706,3 +706,27 @@ async def test_a_reloaded_batch_shows_the_preview_of_its_own_first_option() -> N
     assert "preview of Right 1" in shown
     assert "Left" not in shown
     assert asker.results[1].content == {"answers": {"Right?": "Right 1"}, "notes": {}}
+
+
+async def test_a_highlight_sent_before_the_reload_shows_nothing_of_the_last_batch() -> None:
+    def with_previews(label: str, count: int) -> Any:
+        options = [{"label": f"{label} {n}", "preview": f"about {label} {n}"} for n in range(count)]
+        return QuestionsRequest(questions=[Question(question=f"{label}?", options=options)])
+
+    asker = Asker(with_previews("Left", 3), with_previews("Right", 2))
+    app = app_for(asker)
+    async with app.run_test(size=SIZE) as pilot:
+        first = await wait_for_modal(pilot, "Left?")
+        options = first.query_one(".options", OptionList)
+        # As the list sends it when its last option is highlighted, held until the reload.
+        late = OptionList.OptionHighlighted(options, options.get_option_at_index(2), 2)
+        await pilot.press("enter")
+        await wait_for_modal(pilot, "Right?")
+        options.post_message(late)
+        await pilot.pause()
+        shown = screen_text(app)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: len(asker.results) == 2)
+    assert "about Right 0" in shown
+    assert "Left" not in shown
+    assert asker.results[1].content == {"answers": {"Right?": "Right 0"}, "notes": {}}

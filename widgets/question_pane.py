@@ -296,9 +296,11 @@ class QuestionPane(Vertical):
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         event.stop()
-        if not self.has_previews or event.option_id is None:
-            return
-        self._show_preview(int(event.option_id))
+        # The option highlighted now, not the message's: one sent before the pane was loaded
+        # with the next question names an option of the last.
+        highlighted = self.option_list.highlighted
+        if self.has_previews and highlighted is not None and highlighted < len(self._shown):
+            self._show_preview(self._shown[highlighted])
 
     def _show_preview(self, index: int) -> None:
         """Show the preview of option `index` (of the question's options)."""
