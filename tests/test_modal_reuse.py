@@ -16,6 +16,7 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Button, Input, OptionList, Static, Switch, TextArea
 from textual.widgets._footer import FooterKey
+from textual.widgets._tabs import Underline
 
 from tui.app.app import ElicitationApp
 from tui.core.models import (
@@ -643,6 +644,9 @@ async def test_a_batch_of_the_same_shape_is_shown_as_a_fresh_one_would_be() -> N
         burst(app, "2", "1", *TYPED[0], "down", *TYPED[1], "enter", "enter")
         second = await wait_for_modal(pilot, "Set up the data")
         assert second is first
+        # The tab strip's underline is under the first tab at once, not sliding back to it.
+        underline = second.query_one(Underline)
+        sliding = app.animator.is_being_animated(underline, "highlight_start")
         reloaded = await screens_of_a_batch(pilot)
         burst(app, "shift+tab", "shift+tab", "1", "2", "3", "enter", "enter")
         await wait_for(pilot, lambda: len(asker.results) == 2)
@@ -658,6 +662,7 @@ async def test_a_batch_of_the_same_shape_is_shown_as_a_fresh_one_would_be() -> N
         "answers": {"Which database?": "pg", "Which regions?": ["us", "ap"]},
         "notes": {},
     }
+    assert not sliding
     assert not [typed for typed in TYPED for screen in reloaded if typed in screen]
     assert reloaded == fresh
 

@@ -81,6 +81,9 @@ class QuestionsModal(ElicitationModal[QuestionsRequest]):
 
     def fill(self) -> None:
         if self._page:  # reloaded after an answer given on a later page
+            # Cleared first, the tab strip starts over as a fresh one does: its underline is
+            # under the first tab at once, not sliding back to it from the last one shown.
+            self.query_one(Tabs).active = ""
             self.go_to(0)
         else:
             self._refresh_status()
