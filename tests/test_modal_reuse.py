@@ -735,3 +735,33 @@ async def test_a_highlight_sent_before_the_reload_shows_nothing_of_the_last_batc
     assert "about Right 0" in shown
     assert "Left" not in shown
     assert asker.results[1].content == {"answers": {"Right?": "Right 0"}, "notes": {}}
+
+
+async def test_a_reloaded_batch_renders_its_first_preview_once(monkeypatch: Any) -> None:
+    from textual.widgets import Markdown
+
+    rendered: list[str] = []
+    update = Markdown.update
+
+    def counted(self: Markdown, markdown: str) -> Any:
+        rendered.append(markdown)
+        return update(self, markdown)
+
+    monkeypatch.setattr(Markdown, "update", counted)
+
+    def with_previews(label: str) -> Any:
+        options = [{"label": f"{label} {n}", "preview": f"about {label} {n}"} for n in (1, 2)]
+        return QuestionsRequest(questions=[Question(question=f"{label}?", options=options)])
+
+    asker = Asker(with_previews("Left"), with_previews("Right"))
+    app = app_for(asker)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_modal(pilot, "Left?")
+        await pilot.pause()
+        await pilot.press("enter")
+        await wait_for_modal(pilot, "Right?")
+        await pilot.pause()
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: len(asker.results) == 2)
+    # Shown at once as the pane is loaded; the list's highlight of the same option adds none.
+    assert rendered.count("about Right 1") == 1

@@ -104,6 +104,8 @@ class QuestionPane(Vertical):
         self._picked: set[int] = set()
         self._other_chosen = False
         self._shown: list[int] = list(range(len(question.options)))
+        self._previewed: int | None = None
+        """The option whose preview is shown (None: none yet for this question)."""
 
     @staticmethod
     def shape(question: Question, *, show_question: bool) -> tuple[Hashable, ...]:
@@ -122,6 +124,7 @@ class QuestionPane(Vertical):
         typed for the last one is gone already (`forget`)."""
         self.question = question
         self._shown = list(range(len(question.options)))
+        self._previewed = None
         if self.show_question:
             self.query_one(".question-text", Static).update(self._question_text())
         self._render_options()
@@ -303,7 +306,11 @@ class QuestionPane(Vertical):
             self._show_preview(self._shown[highlighted])
 
     def _show_preview(self, index: int) -> None:
-        """Show the preview of option `index` (of the question's options)."""
+        """Show the preview of option `index` (of the question's options), unless it is shown:
+        a reload shows the first at once, and the list's highlight of it follows."""
+        if index == self._previewed:
+            return
+        self._previewed = index
         from textual.widgets import Markdown  # loaded as the pane was composed
 
         preview = self.question.options[index].preview
