@@ -158,14 +158,15 @@ def approval_arguments(n: int) -> dict[str, Any]:
     return {"command": marker("tool_approval", n), "cwd": "/srv/app", "timeout": 60}
 
 
+BATCH = (("Which framework?", "Framework", False), ("Which features?", "Features", True))
+"""A batch's questions: text, header, and whether more than one answer may be picked. Each
+has 4 options; the first option of the first is the marker."""
+
+
 def batch_questions(n: int) -> list[Question]:
-    """A batch of two questions, one answer each and several; the first option of the first
-    is the marker."""
     return [
-        Question(question="Which framework?", header="Framework", options=options(n, 4)),
-        Question(
-            question="Which features?", header="Features", options=options(n, 4), multi_select=True
-        ),
+        Question(question=text, header=header, options=options(n, 4), multi_select=several)
+        for text, header, several in BATCH
     ]
 
 
@@ -231,9 +232,8 @@ def bare_modal(kind: str, n: int) -> ModalScreen[Any]:
         call = json.dumps(approval_arguments(n), indent=2)
         return BareModal(Static(highlight(call, language="json")), OptionList(*APPROVAL_ANSWERS))
     if kind == "questions":
-        first = batch_questions(n)[0]
-        tabs = Tabs(*(question.header or "" for question in batch_questions(n)))
-        return BareModal(tabs, Label(first.question), OptionList(*(o.label for o in first.options)))
+        tabs = Tabs(*(header for _, header, _ in BATCH))
+        return BareModal(tabs, Label(BATCH[0][0]), OptionList(*options(n, 4)))
     return BareForm(FormRequest(message="A form of 4 fields", requested_schema=form_schema(n)))
 
 
