@@ -10,6 +10,7 @@ from asking import Asker, burst
 from pydantic import ValidationError
 from rich.console import Console
 from textual.widgets import Markdown, Static, Tab, Tabs
+from textual.widgets._tabs import Underline
 
 from tui.app.app import ElicitationApp
 from tui.core.models import ElicitationResult, Question, QuestionsRequest, parse_request
@@ -353,3 +354,20 @@ async def test_clicking_a_tab_shows_its_question_also_in_a_reloaded_batch() -> N
         {"Old first?": "a", "Old second?": "d"},
         {"New first?": "b", "New second?": "c"},
     ]
+
+
+async def test_the_tab_strip_moves_its_underline_without_sliding() -> None:
+    """Textual's strip starts a 0.3 s slide 20 ms after a switch, from wherever its underline
+    is by then. In a dialog kept for the next batch, that was where the reload had put it (the
+    strip cleared), so the next batch's underline slid in now and then."""
+    app = ElicitationApp(ElicitationQueue(), Asker(parse_request(BATCH)), input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        modal = await modal_of(pilot)
+        tabs = modal.query_one(Tabs)
+        underline = tabs.query_one(Underline)
+        for key in ("tab", "tab", "shift+tab", "right"):
+            burst(app, key)
+            await pilot.pause()
+            underline.highlight_start = underline.highlight_end = 0  # as clearing the strip does
+            await pilot.pause(0.05)
+            assert not app.animator.is_being_animated(underline, "highlight_start")

@@ -21,6 +21,18 @@ from widgets.question_pane import QuestionPane
 REVIEW = "review"
 
 
+class PageTabs(Tabs):
+    """The questions' tab strip: its underline moves under the page shown at once.
+
+    Textual's slides there over 0.3 s, starting 20 ms after each switch. Keys switch pages
+    faster than that, and a batch reloaded in the kept dialog (the modal pool) would have the
+    last batch's slides still arriving, moving its underline after it had been put back.
+    """
+
+    def _highlight_active(self, animate: bool = True) -> None:
+        super()._highlight_active(animate=False)
+
+
 class QuestionsModal(ElicitationModal[QuestionsRequest]):
     """Questions on tabs: 1–9 pick, Enter moves on, and the Review tab submits them all.
 
@@ -81,8 +93,8 @@ class QuestionsModal(ElicitationModal[QuestionsRequest]):
 
     def fill(self) -> None:
         if self._page:  # reloaded after an answer given on a later page
-            # Cleared first, the tab strip starts over as a fresh one does: its underline is
-            # under the first tab at once, not sliding back to it from the last one shown.
+            # Cleared first, the tab strip starts over as a fresh one does, with no underline
+            # left under the tab the last batch was answered on.
             self.query_one(Tabs).active = ""
             self.go_to(0)
         else:
@@ -98,7 +110,7 @@ class QuestionsModal(ElicitationModal[QuestionsRequest]):
     def compose_body(self) -> ComposeResult:
         request = self.request
         if self.several:
-            tabs = Tabs(
+            tabs = PageTabs(
                 *(Tab(self._tab_label(i), id=f"tab-{i}") for i in range(len(request.questions))),
                 Tab("Review", id=f"tab-{REVIEW}"),
                 id="question-tabs",
