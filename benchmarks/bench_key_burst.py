@@ -4,7 +4,10 @@ A burst of keys is posted to the app without waiting (as a paste, tmux or expect
 them), and timed until the last one has taken effect:
 
 * text: N characters typed into the text question's field (bare: an Input on a ModalScreen);
-* arrows: N Down presses on a choice of N+1 options (bare: an OptionList on a ModalScreen).
+* arrows: N Down presses on a choice of N+1 options (bare: an OptionList on a ModalScreen);
+* pages: N Right and Left presses through a batch of four questions and its Review page:
+  three right, three left, and so on, then four right to end on Review, reached only then
+  (bare: a `Tabs` of five tabs on a ModalScreen).
 
 elicit-tui hands Textual a key only once the previous one is handled, except text typed into
 a text field, which goes straight into the field's queue; bare Textual forwards every key at
@@ -25,10 +28,10 @@ from textual import events
 from textual.app import App, ComposeResult
 from textual.screen import ModalScreen
 from textual.widget import Widget
-from textual.widgets import Input, OptionList
+from textual.widgets import Input, OptionList, Tabs
 
 from tui.app.app import ElicitationApp
-from tui.core.models import ChoiceRequest, Request, TextRequest
+from tui.core.models import ChoiceRequest, Question, QuestionsRequest, Request, TextRequest
 from tui.core.queue import ElicitationQueue
 
 
@@ -58,46 +61,81 @@ def elicit_app(request: Request) -> ElicitationApp:
 
 
 async def burst(
-    app: App[Any], key: str, count: int, done: Callable[[Widget], bool]
+    app: App[Any], keys: list[str], done: Callable[[App[Any], Widget], bool]
 ) -> tuple[float, float]:
-    """Seconds of wall and CPU time from posting `count` keys to `done(widget)`."""
+    """Seconds of wall and CPU time from posting `keys` to `done(app, widget)`, the widget
+    focused before the first key."""
     async with app.run_test(size=(80, 24)) as pilot:
         while not (isinstance(app.screen, ModalScreen) and app.focused is not None):
             await pilot.pause(0.01)
         await pilot.pause(0.1)
         widget = app.focused
         assert widget is not None
-        character = key if len(key) == 1 else None
         wall, cpu = time.perf_counter(), time.process_time()
-        for _ in range(count):
-            app.post_message(events.Key(key, character))
-        while not done(widget):
+        for key in keys:
+            app.post_message(events.Key(key, key if len(key) == 1 else None))
+        while not done(app, widget):
             await asyncio.sleep(0)
         return time.perf_counter() - wall, time.process_time() - cpu
 
 
-def typed(count: int) -> Callable[[Widget], bool]:
-    return lambda widget: isinstance(widget, Input) and len(widget.value) == count
+def typed(count: int) -> Callable[[App[Any], Widget], bool]:
+    return lambda _, widget: isinstance(widget, Input) and len(widget.value) == count
 
 
-def moved(count: int) -> Callable[[Widget], bool]:
-    return lambda widget: isinstance(widget, OptionList) and widget.highlighted == count
+def moved(count: int) -> Callable[[App[Any], Widget], bool]:
+    return lambda _, widget: isinstance(widget, OptionList) and widget.highlighted == count
 
 
-def cases(count: int) -> dict[str, tuple[Callable[[], App[Any]], Callable[[], App[Any]], str, Any]]:
+PAGES = 5
+"""A batch of four questions and its Review page."""
+
+
+def paging(count: int) -> list[str]:
+    """About `count` keys: right ×3 and left ×3 in turn, then right ×4 onto the last page."""
+    keys = ["right"] * 3 + ["left"] * 3
+    return keys * max(0, (count - 4) // 6) + ["right"] * (PAGES - 1)
+
+
+def on_last_page(app: App[Any], widget: Widget) -> bool:
+    """Ours on Review; bare's strip on its fifth tab (its ids count from 1)."""
+    if isinstance(widget, Tabs):
+        return widget.active == f"tab-{PAGES}"
+    return app.screen.query_one(Tabs).active == "tab-review"
+
+
+def batch() -> QuestionsRequest:
+    return QuestionsRequest(
+        message="A few decisions",
+        questions=[
+            Question(question=f"Question {n}?", header=f"Q{n}", options=["a", "b", "c"])
+            for n in range(1, PAGES)
+        ],
+    )
+
+
+def cases(
+    count: int,
+) -> dict[str, tuple[Callable[[], App[Any]], Callable[[], App[Any]], list[str], Any]]:
     options = [f"option {n}" for n in range(count + 1)]
     return {
         "text": (
             lambda: elicit_app(TextRequest(message="Name?")),
             lambda: BareApp(Input),
-            "a",
+            ["a"] * count,
             typed(count),
         ),
         "arrows": (
             lambda: elicit_app(ChoiceRequest(message="Which?", options=options)),
             lambda: BareApp(lambda: OptionList(*options)),
-            "down",
+            ["down"] * count,
             moved(count),
+        ),
+        "pages": (
+            lambda: elicit_app(batch()),
+            lambda: BareApp(lambda: Tabs(*(f"Q{n}" for n in range(1, PAGES)), "Review")),
+            paging(count),
+            on_last_page,
         ),
     }
 
@@ -118,11 +156,11 @@ def main() -> None:
     parser.add_argument("--keys", type=int, default=100, help="keys per burst")
     parser.add_argument("--runs", type=int, default=10, help="bursts per case and app")
     args = parser.parse_args()
-    for case, (ours, bare, key, done) in cases(args.keys).items():
-        print(f"{case}: {args.keys} keys in one burst, {args.runs} runs")
+    for case, (ours, bare, keys, done) in cases(args.keys).items():
+        print(f"{case}: {len(keys)} keys in one burst, {args.runs} runs")
         for name, make in (("elicit-tui", ours), ("bare", bare)):
-            figures = [asyncio.run(burst(make(), key, args.keys, done)) for _ in range(args.runs)]
-            report(name, figures, args.keys)
+            figures = [asyncio.run(burst(make(), keys, done)) for _ in range(args.runs)]
+            report(name, figures, len(keys))
 
 
 if __name__ == "__main__":

@@ -106,6 +106,24 @@ class QuestionPane(Vertical):
         self._shown: list[int] = list(range(len(question.options)))
         self._previewed: int | None = None
         """The option whose preview is shown (None: none yet for this question)."""
+        # Made here and kept: the modal reads them on every key and every change, and a query
+        # of the pane for them took longer than the rest of the work on a key.
+        # select_on_focus=False: a key typed on the list lands in a field and the focus follows;
+        # selecting all on focus would let the next key replace it.
+        self._filter = (
+            Input(placeholder="/ filter the options", classes="filter", select_on_focus=False)
+            if self.filtering
+            else None
+        )
+        self._options = _Options(self)
+        self._other = (
+            Input(placeholder="type your own answer", classes="other", select_on_focus=False)
+            if question.allow_other
+            else None
+        )
+        self._note = Input(
+            placeholder="optional note for the agent", classes="note", select_on_focus=False
+        )
 
     @staticmethod
     def shape(question: Question, *, show_question: bool) -> tuple[Hashable, ...]:
@@ -164,49 +182,42 @@ class QuestionPane(Vertical):
         question = self.question
         if self.show_question:
             yield Static(self._question_text(), classes="question-text")
-        # select_on_focus=False: a key typed on the list lands in a field and the focus follows;
-        # selecting all on focus would let the next key replace it.
-        if self.filtering:
-            yield Input(placeholder="/ filter the options", classes="filter", select_on_focus=False)
+        if self._filter is not None:
+            yield self._filter
         with Horizontal(classes="choices"):
-            yield _Options(self)
+            yield self._options
             if self.has_previews:
                 # Markdown and its parser load only for a question with previews.
                 from textual.widgets import Markdown
 
                 with VerticalScroll(classes="preview-pane", can_focus=False):
                     yield Markdown(classes="preview")
-        if question.allow_other:
+        if self._other is not None:
             with Horizontal(classes="line"):
                 yield Label("Other", classes="line-label")
-                yield Input(
-                    placeholder="type your own answer", classes="other", select_on_focus=False
-                )
+                yield self._other
         with Horizontal(classes="line note-line" if question.allow_other else "line"):
             yield Label("Note", classes="line-label")
-            yield Input(
-                placeholder="optional note for the agent", classes="note", select_on_focus=False
-            )
+            yield self._note
 
     def on_mount(self) -> None:
         self._render_options()
 
     @property
     def option_list(self) -> OptionList:
-        return self.query_one(".options", OptionList)
+        return self._options
 
     @property
     def other_input(self) -> Input | None:
-        found = self.query(".other").results(Input)
-        return next(found, None)
+        return self._other
 
     @property
     def note_input(self) -> Input:
-        return self.query_one(".note", Input)
+        return self._note
 
     @property
     def filter_input(self) -> Input | None:
-        return next(self.query(".filter").results(Input), None)
+        return self._filter
 
     # -- state ----------------------------------------------------------------------------
 

@@ -77,6 +77,12 @@ class QuestionsModal(ElicitationModal[QuestionsRequest]):
         super().__init__(request, **kwargs)
         self.several = len(request.questions) > 1
         self._page = 0
+        # Kept as composed: read on every key and every change, where a query of the dialog
+        # for them took longer than the rest of the work.
+        self._panes: list[QuestionPane] = []
+        self._tabs: list[Tab] = []
+        self._progress = Static(id="progress", markup=False)
+        self._review_page = Static(id=f"page-{REVIEW}", markup=False)
 
     @classmethod
     def body_shape(cls, request: QuestionsRequest) -> tuple[Hashable, ...]:
@@ -109,27 +115,31 @@ class QuestionsModal(ElicitationModal[QuestionsRequest]):
 
     def compose_body(self) -> ComposeResult:
         request = self.request
-        if self.several:
-            tabs = PageTabs(
-                *(Tab(self._tab_label(i), id=f"tab-{i}") for i in range(len(request.questions))),
-                Tab("Review", id=f"tab-{REVIEW}"),
-                id="question-tabs",
+        html = request.preview_format == "html"
+        self._panes = [
+            QuestionPane(
+                question,
+                show_question=_shows_question(request, question),
+                html_previews=html,
+                id=f"page-{i}",
             )
+            for i, question in enumerate(request.questions)
+        ]
+        if self.several:
+            self._tabs = [Tab(self._tab_label(i), id=f"tab-{i}") for i in range(len(self._panes))]
+            tabs = PageTabs(*self._tabs, Tab("Review", id=f"tab-{REVIEW}"), id="question-tabs")
             # Keys belong to the question under the strip; the strip only shows where you are.
             tabs.can_focus = False
             yield tabs
-            yield Static(id="progress", markup=False)
+            yield self._progress
         with ContentSwitcher(initial="page-0", id="pages"):
-            html = request.preview_format == "html"
-            for i, question in enumerate(request.questions):
-                show = _shows_question(request, question)
-                yield QuestionPane(question, show_question=show, html_previews=html, id=f"page-{i}")
+            yield from self._panes
             if self.several:
-                yield Static(id=f"page-{REVIEW}", markup=False)
+                yield self._review_page
 
     @property
     def panes(self) -> list[QuestionPane]:
-        return list(self.query(QuestionPane))
+        return self._panes
 
     @property
     def on_review(self) -> bool:
@@ -252,8 +262,10 @@ class QuestionsModal(ElicitationModal[QuestionsRequest]):
         if not self.several:
             return
         panes = self.panes
-        for i, pane in enumerate(panes):
-            self.query_one(f"#tab-{i}", Tab).label = self._tab_label(i, pane.answer is not None)
+        for i, (pane, tab) in enumerate(zip(panes, self._tabs, strict=True)):
+            label = self._tab_label(i, pane.answer is not None)
+            if tab.label != label:  # by its text; each relabel has the strip lay out again
+                tab.label = label
         missing = sum(pane.answer is None for pane in panes)
         left = f"{missing} unanswered" if missing else "all answered"
         if self.on_review:
@@ -261,8 +273,8 @@ class QuestionsModal(ElicitationModal[QuestionsRequest]):
             progress = f"Review · {left} · {hint}"
         else:
             progress = f"Question {self._page + 1} of {len(panes)} · {left}"
-        self.query_one("#progress", Static).update(progress)
-        self.query_one(f"#page-{REVIEW}", Static).update(self._review(panes))
+        self._progress.update(progress)
+        self._review_page.update(self._review(panes))
 
     def _review(self, panes: list[QuestionPane]) -> Table:
         """One row per question: a mark, its header, and the answer over the question's text."""
