@@ -106,8 +106,8 @@ class QuestionPane(Vertical):
         self._shown: list[int] = list(range(len(question.options)))
         self._previewed: int | None = None
         """The option whose preview is shown (None: none yet for this question)."""
-        # Made here and kept: the modal reads them on every key and every change, and a query
-        # of the pane for them took longer than the rest of the work on a key.
+        # Made here and kept: the dialog reads them on every key and every change, and looking
+        # them up each time (a query of the pane) was a large part of handling a key.
         # select_on_focus=False: a key typed on the list lands in a field and the focus follows;
         # selecting all on focus would let the next key replace it.
         self._filter = (

@@ -77,8 +77,8 @@ class QuestionsModal(ElicitationModal[QuestionsRequest]):
         super().__init__(request, **kwargs)
         self.several = len(request.questions) > 1
         self._page = 0
-        # Kept as composed: read on every key and every change, where a query of the dialog
-        # for them took longer than the rest of the work.
+        # Kept as composed: read on every key and every change, where looking them up each
+        # time (a query of the dialog) was a large part of handling a key.
         self._panes: list[QuestionPane] = []
         self._tabs: list[Tab] = []
         self._progress = Static(id="progress", markup=False)
@@ -264,7 +264,7 @@ class QuestionsModal(ElicitationModal[QuestionsRequest]):
         panes = self.panes
         for i, (pane, tab) in enumerate(zip(panes, self._tabs, strict=True)):
             label = self._tab_label(i, pane.answer is not None)
-            if tab.label != label:  # by its text; each relabel has the strip lay out again
+            if tab.label != label:  # by its text: a relabel redraws the tab and its underline
                 tab.label = label
         missing = sum(pane.answer is None for pane in panes)
         left = f"{missing} unanswered" if missing else "all answered"
