@@ -77,10 +77,29 @@ class QuestionsModal(ElicitationModal[QuestionsRequest]):
         super().__init__(request, **kwargs)
         self.several = len(request.questions) > 1
         self._page = 0
-        # Kept as composed: read on every key and every change, where looking them up each
+        # Made here and kept: read on every key and every change, where looking them up each
         # time (a query of the dialog) was a large part of handling a key.
-        self._panes: list[QuestionPane] = []
+        html = request.preview_format == "html"
+        self._panes = [
+            QuestionPane(
+                question,
+                show_question=_shows_question(request, question),
+                html_previews=html,
+                id=f"page-{i}",
+            )
+            for i, question in enumerate(request.questions)
+        ]
+        self._pages = ContentSwitcher(initial="page-0", id="pages")
         self._tabs: list[Tab] = []
+        self._strip: PageTabs | None = None
+        """The tab strip: a lone question has none."""
+        if self.several:
+            self._tabs = [Tab(self._tab_label(i), id=f"tab-{i}") for i in range(len(self._panes))]
+            self._strip = PageTabs(
+                *self._tabs, Tab("Review", id=f"tab-{REVIEW}"), id="question-tabs"
+            )
+            # Keys belong to the question under the strip; the strip only shows where you are.
+            self._strip.can_focus = False
         self._progress = Static(id="progress", markup=False)
         self._review_page = Static(id=f"page-{REVIEW}", markup=False)
 
@@ -101,7 +120,8 @@ class QuestionsModal(ElicitationModal[QuestionsRequest]):
         if self._page:  # reloaded after an answer given on a later page
             # Cleared first, the tab strip starts over as a fresh one does, with no underline
             # left under the tab the last batch was answered on.
-            self.query_one(Tabs).active = ""
+            if self._strip is not None:
+                self._strip.active = ""
             self.go_to(0)
         else:
             self._refresh_status()
@@ -114,25 +134,10 @@ class QuestionsModal(ElicitationModal[QuestionsRequest]):
     # -- layout ---------------------------------------------------------------------------
 
     def compose_body(self) -> ComposeResult:
-        request = self.request
-        html = request.preview_format == "html"
-        self._panes = [
-            QuestionPane(
-                question,
-                show_question=_shows_question(request, question),
-                html_previews=html,
-                id=f"page-{i}",
-            )
-            for i, question in enumerate(request.questions)
-        ]
-        if self.several:
-            self._tabs = [Tab(self._tab_label(i), id=f"tab-{i}") for i in range(len(self._panes))]
-            tabs = PageTabs(*self._tabs, Tab("Review", id=f"tab-{REVIEW}"), id="question-tabs")
-            # Keys belong to the question under the strip; the strip only shows where you are.
-            tabs.can_focus = False
-            yield tabs
+        if self._strip is not None:
+            yield self._strip
             yield self._progress
-        with ContentSwitcher(initial="page-0", id="pages"):
+        with self._pages:
             yield from self._panes
             if self.several:
                 yield self._review_page
@@ -160,8 +165,9 @@ class QuestionsModal(ElicitationModal[QuestionsRequest]):
         self._page = max(0, min(page, len(self.request.questions)))
         name = REVIEW if self.on_review else str(self._page)
         # Switched here, not on the Tabs' message, so a key typed next lands on the new page.
-        self.query_one(ContentSwitcher).current = f"page-{name}"
-        self.query_one(Tabs).active = f"tab-{name}"
+        self._pages.current = f"page-{name}"
+        if self._strip is not None:
+            self._strip.active = f"tab-{name}"
         if self.on_review:
             self.set_focus(None)
         else:
