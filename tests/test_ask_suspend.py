@@ -129,3 +129,24 @@ def test_continued_in_the_background_it_stops_again_until_fg(mode: tuple[str, ..
     job.child.send("1")
     job.expect("EXIT 0")
     assert b'"content": "Postgres"' in job.output
+
+
+def test_stopped_inline_it_leaves_nothing_of_the_dialog_on_the_shell_screen() -> None:
+    # A text field keeps the terminal's cursor on its caret, lines below the dialog's top.
+    job = Job("text", "Which DB?")
+    job.expect("DB?")
+    time.sleep(0.5)  # past the input grace period
+    job.child.send("zq")
+    job.expect("zq")
+    job.child.send("\x1a")
+    job.expect("STOPPED")
+    assert process_state(job.pid) == "T"
+    assert [line for line in job.screen() if any(edge in line for edge in "╭│╰")] == []
+
+    job.child.send("fg\r")
+    job.expect("SHELL READ fg")
+    job.expect("zq")  # drawn again, with what was typed
+    assert shows_question(job)
+    job.child.send("x\r")
+    job.expect("EXIT 0")
+    assert b'"content": "zqx"' in job.output
