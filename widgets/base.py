@@ -72,6 +72,8 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         Binding("ctrl+q", "app.quit", "Quit"),
         # A modal hides the app's bindings: without this, Ctrl+C would do nothing here.
         Binding("ctrl+c", "app.help_quit", "Help quit", show=False),
+        # Likewise; a text area's own Ctrl+Z (undo) comes first.
+        Binding("ctrl+z", "app.suspend", "Suspend", show=False),
     ]
     """
     | Key(s) | Description |
@@ -81,6 +83,7 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
     | ctrl+n | Decline: the person refuses to answer. |
     | ctrl+q | Quit the app. |
     | ctrl+c | What it does on the app's main screen (say how to quit). |
+    | ctrl+z | What it does on the app's main screen (stop the process until `fg`). |
     """
 
     waiting: reactive[int] = reactive(0)

@@ -31,6 +31,7 @@ from tui.app.key_recorder import KeyRecorder, secret_lengths
 from tui.app.messages import AgentActivity, AgentFailed, AgentFinished, QueueEventPosted
 from tui.app.rendered_lines import release_rendered_lines
 from tui.app.screenshot import masked_screenshot, screenshot_directory
+from tui.app.suspend import suspend
 from tui.approvals.rules import ApprovalPolicy
 from tui.core.front_end import AnswerNotSent, FrontEndSource
 from tui.core.loading import set_aside_once_set_up
@@ -143,13 +144,22 @@ class ElicitationApp(KeyOrderApp[Any]):
     """Whether the app builds a modal of each common request shape while it is idle, so that
     the first question of each is shown as fast as the next ones."""
 
+    not_stopped_because: ClassVar[str | None] = None
+    """None: Ctrl+Z stops the process, as it stops a shell command, until `fg`. Else why it
+    does not, said on screen instead: where stopping the process would stop more than this
+    front end (the inbox of `elicit-tui serve`)."""
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("q", "quit", "Quit"),
+        # Not a priority binding: in a text area (a multiline answer, a tool call's editor)
+        # Ctrl+Z undoes, as in any editor.
+        Binding("ctrl+z", "suspend", "Suspend", show=False),
     ]
     """
     | Key(s) | Description |
     | :- | :- |
     | q | Quit; every request still waiting is cancelled (reason `closed`). |
+    | ctrl+z | Stop the process as a shell command stops; `fg` brings it back as it was. |
     """
 
     def __init__(
@@ -371,6 +381,12 @@ class ElicitationApp(KeyOrderApp[Any]):
         for modal in mounting:
             await modal._mounted_event.wait()
         super().exit(result, return_code, message)
+
+    def action_suspend(self) -> None:
+        if self.not_stopped_because is None:
+            suspend(self)
+        else:
+            self.notify(self.not_stopped_because, severity="warning", markup=False)
 
     def action_help_quit(self) -> None:
         """Ctrl+C: say how to quit (a terminal's Ctrl+C reaches the app as a key)."""

@@ -6,12 +6,9 @@ from functools import partial
 from pathlib import Path
 from typing import ClassVar
 
-from rich.control import Control
 from textual.binding import Binding, BindingType
-from textual.geometry import Offset
 
 from tui.app.app import ElicitationApp
-from tui.app.terminal import stop_until_continued
 from tui.core.models import ElicitationResult, Request
 from tui.core.queue import ElicitationQueue
 
@@ -66,44 +63,6 @@ class AskApp(ElicitationApp):
             transcript=transcript,
             bell=bell,
         )
-
-    def action_suspend(self) -> None:
-        """Ctrl+Z: give the terminal back to the shell and stop until continued (`fg`).
-
-        The stop and the return are done here rather than by the driver's signal handlers,
-        so the terminal is taken back once the process is in the foreground again, and the
-        dialog is drawn afresh, full screen or inline.
-        """
-        driver = self._driver
-        if driver is None or not (driver.can_suspend or driver.is_inline):
-            return
-        self._suspend_signal()
-        with driver.no_automatic_restart():
-            if driver.is_inline:
-                stop_until_continued(self._leave_inline, driver.start_application_mode)
-            else:
-                stop_until_continued(
-                    driver.suspend_application_mode, driver.resume_application_mode
-                )
-        self._resume_signal()
-        self.refresh(layout=True)
-
-    def _leave_inline(self) -> None:
-        """Give the lines the dialog is drawn on back to the shell, cleared.
-
-        Textual leaves the terminal's cursor on a text field's caret (where an input method
-        shows what is being composed), and its inline driver clears the screen from the
-        cursor down: the cursor goes back to the dialog's top first, or the lines above the
-        caret would stay on the shell's screen. The next frame, drawn where the shell left
-        the cursor after `fg`, then starts from there.
-        """
-        driver = self._driver
-        assert driver is not None
-        # Textual has no public API for either: where its last frame left the cursor.
-        x, y = self._previous_cursor_position
-        driver.write(Control.move(-x, -y).segment.text)
-        self._previous_cursor_position = Offset(0, 0)
-        driver.stop_application_mode()
 
     async def action_interrupt(self) -> None:
         await self._stop_asking()

@@ -55,6 +55,10 @@ class ServeApp(ElicitationApp):
     """
 
     keeps_secrets_in_memory = False
+    not_stopped_because = (
+        "Ctrl+Z does not stop serve: its inbox, which every agent asks, would stop too. "
+        "Ctrl+Q quits."
+    )
 
     def __init__(
         self,

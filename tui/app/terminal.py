@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import os
-import signal
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 
 _STANDARD_FDS = (0, 1, 2)
@@ -60,38 +59,3 @@ def _flush_standard_streams() -> None:
     for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
         if stream is not None:
             stream.flush()
-
-
-def stop_until_continued(release: Callable[[], None], retake: Callable[[], None]) -> None:
-    """Do what Ctrl+Z does to a shell command: give the terminal back as it was before the
-    app (`release`), stop the process with SIGTSTP, and, once the shell has continued it in
-    the foreground (`fg`), take the terminal again (`retake`).
-
-    Continued in the background (`bg`), the process stops again as any job that needs its
-    terminal does, until it is brought to the foreground. Signal handlers that the driver
-    installed are out of the way meanwhile, so the stop happens here, in this call, and the
-    terminal is taken back exactly once. Returns once the process runs in the foreground
-    again; the caller then draws the app afresh.
-    """
-    release()
-    handlers = {number: signal.getsignal(number) for number in (signal.SIGTSTP, signal.SIGCONT)}
-    try:
-        for number in handlers:
-            signal.signal(number, signal.SIG_DFL)
-        # SIGTSTP, not SIGSTOP: the shell reports the job as stopped from the keyboard.
-        os.kill(os.getpid(), signal.SIGTSTP)
-        while not _in_foreground():
-            os.kill(os.getpid(), signal.SIGSTOP)
-    finally:
-        for number, handler in handlers.items():
-            if handler is not None:
-                signal.signal(number, handler)
-    retake()
-
-
-def _in_foreground() -> bool:
-    """Whether this process's group owns the terminal on descriptor 0 (True without one)."""
-    try:
-        return os.tcgetpgrp(0) == os.getpgrp()
-    except OSError:
-        return True

@@ -1,5 +1,6 @@
-"""Ctrl+Z during `elicit-tui ask` stops the process as in other shell commands; `fg` shows
-the question again, still unanswered.
+"""Ctrl+Z stops `elicit-tui` as it stops other shell commands, and `fg` shows the question
+again, still unanswered: `ask` (inline or full screen) and the full app; `serve`, whose inbox
+every agent asks, says why it does not stop.
 
 A small job-control shell runs the command in a process group of its own in the foreground,
 as an interactive shell does (a process group without one is orphaned, and the kernel
@@ -15,6 +16,11 @@ from pathlib import Path
 import pexpect
 import pyte
 import pytest
+from app_driver import wait_for_modal
+from textual.widgets import TextArea
+
+import tui.app.app
+from tui import ElicitationApp, ElicitationQueue, TextRequest
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -60,7 +66,7 @@ class Job:
     def __init__(self, *args: str) -> None:
         self.child = pexpect.spawn(
             sys.executable,
-            ["-c", JOB_SHELL, "ask", *args],
+            ["-c", JOB_SHELL, *args],
             dimensions=(24, 80),
             cwd=str(REPO),
             timeout=20,
@@ -85,7 +91,7 @@ def shows_question(job: Job, last: int = 24) -> bool:
 
 def stopped_job(mode: tuple[str, ...]) -> Job:
     """`ask choice "Which DB?"` as a job, stopped by Ctrl+Z once its question is on screen."""
-    job = Job("choice", "Which DB?", "-o", "Postgres", "-o", "SQLite", *mode)
+    job = Job("ask", "choice", "Which DB?", "-o", "Postgres", "-o", "SQLite", *mode)
     job.expect("SQLite")
     time.sleep(0.5)  # past the input grace period
     job.child.send("\x1a")
@@ -131,22 +137,80 @@ def test_continued_in_the_background_it_stops_again_until_fg(mode: tuple[str, ..
     assert b'"content": "Postgres"' in job.output
 
 
-def test_stopped_inline_it_leaves_nothing_of_the_dialog_on_the_shell_screen() -> None:
-    # A text field keeps the terminal's cursor on its caret, lines below the dialog's top.
-    job = Job("text", "Which DB?")
-    job.expect("DB?")
+def stopped_after_typing(job: Job, question: str) -> int:
+    """Type "zq" into the text field of the question ending in `question`, then Ctrl+Z;
+    returns how much output came before the stop."""
+    job.expect(question)
     time.sleep(0.5)  # past the input grace period
     job.child.send("zq")
     job.expect("zq")
+    before = len(job.output)
     job.child.send("\x1a")
     job.expect("STOPPED")
     assert process_state(job.pid) == "T"
-    assert [line for line in job.screen() if any(edge in line for edge in "╭│╰")] == []
+    return before
 
+
+def fg_shows_what_was_typed(job: Job) -> None:
     job.child.send("fg\r")
     job.expect("SHELL READ fg")
     job.expect("zq")  # drawn again, with what was typed
+
+
+def test_stopped_inline_it_leaves_nothing_of_the_dialog_on_the_shell_screen() -> None:
+    # A text field keeps the terminal's cursor on its caret, lines below the dialog's top.
+    job = Job("ask", "text", "Which DB?")
+    stopped_after_typing(job, "DB?")
+    assert [line for line in job.screen() if any(edge in line for edge in "╭│╰")] == []
+
+    fg_shows_what_was_typed(job)
     assert shows_question(job)
     job.child.send("x\r")
     job.expect("EXIT 0")
     assert b'"content": "zqx"' in job.output
+
+
+def test_the_full_app_stops_and_fg_brings_it_back_as_it_was() -> None:
+    job = Job("demo", "--pause", "0")
+    # On a modal, which hides the app's own keys, with a text field focused.
+    before = stopped_after_typing(job, "be called?")
+    # The shell's screen back: the terminal leaves the alternate screen the app drew on.
+    assert b"\x1b[?1049l" in job.output[before:]
+
+    fg_shows_what_was_typed(job)
+    job.child.send("x\r")
+    # The agent goes on from where it was, with the answer.
+    job.expect("should zqx use?")
+    job.child.send("\x11")
+    job.child.send("\x11")
+    job.expect("EXIT")
+
+
+def test_serve_says_why_ctrl_z_does_not_stop_it() -> None:
+    job = Job("serve", "--port", "0")
+    job.expect("Serving MCP")
+    time.sleep(0.5)
+    job.child.send("\x1a")
+    job.expect("does not stop serve")
+    time.sleep(0.3)
+    assert process_state(job.pid) in "SR"
+    job.child.send("\x11")
+    job.expect("EXIT 0")
+
+
+async def test_in_a_text_area_ctrl_z_undoes_and_stops_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    stops: list[object] = []
+    monkeypatch.setattr(tui.app.app, "suspend", stops.append)
+    queue = ElicitationQueue()
+    app = ElicitationApp(
+        queue, lambda queue: queue.ask(TextRequest(message="Notes?", multiline=True)), input_grace=0
+    )
+    async with app.run_test() as pilot:
+        await wait_for_modal(pilot, "Notes?")
+        await pilot.press("a", "b", "c", "ctrl+z")
+        await pilot.pause()
+        area = app.focused
+        assert isinstance(area, TextArea)
+        assert (area.text, stops) == ("", [])
