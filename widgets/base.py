@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Hashable
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from textual import events
 from textual.app import ComposeResult
@@ -15,12 +15,16 @@ from textual.reactive import reactive
 from textual.screen import ModalScreen
 from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import Static
+from textual.widgets import OptionList, Static
 
 from tui.core.models import ElicitationResult, Request
 from tui.secrets.redaction import REDACTOR
+from widgets.highlight_in_view import scroll_to_highlight
 from widgets.key_footer import KeyFooter
 from widgets.style_context import skip_needless_restyle, style_context
+
+if TYPE_CHECKING:
+    from textual.widgets import SelectionList
 
 RequestT = TypeVar("RequestT", bound=Request)
 
@@ -116,6 +120,10 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         """True from a `reload()` until the modal is shown with it."""
         self._styled_for: Hashable = None
         """What of the app the modal's widgets were last styled for (see `style_context`)."""
+        self._highlight_to_show: OptionList | None = None
+        """The list whose highlight the body scrolls to after the next refresh."""
+        self._dialog = Vertical(id="dialog")
+        self._body = VerticalScroll(id="body", can_focus=False)
         self.send: Callable[[ElicitationResult], None] | None = None
         """Set by the app where an answer must travel before the modal may close: called
         with the answer instead of closing (see `dismiss`)."""
@@ -188,13 +196,13 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
 
     def compose(self) -> ComposeResult:
         request = self.request
-        with Vertical(id="dialog"):
+        with self._dialog:
             yield Static(self._meta_text(), id="meta", markup=False)
             if request.title:
                 yield Static(REDACTOR.scrub(request.title), id="title", markup=False)
             # An agent may echo an earlier secret back in its question; the screen never does.
             yield Static(REDACTOR.scrub(request.message), id="message", markup=False)
-            with VerticalScroll(id="body", can_focus=False):
+            with self._body:
                 if request.description:
                     # Markdown and its parser load only for a request with a description.
                     from textual.widgets import Markdown
@@ -207,6 +215,7 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
     def on_mount(self) -> None:
         if not self._has_widgets():
             return
+        self.screen_layout_refresh_signal.subscribe(self, self._fit_to_screen)
         # Its widgets were styled as they mounted, for the app as it is now.
         self._styled_for = style_context(self.app)
         self._start()
@@ -220,6 +229,43 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
                 self._countdown.reset()
                 self._countdown.resume()
         self.fill()
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        self._keep_highlight_in_view(event.option_list)
+
+    def on_selection_list_selection_highlighted(
+        self, event: SelectionList.SelectionHighlighted[Any]
+    ) -> None:
+        self._keep_highlight_in_view(event.selection_list)
+
+    def _keep_highlight_in_view(self, options: OptionList) -> None:
+        """Once the layout is up to date, scroll the body to the highlighted option of
+        `options`, the list being answered with; a burst of moves is followed once, to where
+        the last one left it."""
+        if self._highlight_to_show is None:
+            self.call_after_refresh(self._show_highlight)
+        self._highlight_to_show = options
+
+    def _show_highlight(self) -> None:
+        options, self._highlight_to_show = self._highlight_to_show, None
+        # Only the list in use: another list's highlight (a form's checklist, set as it
+        # mounts) must not scroll the focused field away.
+        if options is not None and options.has_focus and self.is_attached:
+            scroll_to_highlight(self._body, options)
+
+    def _fit_to_screen(self, _screen: object) -> None:
+        """After a layout: a dialog taller than the screen fills it, with its body scrolling
+        in the room left, and takes its own height again once its content fits. Otherwise
+        the dialog would cut the body at its edge, out of reach (the end of a long list,
+        and the highlight moved there)."""
+        dialog, body = self._dialog, self._body
+        if self.has_class("-overflow"):
+            room = body.scrollable_content_region
+            # What the body's content would take (its scroll area is never shorter than it).
+            content = body.get_content_height(room.size, self.app.size, room.width)
+            self.set_class(content >= room.height, "-overflow")
+        elif dialog.max_scroll_y > 0:
+            self.add_class("-overflow")
 
     def on_screen_resume(self, event: events.ScreenResume) -> None:
         self._shown_at = time.monotonic()

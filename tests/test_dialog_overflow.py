@@ -1,0 +1,65 @@
+"""A dialog taller than the screen fills it and its body scrolls, so that nothing of it is
+out of reach, and the highlighted option of the list in use is always on screen."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from app_driver import SIZE, screen_text, wait_for, wait_for_modal
+
+from tui import ChoiceRequest, ElicitationApp, ElicitationQueue
+from tui.core.models import ElicitationResult
+
+REGIONS = [f"region-{n}" for n in range(1, 16)]
+
+TALL_CHOICE = ChoiceRequest(
+    message="Which region?",
+    title="Deploy",
+    description="Pick the region closest to your users.\n\nLatency matters more than price."
+    "\n\nSee the runbook.",
+    options=REGIONS,
+)
+"""With its title and description, too tall for 80x24 with every option's room."""
+
+
+def asking(request: ChoiceRequest, results: list[ElicitationResult]) -> Any:
+    def agent(queue: ElicitationQueue) -> None:
+        results.append(queue.ask(request))
+
+    return agent
+
+
+def on_screen(app: ElicitationApp, option: str) -> bool:
+    return re.search(rf"(?<![\w-]){re.escape(option)}(?![\w-])", screen_text(app)) is not None
+
+
+async def test_the_highlight_moved_to_the_end_of_a_cut_list_is_on_screen() -> None:
+    results: list[ElicitationResult] = []
+    app = ElicitationApp(ElicitationQueue(), asking(TALL_CHOICE, results), input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_modal(pilot, "Which region?")
+        await pilot.pause()
+        await pilot.press("end")
+        await wait_for(pilot, lambda: on_screen(app, "region-15"))
+        # In one burst, as a recording tool or a fast typist sends them.
+        await pilot.press("up", "up", "down", "end", "up")
+        await wait_for(pilot, lambda: on_screen(app, "region-14"))
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: bool(results))
+    assert results[0].content == "region-14"
+
+
+async def test_once_the_screen_has_room_the_dialog_takes_its_own_height_again() -> None:
+    app = ElicitationApp(ElicitationQueue(), asking(TALL_CHOICE, []), input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        modal = await wait_for_modal(pilot, "Which region?")
+        await wait_for(pilot, lambda: modal.has_class("-overflow"))
+        await pilot.resize_terminal(80, 40)
+        await wait_for(pilot, lambda: not modal.has_class("-overflow"))
+        await pilot.pause()
+        # All of the list, down to its bottom edge, which the body had cut.
+        assert on_screen(app, "region-1") and "▁" * 20 in screen_text(app)
+        assert not modal.has_class("-overflow")
+        await pilot.resize_terminal(*SIZE)
+        await wait_for(pilot, lambda: modal.has_class("-overflow"))
