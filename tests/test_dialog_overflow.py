@@ -3,9 +3,16 @@ out of reach, and the highlighted option of the list in use is always on screen.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import re
+import sys
+import time
+from pathlib import Path
 from typing import Any
 
+import pexpect
+import pyte
 from app_driver import SIZE, screen_text, wait_for, wait_for_modal
 
 from tui import ChoiceRequest, ElicitationApp, ElicitationQueue
@@ -63,3 +70,37 @@ async def test_once_the_screen_has_room_the_dialog_takes_its_own_height_again() 
         assert not modal.has_class("-overflow")
         await pilot.resize_terminal(*SIZE)
         await wait_for(pilot, lambda: modal.has_class("-overflow"))
+
+
+def test_inline_on_a_short_terminal_the_dialog_fills_it_and_follows_the_highlight() -> None:
+    options = [a for n in range(1, 16) for a in ("-o", f"opt-{n}")]
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "tui.cli.main", "ask", "choice", "Pick one", *options],
+        dimensions=(12, 80),
+        cwd=str(Path(__file__).resolve().parent.parent),
+        # Sized by its terminal, not by what an app run headless left in the environment.
+        env={k: v for k, v in os.environ.items() if k not in {"COLUMNS", "LINES"}},
+        timeout=20,
+    )
+    screen = pyte.Screen(80, 12)
+    stream = pyte.ByteStream(screen)
+
+    def shows(*texts: str) -> bool:
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            lines = [line.split() for line in screen.display]
+            if all(any(text in line for line in lines) for text in texts):
+                return True
+            with contextlib.suppress(pexpect.TIMEOUT):
+                stream.feed(child.read_nonblocking(65536, timeout=0.1))
+        return False
+
+    # As many options as the terminal has room for, not a dialog squeezed to one row.
+    assert shows("opt-1", "opt-5")
+    time.sleep(0.3)  # past the input grace period
+    child.send("\x1b[F")  # End
+    assert shows("opt-15")
+    child.send("\r")
+    child.expect(pexpect.EOF)
+    assert b'"content": "opt-15"' in child.before
