@@ -1,5 +1,6 @@
 """What used to be cramped at 80x24: checklists, a question batch, a denial's reason, a form's
-Enter, a secret the keyring refuses where no in-memory copy can help."""
+Enter, a question longer than the screen, a secret the keyring refuses where no in-memory copy
+can help."""
 
 from __future__ import annotations
 
@@ -17,7 +18,13 @@ from textual.widgets import Input
 
 from tui.app.ask_app import AskApp
 from tui.cli.demo import DEPLOY_SCHEMA, health_check_edit, scaffold_questions
-from tui.core.models import FormRequest, KeyringTarget, Request, SecretRequest
+from tui.core.models import (
+    ConfirmationRequest,
+    FormRequest,
+    KeyringTarget,
+    Request,
+    SecretRequest,
+)
 from tui.secrets.keyring_store import CONFIG_DIR_ENV
 from widgets.base import ElicitationModal
 
@@ -51,6 +58,11 @@ REPLICAS = FormRequest(
         "properties": {"replicas": {"type": "integer", "minimum": 1}},
     },
 )
+PLAN = ConfirmationRequest(
+    source="deploy-agent",
+    message="\n".join(f"{n}. Migrate shard {n} of the billing database." for n in range(1, 31))
+    + "\nRun this plan?",
+)
 EDIT = health_check_edit("call-2", "billing-api")
 SCAFFOLD = scaffold_questions("billing-api")
 
@@ -63,6 +75,7 @@ CASES: list[tuple[str, Request, list[str]]] = [
     ("questions_pick_one_tab", SCAFFOLD, ["tab"]),
     ("questions_pick_any_tab", SCAFFOLD, ["tab", "tab", "1"]),
     ("deny_reason_in_view", EDIT, ["n", *"not now"]),
+    ("question_longer_than_the_screen", PLAN, ["shift+down"] * 3),
 ]
 
 

@@ -15,7 +15,7 @@ import pexpect
 import pyte
 from app_driver import SIZE, screen_text, wait_for, wait_for_modal
 
-from tui import ChoiceRequest, ElicitationApp, ElicitationQueue
+from tui import ChoiceRequest, ConfirmationRequest, ElicitationApp, ElicitationQueue, TextRequest
 from tui.core.models import ElicitationResult
 
 REGIONS = [f"region-{n}" for n in range(1, 16)]
@@ -70,6 +70,64 @@ async def test_once_the_screen_has_room_the_dialog_takes_its_own_height_again() 
         assert not modal.has_class("-overflow")
         await pilot.resize_terminal(*SIZE)
         await wait_for(pilot, lambda: modal.has_class("-overflow"))
+
+
+async def test_a_field_cut_off_as_the_screen_shrinks_is_scrolled_back_into_view() -> None:
+    request = TextRequest(
+        message="Service name?",
+        description="\n\n".join(f"Paragraph {n} of the naming rules." for n in range(1, 8)),
+        placeholder="lowercase-with-dashes",
+    )
+    results: list[ElicitationResult] = []
+
+    def agent(queue: ElicitationQueue) -> None:
+        results.append(queue.ask(request))
+
+    app = ElicitationApp(ElicitationQueue(), agent, input_grace=0)
+    async with app.run_test(size=(80, 40)) as pilot:
+        modal = await wait_for_modal(pilot, "Service name?")
+        await wait_for(pilot, lambda: "lowercase-with-dashes" in screen_text(app))
+        assert not modal.has_class("-overflow")
+        # The field had the focus, and kept it, while the body could not scroll: now the
+        # body must scroll to it, or the person types into a field they cannot see.
+        await pilot.resize_terminal(80, 14)
+        await wait_for(pilot, lambda: modal.has_class("-overflow"))
+        await wait_for(pilot, lambda: "lowercase-with-dashes" in screen_text(app))
+        await pilot.press("a", "p", "i", "enter")
+        await wait_for(pilot, lambda: bool(results))
+    assert results[0].content == "api"
+
+
+async def test_a_question_longer_than_the_screen_scrolls_and_its_answers_stay_on_screen() -> None:
+    plan = "\n".join(f"Step {n}: migrate shard {n}." for n in range(1, 41))
+    request = ConfirmationRequest(message=f"{plan}\nRun this plan?")
+    results: list[ElicitationResult] = []
+
+    def agent(queue: ElicitationQueue) -> None:
+        results.append(queue.ask(request))
+
+    app = ElicitationApp(ElicitationQueue(), agent, input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_modal(pilot)
+        await wait_for(pilot, lambda: "Scroll question" in screen_text(app))
+        # The answers keep their room under the question's first lines.
+        text = screen_text(app)
+        assert "Step 1:" in text and "Yes" in text and "No" in text
+        assert "Run this plan?" not in text
+        # In one burst: more than it takes to reach the end, which it stays at.
+        await pilot.press(*["shift+down"] * 40)
+        await wait_for(pilot, lambda: "Run this plan?" in screen_text(app))
+        assert "Step 1:" not in screen_text(app) and "Yes" in screen_text(app)
+        await pilot.press("shift+up", "shift+up")
+        await wait_for(pilot, lambda: "Run this plan?" not in screen_text(app))
+        # Grown, the whole question fits: no scrolling, and no key for it in the footer.
+        await pilot.resize_terminal(80, 60)
+        await wait_for(pilot, lambda: "Scroll question" not in screen_text(app))
+        text = screen_text(app)
+        assert "Step 1:" in text and "Run this plan?" in text and "Yes" in text
+        await pilot.press("y")
+        await wait_for(pilot, lambda: bool(results))
+    assert results[0].content is True
 
 
 def test_inline_on_a_short_terminal_the_dialog_fills_it_and_follows_the_highlight() -> None:

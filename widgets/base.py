@@ -78,6 +78,9 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         Binding("ctrl+c", "app.help_quit", "Help quit", show=False),
         # Likewise; a text area's own Ctrl+Z (undo) comes first.
         Binding("ctrl+z", "app.suspend", "Suspend", show=False),
+        # Shown only while the question is too long for its room (see `check_action`).
+        Binding("shift+down", "scroll_message(1)", "Scroll question", key_display="⇧↑↓"),
+        Binding("shift+up", "scroll_message(-1)", "Scroll question", show=False),
     ]
     """
     | Key(s) | Description |
@@ -88,6 +91,7 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
     | ctrl+q | Quit the app. |
     | ctrl+c | What it does on the app's main screen (say how to quit). |
     | ctrl+z | What it does on the app's main screen (stop the process until `fg`). |
+    | shift+down, shift+up | Scroll a question too long for the screen (its answers keep their room). |
     """
 
     waiting: reactive[int] = reactive(0)
@@ -124,6 +128,10 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         """The list whose highlight the body scrolls to after the next refresh."""
         self._dialog = Vertical(id="dialog")
         self._body = VerticalScroll(id="body", can_focus=False)
+        # An agent may echo an earlier secret back in its question; the screen never does.
+        self._message = Static(REDACTOR.scrub(request.message), id="message", markup=False)
+        self._message_box = VerticalScroll(self._message, id="message-box", can_focus=False)
+        """Where a question too long for the screen scrolls (a Static cannot)."""
         self.send: Callable[[ElicitationResult], None] | None = None
         """Set by the app where an answer must travel before the modal may close: called
         with the answer instead of closing (see `dismiss`)."""
@@ -174,7 +182,8 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         self._render_meta()
         if request.title:
             self.query_one("#title", Static).update(REDACTOR.scrub(request.title))
-        self.query_one("#message", Static).update(REDACTOR.scrub(request.message))
+        self._message.update(REDACTOR.scrub(request.message))
+        self._message_box.scroll_home(animate=False, immediate=True)
         if request.description:
             from textual.widgets import Markdown  # loaded with the first description
 
@@ -200,8 +209,7 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
             yield Static(self._meta_text(), id="meta", markup=False)
             if request.title:
                 yield Static(REDACTOR.scrub(request.title), id="title", markup=False)
-            # An agent may echo an earlier secret back in its question; the screen never does.
-            yield Static(REDACTOR.scrub(request.message), id="message", markup=False)
+            yield self._message_box
             with self._body:
                 if request.description:
                     # Markdown and its parser load only for a request with a description.
@@ -257,15 +265,50 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         """After a layout: a dialog taller than the screen fills it, with its body scrolling
         in the room left, and takes its own height again once its content fits. Otherwise
         the dialog would cut the body at its edge, out of reach (the end of a long list,
-        and the highlight moved there)."""
-        dialog, body = self._dialog, self._body
+        and the highlight moved there).
+
+        A question (the message) longer than half the room scrolls too, in what the body
+        leaves of the room, but never more than half of it: else it would push the answers
+        off the screen."""
+        dialog, body, message = self._dialog, self._body, self._message_box
         if self.has_class("-overflow"):
-            room = body.scrollable_content_region
-            # What the body's content would take (its scroll area is never shorter than it).
-            content = body.get_content_height(room.size, self.app.size, room.width)
-            self.set_class(content >= room.height, "-overflow")
+            # The room the two share, and what their content would take (a scroll area is
+            # never shorter than its content).
+            room = body.outer_size.height + message.outer_size.height
+            question = self._content_height(message)
+            if self._content_height(body) + question < room:
+                self.remove_class("-overflow", "-long-message")
+            else:
+                self.set_class(question > room // 2, "-long-message")
+            self.call_after_refresh(self.refresh_bindings)
         elif dialog.max_scroll_y > 0:
             self.add_class("-overflow")
+            # Focused before the body could scroll, the answer widget may now be cut by its
+            # edge (buttons that appeared under a long text): bring it back into view.
+            self.call_after_refresh(self._show_focused)
+
+    def _content_height(self, widget: Widget) -> int:
+        """The rows `widget`'s content takes at its width, scrolled or not."""
+        region = widget.scrollable_content_region
+        return widget.get_content_height(region.size, self.app.size, region.width)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "scroll_message":
+            return self._message_box.max_scroll_y > 0
+        return True
+
+    def action_scroll_message(self, lines: int) -> None:
+        self._message_box.scroll_relative(y=lines, animate=False, immediate=True)
+
+    def _show_focused(self) -> None:
+        focused = self.focused
+        if focused is None or not self.is_attached or self._body not in focused.ancestors:
+            return
+        if isinstance(focused, OptionList):
+            # A list taller than the room: its highlight, not its top, is what must show.
+            scroll_to_highlight(self._body, focused)
+        else:
+            self._body.scroll_to_widget(focused, animate=False, immediate=True)
 
     def on_screen_resume(self, event: events.ScreenResume) -> None:
         self._shown_at = time.monotonic()

@@ -214,7 +214,7 @@ class FormModal(ElicitationModal[FormRequest]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("submit", "submit_here"):
             return self.enter_submits == (action == "submit_here")
-        return True
+        return super().check_action(action, parameters)
 
     def action_submit(self) -> None:
         focused = self.focused

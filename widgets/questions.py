@@ -203,7 +203,7 @@ class QuestionsModal(ElicitationModal[QuestionsRequest]):
             return not self.on_review and not typing
         if action == "move":
             return not self.on_review
-        return True
+        return super().check_action(action, parameters)
 
     def action_switch(self, step: int, by_arrow: bool = False) -> None:
         self.go_to(self._page + step)

@@ -107,7 +107,7 @@ class TextModal(ElicitationModal[TextRequest]):
             return not self.in_area
         if action == "accept":
             return self.in_area
-        return True
+        return super().check_action(action, parameters)
 
     @property
     def text(self) -> str:

@@ -249,7 +249,7 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
             return self.editing
         if action in ("allow", "deny", "edit"):
             return not self.editing
-        return True
+        return super().check_action(action, parameters)
 
     def action_cancel(self) -> None:
         # Escape first leaves the reason field or the editor; from the choices it cancels.

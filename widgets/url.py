@@ -80,7 +80,7 @@ class UrlModal(ElicitationModal[UrlRequest]):
             return not self._no_browser
         if action == "go_on":
             return self._no_browser
-        return True
+        return super().check_action(action, parameters)
 
     def action_submit(self) -> None:
         if self.focused is not None and self.focused.id == "decline":
