@@ -102,6 +102,43 @@ async def test_four_questions_answered_with_the_keyboard_give_exactly_the_conten
     ]
 
 
+async def test_the_other_questions_panes_are_built_after_the_first_frame_unasked() -> None:
+    app = ElicitationApp(ElicitationQueue(), Asker(parse_request(BATCH)), input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        modal = await modal_of(pilot)
+        # Built after the first frame, with no key asking for them.
+        await wait_for(pilot, lambda: all(pane.is_mounted for pane in modal.panes))
+        await pilot.press("tab")
+        await wait_for(pilot, lambda: STORAGE in screen_text(app))
+
+
+async def test_keys_typed_before_the_other_questions_panes_are_built_wait_for_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Held back until a key needs them, as a burst typed the moment the batch appears finds
+    # them: the keys that move on must wait for them, and the keys after those with them.
+    monkeypatch.setattr(QuestionsModal, "on_mount", lambda self: None)
+    asker = Asker(parse_request(BATCH))
+    app = ElicitationApp(ElicitationQueue(), asker, input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        modal = await modal_of(pilot)
+        await wait_for(pilot, lambda: AUTH in screen_text(app))
+        await pilot.pause()
+        built_for_the_first_frame = [pane.is_attached for pane in modal.panes]
+        burst(app, "2", "1", "3", "enter", *"Hetzner", "enter", "2", "enter")
+        await wait_for(pilot, lambda: bool(asker.results))
+    assert built_for_the_first_frame == [True, False, False, False]
+    assert asker.results[0].content == {
+        "answers": {
+            AUTH: "Email + password",
+            STORAGE: ["PostgreSQL", "S3"],
+            DEPLOY: "Hetzner",
+            LICENSE: "Apache-2.0",
+        },
+        "notes": {},
+    }
+
+
 async def test_switching_tabs_never_carries_text_across() -> None:
     app = ElicitationApp(ElicitationQueue(), Asker(parse_request(BATCH)), input_grace=0)
     async with app.run_test(size=SIZE) as pilot:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Hashable
+from collections.abc import Awaitable, Callable, Hashable
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from textual import events
@@ -372,9 +372,11 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         error.update(REDACTOR.scrub(message))
         error.set_class(bool(message), "visible")
 
-    def action_submit(self) -> None:
-        """Enter: accept; a kind with several fields may move to the next one instead."""
+    def action_submit(self) -> Awaitable[None] | None:
+        """Enter: accept; a kind with several fields may move to the next one instead (the
+        app handles the next key once what this returns, if anything, is awaited)."""
         self.action_accept()
+        return None
 
     def action_accept(self) -> None:
         try:

@@ -143,6 +143,8 @@ class QuestionPane(Vertical):
         self.question = question
         self._shown = list(range(len(question.options)))
         self._previewed = None
+        if not self.is_mounted:
+            return  # still mounting (the batch's first frame came first): it shows `question`
         if self.show_question:
             self.query_one(".question-text", Static).update(self._question_text())
         self._render_options()
@@ -155,6 +157,8 @@ class QuestionPane(Vertical):
         """Drop what was picked and typed, and the options shown, once the batch is answered."""
         self._picked.clear()
         self._other_chosen = False
+        if not self.is_mounted:
+            return  # nothing was typed in it: it was never shown
         fields = (self.filter_input, self.other_input, self.note_input)
         with self.prevent(Input.Changed):
             for field in fields:
@@ -201,6 +205,9 @@ class QuestionPane(Vertical):
             yield self._note
 
     def on_mount(self) -> None:
+        if self.show_question:
+            # Composed, the pane may have been loaded with another question before its mount.
+            self.query_one(".question-text", Static).update(self._question_text())
         self._render_options()
 
     @property

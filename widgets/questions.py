@@ -10,6 +10,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.content import Content
+from textual.widget import AwaitMount
 from textual.widgets import ContentSwitcher, Input, Static, Tab, Tabs
 
 from tui.core.models import Question, QuestionAnswer, QuestionsRequest
@@ -102,6 +103,9 @@ class QuestionsModal(ElicitationModal[QuestionsRequest]):
             self._strip.can_focus = False
         self._progress = Static(id="progress", markup=False)
         self._review_page = Static(id=f"page-{REVIEW}", markup=False)
+        self._later: AwaitMount | None = None
+        """The mounting of the panes after the first (see `_mount_later_panes`)."""
+        self._all_mounted = not self.several
 
     @classmethod
     def body_shape(cls, request: QuestionsRequest) -> tuple[Hashable, ...]:
@@ -116,13 +120,37 @@ class QuestionsModal(ElicitationModal[QuestionsRequest]):
             pane.load(question)
         super().reload(request, deadline=deadline)
 
+    def on_mount(self) -> None:
+        if not self._all_mounted:
+            # The first question is drawn first; the others' panes are built after its frame.
+            self.call_after_refresh(self._mount_later_panes)
+
+    def _mount_later_panes(self) -> None:
+        """Start mounting the panes of the questions after the first, hidden, unless that has
+        begun; not waited for, so that the dialog goes on meanwhile (keys typed in the first
+        question, its frames)."""
+        if self._later is None and self._has_widgets():
+            later = self._panes[1:]
+            for pane in later:
+                pane.display = False  # the switcher shows one page: hidden as they mount
+            self._later = self._pages.mount(*later, before=self._review_page)
+
+    async def _later_panes_mounted(self) -> None:
+        """Return once every question's pane is mounted: a key that shows another question
+        waits here, and the keys after it with it."""
+        if not self._all_mounted:
+            self._mount_later_panes()
+            if self._later is not None:
+                await self._later
+            self._all_mounted = True
+
     def fill(self) -> None:
-        if self._page:  # reloaded after an answer given on a later page
+        if self._page:  # reloaded after an answer given on a later page (all panes mounted)
             # Cleared first, the tab strip starts over as a fresh one does, with no underline
             # left under the tab the last batch was answered on.
             if self._strip is not None:
                 self._strip.active = ""
-            self.go_to(0)
+            self._show(0)
         else:
             self._refresh_status()
             self.panes[0].focus_options()
@@ -138,7 +166,8 @@ class QuestionsModal(ElicitationModal[QuestionsRequest]):
             yield self._strip
             yield self._progress
         with self._pages:
-            yield from self._panes
+            # Only the first question's pane: the others are mounted after the first frame.
+            yield self._panes[0]
             if self.several:
                 yield self._review_page
 
@@ -160,8 +189,12 @@ class QuestionsModal(ElicitationModal[QuestionsRequest]):
 
     # -- moving between questions ------------------------------------------------------------
 
-    def go_to(self, page: int) -> None:
+    async def go_to(self, page: int) -> None:
         """Show question `page` (0-based), or the Review tab after the last question."""
+        await self._later_panes_mounted()
+        self._show(page)
+
+    def _show(self, page: int) -> None:
         self._page = max(0, min(page, len(self.request.questions)))
         name = REVIEW if self.on_review else str(self._page)
         # Switched here, not on the Tabs' message, so a key typed next lands on the new page.
@@ -175,7 +208,7 @@ class QuestionsModal(ElicitationModal[QuestionsRequest]):
         self._refresh_status()
         self.refresh_bindings()
 
-    def on_tabs_tab_activated(self, event: Tabs.TabActivated) -> None:
+    async def on_tabs_tab_activated(self, event: Tabs.TabActivated) -> None:
         event.stop()
         if event.tab.id != event.tabs.active:
             # Out of date: a page shown by `go_to` since, or a batch answered since (the
@@ -184,7 +217,7 @@ class QuestionsModal(ElicitationModal[QuestionsRequest]):
         name = (event.tab.id or "").removeprefix("tab-")
         page = len(self.request.questions) if name == REVIEW else int(name)
         if page != self._page:
-            self.go_to(page)
+            await self.go_to(page)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         typing = isinstance(self.focused, Input)
@@ -205,24 +238,24 @@ class QuestionsModal(ElicitationModal[QuestionsRequest]):
             return not self.on_review
         return super().check_action(action, parameters)
 
-    def action_switch(self, step: int, by_arrow: bool = False) -> None:
-        self.go_to(self._page + step)
+    async def action_switch(self, step: int, by_arrow: bool = False) -> None:
+        await self.go_to(self._page + step)
 
     def action_move(self, step: int) -> None:
         self.panes[self._page].move(step)
 
-    def _move_on(self) -> None:
+    async def _move_on(self) -> None:
         if self.several:
-            self.go_to(self._page + 1)
+            await self.go_to(self._page + 1)
         else:
             self.action_accept()
 
     # -- answering ------------------------------------------------------------------------
 
-    def action_pick(self, number: int) -> None:
+    async def action_pick(self, number: int) -> None:
         pane = self.panes[self._page]
         if pane.pick(number) and not pane.question.multi_select:
-            self._move_on()
+            await self._move_on()
 
     def action_tick(self) -> None:
         self.panes[self._page].pick_highlighted()
@@ -237,11 +270,11 @@ class QuestionsModal(ElicitationModal[QuestionsRequest]):
         else:
             super().action_cancel()
 
-    def action_submit_all(self) -> None:
+    async def action_submit_all(self) -> None:
         # Enter's label says "Submit" here; what it does depends on the page, as for "Next".
-        self.action_submit()
+        await self.action_submit()
 
-    def action_submit(self) -> None:
+    async def action_submit(self) -> None:
         if self.on_review:
             self.action_accept()
             return
@@ -254,11 +287,11 @@ class QuestionsModal(ElicitationModal[QuestionsRequest]):
             pane.pick_highlighted()
         elif focused is pane.other_input:
             pane.choose_other()
-        self._move_on()
+        await self._move_on()
 
-    def on_question_pane_chosen(self, event: QuestionPane.Chosen) -> None:
+    async def on_question_pane_chosen(self, event: QuestionPane.Chosen) -> None:
         if not event.pane.question.multi_select:
-            self._move_on()
+            await self._move_on()
 
     def on_question_pane_changed(self) -> None:
         self.show_error("")
