@@ -130,6 +130,34 @@ async def test_a_question_longer_than_the_screen_scrolls_and_its_answers_stay_on
     assert results[0].content is True
 
 
+async def test_the_dialog_kept_after_a_long_question_shows_a_short_one_at_its_own_height() -> None:
+    plan = "\n".join(f"Step {n}: migrate shard {n}." for n in range(1, 41))
+    asked = [ConfirmationRequest(message=plan), ConfirmationRequest(message="Short one?")]
+    results: list[ElicitationResult] = []
+
+    def agent(queue: ElicitationQueue) -> None:
+        results.extend(queue.ask(request) for request in asked)
+
+    app = ElicitationApp(ElicitationQueue(), agent, input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        long = await wait_for_modal(pilot)
+        await wait_for(pilot, lambda: "Scroll question" in screen_text(app))
+        await pilot.press("y")
+        short = await wait_for_modal(pilot, "Short one?")
+        await wait_for(pilot, lambda: "Short one?" in screen_text(app))
+        await pilot.pause()
+        rows = screen_text(app).splitlines()
+        top = next(i for i, row in enumerate(rows) if "╭" in row)
+        bottom = next(i for i, row in enumerate(rows) if "╰" in row)
+        await pilot.press("n")
+        await wait_for(pilot, lambda: len(results) == 2)
+    assert short is long  # the same dialog, kept for the next question of its shape
+    assert "Scroll question" not in "\n".join(rows)
+    # meta, question, a blank line, the buttons' three rows, inside the border
+    assert bottom - top == 7
+    assert [r.content for r in results] == [True, False]
+
+
 def test_inline_on_a_short_terminal_the_dialog_fills_it_and_follows_the_highlight() -> None:
     options = [a for n in range(1, 16) for a in ("-o", f"opt-{n}")]
     child = pexpect.spawn(

@@ -128,10 +128,10 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         """The list whose highlight the body scrolls to after the next refresh."""
         self._dialog = Vertical(id="dialog")
         self._body = VerticalScroll(id="body", can_focus=False)
-        # An agent may echo an earlier secret back in its question; the screen never does.
-        self._message = Static(REDACTOR.scrub(request.message), id="message", markup=False)
-        self._message_box = VerticalScroll(self._message, id="message-box", can_focus=False)
-        """Where a question too long for the screen scrolls (a Static cannot)."""
+        self._message = self._message_text()
+        self._message_box: VerticalScroll | None = None
+        """Where the message scrolls, made the first time it is too long for the screen (a
+        Static cannot scroll; a box for every message would slow every first question)."""
         self.send: Callable[[ElicitationResult], None] | None = None
         """Set by the app where an answer must travel before the modal may close: called
         with the answer instead of closing (see `dismiss`)."""
@@ -183,7 +183,8 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         if request.title:
             self.query_one("#title", Static).update(REDACTOR.scrub(request.title))
         self._message.update(REDACTOR.scrub(request.message))
-        self._message_box.scroll_home(animate=False, immediate=True)
+        if self._message_box is not None:
+            self._message_box.scroll_home(animate=False, immediate=True)
         if request.description:
             from textual.widgets import Markdown  # loaded with the first description
 
@@ -209,7 +210,7 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
             yield Static(self._meta_text(), id="meta", markup=False)
             if request.title:
                 yield Static(REDACTOR.scrub(request.title), id="title", markup=False)
-            yield self._message_box
+            yield self._message
             with self._body:
                 if request.description:
                     # Markdown and its parser load only for a request with a description.
@@ -270,7 +271,8 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         A question (the message) longer than half the room scrolls too, in what the body
         leaves of the room, but never more than half of it: else it would push the answers
         off the screen."""
-        dialog, body, message = self._dialog, self._body, self._message_box
+        dialog, body = self._dialog, self._body
+        message = self._message_box or self._message
         if self.has_class("-overflow"):
             # The room the two share, and what their content would take (a scroll area is
             # never shorter than its content).
@@ -279,13 +281,28 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
             if self._content_height(body) + question < room:
                 self.remove_class("-overflow", "-long-message")
             else:
-                self.set_class(question > room // 2, "-long-message")
+                long = question > room // 2
+                if long and self._message_box is None:
+                    self._box_message()
+                self.set_class(long, "-long-message")
             self.call_after_refresh(self.refresh_bindings)
         elif dialog.max_scroll_y > 0:
             self.add_class("-overflow")
             # Focused before the body could scroll, the answer widget may now be cut by its
             # edge (buttons that appeared under a long text): bring it back into view.
             self.call_after_refresh(self._show_focused)
+
+    def _message_text(self) -> Static:
+        # An agent may echo an earlier secret back in its question; the screen never does.
+        return Static(REDACTOR.scrub(self.request.message), id="message", markup=False)
+
+    def _box_message(self) -> None:
+        """Show the message in a box that scrolls, from now on."""
+        message = self._message_text()
+        self._message_box = VerticalScroll(message, id="message-box", can_focus=False)
+        self._dialog.mount(self._message_box, after=self._message)
+        self._message.remove()
+        self._message = message
 
     def _content_height(self, widget: Widget) -> int:
         """The rows `widget`'s content takes at its width, scrolled or not."""
@@ -294,11 +311,12 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "scroll_message":
-            return self._message_box.max_scroll_y > 0
+            return self._message_box is not None and self._message_box.max_scroll_y > 0
         return True
 
     def action_scroll_message(self, lines: int) -> None:
-        self._message_box.scroll_relative(y=lines, animate=False, immediate=True)
+        if self._message_box is not None:
+            self._message_box.scroll_relative(y=lines, animate=False, immediate=True)
 
     def _show_focused(self) -> None:
         focused = self.focused
