@@ -6,6 +6,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+import pyte
 import pytest
 from app_driver import SIZE, screen_text, wait_for, wait_for_modal
 from asking import Asker, burst
@@ -635,10 +636,30 @@ async def screens_of_a_batch(pilot: Any) -> list[str]:
     return screens
 
 
+def underline_rows(app: ElicitationApp, shown: str) -> list[str]:
+    """Once the app draws `shown`, the tab strip's underline row of every frame it draws, as
+    a terminal shows it (a frame updates only what changed)."""
+    terminal = pyte.Screen(*SIZE)
+    stream = pyte.ByteStream(terminal)
+    rows: list[str] = []
+    display = app._display
+
+    def emulated(screen: Screen[Any], update: Any) -> None:
+        display(screen, update)
+        if isinstance(update, CompositorUpdate):
+            stream.feed(update.render_segments(app.console).encode())
+            if any(shown in line for line in terminal.display):
+                rows.extend(line for line in terminal.display if "╸" in line)
+
+    app._display = emulated  # type: ignore[method-assign]
+    return rows
+
+
 async def test_a_batch_of_the_same_shape_is_shown_as_a_fresh_one_would_be() -> None:
     asker = Asker(FIRST_BATCH, SECOND_BATCH)
     app = app_for(asker)
     async with app.run_test(size=SIZE) as pilot:
+        drawn = underline_rows(app, "Set up the data")
         first = await wait_for_modal(pilot, "Set up the service")
         # Django (and on), tick Auth, "Other" and a note, Review, submit: in one burst.
         burst(app, "2", "1", *TYPED[0], "down", *TYPED[1], "enter", "enter")
@@ -647,6 +668,8 @@ async def test_a_batch_of_the_same_shape_is_shown_as_a_fresh_one_would_be() -> N
         # The tab strip's underline is under the first tab at once, not sliding back to it.
         underline = second.query_one(Underline)
         sliding = app.animator.is_being_animated(underline, "highlight_start")
+        await wait_for(pilot, lambda: bool(drawn))
+        drawn_before_a_key = list(drawn)
         reloaded = await screens_of_a_batch(pilot)
         burst(app, "shift+tab", "shift+tab", "1", "2", "3", "enter", "enter")
         await wait_for(pilot, lambda: len(asker.results) == 2)
@@ -665,6 +688,10 @@ async def test_a_batch_of_the_same_shape_is_shown_as_a_fresh_one_would_be() -> N
     assert not sliding
     assert not [typed for typed in TYPED for screen in reloaded if typed in screen]
     assert reloaded == fresh
+    # From its first frame, the underline is under the new first label, as in a fresh batch,
+    # not at the width of the last batch's.
+    fresh_underline = next(row for row in fresh[0].splitlines() if "╸" in row)
+    assert set(drawn_before_a_key) == {fresh_underline}
 
 
 async def test_a_batch_of_another_shape_gets_its_own_modal() -> None:

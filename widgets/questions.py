@@ -12,6 +12,7 @@ from textual.binding import Binding, BindingType
 from textual.content import Content
 from textual.widget import AwaitMount
 from textual.widgets import ContentSwitcher, Input, Static, Tab, Tabs
+from textual.widgets._tabs import Underline
 
 from tui.core.models import Question, QuestionAnswer, QuestionsRequest
 from tui.secrets.redaction import REDACTOR
@@ -23,15 +24,31 @@ REVIEW = "review"
 
 
 class PageTabs(Tabs):
-    """The questions' tab strip: its underline moves under the page shown at once.
+    """The questions' tab strip: its underline is under the page shown at once.
 
-    Textual's slides there over 0.3 s, starting 20 ms after each switch. Keys switch pages
-    faster than that, and a batch reloaded in the kept dialog (the modal pool) would have the
-    last batch's slides still arriving, moving its underline after it had been put back.
+    Textual slides it there over 0.3 s, starting 20 ms after each switch, from where the
+    active tab was at the next refresh of the screen in front. Keys switch pages faster than
+    that; and for a dialog kept and reloaded with new questions, that screen can be the one
+    under it, before the new labels are laid out: the underline kept the last batch's width.
+    Here it is placed from the labels, which decide the tabs' widths, when it is asked for.
     """
 
     def _highlight_active(self, animate: bool = True) -> None:
-        super()._highlight_active(animate=False)
+        self.underline_active()
+
+    def underline_active(self) -> None:
+        """Put the underline under the active tab now, as the tabs' labels place it."""
+        underline = self.query_one(Underline)
+        start = 0
+        for tab in self.query("#tabs-list > Tab").results(Tab):
+            left, right = tab.styles.gutter.left, tab.styles.gutter.right
+            if tab.has_class("-active"):
+                underline.show_highlight = True
+                underline.highlight_start = start + left
+                underline.highlight_end = start + left + tab.label.cell_length
+                return
+            start += left + tab.label.cell_length + right
+        underline.show_highlight = False
 
 
 class QuestionsModal(ElicitationModal[QuestionsRequest]):
@@ -301,10 +318,15 @@ class QuestionsModal(ElicitationModal[QuestionsRequest]):
         if not self.several:
             return
         panes = self.panes
+        relabelled = False
         for i, (pane, tab) in enumerate(zip(panes, self._tabs, strict=True)):
             label = self._tab_label(i, pane.answer is not None)
-            if tab.label != label:  # by its text: a relabel redraws the tab and its underline
+            if tab.label != label:  # by its text: a relabel redraws the tab
                 tab.label = label
+                relabelled = True
+        if relabelled and self._strip is not None:
+            # At once, not when the strip hears of it: a reloaded dialog may be drawn first.
+            self._strip.underline_active()
         missing = sum(pane.answer is None for pane in panes)
         left = f"{missing} unanswered" if missing else "all answered"
         if self.on_review:
