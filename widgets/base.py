@@ -49,7 +49,9 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
       `compose_body()`; the base runs the countdown and answers for the person never.
     - Keys: Enter accepts (`action_submit`), Escape cancels, Ctrl+N declines, Ctrl+Q quits.
       A kind adds its keys to `BINDINGS` (they are merged with these) and keeps a `|
-      Key(s) | Description |` table under them, as the built-in kinds do.
+      Key(s) | Description |` table under them, as the built-in kinds do. A kind's own
+      `check_action()` returns `super().check_action(action, parameters)` for the actions it
+      does not decide: the base shows Shift+Up/Down only for a question too long to show.
     - Accepting calls `content()`: return the answer's content (what the request's
       `check_content` accepts), or raise `InvalidAnswer` to keep the modal open with the
       message shown and the focus on its widget. `accept_content()`, `action_decline()`
