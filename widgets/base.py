@@ -287,7 +287,9 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
                 if long and self._message_box is None:
                     self._box_message()
                 self.set_class(long, "-long-message")
-            self.call_after_refresh(self.refresh_bindings)
+            if self._message_box is not None:
+                # Whether the question can scroll, and so its key shows, may have changed.
+                self.call_after_refresh(self.refresh_bindings)
         elif dialog.max_scroll_y > 0:
             self.add_class("-overflow")
             # Focused before the body could scroll, the answer widget may now be cut by its

@@ -122,7 +122,6 @@ class QuestionsModal(ElicitationModal[QuestionsRequest]):
         self._review_page = Static(id=f"page-{REVIEW}", markup=False)
         self._later: AwaitMount | None = None
         """The mounting of the panes after the first (see `_mount_later_panes`)."""
-        self._all_mounted = not self.several
 
     @classmethod
     def body_shape(cls, request: QuestionsRequest) -> tuple[Hashable, ...]:
@@ -138,7 +137,7 @@ class QuestionsModal(ElicitationModal[QuestionsRequest]):
         super().reload(request, deadline=deadline)
 
     def on_mount(self) -> None:
-        if not self._all_mounted:
+        if self.several:
             # The first question is drawn first; the others' panes are built after its frame.
             self.call_after_refresh(self._mount_later_panes)
 
@@ -155,11 +154,10 @@ class QuestionsModal(ElicitationModal[QuestionsRequest]):
     async def _later_panes_mounted(self) -> None:
         """Return once every question's pane is mounted: a key that shows another question
         waits here, and the keys after it with it."""
-        if not self._all_mounted:
+        if not all(pane.is_mounted for pane in self._panes):
             self._mount_later_panes()
             if self._later is not None:
                 await self._later
-            self._all_mounted = True
 
     def fill(self) -> None:
         if self._page:  # reloaded after an answer given on a later page (all panes mounted)
