@@ -234,3 +234,44 @@ async def test_a_session_recorded_without_a_keyring_replays_without_one(
 
         assert run.returncode == 0, run.stderr
         assert "1 result, all as recorded" in run.stdout
+
+
+def slow_answer(path: Path) -> None:
+    """A session whose one question was answered 6 s after it was asked, by two keys."""
+    request = {"kind": "choice", "id": "db", "message": "Which database?"}
+    request |= {"options": [{"value": v, "label": v} for v in ("Postgres", "SQLite")]}
+    records = [
+        {"v": 1, "type": "session", "started": "2026-11-27T09:00:00+00:00"},
+        {"type": "request", "t": 0.1, "request": request},
+        {
+            "type": "keys",
+            "t": 6.1,
+            "id": "db",
+            "keys": [{"t": 3.0, "key": "down"}, {"t": 6.0, "key": "enter", "char": "\r"}],
+        },
+        {
+            "type": "result",
+            "t": 6.1,
+            "id": "db",
+            "result": {"action": "accept", "content": "SQLite", "reason": None},
+        },
+        {"type": "end", "t": 6.2},
+    ]
+    path.write_text("".join(json.dumps(record) + "\n" for record in records))
+
+
+@pytest.mark.parametrize(
+    "timing", [Timing(speed=4), Timing(max_pause=0.5)], ids=["faster", "pauses cut"]
+)
+async def test_an_answer_that_took_long_is_waited_for_as_long_as_its_keys_take(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, timing: Timing
+) -> None:
+    # The wait for an answer ran from the keys' line, written as the answer came: a person
+    # who took longer than the margin made the replay give up on a question it was answering.
+    monkeypatch.setattr("tui.transcript.replay_agent.STALL_SECONDS", 0.3)
+    path = tmp_path / "slow.jsonl"
+    slow_answer(path)
+    app = ReplayApp(read_transcript(path), timing=timing)
+    await app.run_async(headless=True, size=(80, 24), auto_pilot=app.player.drive)
+    assert app.replay_agent.mismatches == []
+    assert app.return_value == "1 result, all as recorded"

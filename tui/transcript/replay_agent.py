@@ -12,7 +12,14 @@ from typing import Any
 from tui.core.models import ElicitationResult, Request
 from tui.core.queue import ElicitationQueue, Policy
 from tui.transcript.reader import Transcript
-from tui.transcript.records import RequestRecord, ResultRecord, Scrub, SessionEnd, result_json
+from tui.transcript.records import (
+    KeysRecord,
+    RequestRecord,
+    ResultRecord,
+    Scrub,
+    SessionEnd,
+    result_json,
+)
 from tui.transcript.timing import Timing
 
 STALL_SECONDS = 10.0
@@ -75,8 +82,15 @@ class ReplayAgent:
             for record in self.transcript.records
             if isinstance(record, ResultRecord) and record.result.get("reason") == "no_front_end"
         }
+        typing_takes: dict[str, float] = {}  # request id: how long its keys take to replay
         previous = 0.0
         for record in self.transcript.records:
+            if isinstance(record, KeysRecord):
+                # Written as the answer came, it is no step of the agent's: the wait for that
+                # answer runs from the step before, and the app replays the keys meanwhile.
+                times = self.timing.schedule(key.t for key in record.keys)
+                typing_takes[record.id] = times[-1] if times else 0.0
+                continue
             if isinstance(record, RequestRecord):
                 if self._sleep(previous, record.t):
                     break
@@ -93,7 +107,8 @@ class ReplayAgent:
                 if record.result.get("reason") in AGENT_REASONS:
                     self._sleep(previous, record.t)
                     queue.cancel(record.id, str(record.result["reason"]))
-                self._check(queue, record, futures.get(record.id), record.t - previous)
+                wait = max(self.timing.pause(record.t - previous), typing_takes.get(record.id, 0))
+                self._check(queue, record, futures.get(record.id), wait)
             elif isinstance(record, SessionEnd):
                 self._sleep(previous, record.t)
                 break
@@ -119,13 +134,13 @@ class ReplayAgent:
         queue: ElicitationQueue,
         record: ResultRecord,
         future: Future[ElicitationResult] | None,
-        recorded_wait: float,
+        wait: float,
     ) -> None:
         request = self.transcript.requests.get(record.id)
         if request is None or future is None:
             return
         try:
-            self._compare(queue, record, request, future, recorded_wait)
+            self._compare(queue, record, request, future, wait)
         finally:
             self.checked.add(record.id)
 
@@ -135,10 +150,12 @@ class ReplayAgent:
         record: ResultRecord,
         request: Request,
         future: Future[ElicitationResult],
-        recorded_wait: float,
+        wait: float,
     ) -> None:
+        """Wait for the replayed answer `wait` seconds, as long as it took in the replay's
+        time, plus `STALL_SECONDS`, and compare it with the recorded one."""
         try:
-            result = future.result(self.timing.pause(recorded_wait) + STALL_SECONDS)
+            result = future.result(wait + STALL_SECONDS)
         except FutureTimeout:
             queue.cancel(record.id, "replay_stalled")
             self.mismatches.append(Mismatch(request, record.result, None))
