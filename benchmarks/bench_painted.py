@@ -12,6 +12,9 @@
   frame rendered to terminal text as a real driver would) in which the modal is the active
   screen, a widget of it has focus, and the frame's text holds the question's marker.
 
+Ours must also have drawn its dialog's frame (a corner of it) since the question was asked:
+a frame of only what changed would show the question's text without the dialog around it.
+
 A marker is what the answer widget shows of this question alone: its first option, its
 placeholder, its yes label, its first field's title, the tool call's command; each question
 has its own.
@@ -130,6 +133,12 @@ def _now() -> Clock:
 def options(n: int, count: int = 10) -> list[str]:
     """`count` option labels; the first names question `n` and is its marker."""
     return [f"q{n} alpha", *(f"option {i}" for i in range(1, count))]
+
+
+FRAME_CORNER = "╭"
+"""The top left corner of our dialog: a frame that draws the question but not the dialog
+around it (only what changed, over what the screen under it drew) is not a painted question.
+Bare Textual's modal has no frame; a fresh screen's first frame is always drawn whole."""
 
 
 def marker(kind: str, n: int) -> str:
@@ -319,6 +328,8 @@ class HeadlessRun:
             wanted = self.pending
             if wanted is None or screen is not app.screen or not _is_modal(screen, self.ours):
                 return
+            if self.ours and FRAME_CORNER not in text:
+                return  # the question without its dialog around it
             focused = app.focused
             if focused is None or focused.screen is not screen:
                 return
@@ -524,6 +535,8 @@ def terminal_run(
     side_buffer = b""
     current = 0
     answer_at: float | None = None
+    framed_at = 0.0
+    """When a read last held a corner of our dialog's frame (see `FRAME_CORNER`)."""
     deadline = time.perf_counter() + 60 + questions * 2
     alive = True
     # Until the last question is answered too: the child then exits on its own.
@@ -548,9 +561,17 @@ def terminal_run(
             now = time.perf_counter()  # the read, not the emulator's work on it
             if not chunk:
                 alive = False
+            if FRAME_CORNER.encode() in chunk:
+                framed_at = now
             stream.feed(chunk)
             visible = "\n".join(screen.display)
-            if current in asked and answer_at is None and marker(kind, current) in visible:
+            drawn_whole = not ours or framed_at >= asked.get(current, now)
+            if (
+                current in asked
+                and answer_at is None
+                and drawn_whole
+                and marker(kind, current) in visible
+            ):
                 spans.append((now - asked[current]) * 1000)
                 answer_at = now if back_to_back else now + 0.25
         if answer_at is not None and time.perf_counter() >= answer_at:

@@ -28,6 +28,7 @@ from tui.core.models import (
     MultiChoiceRequest,
     Question,
     QuestionsRequest,
+    Request,
     SecretRequest,
     TextRequest,
     ToolApprovalRequest,
@@ -596,6 +597,58 @@ async def test_a_tool_call_with_a_diff_gets_its_own_modal_and_the_next_one_reloa
     assert "+new_beta" in shown and "alpha" not in shown
     assert highlighted == 0 and "every edit call" in shown
     assert [r.action for r in asker.results] == ["decline", "decline", "accept"]
+
+
+def terminal_frames(app: ElicitationApp, shown: str) -> list[str]:
+    """Once the app draws `shown`, every frame it draws, as a terminal shows it (a frame
+    updates only what changed)."""
+    terminal = pyte.Screen(*SIZE)
+    stream = pyte.ByteStream(terminal)
+    frames: list[str] = []
+    display = app._display
+
+    def emulated(screen: Screen[Any], update: Any) -> None:
+        display(screen, update)
+        if isinstance(update, CompositorUpdate):
+            stream.feed(update.render_segments(app.console).encode())
+            if frames or any(shown in line for line in terminal.display):
+                frames.append("\n".join(terminal.display))
+
+    app._display = emulated  # type: ignore[method-assign]
+    return frames
+
+
+@pytest.mark.parametrize(
+    "first, second",
+    [
+        (
+            ChoiceRequest(message="Region?", options=["eu", "us"]),
+            ChoiceRequest(message="Zones?", options=["ab", "cd"]),
+        ),
+        (TextRequest(message="Service?"), TextRequest(message="Owners?")),
+        (ConfirmationRequest(message="Deploy?"), ConfirmationRequest(message="Revert?")),
+    ],
+    ids=["choice", "text", "confirmation"],
+)
+async def test_a_question_in_a_kept_dialog_is_drawn_whole_in_its_first_frame(
+    first: Request, second: Request
+) -> None:
+    # The dialog is the same size for both, and the screen under it is drawn between them:
+    # a first frame of only what changed would show the new question without its frame.
+    asker = Asker(first, second)
+    app = app_for(asker)
+    async with app.run_test(size=SIZE) as pilot:
+        frames = terminal_frames(app, second.message)
+        await wait_for_modal(pilot, first.message)
+        burst(app, "enter" if isinstance(first, ChoiceRequest) else "escape")
+        await wait_for_modal(pilot, second.message)
+        for _ in range(3):
+            await pilot.pause()
+        settled = frames[-1]
+        burst(app, "escape")
+        await wait_for(pilot, lambda: len(asker.results) == 2)
+    assert "╭" in settled
+    assert frames[0] == settled
 
 
 def batch(message: str, single: tuple[str, list[str]], multi: tuple[str, list[str]]) -> Any:

@@ -342,7 +342,16 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
             # tick, up to a frame away (its ticks keep the pace of the last question's frames);
             # a new screen is laid out and painted as it resumes, and so is a reloaded one,
             # once Textual's own resume handler (after this one) has run.
-            self.call_next(self._refresh_layout, self.app.size)
+            self.call_next(self._paint_whole)
+
+    def _paint_whole(self) -> None:
+        """Lay the modal out and paint all of it, as a new screen's first frame is: painting
+        only what changed since it was last shown would leave out its unchanged parts (its
+        frame, say) over whatever the screen under it drew meanwhile."""
+        self.refresh()
+        self._dirty_widgets.add(self)
+        self._refresh_layout(self.app.size)
+        self._repaint_required = False  # done: Textual would paint it all once more
 
     @property
     def shown_at(self) -> float:
