@@ -102,7 +102,6 @@ NOT_FOR_A_CHOICE = (
     "mcp",
     "widgets.text",
     "widgets.form",
-    "widgets.questions",
     "widgets.url",
     "widgets.confirmation",
     "widgets.multi_choice",
@@ -186,6 +185,7 @@ COMMON_KINDS = (
     "widgets.multi_choice",
     "widgets.secret",
     "widgets.tool_approval",
+    "widgets.questions",
 )
 
 RARE = (
@@ -195,7 +195,6 @@ RARE = (
     "rich.traceback",
     "mcp",
     "widgets.form",
-    "widgets.questions",
     "widgets.url",
 )
 """What no modal built ahead needs: other kinds' modals, Markdown, a text area (a multiline

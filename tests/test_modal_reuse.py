@@ -678,11 +678,11 @@ TYPED = ("xyzzy-other", "plugh-note")
 """Typed for the first batch; neither may show in the second."""
 
 
-async def screens_of_a_batch(pilot: Any) -> list[str]:
+async def screens_of_a_batch(pilot: Any, questions: int = 2) -> list[str]:
     """The screen on each page of the batch shown: each question, then Review."""
     app = pilot.app
     screens = []
-    for _ in range(3):
+    for _ in range(questions + 1):
         await pilot.pause()
         screens.append(screen_text(app))
         await pilot.press("tab")
@@ -744,6 +744,78 @@ async def test_a_batch_of_the_same_shape_is_shown_as_a_fresh_one_would_be() -> N
     # From its first frame, the underline is under the new first label, as in a fresh batch,
     # not at the width of the last batch's.
     fresh_underline = next(row for row in fresh[0].splitlines() if "╸" in row)
+    assert set(drawn_before_a_key) == {fresh_underline}
+
+
+LONGER_BATCH = QuestionsRequest(
+    message="Set up the deploy",
+    questions=[
+        Question(question="Which cloud?", header="Cloud", options=["aws", "gcp", "azure"]),
+        Question(question="Which size?", options=["small", "large"], allow_other=False),
+        Question(
+            question="Which alerts?",
+            header="Alerts",
+            options=["pager", "mail"],
+            multi_select=True,
+            allow_other=False,
+        ),
+    ],
+)
+"""Its first question of the first batch's first shape, the others of shapes it has not."""
+
+
+async def test_batches_of_other_lengths_and_later_questions_are_shown_as_fresh_ones_would_be() -> (
+    None
+):
+    # One dialog shows them all: its first question's shape decides it; a later question's
+    # pane is taken from an earlier batch if one of its shape is there, else made.
+    asker = Asker(FIRST_BATCH, LONGER_BATCH, SECOND_BATCH, LONGER_BATCH)
+    app = app_for(asker)
+    reloaded = []
+    async with app.run_test(size=SIZE) as pilot:
+        drawn = underline_rows(app, "Set up the deploy")
+        first = await wait_for_modal(pilot, "Set up the service")
+        burst(app, "2", *TYPED[0], "down", *TYPED[1], "enter", "enter")
+        longer = await wait_for_modal(pilot, "Set up the deploy")
+        await wait_for(pilot, lambda: bool(drawn))
+        drawn_before_a_key = list(drawn)
+        reloaded.append(await screens_of_a_batch(pilot, 3))
+        longer_panes = list(longer.panes)
+        # aws, large, pager and mail, submit: in one burst.
+        burst(app, "shift+tab", "shift+tab", "shift+tab", "1", "2", "1", "2", "enter", "enter")
+        shorter = await wait_for_modal(pilot, "Set up the data")
+        reloaded.append(await screens_of_a_batch(pilot, 2))
+        burst(app, "shift+tab", "shift+tab", "2", "3", "enter", "enter")
+        again = await wait_for_modal(pilot, "Set up the deploy")
+        reloaded.append(await screens_of_a_batch(pilot, 3))
+        # Kept aside while the shorter batch was shown, not built again.
+        again_panes = list(again.panes)
+        burst(app, "escape")
+        await wait_for(pilot, lambda: len(asker.results) == 4)
+    fresh = []
+    for request, count in ((LONGER_BATCH, 3), (SECOND_BATCH, 2)):
+        async with app_for(Asker(request)).run_test(size=SIZE) as pilot:
+            await wait_for_modal(pilot, request.message)
+            fresh.append(await screens_of_a_batch(pilot, count))
+    assert first is longer is shorter is again
+    assert again_panes == longer_panes
+    assert [r.content for r in asker.results[1:3]] == [
+        {
+            "answers": {
+                "Which cloud?": "aws",
+                "Which size?": "large",
+                "Which alerts?": ["pager", "mail"],
+            },
+            "notes": {},
+        },
+        {"answers": {"Which database?": "sqlite", "Which regions?": ["ap"]}, "notes": {}},
+    ]
+    assert asker.results[3].action == "cancel"
+    assert not [
+        typed for typed in TYPED for screens in reloaded for screen in screens if typed in screen
+    ]
+    assert reloaded == [fresh[0], fresh[1], fresh[0]]
+    fresh_underline = next(row for row in fresh[0][0].splitlines() if "╸" in row)
     assert set(drawn_before_a_key) == {fresh_underline}
 
 

@@ -22,6 +22,8 @@ from tui.core.models import (
     ConfirmationRequest,
     ElicitationResult,
     MultiChoiceRequest,
+    Question,
+    QuestionsRequest,
     Request,
     SecretRequest,
     TextRequest,
@@ -50,6 +52,23 @@ def modals_of(app: ElicitationApp) -> set[ElicitationModal[Any]]:
     return {s for s in app._installed_screens.values() if isinstance(s, ElicitationModal)}
 
 
+BATCH = QuestionsRequest(
+    message="Set up the service",
+    questions=[
+        Question(question="Which framework?", header="Framework", options=["Flask", "Django"]),
+        Question(
+            question="Which features?",
+            header="Features",
+            options=["Auth", "Cache", "Metrics"],
+            multi_select=True,
+            allow_other=False,
+        ),
+        Question(question="Which licence?", options=["MIT", "Apache-2.0"]),
+    ],
+)
+"""A batch whose first question is of the shape built ahead, and whose others are not."""
+
+
 async def test_the_first_question_of_each_common_kind_is_shown_in_a_modal_built_while_idle() -> (
     None
 ):
@@ -61,6 +80,7 @@ async def test_the_first_question_of_each_common_kind_is_shown_in_a_modal_built_
         SecretRequest(message="API key?"),
         ChoiceRequest(message="Zone?", options=[f"zone {n}" for n in range(12)]),
         ToolApprovalRequest(message="Drop it?", tool_name="drop_table", tool_call_id="call-1"),
+        BATCH,
     )
     app = ElicitationApp(ElicitationQueue(), asker, input_grace=0)
     async with app.run_test(size=SIZE) as pilot:
@@ -78,6 +98,7 @@ async def test_the_first_question_of_each_common_kind_is_shown_in_a_modal_built_
                 [*"s3cret"],
                 ["down", "down"],
                 ["4", *"not today"],
+                ["2", "down", "space", "enter", "enter"],
             ],
             strict=True,
         ):
@@ -93,7 +114,22 @@ async def test_the_first_question_of_each_common_kind_is_shown_in_a_modal_built_
     contents = [r.content for r in asker.results]
     secret = contents.pop(4)
     assert isinstance(secret, SecretStr) and secret.get_secret_value() == "s3cret"
-    assert contents == ["us", "payments", True, ["a"], "zone 2", {"reason": "not today"}]
+    assert contents == [
+        "us",
+        "payments",
+        True,
+        ["a"],
+        "zone 2",
+        {"reason": "not today"},
+        {
+            "answers": {
+                "Which framework?": "Django",
+                "Which features?": ["Cache"],
+                "Which licence?": "MIT",
+            },
+            "notes": {},
+        },
+    ]
 
 
 async def test_a_question_asked_at_once_is_shown_and_no_modal_is_left_over_once_idle() -> None:
@@ -116,7 +152,7 @@ async def test_a_question_asked_at_once_is_shown_and_no_modal_is_left_over_once_
     assert [r.content for r in asker.results] == ["eu", ""]
     # One modal per shape, every one of them ready to be reloaded, none forgotten running.
     assert kept == idle
-    assert len(running) == len(kept) == 7
+    assert len(running) == len(kept) == 8
 
 
 class FirstFrameHeld(ElicitationApp):
@@ -157,7 +193,7 @@ async def test_a_first_question_answered_before_the_first_frame_s_call_leaves_bu
         await wait_for(pilot, lambda: app._prebuilt)
         kept_once_idle = len(modals_of(app))
     assert asker.results[0].content == "us"
-    assert (building_at_once, kept_meanwhile, kept_once_idle) == (False, 1, 7)
+    assert (building_at_once, kept_meanwhile, kept_once_idle) == (False, 1, 8)
 
 
 COMMON = [
@@ -170,6 +206,7 @@ COMMON = [
     ToolApprovalRequest(
         tool_name="deploy", arguments={"env": "staging", "replicas": 3}, tool_call_id="call-1"
     ),
+    BATCH,
 ]
 
 
@@ -216,7 +253,7 @@ async def test_the_common_modals_are_built_from_the_first_frame_on_without_a_wai
         modal = await wait_for_modal(pilot, "Service name?")
         burst(app, *"api", "enter")
         await wait_for(pilot, lambda: len(asker.results) == 1)
-    assert len(built) == 7
+    assert len(built) == 8
     assert modal in built
     assert asker.results[0].content == "api"
 
@@ -254,7 +291,7 @@ async def test_a_question_asked_while_a_modal_is_built_ahead_is_shown_before_the
         kept = modals_of(app)
     assert shown_after == [1]
     assert asker.results[0].content == "api"
-    assert len(kept) == 7
+    assert len(kept) == 8
     assert modal in kept  # the one answered is kept for its shape, none built beside it
 
 

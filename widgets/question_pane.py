@@ -137,6 +137,11 @@ class QuestionPane(Vertical):
             show_question,
         )
 
+    @property
+    def composed_shape(self) -> tuple[Hashable, ...]:
+        """The `shape` of the questions this pane's widgets were composed for."""
+        return self.shape(self.question, show_question=self.show_question)
+
     def load(self, question: Question) -> None:
         """Show `question`, of this pane's `shape`, as a fresh pane would; what was picked and
         typed for the last one is gone already (`forget`)."""

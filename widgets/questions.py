@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Hashable
+from itertools import count
 from typing import Any, ClassVar
 
 from rich.table import Table
@@ -10,7 +11,6 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.content import Content
-from textual.widget import AwaitMount
 from textual.widgets import ContentSwitcher, Input, Static, Tab, Tabs
 from textual.widgets._tabs import Underline
 
@@ -21,6 +21,9 @@ from widgets.literal import literal
 from widgets.question_pane import QuestionPane
 
 REVIEW = "review"
+
+SPARE_PANES = 8
+"""At most this many panes of earlier batches are kept for later ones (bar any still mounting)."""
 
 
 class PageTabs(Tabs):
@@ -41,6 +44,8 @@ class PageTabs(Tabs):
         underline = self.query_one(Underline)
         start = 0
         for tab in self.query("#tabs-list > Tab").results(Tab):
+            if not tab.display:
+                continue  # a tab for a question of a bigger batch than this one
             left, right = tab.styles.gutter.left, tab.styles.gutter.right
             if tab.has_class("-active"):
                 underline.show_highlight = True
@@ -95,20 +100,16 @@ class QuestionsModal(ElicitationModal[QuestionsRequest]):
         super().__init__(request, **kwargs)
         self.several = len(request.questions) > 1
         self._page = 0
+        self._pane_ids = count()
         # Made here and kept: read on every key and every change, where looking them up each
         # time (a query of the dialog) was a large part of handling a key.
-        html = request.preview_format == "html"
-        self._panes = [
-            QuestionPane(
-                question,
-                show_question=_shows_question(request, question),
-                html_previews=html,
-                id=f"page-{i}",
-            )
-            for i, question in enumerate(request.questions)
-        ]
-        self._pages = ContentSwitcher(initial="page-0", id="pages")
+        self._panes = [self._new_pane(request, question) for question in request.questions]
+        self._spare: list[QuestionPane] = []
+        """Panes of an earlier batch that the one shown has no question for: kept, hidden,
+        for a later batch that has (see `reload`)."""
+        self._pages = ContentSwitcher(initial=self._panes[0].id, id="pages")
         self._tabs: list[Tab] = []
+        """A tab per question of the biggest batch shown; those after the batch's are hidden."""
         self._strip: PageTabs | None = None
         """The tab strip: a lone question has none."""
         if self.several:
@@ -120,21 +121,68 @@ class QuestionsModal(ElicitationModal[QuestionsRequest]):
             self._strip.can_focus = False
         self._progress = Static(id="progress", markup=False)
         self._review_page = Static(id=f"page-{REVIEW}", markup=False)
-        self._later: AwaitMount | None = None
-        """The mounting of the panes after the first (see `_mount_later_panes`)."""
+
+    def _new_pane(self, request: QuestionsRequest, question: Question) -> QuestionPane:
+        return QuestionPane(
+            question,
+            show_question=_shows_question(request, question),
+            html_previews=request.preview_format == "html",
+            # Never an id of a pane being removed: ids are unique among the dialog's panes.
+            id=f"page-{next(self._pane_ids)}",
+        )
 
     @classmethod
     def body_shape(cls, request: QuestionsRequest) -> tuple[Hashable, ...]:
-        panes = (
-            QuestionPane.shape(q, show_question=_shows_question(request, q))
-            for q in request.questions
+        # The first question's pane is drawn in the dialog's first frame; the others' panes
+        # come after it (`_mount_later_panes`), so a batch of any length and any later
+        # questions can be shown in a dialog kept from another (`reload`).
+        first = request.questions[0]
+        return (
+            request.preview_format,
+            len(request.questions) > 1,
+            QuestionPane.shape(first, show_question=_shows_question(request, first)),
         )
-        return (request.preview_format, *panes)
 
     def reload(self, request: QuestionsRequest, *, deadline: float | None = None) -> None:
-        for pane, question in zip(self.panes, request.questions, strict=True):
-            pane.load(question)
+        old = self._panes
+        old[0].load(request.questions[0])
+        # A pane of the last batch, or a spare, of a later question's shape shows it; the
+        # others are kept aside, hidden, and the panes still missing are made now and
+        # mounted after the first frame, as a fresh dialog's are.
+        unused = [*old[1:], *self._spare]
+        panes = [old[0]]
+        for question in request.questions[1:]:
+            shape = QuestionPane.shape(question, show_question=_shows_question(request, question))
+            pane = next((p for p in unused if p.composed_shape == shape), None)
+            if pane is None:
+                panes.append(self._new_pane(request, question))
+            else:
+                unused.remove(pane)
+                pane.load(question)
+                panes.append(pane)
+        self._panes = panes
+        self._spare = []
+        for pane in unused:
+            if pane.parent is None:
+                continue  # never mounted: nothing of it is in the dialog
+            if len(self._spare) < SPARE_PANES or not pane.is_mounted:
+                self._spare.append(pane)
+            else:
+                pane.remove()
+        self._show_tabs(len(panes))
         super().reload(request, deadline=deadline)
+        self.call_after_refresh(self._mount_later_panes)
+
+    def _show_tabs(self, count: int) -> None:
+        """Show a tab for each of `count` questions, hiding the rest (from bigger batches)."""
+        if self._strip is None:
+            return
+        while len(self._tabs) < count:
+            tab = Tab("", id=f"tab-{len(self._tabs)}")  # labelled as the dialog is filled
+            self._tabs.append(tab)
+            self._strip.add_tab(tab, before=f"tab-{REVIEW}")
+        for i, tab in enumerate(self._tabs):
+            tab.display = i < count
 
     def on_mount(self) -> None:
         if self.several:
@@ -142,22 +190,24 @@ class QuestionsModal(ElicitationModal[QuestionsRequest]):
             self.call_after_refresh(self._mount_later_panes)
 
     def _mount_later_panes(self) -> None:
-        """Start mounting the panes of the questions after the first, hidden, unless that has
-        begun; not waited for, so that the dialog goes on meanwhile (keys typed in the first
-        question, its frames)."""
-        if self._later is None and self._has_widgets():
-            later = self._panes[1:]
-            for pane in later:
-                pane.display = False  # the switcher shows one page: hidden as they mount
-            self._later = self._pages.mount(*later, before=self._review_page)
+        """Start mounting the panes of the questions after the first that are not mounted
+        yet, hidden; not waited for, so that the dialog goes on meanwhile (keys typed in the
+        first question, its frames)."""
+        if not self._has_widgets():
+            return
+        later = [pane for pane in self._panes[1:] if pane.parent is None]
+        for pane in later:
+            pane.display = False  # the switcher shows one page: hidden as they mount
+        if later:
+            self._pages.mount(*later, before=self._review_page)
 
     async def _later_panes_mounted(self) -> None:
         """Return once every question's pane is mounted: a key that shows another question
         waits here, and the keys after it with it."""
-        if not all(pane.is_mounted for pane in self._panes):
-            self._mount_later_panes()
-            if self._later is not None:
-                await self._later
+        self._mount_later_panes()
+        for pane in self._panes:
+            if pane.is_attached and not pane.is_mounted:
+                await pane._mounted_event.wait()
 
     def fill(self) -> None:
         if self._page:  # reloaded after an answer given on a later page (all panes mounted)
@@ -211,11 +261,10 @@ class QuestionsModal(ElicitationModal[QuestionsRequest]):
 
     def _show(self, page: int) -> None:
         self._page = max(0, min(page, len(self.request.questions)))
-        name = REVIEW if self.on_review else str(self._page)
         # Switched here, not on the Tabs' message, so a key typed next lands on the new page.
-        self._pages.current = f"page-{name}"
+        self._pages.current = (self._review_page if self.on_review else self.panes[self._page]).id
         if self._strip is not None:
-            self._strip.active = f"tab-{name}"
+            self._strip.active = f"tab-{REVIEW if self.on_review else self._page}"
         if self.on_review:
             self.set_focus(None)
         else:
@@ -317,7 +366,7 @@ class QuestionsModal(ElicitationModal[QuestionsRequest]):
             return
         panes = self.panes
         relabelled = False
-        for i, (pane, tab) in enumerate(zip(panes, self._tabs, strict=True)):
+        for i, (pane, tab) in enumerate(zip(panes, self._tabs[: len(panes)], strict=True)):
             label = self._tab_label(i, pane.answer is not None)
             if tab.label != label:  # by its text: a relabel redraws the tab
                 tab.label = label

@@ -41,6 +41,9 @@ from tui.core.models import (
     ConfirmationRequest,
     ElicitationResult,
     MultiChoiceRequest,
+    Question,
+    QuestionOption,
+    QuestionsRequest,
     Request,
     SecretRequest,
     TextRequest,
@@ -809,7 +812,8 @@ class ElicitationApp(KeyOrderApp[Any]):
 def _common_requests() -> Iterator[Request]:
     """A request of each shape most questions have, in the order their modals are built:
     a short choice, a long one (filtered by typing), a line of text, a yes/no, a multiple
-    choice, a secret not stored, a tool call without a diff.
+    choice, a secret not stored, a tool call without a diff, a batch of questions whose
+    first is a short pick-one with "Other" (its later questions may be of any shape).
 
     Each is made when its turn comes, and made as is (`model_construct`), not validated:
     they are the app's own and never asked, and validating them would build pydantic's
@@ -829,6 +833,10 @@ def _common_requests() -> Iterator[Request]:
     yield ToolApprovalRequest.model_construct(
         id="toolApproval:-", message="-()", summary="-()", tool_name="-", tool_call_id="-"
     )
+    question = Question.model_construct(
+        question="?", options=[QuestionOption.model_construct(label="-")]
+    )
+    yield QuestionsRequest.model_construct(message="?", questions=[question, question])
 
 
 def _load_validation() -> None:
