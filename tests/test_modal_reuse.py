@@ -689,30 +689,16 @@ async def screens_of_a_batch(pilot: Any, questions: int = 2) -> list[str]:
     return screens
 
 
-def underline_rows(app: ElicitationApp, shown: str) -> list[str]:
-    """Once the app draws `shown`, the tab strip's underline row of every frame it draws, as
-    a terminal shows it (a frame updates only what changed)."""
-    terminal = pyte.Screen(*SIZE)
-    stream = pyte.ByteStream(terminal)
-    rows: list[str] = []
-    display = app._display
-
-    def emulated(screen: Screen[Any], update: Any) -> None:
-        display(screen, update)
-        if isinstance(update, CompositorUpdate):
-            stream.feed(update.render_segments(app.console).encode())
-            if any(shown in line for line in terminal.display):
-                rows.extend(line for line in terminal.display if "╸" in line)
-
-    app._display = emulated  # type: ignore[method-assign]
-    return rows
+def underline_rows(frames: list[str]) -> list[str]:
+    """The tab strip's underline row of each of `frames`."""
+    return [line for frame in frames for line in frame.splitlines() if "╸" in line]
 
 
 async def test_a_batch_of_the_same_shape_is_shown_as_a_fresh_one_would_be() -> None:
     asker = Asker(FIRST_BATCH, SECOND_BATCH)
     app = app_for(asker)
     async with app.run_test(size=SIZE) as pilot:
-        drawn = underline_rows(app, "Set up the data")
+        frames = terminal_frames(app, "Set up the data")
         first = await wait_for_modal(pilot, "Set up the service")
         # Django (and on), tick Auth, "Other" and a note, Review, submit: in one burst.
         burst(app, "2", "1", *TYPED[0], "down", *TYPED[1], "enter", "enter")
@@ -721,8 +707,8 @@ async def test_a_batch_of_the_same_shape_is_shown_as_a_fresh_one_would_be() -> N
         # The tab strip's underline is under the first tab at once, not sliding back to it.
         underline = second.query_one(Underline)
         sliding = app.animator.is_being_animated(underline, "highlight_start")
-        await wait_for(pilot, lambda: bool(drawn))
-        drawn_before_a_key = list(drawn)
+        await wait_for(pilot, lambda: bool(frames))
+        drawn_before_a_key = underline_rows(frames)
         reloaded = await screens_of_a_batch(pilot)
         burst(app, "shift+tab", "shift+tab", "1", "2", "3", "enter", "enter")
         await wait_for(pilot, lambda: len(asker.results) == 2)
@@ -773,12 +759,12 @@ async def test_batches_of_other_lengths_and_later_questions_are_shown_as_fresh_o
     app = app_for(asker)
     reloaded = []
     async with app.run_test(size=SIZE) as pilot:
-        drawn = underline_rows(app, "Set up the deploy")
+        frames = terminal_frames(app, "Set up the deploy")
         first = await wait_for_modal(pilot, "Set up the service")
         burst(app, "2", *TYPED[0], "down", *TYPED[1], "enter", "enter")
         longer = await wait_for_modal(pilot, "Set up the deploy")
-        await wait_for(pilot, lambda: bool(drawn))
-        drawn_before_a_key = list(drawn)
+        await wait_for(pilot, lambda: bool(frames))
+        drawn_before_a_key = underline_rows(frames)
         reloaded.append(await screens_of_a_batch(pilot, 3))
         longer_panes = list(longer.panes)
         # aws, large, pager and mail, submit: in one burst.
