@@ -36,6 +36,8 @@ from tui.core.models import (
 from tui.core.queue import ElicitationQueue
 from widgets.base import ElicitationModal
 from widgets.checklist import Checklist
+from widgets.question_pane import QuestionPane
+from widgets.questions import SPARE_PANES
 
 CANARY = "canary-7f3a9c"
 
@@ -803,6 +805,38 @@ async def test_batches_of_other_lengths_and_later_questions_are_shown_as_fresh_o
     assert reloaded == [fresh[0], fresh[1], fresh[0]]
     fresh_underline = next(row for row in fresh[0][0].splitlines() if "╸" in row)
     assert set(drawn_before_a_key) == {fresh_underline}
+
+
+async def test_a_dialog_keeps_a_bounded_number_of_panes_from_earlier_batches() -> None:
+    def numbered(count: int, topic: str) -> QuestionsRequest:
+        return QuestionsRequest(
+            message=f"{count} {topic}",
+            questions=[
+                Question(question=f"{topic} {n}?", options=["a", "b"]) for n in range(count)
+            ],
+        )
+
+    many, few = numbered(12, "Service"), numbered(2, "Region")
+    asker = Asker(many, few, many)
+    app = app_for(asker)
+    async with app.run_test(size=SIZE) as pilot:
+        first = await wait_for_modal(pilot, many.message)
+        burst(app, *"1" * 12, "enter")
+        second = await wait_for_modal(pilot, few.message)
+        # The 10 panes this batch has no question for: 8 are kept aside, 2 are removed.
+        await wait_for(pilot, lambda: len(second.query(QuestionPane)) == 2 + SPARE_PANES)
+        burst(app, "2", "2", "enter")
+        third = await wait_for_modal(pilot, many.message)
+        burst(app, *"2" * 12, "enter")
+        await wait_for(pilot, lambda: len(asker.results) == 3)
+        panes_once_all_shown = len(third.query(QuestionPane))
+    assert first is second is third
+    assert panes_once_all_shown == 12
+    assert [r.content["answers"] for r in asker.results] == [
+        {f"Service {n}?": "a" for n in range(12)},
+        {f"Region {n}?": "b" for n in range(2)},
+        {f"Service {n}?": "b" for n in range(12)},
+    ]
 
 
 async def test_a_batch_of_another_shape_gets_its_own_modal() -> None:
