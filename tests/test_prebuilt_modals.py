@@ -33,6 +33,7 @@ from tui.core.queue import ElicitationQueue
 from widgets.base import ElicitationModal
 from widgets.modal_pool import ModalPool
 from widgets.multi_choice import MultiChoiceModal
+from widgets.questions import QuestionsModal
 
 
 class LateAsker(Asker):
@@ -256,6 +257,26 @@ async def test_the_common_modals_are_built_from_the_first_frame_on_without_a_wai
     assert len(built) == 8
     assert modal in built
     assert asker.results[0].content == "api"
+
+
+async def test_a_batch_built_ahead_builds_its_later_questions_only_once_shown() -> None:
+    # Built while idle they could hold up whichever question comes first; shown, they come
+    # after the batch's first frame.
+    asker = LateAsker(BATCH)
+    app = ElicitationApp(ElicitationQueue(), asker, input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app._prebuilt)
+        for _ in range(5):
+            await pilot.pause()
+        (built,) = [m for m in modals_of(app) if isinstance(m, QuestionsModal)]
+        while_idle = [pane.is_attached for pane in built.panes]
+        asker.go.set()
+        modal = await wait_for_modal(pilot, BATCH.message)
+        await wait_for(pilot, lambda: all(pane.is_mounted for pane in modal.panes))
+        burst(app, "escape")
+        await wait_for(pilot, lambda: len(asker.results) == 1)
+    assert while_idle == [True, False]
+    assert modal is built
 
 
 async def test_a_question_asked_while_a_modal_is_built_ahead_is_shown_before_the_next_is_begun(

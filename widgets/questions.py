@@ -185,8 +185,10 @@ class QuestionsModal(ElicitationModal[QuestionsRequest]):
             tab.display = i < count
 
     def on_mount(self) -> None:
-        if self.several:
+        if self.several and self.is_current:
             # The first question is drawn first; the others' panes are built after its frame.
+            # A dialog built ahead, unseen, builds them once it is shown (`reload`): building
+            # them meanwhile could hold up the question that comes first.
             self.call_after_refresh(self._mount_later_panes)
 
     def _mount_later_panes(self) -> None:
