@@ -212,7 +212,7 @@ class QuestionsModal(ElicitationModal[QuestionsRequest]):
                 await pane._mounted_event.wait()
 
     def fill(self) -> None:
-        if self._page:  # reloaded after an answer given on a later page (all panes mounted)
+        if self._page:  # reloaded after an answer given on a later page, or the Review tab
             # Cleared first, the tab strip starts over as a fresh one does, with no underline
             # left under the tab the last batch was answered on.
             if self._strip is not None:
