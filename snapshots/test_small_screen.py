@@ -1,6 +1,6 @@
 """What used to be cramped at 80x24: checklists, a question batch, a denial's reason, a form's
-Enter, a question longer than the screen, a secret the keyring refuses where no in-memory copy
-can help."""
+Enter, a question longer than the screen, a list longer than the room left, a secret the
+keyring refuses where no in-memory copy can help."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from textual.widgets import Input
 from tui.app.ask_app import AskApp
 from tui.cli.demo import DEPLOY_SCHEMA, health_check_edit, scaffold_questions
 from tui.core.models import (
+    ChoiceRequest,
     ConfirmationRequest,
     FormRequest,
     KeyringTarget,
@@ -63,6 +64,13 @@ PLAN = ConfirmationRequest(
     message="\n".join(f"{n}. Migrate shard {n} of the billing database." for n in range(1, 31))
     + "\nRun this plan?",
 )
+REGION = ChoiceRequest(
+    source="deploy-agent",
+    title="Deploy",
+    message="Which region?",
+    description="Pick the region closest to your users.\n\nLatency matters more than price.",
+    options=[f"region-{n}" for n in range(1, 16)],
+)
 EDIT = health_check_edit("call-2", "billing-api")
 SCAFFOLD = scaffold_questions("billing-api")
 
@@ -76,6 +84,7 @@ CASES: list[tuple[str, Request, list[str]]] = [
     ("questions_pick_any_tab", SCAFFOLD, ["tab", "tab", "1"]),
     ("deny_reason_in_view", EDIT, ["n", *"not now"]),
     ("question_longer_than_the_screen", PLAN, ["shift+down"] * 3),
+    ("list_longer_than_the_room_left", REGION, ["end", "up"]),
 ]
 
 

@@ -13,9 +13,18 @@ from typing import Any
 
 import pexpect
 import pyte
+import pytest
 from app_driver import SIZE, screen_text, wait_for, wait_for_modal
 
-from tui import ChoiceRequest, ConfirmationRequest, ElicitationApp, ElicitationQueue, TextRequest
+from tui import (
+    ChoiceRequest,
+    ConfirmationRequest,
+    ElicitationApp,
+    ElicitationQueue,
+    MultiChoiceRequest,
+    Request,
+    TextRequest,
+)
 from tui.core.models import ElicitationResult
 
 REGIONS = [f"region-{n}" for n in range(1, 16)]
@@ -30,7 +39,7 @@ TALL_CHOICE = ChoiceRequest(
 """With its title and description, too tall for 80x24 with every option's room."""
 
 
-def asking(request: ChoiceRequest, results: list[ElicitationResult]) -> Any:
+def asking(request: Request, results: list[ElicitationResult]) -> Any:
     def agent(queue: ElicitationQueue) -> None:
         results.append(queue.ask(request))
 
@@ -55,6 +64,95 @@ async def test_the_highlight_moved_to_the_end_of_a_cut_list_is_on_screen() -> No
         await pilot.press("enter")
         await wait_for(pilot, lambda: bool(results))
     assert results[0].content == "region-14"
+
+
+TALL_CHECKLIST = MultiChoiceRequest(
+    message="Which extras?",
+    title="Install",
+    description="Each extra adds its dependencies.\n\nNone is needed to start.",
+    options=[f"extra-{n}" for n in range(1, 21)],
+)
+
+TOP_EDGE, BOTTOM_EDGE = "▔" * 20, "▁" * 20
+"""A run of a list's frame: its top and its bottom edge."""
+
+
+def list_rows(app: ElicitationApp) -> list[str]:
+    """The rows on screen between the list's top and bottom edge; [] if either is not."""
+    rows = screen_text(app).splitlines()
+    top = [i for i, row in enumerate(rows) if TOP_EDGE in row]
+    bottom = [i for i, row in enumerate(rows) if BOTTOM_EDGE in row]
+    if not top or not bottom:
+        return []
+    return rows[top[0] + 1 : bottom[0]]
+
+
+@pytest.mark.parametrize(
+    ("request_", "keys", "answer", "under"),
+    [
+        (TALL_CHOICE, ["end"], "region-15", "(15 of 15)"),
+        (TALL_CHECKLIST, ["space", "end", "space"], ["extra-1", "extra-20"], "selected"),
+    ],
+    ids=["choice", "multi_choice"],
+)
+async def test_a_list_too_long_for_the_room_scrolls_in_its_whole_frame_and_the_rest_stays(
+    request_: ChoiceRequest | MultiChoiceRequest, keys: list[str], answer: Any, under: str
+) -> None:
+    results: list[ElicitationResult] = []
+    app = ElicitationApp(ElicitationQueue(), asking(request_, results), input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        modal = await wait_for_modal(pilot)
+        await wait_for(pilot, lambda: modal.has_class("-overflow"))
+        await pilot.pause()
+        text = screen_text(app)
+        # The list, cut by no edge, in the room its question and description leave.
+        assert list_rows(app) and request_.description.splitlines()[0] in text
+        assert under in text and request_.title in text
+        await pilot.press(*keys)  # in one burst
+        await wait_for(pilot, lambda: on_screen(app, request_.options[-1].value))
+        await pilot.pause()
+        text = screen_text(app)
+        # The list scrolled itself: nothing above or under it has moved off the screen.
+        assert list_rows(app) and request_.description.splitlines()[0] in text
+        assert under in text and request_.title in text
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: bool(results))
+    assert results[0].content == answer
+
+
+async def test_a_list_given_the_room_left_is_never_taller_than_its_options() -> None:
+    ten = TALL_CHOICE.model_copy(update={"options": TALL_CHOICE.options[:10]})
+    app = ElicitationApp(ElicitationQueue(), asking(ten, []), input_grace=0)
+    async with app.run_test(size=(80, 21)) as pilot:
+        modal = await wait_for_modal(pilot)
+        await wait_for(pilot, lambda: modal.has_class("-overflow"))
+        await pilot.pause()
+        assert len(list_rows(app)) == 7  # what the room leaves: its options scroll
+        # Taller, as tall, then taller than it takes: a row for each option, none blank.
+        for rows in (23, 24, 25, 26):
+            await pilot.resize_terminal(80, rows)
+            await pilot.pause()
+            await pilot.pause()
+            shown = list_rows(app)
+            assert len(shown) == min(10, rows - 14), rows
+            assert all("region-" in row for row in shown), rows
+        assert not modal.has_class("-overflow")
+
+
+async def test_under_a_description_too_long_for_the_room_the_list_keeps_its_height() -> None:
+    request = ChoiceRequest(
+        message="Which region?",
+        description="\n\n".join(f"Paragraph {n} of the rules." for n in range(1, 21)),
+        options=["eu", "us", "ap", "sa"],
+    )
+    app = ElicitationApp(ElicitationQueue(), asking(request, []), input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        modal = await wait_for_modal(pilot)
+        await wait_for(pilot, lambda: modal.has_class("-overflow"))
+        await pilot.pause()
+        # The body scrolls, its description cut at the top; the focused list is whole.
+        assert [row.split()[3] for row in list_rows(app)] == ["eu", "us", "ap", "sa"]
+        assert "Paragraph 1 " not in screen_text(app)
 
 
 async def test_once_the_screen_has_room_the_dialog_takes_its_own_height_again() -> None:
@@ -172,18 +270,20 @@ def test_inline_on_a_short_terminal_the_dialog_fills_it_and_follows_the_highligh
     screen = pyte.Screen(80, 12)
     stream = pyte.ByteStream(screen)
 
-    def shows(*texts: str) -> bool:
+    def shows(*texts: str, drawn: str = "") -> bool:
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
             lines = [line.split() for line in screen.display]
-            if all(any(text in line for line in lines) for text in texts):
+            found = all(any(text in line for line in lines) for text in texts)
+            if found and drawn in "\n".join(screen.display):
                 return True
             with contextlib.suppress(pexpect.TIMEOUT):
                 stream.feed(child.read_nonblocking(65536, timeout=0.1))
         return False
 
-    # As many options as the terminal has room for, not a dialog squeezed to one row.
-    assert shows("opt-1", "opt-5")
+    # As many options as the terminal has room for, not a dialog squeezed to one row: the
+    # rows left by the question and the filter line, the list's frame whole around them.
+    assert shows("opt-1", "opt-3", drawn="▁" * 20)
     time.sleep(0.3)  # past the input grace period
     child.send("\x1b[F")  # End
     assert shows("opt-15")

@@ -28,6 +28,10 @@ if TYPE_CHECKING:
 
 RequestT = TypeVar("RequestT", bound=Request)
 
+FITTED_LIST_ROWS = 5
+"""The fewest rows, its frame's included, a dialog too tall for the screen fits its list in
+(see `ElicitationModal.FITTED_LIST`); with less room left, the body scrolls instead."""
+
 
 class InvalidAnswer(ValueError):
     """What the person entered cannot be accepted; `widget` is where to put the focus."""
@@ -52,6 +56,8 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
       Key(s) | Description |` table under them, as the built-in kinds do. A kind's own
       `check_action()` returns `super().check_action(action, parameters)` for the actions it
       does not decide: the base shows Shift+Up/Down only for a question too long to show.
+    - A dialog too tall for the screen fills it, and its body scrolls; a kind whose body is
+      mostly a list names it in `FITTED_LIST`, and the list scrolls in its own frame instead.
     - Accepting calls `content()`: return the answer's content (what the request's
       `check_content` accepts), or raise `InvalidAnswer` to keep the modal open with the
       message shown and the focus on its widget. `accept_content()`, `action_decline()`
@@ -107,6 +113,11 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
 
     SENDING = "Sending…"
     """The line under the body while an answer is on its way."""
+
+    FITTED_LIST: ClassVar[str | None] = None
+    """The id of the body's list that gives up rows when the dialog is too tall for the
+    screen: it then scrolls in its own frame in the room the rest leaves, and the body does
+    not scroll. None: the body scrolls."""
 
     def __init__(
         self,
@@ -227,6 +238,9 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         if not self._has_widgets():
             return
         self.screen_layout_refresh_signal.subscribe(self, self._fit_to_screen)
+        fitted = self._fitted_list()
+        if fitted is not None:
+            fitted.add_class("fitted-list")
         # Its widgets were styled as they mounted, for the app as it is now.
         self._styled_for = style_context(self.app)
         self._start()
@@ -277,24 +291,52 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         message = self._message_box or self._message
         if self.has_class("-overflow"):
             # The room the two share, and what their content would take (a scroll area is
-            # never shorter than its content).
+            # never shorter than its content; a list given the room left may have rows to
+            # spare).
             room = body.outer_size.height + message.outer_size.height
             question = self._content_height(message)
-            if self._content_height(body) + question < room:
-                self.remove_class("-overflow", "-long-message")
+            answers = self._content_height(body)
+            if answers - self._spare_rows() + question < room:
+                self.remove_class("-overflow", "-long-message", "-fit-list")
             else:
                 long = question > room // 2
                 if long and self._message_box is None:
                     self._box_message()
                 self.set_class(long, "-long-message")
+                self._fit_list(answers)
             if self._message_box is not None:
                 # Whether the question can scroll, and so its key shows, may have changed.
                 self.call_after_refresh(self.refresh_bindings)
         elif dialog.max_scroll_y > 0:
+            # Its list, if it has one, most often fits in the room left: fitted at once, the
+            # list is not first drawn cut by the body's edge (`_fit_list` then decides).
             self.add_class("-overflow")
+            self.set_class(self.FITTED_LIST is not None, "-fit-list")
             # Focused before the body could scroll, the answer widget may now be cut by its
             # edge (buttons that appeared under a long text): bring it back into view.
             self.call_after_refresh(self._show_focused)
+
+    def _fitted_list(self) -> OptionList | None:
+        if self.FITTED_LIST is None:
+            return None
+        return self._body.query_children(f"#{self.FITTED_LIST}").only_one(OptionList)
+
+    def _fit_list(self, answers: int) -> None:
+        """Give the list the body's room left by the rest of it, so that the list scrolls in
+        its whole frame, if that leaves it `FITTED_LIST_ROWS`; else the body scrolls."""
+        options = self._fitted_list()
+        if options is not None:
+            rest = answers - options.outer_size.height
+            room = self._body.scrollable_content_region.height - rest
+            self.set_class(room >= FITTED_LIST_ROWS, "-fit-list")
+
+    def _spare_rows(self) -> int:
+        """Rows of the fitted list that no option fills: the dialog's content fits without
+        them."""
+        options = self._fitted_list()
+        if options is None or not self.has_class("-fit-list"):
+            return 0
+        return max(0, options.scrollable_content_region.height - options.virtual_size.height)
 
     def _message_text(self) -> Static:
         # An agent may echo an earlier secret back in its question; the screen never does.

@@ -65,6 +65,8 @@ class ChoiceModal(ElicitationModal[ChoiceRequest]):
     _shown: list[Option]
     """The options the filter lets through, in the order listed."""
 
+    FITTED_LIST = "options"
+
     def compose_body(self) -> ComposeResult:
         if self.filtering:
             yield Static(id="filter", markup=False)

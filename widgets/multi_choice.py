@@ -63,6 +63,8 @@ class MultiChoiceModal(ElicitationModal[MultiChoiceRequest]):
     def body_shape(cls, request: MultiChoiceRequest) -> tuple[Hashable, ...]:
         return ()
 
+    FITTED_LIST = "options"
+
     def compose_body(self) -> ComposeResult:
         yield LongSelectionList(*_entries(self.request), id="options")
         yield Static(id="count")
