@@ -23,6 +23,8 @@ from tui.core.models import (
     ConfirmationRequest,
     FormRequest,
     KeyringTarget,
+    Question,
+    QuestionsRequest,
     Request,
     SecretRequest,
 )
@@ -71,6 +73,42 @@ REGION = ChoiceRequest(
     description="Pick the region closest to your users.\n\nLatency matters more than price.",
     options=[f"region-{n}" for n in range(1, 16)],
 )
+STORE = QuestionsRequest(
+    source="claude-code",
+    message="Before I write the storage layer",
+    questions=[
+        Question(
+            question="Where should uploaded files be kept?",
+            header="Files",
+            options=[
+                {"label": label, "description": f"{label}: {why}"}
+                for label, why in [
+                    (
+                        "S3",
+                        "durable and cheap; it needs a bucket, credentials for the service"
+                        " and a lifecycle rule for old uploads",
+                    ),
+                    (
+                        "Local disk",
+                        "the simplest; the files are lost whenever the container"
+                        " is replaced, so only for trying it out",
+                    ),
+                    (
+                        "PostgreSQL",
+                        "one store to back up; large files make the database"
+                        " slow, and its backups much larger",
+                    ),
+                    (
+                        "GCS",
+                        "as S3, on Google Cloud; the service account needs write access"
+                        " to the bucket",
+                    ),
+                ]
+            ],
+        ),
+        Question(question="Encrypt them?", header="Encryption", options=["Yes", "No"]),
+    ],
+)
 EDIT = health_check_edit("call-2", "billing-api")
 SCAFFOLD = scaffold_questions("billing-api")
 
@@ -85,6 +123,7 @@ CASES: list[tuple[str, Request, list[str]]] = [
     ("deny_reason_in_view", EDIT, ["n", *"not now"]),
     ("question_longer_than_the_screen", PLAN, ["shift+down"] * 3),
     ("list_longer_than_the_room_left", REGION, ["end", "up"]),
+    ("questions_options_taller_than_their_share", STORE, ["down", "down"]),
 ]
 
 

@@ -408,3 +408,59 @@ async def test_the_tab_strip_moves_its_underline_without_sliding() -> None:
             underline.highlight_start = underline.highlight_end = 0  # as clearing the strip does
             await pilot.pause(0.05)
             assert not app.animator.is_being_animated(underline, "highlight_start")
+
+
+REGION = "Which region?"
+SIGN_IN = "How should users sign in to the dashboard?"
+TALL_OPTIONS = QuestionsRequest(
+    message="Setup",
+    questions=[
+        Question(
+            question=REGION,
+            header="Region",
+            options=[{"label": f"region-{n}"} for n in range(1, 16)],
+        ),
+        Question(
+            question=SIGN_IN,
+            header="Auth",
+            options=[
+                {
+                    "label": label,
+                    "description": f"{label} needs a setup and keys of its own, described in"
+                    " the runbook the team keeps for the dashboard.",
+                }
+                for label in ["OAuth", "Magic links", "SSO", "Passwords"]
+            ],
+        ),
+    ],
+)
+"""Options taller than their share of 80x24: 15 with a filter, then 4 of 3 rows each (as
+Claude Code's AskUserQuestion asks, with descriptions)."""
+
+
+async def test_options_taller_than_their_share_scroll_and_the_rest_of_the_page_stays() -> None:
+    asker = Asker(TALL_OPTIONS)
+    app = ElicitationApp(ElicitationQueue(), asker, input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        modal = await modal_of(pilot)
+        for question, last in [(REGION, "region-15"), (SIGN_IN, "Passwords")]:
+            await wait_for(pilot, lambda q=question: q in screen_text(app))
+            await pilot.pause()
+            rows = screen_text(app).splitlines()
+            # The tabs, the question, its "Other" and note lines, all in view: the dialog's
+            # body has nothing to scroll, and no blank row is left under the options.
+            assert " Region  " in rows[4] and "Question" in rows[6]
+            other = next(i for i, row in enumerate(rows) if "Other   type" in row)
+            assert "Note" in rows[other + 1] and "╰" in rows[other + 2]
+            assert rows[other - 1].strip("│ ") == "" and rows[other - 2].strip("│ ") != ""
+            assert modal.query_one("#body").max_scroll_y == 0
+            await pilot.press("end")  # the options scroll, in their own room
+            await wait_for(pilot, lambda last=last: last in screen_text(app))
+            assert " Region  " in screen_text(app).splitlines()[4]
+            await pilot.press("enter")
+        await pilot.press("enter")  # on Review: submit
+        await wait_for(pilot, lambda: bool(asker.results))
+    assert asker.results[0].content == {
+        "answers": {REGION: "region-15", SIGN_IN: "Passwords"},
+        "notes": {},
+    }
