@@ -15,6 +15,7 @@ import pexpect
 import pyte
 import pytest
 from app_driver import SIZE, screen_text, wait_for, wait_for_modal
+from textual.pilot import Pilot
 
 from tui import (
     ChoiceRequest,
@@ -24,8 +25,10 @@ from tui import (
     MultiChoiceRequest,
     Request,
     TextRequest,
+    ToolApprovalRequest,
 )
 from tui.core.models import ElicitationResult
+from widgets.base import ElicitationModal
 
 REGIONS = [f"region-{n}" for n in range(1, 16)]
 
@@ -66,6 +69,14 @@ async def test_the_highlight_moved_to_the_end_of_a_cut_list_is_on_screen() -> No
     assert results[0].content == "region-14"
 
 
+async def overflowing_modal(pilot: Pilot[Any]) -> ElicitationModal[Any]:
+    """The modal on screen once it has found itself too tall for the screen, laid out so."""
+    modal = await wait_for_modal(pilot)
+    await wait_for(pilot, lambda: modal.has_class("-overflow"))
+    await pilot.pause()
+    return modal
+
+
 TALL_CHECKLIST = MultiChoiceRequest(
     message="Which extras?",
     title="Install",
@@ -101,9 +112,7 @@ async def test_a_list_too_long_for_the_room_scrolls_in_its_whole_frame_and_the_r
     results: list[ElicitationResult] = []
     app = ElicitationApp(ElicitationQueue(), asking(request_, results), input_grace=0)
     async with app.run_test(size=SIZE) as pilot:
-        modal = await wait_for_modal(pilot)
-        await wait_for(pilot, lambda: modal.has_class("-overflow"))
-        await pilot.pause()
+        await overflowing_modal(pilot)
         text = screen_text(app)
         # The list, cut by no edge, in the room its question and description leave.
         assert list_rows(app) and request_.description.splitlines()[0] in text
@@ -124,9 +133,7 @@ async def test_a_list_given_the_room_left_is_never_taller_than_its_options() -> 
     ten = TALL_CHOICE.model_copy(update={"options": TALL_CHOICE.options[:10]})
     app = ElicitationApp(ElicitationQueue(), asking(ten, []), input_grace=0)
     async with app.run_test(size=(80, 21)) as pilot:
-        modal = await wait_for_modal(pilot)
-        await wait_for(pilot, lambda: modal.has_class("-overflow"))
-        await pilot.pause()
+        modal = await overflowing_modal(pilot)
         assert len(list_rows(app)) == 7  # what the room leaves: its options scroll
         # Taller, as tall, then taller than it takes: a row for each option, none blank.
         for rows in (23, 24, 25, 26):
@@ -147,12 +154,46 @@ async def test_under_a_description_too_long_for_the_room_the_list_keeps_its_heig
     )
     app = ElicitationApp(ElicitationQueue(), asking(request, []), input_grace=0)
     async with app.run_test(size=SIZE) as pilot:
-        modal = await wait_for_modal(pilot)
-        await wait_for(pilot, lambda: modal.has_class("-overflow"))
-        await pilot.pause()
+        modal = await overflowing_modal(pilot)
         # The body scrolls, its description cut at the top; the focused list is whole.
+        assert modal.query_one("#body").max_scroll_y > 0
         assert [row.split()[3] for row in list_rows(app)] == ["eu", "us", "ap", "sa"]
         assert "Paragraph 1 " not in screen_text(app)
+
+
+async def test_a_long_call_scrolls_in_the_room_its_tool_line_and_choices_leave() -> None:
+    steps = "\n".join(f"echo step {n} && sleep 1" for n in range(1, 40))
+    request = ToolApprovalRequest(
+        message="Run this?", tool_call_id="c1", tool_name="bash", arguments={"command": steps}
+    )
+    results: list[ElicitationResult] = []
+    app = ElicitationApp(ElicitationQueue(), asking(request, results), input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        modal = await overflowing_modal(pilot)
+        # Which tool, whole, at the top; every choice under the call: the body has nothing
+        # to scroll, the call scrolls in the room they leave.
+        rows = screen_text(app).splitlines()
+        assert rows[4].startswith("│ ⚙ bash · bash(") and "1 Allow once" in rows[-6]
+        assert "4 Deny" in rows[-3] and modal.query_one("#body").max_scroll_y == 0
+        await pilot.press("pagedown", "pagedown", "pagedown")
+        await wait_for(pilot, lambda: "step 39 && sleep 1" in screen_text(app))
+        assert screen_text(app).splitlines()[4].startswith("│ ⚙ bash · bash(")
+        # Denying: the choices give way to the reason line, right above the dialog's edge
+        # (no blank rows, whether the call has its share of the screen or all the room).
+        await pilot.press("n", *"not now")
+        await wait_for(pilot, lambda: "not now" in screen_text(app))
+        await pilot.pause()
+        rows = screen_text(app).splitlines()
+        line = next(i for i, row in enumerate(rows) if "✖ Deny" in row)
+        assert "╰" in rows[line + 1]
+        # And it stays so: no layout after another, the dialog deciding again each time.
+        layouts: list[object] = []
+        modal.screen_layout_refresh_signal.subscribe(modal, layouts.append)
+        await pilot.pause(0.3)
+        assert layouts == []
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: bool(results))
+    assert results[0] == ElicitationResult(action="decline", content={"reason": "not now"})
 
 
 async def test_once_the_screen_has_room_the_dialog_takes_its_own_height_again() -> None:

@@ -28,9 +28,10 @@ if TYPE_CHECKING:
 
 RequestT = TypeVar("RequestT", bound=Request)
 
-FITTED_LIST_ROWS = 5
-"""The fewest rows, its frame's included, a dialog too tall for the screen fits its list in
-(see `ElicitationModal.FITTED_LIST`); with less room left, the body scrolls instead."""
+FITTED_ROWS = 5
+"""The fewest rows, its frame's included, a dialog too tall for the screen fits its list (or
+other part that scrolls, see `ElicitationModal.FITTED_PART`) in; with less room left, the
+body scrolls instead."""
 
 
 class InvalidAnswer(ValueError):
@@ -57,7 +58,8 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
       `check_action()` returns `super().check_action(action, parameters)` for the actions it
       does not decide: the base shows Shift+Up/Down only for a question too long to show.
     - A dialog too tall for the screen fills it, and its body scrolls; a kind whose body is
-      mostly a list names it in `FITTED_LIST`, and the list scrolls in its own frame instead.
+      mostly one list (or other part that scrolls) names it in `FITTED_PART`, and the list
+      scrolls in its own frame instead.
     - Accepting calls `content()`: return the answer's content (what the request's
       `check_content` accepts), or raise `InvalidAnswer` to keep the modal open with the
       message shown and the focus on its widget. `accept_content()`, `action_decline()`
@@ -114,10 +116,10 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
     SENDING = "Sending…"
     """The line under the body while an answer is on its way."""
 
-    FITTED_LIST: ClassVar[str | None] = None
-    """The id of the body's list that gives up rows when the dialog is too tall for the
-    screen: it then scrolls in its own frame in the room the rest leaves, and the body does
-    not scroll. None: the body scrolls."""
+    FITTED_PART: ClassVar[str | None] = None
+    """The id of the body's part that gives up rows when the dialog is too tall for the
+    screen, a list or another widget that scrolls: it then scrolls in its own frame in the
+    room the rest leaves, and the body does not scroll. None: the body scrolls."""
 
     def __init__(
         self,
@@ -238,9 +240,9 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         if not self._has_widgets():
             return
         self.screen_layout_refresh_signal.subscribe(self, self._fit_to_screen)
-        fitted = self._fitted_list()
+        fitted = self._fitted_part()
         if fitted is not None:
-            fitted.add_class("fitted-list")
+            fitted.add_class("fitted-part")
         # Its widgets were styled as they mounted, for the app as it is now.
         self._styled_for = style_context(self.app)
         self._start()
@@ -291,52 +293,57 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         message = self._message_box or self._message
         if self.has_class("-overflow"):
             # The room the two share, and what their content would take (a scroll area is
-            # never shorter than its content; a list given the room left may have rows to
-            # spare).
+            # never shorter than its content).
             room = body.outer_size.height + message.outer_size.height
             question = self._content_height(message)
-            answers = self._content_height(body)
-            if answers - self._spare_rows() + question < room:
-                self.remove_class("-overflow", "-long-message", "-fit-list")
+            if self._answers_height() + question < room:
+                self.remove_class("-overflow", "-long-message", "-fit-part")
             else:
                 long = question > room // 2
                 if long and self._message_box is None:
                     self._box_message()
                 self.set_class(long, "-long-message")
-                self._fit_list(answers)
+                self._fit_part()
             if self._message_box is not None:
                 # Whether the question can scroll, and so its key shows, may have changed.
                 self.call_after_refresh(self.refresh_bindings)
         elif dialog.max_scroll_y > 0:
             # Its list, if it has one, most often fits in the room left: fitted at once, the
-            # list is not first drawn cut by the body's edge (`_fit_list` then decides).
+            # list is not first drawn cut by the body's edge (`_fit_part` then decides).
             self.add_class("-overflow")
-            self.set_class(self.FITTED_LIST is not None, "-fit-list")
+            self.set_class(self.FITTED_PART is not None, "-fit-part")
             # Focused before the body could scroll, the answer widget may now be cut by its
             # edge (buttons that appeared under a long text): bring it back into view.
             self.call_after_refresh(self._show_focused)
 
-    def _fitted_list(self) -> OptionList | None:
-        if self.FITTED_LIST is None:
+    def _fitted_part(self) -> Widget | None:
+        if self.FITTED_PART is None:
             return None
-        return self._body.query_children(f"#{self.FITTED_LIST}").only_one(OptionList)
+        return self._body.query_children(f"#{self.FITTED_PART}").only_one()
 
-    def _fit_list(self, answers: int) -> None:
-        """Give the list the body's room left by the rest of it, so that the list scrolls in
-        its whole frame, if that leaves it `FITTED_LIST_ROWS`; else the body scrolls."""
-        options = self._fitted_list()
-        if options is not None:
-            rest = answers - options.outer_size.height
+    def _fit_part(self) -> None:
+        """Give the fitted part the body's room left by the rest of it, so that it scrolls in
+        its whole frame, if that leaves it `FITTED_ROWS`; else the body scrolls."""
+        part = self._fitted_part()
+        if part is not None and part.display:
+            rest = self._laid_out_height() - part.outer_size.height
             room = self._body.scrollable_content_region.height - rest
-            self.set_class(room >= FITTED_LIST_ROWS, "-fit-list")
+            self.set_class(room >= FITTED_ROWS, "-fit-part")
 
-    def _spare_rows(self) -> int:
-        """Rows of the fitted list that no option fills: the dialog's content fits without
-        them."""
-        options = self._fitted_list()
-        if options is None or not self.has_class("-fit-list"):
-            return 0
-        return max(0, options.scrollable_content_region.height - options.virtual_size.height)
+    def _answers_height(self) -> int:
+        """The rows the body's content takes, its fitted part at the part's own height."""
+        part = self._fitted_part()
+        if part is None or not part.display or not self.has_class("-fit-part"):
+            return self._content_height(self._body)
+        # Given the room left, the part may have rows its content does not fill. (Measured
+        # again instead of as laid out, the part would take no room at all.)
+        spare = part.scrollable_content_region.height - part.virtual_size.height
+        return self._laid_out_height() - max(0, spare)
+
+    def _laid_out_height(self) -> int:
+        """The rows the body's content takes as laid out (the arrangement is cached)."""
+        body = self._body
+        return body.arrange(body.scrollable_content_region.size).total_region.height
 
     def _message_text(self) -> Static:
         # An agent may echo an earlier secret back in its question; the screen never does.

@@ -65,7 +65,7 @@ class ChoiceModal(ElicitationModal[ChoiceRequest]):
     _shown: list[Option]
     """The options the filter lets through, in the order listed."""
 
-    FITTED_LIST = "options"
+    FITTED_PART = "options"
 
     def compose_body(self) -> ComposeResult:
         if self.filtering:

@@ -63,7 +63,7 @@ class MultiChoiceModal(ElicitationModal[MultiChoiceRequest]):
     def body_shape(cls, request: MultiChoiceRequest) -> tuple[Hashable, ...]:
         return ()
 
-    FITTED_LIST = "options"
+    FITTED_PART = "options"
 
     def compose_body(self) -> ComposeResult:
         yield LongSelectionList(*_entries(self.request), id="options")

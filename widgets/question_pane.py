@@ -11,7 +11,6 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.geometry import Size
 from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Input, Label, OptionList, Static
@@ -23,31 +22,16 @@ from widgets.checklist import NOT_PICKED, PICKED, TICKED, UNTICKED
 from widgets.choice import FILTER_THRESHOLD
 from widgets.html_preview import html_as_markdown
 from widgets.literal import literal
+from widgets.screen_share import ScreenShare
 
 NO_PREVIEW = "*No preview for this option.*"
 
 
-CHOICES_SHARE = 0.4
-"""The most of the screen's height a question's options take, with their filter line and
-the preview beside them: the question, its "Other" and note lines and the tabs stay in
-view."""
+class _Choices(Horizontal, ScreenShare):
+    """The options and the preview beside them, with their filter line at most 40% of the
+    screen's height: the question, its "Other" and note lines and the tabs stay in view."""
 
-
-class _Choices(Horizontal):
-    """The options and the preview beside them, in at most `CHOICES_SHARE` of the screen's
-    height less the `filter_rows` above them; they scroll within that (`max-height: 100%`).
-
-    Not `max-height: 40vh` on them: measuring the height of the pane (whose height is its
-    content's), Textual leaves a relative max-height out, and the pane would be as tall as
-    the options uncut, with blank rows under them once they are laid out cut."""
-
-    def __init__(self, *, filter_rows: int) -> None:
-        super().__init__(classes="choices")
-        self.filter_rows = filter_rows
-
-    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        content = super().get_content_height(container, viewport, width)
-        return min(content, int(viewport.height * CHOICES_SHARE) - self.filter_rows)
+    SHARE = 0.4
 
 
 class _Options(OptionList):
@@ -217,7 +201,9 @@ class QuestionPane(Vertical):
             yield Static(self._question_text(), classes="question-text")
         if self._filter is not None:
             yield self._filter
-        with _Choices(filter_rows=0 if self._filter is None else 1):
+        choices = _Choices(classes="choices")
+        choices.reserved = 0 if self._filter is None else 1
+        with choices:
             yield self._options
             if self.has_previews:
                 # Markdown and its parser load only for a question with previews.

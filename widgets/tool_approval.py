@@ -20,6 +20,7 @@ from textual.widgets.option_list import Option as ListOption
 from tui.core.models import ApprovalScope, ElicitationResult, ToolApprovalRequest
 from tui.secrets.redaction import REDACTOR
 from widgets.base import ElicitationModal, InvalidAnswer
+from widgets.screen_share import ScreenShare
 
 if TYPE_CHECKING:
     from textual.widgets import TextArea
@@ -37,6 +38,13 @@ class _DiffTheme(HighlightTheme):
         Token.Generic.Subheading: "$text-accent",
         Token.Generic.Heading: "bold",
     }
+
+
+class _Call(VerticalScroll, ScreenShare):
+    """The call's arguments and diff, at most half the screen's height; more scrolls. A
+    dialog too tall for the screen gives them all the room the rest leaves instead."""
+
+    SHARE = 0.5
 
 
 class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
@@ -72,9 +80,11 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
     _listed_reach: str | None = None
     """The reach the choices listed now were made for (None: none listed yet)."""
 
+    FITTED_PART = "call"
+
     def compose_body(self) -> ComposeResult:
         yield Static(id="tool")
-        with VerticalScroll(id="call"):
+        with _Call(id="call"):
             arguments = Static(id="arguments", markup=False)
             arguments.border_title = "arguments"
             yield arguments
