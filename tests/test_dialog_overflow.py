@@ -178,6 +178,13 @@ async def test_a_long_call_scrolls_in_the_room_its_tool_line_and_choices_leave()
         await pilot.press("pagedown", "pagedown", "pagedown")
         await wait_for(pilot, lambda: "step 39 && sleep 1" in screen_text(app))
         assert screen_text(app).splitlines()[4].startswith("│ ⚙ bash · bash(")
+        # With room for all of it, the dialog takes its own height: the call no taller than
+        # its arguments.
+        await pilot.resize_terminal(80, 60)
+        await wait_for(pilot, lambda: not modal.has_class("-overflow"))
+        assert modal.query_one("#call").max_scroll_y == 0
+        await pilot.resize_terminal(*SIZE)
+        await wait_for(pilot, lambda: modal.has_class("-overflow"))
         # Denying: the choices give way to the reason line, right above the dialog's edge
         # (no blank rows, whether the call has its share of the screen or all the room).
         await pilot.press("n", *"not now")

@@ -326,7 +326,7 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         its whole frame, if that leaves it `FITTED_ROWS`; else the body scrolls."""
         part = self._fitted_part()
         if part is not None and part.display:
-            rest = self._laid_out_height() - part.outer_size.height
+            rest = laid_out_height(self._body) - part.outer_size.height
             room = self._body.scrollable_content_region.height - rest
             self.set_class(room >= FITTED_ROWS, "-fit-part")
 
@@ -337,13 +337,8 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
             return self._content_height(self._body)
         # Given the room left, the part may have rows its content does not fill. (Measured
         # again instead of as laid out, the part would take no room at all.)
-        spare = part.scrollable_content_region.height - part.virtual_size.height
-        return self._laid_out_height() - max(0, spare)
-
-    def _laid_out_height(self) -> int:
-        """The rows the body's content takes as laid out (the arrangement is cached)."""
-        body = self._body
-        return body.arrange(body.scrollable_content_region.size).total_region.height
+        spare = part.scrollable_content_region.height - laid_out_height(part)
+        return laid_out_height(self._body) - max(0, spare)
 
     def _message_text(self) -> Static:
         # An agent may echo an earlier secret back in its question; the screen never does.
@@ -507,6 +502,14 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         self.set_class(sending, "-sending")
         if self._has_widgets():
             self.show_error(self.SENDING if sending else "")
+
+
+def laid_out_height(widget: Widget) -> int:
+    """The rows `widget`'s content takes as laid out: a container's children as arranged
+    (cached; its virtual size is never less than its own), a list's lines."""
+    if widget.is_container:
+        return widget.arrange(widget.scrollable_content_region.size).total_region.height
+    return widget.virtual_size.height
 
 
 def format_seconds(seconds: float) -> str:
