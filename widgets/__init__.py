@@ -2,12 +2,12 @@
 
 A kind's module (`widgets.choice`, `widgets.form`, ...) loads when `modal_for` first meets a
 request of that kind, so an app that asks one choice never loads the form's widgets.
-`ElicitationModal` and `InvalidAnswer` are the base a modal of your own kind builds on.
+`ElicitationModal`, `InvalidAnswer` and `FITTED` are what a modal of your own kind builds on.
 """
 
 from __future__ import annotations
 
-from widgets.base import ElicitationModal, InvalidAnswer
+from widgets.base import FITTED, ElicitationModal, InvalidAnswer
 from widgets.registry import modal_for
 
-__all__ = ["ElicitationModal", "InvalidAnswer", "modal_for"]
+__all__ = ["FITTED", "ElicitationModal", "InvalidAnswer", "modal_for"]

@@ -28,10 +28,14 @@ if TYPE_CHECKING:
 
 RequestT = TypeVar("RequestT", bound=Request)
 
+FITTED = "fitted-part"
+"""The class of the body's part that gives up rows when the dialog is too tall for the
+screen, a list or another widget that scrolls (given as the kind makes it): the part then
+scrolls in its own frame in the room the rest leaves, and the body does not scroll."""
+
 FITTED_ROWS = 5
-"""The fewest rows, its frame's included, a dialog too tall for the screen fits its list (or
-other part that scrolls, see `ElicitationModal.FITTED_PART`) in; with less room left, the
-body scrolls instead."""
+"""The fewest rows, its frame's included, a dialog too tall for the screen fits its `FITTED`
+part in; with less room left, the body scrolls instead."""
 
 
 class InvalidAnswer(ValueError):
@@ -58,7 +62,7 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
       `check_action()` returns `super().check_action(action, parameters)` for the actions it
       does not decide: the base shows Shift+Up/Down only for a question too long to show.
     - A dialog too tall for the screen fills it, and its body scrolls; a kind whose body is
-      mostly one list (or other part that scrolls) names it in `FITTED_PART`, and the list
+      mostly one list (or other part that scrolls) gives it the class `FITTED`, and the list
       scrolls in its own frame instead.
     - Accepting calls `content()`: return the answer's content (what the request's
       `check_content` accepts), or raise `InvalidAnswer` to keep the modal open with the
@@ -115,11 +119,6 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
 
     SENDING = "Sending…"
     """The line under the body while an answer is on its way."""
-
-    FITTED_PART: ClassVar[str | None] = None
-    """The id of the body's part that gives up rows when the dialog is too tall for the
-    screen, a list or another widget that scrolls: it then scrolls in its own frame in the
-    room the rest leaves, and the body does not scroll. None: the body scrolls."""
 
     def __init__(
         self,
@@ -240,9 +239,6 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         if not self._has_widgets():
             return
         self.screen_layout_refresh_signal.subscribe(self, self._fit_to_screen)
-        fitted = self._fitted_part()
-        if fitted is not None:
-            fitted.add_class("fitted-part")
         # Its widgets were styled as they mounted, for the app as it is now.
         self._styled_for = style_context(self.app)
         self._start()
@@ -311,15 +307,14 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
             # Its list, if it has one, most often fits in the room left: fitted at once, the
             # list is not first drawn cut by the body's edge (`_fit_part` then decides).
             self.add_class("-overflow")
-            self.set_class(self.FITTED_PART is not None, "-fit-part")
+            self.set_class(self._fitted_part() is not None, "-fit-part")
             # Focused before the body could scroll, the answer widget may now be cut by its
             # edge (buttons that appeared under a long text): bring it back into view.
             self.call_after_refresh(self._show_focused)
 
     def _fitted_part(self) -> Widget | None:
-        if self.FITTED_PART is None:
-            return None
-        return self._body.query_children(f"#{self.FITTED_PART}").only_one()
+        parts = self._body.query_children(f".{FITTED}")
+        return parts.first() if parts else None
 
     def _fit_part(self) -> None:
         """Give the fitted part the body's room left by the rest of it, so that it scrolls in

@@ -15,7 +15,7 @@ from textual.widgets.option_list import Option as ListOption
 from tui.core.models import ChoiceRequest
 from tui.core.options import Option
 from tui.secrets.redaction import REDACTOR
-from widgets.base import ElicitationModal, InvalidAnswer
+from widgets.base import FITTED, ElicitationModal, InvalidAnswer
 from widgets.long_lists import LongOptionList
 
 FILTER_THRESHOLD = 10
@@ -65,12 +65,10 @@ class ChoiceModal(ElicitationModal[ChoiceRequest]):
     _shown: list[Option]
     """The options the filter lets through, in the order listed."""
 
-    FITTED_PART = "options"
-
     def compose_body(self) -> ComposeResult:
         if self.filtering:
             yield Static(id="filter", markup=False)
-        yield LongOptionList(id="options")
+        yield LongOptionList(id="options", classes=FITTED)
 
     @classmethod
     def body_shape(cls, request: ChoiceRequest) -> tuple[Hashable, ...]:

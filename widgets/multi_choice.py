@@ -14,7 +14,7 @@ from textual.widgets import Static
 from tui.core.models import MultiChoiceRequest
 from tui.core.options import Option
 from tui.secrets.redaction import REDACTOR
-from widgets.base import ElicitationModal, InvalidAnswer
+from widgets.base import FITTED, ElicitationModal, InvalidAnswer
 from widgets.checklist import Checklist
 from widgets.long_selection_list import LazySelection, LongSelectionList
 
@@ -63,10 +63,8 @@ class MultiChoiceModal(ElicitationModal[MultiChoiceRequest]):
     def body_shape(cls, request: MultiChoiceRequest) -> tuple[Hashable, ...]:
         return ()
 
-    FITTED_PART = "options"
-
     def compose_body(self) -> ComposeResult:
-        yield LongSelectionList(*_entries(self.request), id="options")
+        yield LongSelectionList(*_entries(self.request), id="options", classes=FITTED)
         yield Static(id="count")
 
     def reload(self, request: MultiChoiceRequest, *, deadline: float | None = None) -> None:

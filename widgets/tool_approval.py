@@ -19,7 +19,7 @@ from textual.widgets.option_list import Option as ListOption
 
 from tui.core.models import ApprovalScope, ElicitationResult, ToolApprovalRequest
 from tui.secrets.redaction import REDACTOR
-from widgets.base import ElicitationModal, InvalidAnswer
+from widgets.base import FITTED, ElicitationModal, InvalidAnswer
 from widgets.screen_share import ScreenShare
 
 if TYPE_CHECKING:
@@ -80,11 +80,9 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
     _listed_reach: str | None = None
     """The reach the choices listed now were made for (None: none listed yet)."""
 
-    FITTED_PART = "call"
-
     def compose_body(self) -> ComposeResult:
         yield Static(id="tool")
-        with _Call(id="call"):
+        with _Call(id="call", classes=FITTED):
             arguments = Static(id="arguments", markup=False)
             arguments.border_title = "arguments"
             yield arguments
