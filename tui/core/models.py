@@ -24,6 +24,7 @@ from pydantic import (
 )
 
 from tui.core.kinds import kind, kind_names, register_kind
+from tui.core.one_line import one_line
 from tui.core.options import Option
 from tui.core.request_base import RequestBase
 from tui.core.schema import (
@@ -553,8 +554,7 @@ def call_summary(tool_name: str, arguments: Any) -> str:
         )
     else:
         shown = json.dumps(arguments, ensure_ascii=False, default=str)
-    line = " ".join(f"{tool_name}({shown})".split())
-    return line if len(line) <= _SUMMARY_LENGTH else line[: _SUMMARY_LENGTH - 1] + "…"
+    return one_line(f"{tool_name}({shown})", _SUMMARY_LENGTH)
 
 
 class ToolApprovalRequest(RequestBase):

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from tui.core.models import Request, ToolApprovalRequest
+from tui.core.one_line import one_line
 
 OscKind = Literal["9", "99", "777"]
 
@@ -105,8 +106,7 @@ def burst_notice(latest: Notice, count: int) -> Notice:
 def _one_line(text: str) -> str:
     """`text` with control characters and line breaks made spaces, cut to `TEXT_LIMIT`."""
     clean = "".join(" " if ord(c) < 32 or 0x7F <= ord(c) < 0xA0 else c for c in text)
-    clean = " ".join(clean.split())
-    return clean if len(clean) <= TEXT_LIMIT else clean[: TEXT_LIMIT - 1] + "…"
+    return one_line(clean, TEXT_LIMIT)
 
 
 # -- the terminal's sequence --------------------------------------------------------------------

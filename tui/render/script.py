@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from tui.core.one_line import one_line
 from tui.render.edits import ChapterEdit, Edits
 from tui.transcript.reader import Transcript
 from tui.transcript.records import KeyPress, KeysRecord, RequestRecord, ResultRecord, SessionEnd
@@ -74,8 +75,7 @@ class Script:
 def chapter_name(transcript: Transcript, request_id: str) -> str:
     """A request's title, else its message, on one line and at most `NAME_WIDTH` long."""
     request = transcript.requests[request_id]
-    name = " ".join((request.title or request.message).split())
-    return name if len(name) <= NAME_WIDTH else name[: NAME_WIDTH - 1] + "…"
+    return one_line(request.title or request.message, NAME_WIDTH)
 
 
 def build_script(transcript: Transcript, timing: Timing, edits: Edits | None = None) -> Script:

@@ -24,6 +24,7 @@ from tui.core.models import (
     ToolApprovalRequest,
     call_summary,
 )
+from tui.core.one_line import one_line
 
 Asker = Callable[[Request], ElicitationResult]
 """Asks one request in the inbox and returns how it ended; may raise on any fault."""
@@ -176,7 +177,7 @@ def approval(
     summary = call_summary(tool_name, arguments)
     if isinstance(named, str) and named:
         remember = ArgumentPattern(argument=naming_argument, pattern=exact_pattern(named))
-        summary = _one_line(f"{tool_name}: {named}")
+        summary = one_line(f"{tool_name}: {named}", _SUMMARY_LENGTH)
     return ToolApprovalRequest(
         tool_name=tool_name,
         arguments=arguments,
@@ -306,11 +307,6 @@ def _first_line(error: BaseException) -> str:
         return f"{where}: {first['msg']}"
     text = str(error).strip().splitlines()
     return f"{type(error).__name__}: {text[0]}" if text else type(error).__name__
-
-
-def _one_line(text: str) -> str:
-    line = " ".join(text.split())
-    return line if len(line) <= _SUMMARY_LENGTH else line[: _SUMMARY_LENGTH - 1] + "…"
 
 
 def _folder(cwd: str) -> str:
