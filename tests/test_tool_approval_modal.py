@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from app_driver import SIZE, wait_for, wait_for_modal
+from app_driver import SIZE, screen_text, wait_for, wait_for_modal
 from asking import Asker, burst
 from pydantic import ValidationError
 from textual.containers import VerticalScroll
@@ -15,6 +15,7 @@ from textual.widgets import Input, Static
 from tui.app.app import ElicitationApp
 from tui.core.models import ElicitationResult, ToolApprovalRequest, parse_request
 from tui.core.queue import ElicitationQueue
+from tui.secrets.redaction import MASK, REDACTOR
 from widgets.timeline import Timeline
 from widgets.tool_approval import ToolApprovalModal
 
@@ -184,3 +185,40 @@ async def test_action_only_answers_close_the_modal_and_reach_the_agent() -> None
         ElicitationResult(action="accept"),
         ElicitationResult(action="decline"),
     ]
+
+
+async def test_a_script_of_many_lines_is_allowed_for_the_session_by_a_reach_cut_short() -> None:
+    # As the Claude Code hook asks a Bash call: remembered by its exact command.
+    canary = "pg-canary-7f3a9c"
+    # The secret where the reach is cut, at its 100th character.
+    script = f"echo {'v' * 50}\nexport PGPASSWORD={canary}\n" + "\n".join(
+        f"psql -c 'VACUUM ANALYZE table_{n}'" for n in range(1, 40)
+    )
+    request = parse_request(
+        {
+            "kind": "tool_approval",
+            "tool_call_id": "t9",
+            "tool_name": "Bash",
+            "arguments": {"command": script},
+            "remember": {"argument": "command", "pattern": script},
+        }
+    )
+    REDACTOR.register(canary)
+    asker = Asker(request)
+    app = ElicitationApp(ElicitationQueue(), asker, input_grace=0)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_for_modal(pilot)
+            await pilot.pause()
+            text = screen_text(app)
+            # Every choice on screen, the reach of the second on one line cut with ….
+            assert all(f"{n} " in text for n in ("1 Allow once", "3 Always", "4 Deny"))
+            reach = text[text.index("Bash, command ~") : text.index("3 Always")]
+            assert "⏎" in reach and "…" in reach and "table_1'" not in reach
+            # Scrubbed before it was cut: not even the start of the secret shows.
+            assert MASK in reach and canary[:6] not in text
+            await pilot.press("2")
+            await wait_for(pilot, lambda: bool(asker.results))
+    finally:
+        REDACTOR.clear()
+    assert asker.results[0].content == {"scope": "session"}

@@ -18,6 +18,7 @@ from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option as ListOption
 
 from tui.core.models import ApprovalScope, ElicitationResult, ToolApprovalRequest
+from tui.core.one_line import one_line
 from tui.secrets.redaction import REDACTOR
 from widgets.base import FITTED, ElicitationModal, InvalidAnswer
 from widgets.screen_share import ScreenShare
@@ -38,6 +39,10 @@ class _DiffTheme(HighlightTheme):
         Token.Generic.Subheading: "$text-accent",
         Token.Generic.Heading: "bold",
     }
+
+
+REACH_LENGTH = 100
+"""The most characters a choice's reach takes: about two lines of the choices at 80 columns."""
 
 
 class _Call(VerticalScroll, ScreenShare):
@@ -154,11 +159,14 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
         return reason
 
     def _reach(self) -> str:
-        """What "for this session" and "always" would allow from now on."""
+        """What "for this session" and "always" would allow from now on, cut short: the call
+        above shows what a long pattern (a script of many lines) holds."""
         request = self.request
-        if request.remember is not None:
-            return REDACTOR.scrub(f"{request.tool_name}, {request.remember.describe()}")
-        return REDACTOR.scrub(f"every {request.tool_name} call")
+        if request.remember is None:
+            return REDACTOR.scrub(f"every {request.tool_name} call")
+        # Scrubbed before it is cut: a secret cut in two would no longer be recognised.
+        reach = REDACTOR.scrub(f"{request.tool_name}, {request.remember.describe()}")
+        return one_line(reach.replace("\n", " ⏎ "), REACH_LENGTH)
 
     @property
     def denying(self) -> bool:
