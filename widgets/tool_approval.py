@@ -4,6 +4,7 @@ to correct the arguments before allowing it."""
 from __future__ import annotations
 
 import json
+import textwrap
 from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
@@ -42,7 +43,15 @@ class _DiffTheme(HighlightTheme):
 
 
 REACH_LENGTH = 100
-"""The most characters a choice's reach takes: about two lines of the choices at 80 columns."""
+"""The most characters a choice's reach takes: two lines under its label."""
+
+HINT_ROOM = 50
+"""The columns beside the choices' labels at 80 columns: a longer hint goes under its label
+(wrapped beside it, its lines would go on at the list's left edge)."""
+
+HINT_UNDER_WIDTH = 72
+"""The width a hint under its label is wrapped at: the list's at 80 columns, less the
+indent."""
 
 
 class _Call(VerticalScroll, ScreenShare):
@@ -311,8 +320,14 @@ def _choices(reach: str) -> list[ListOption]:
     options = []
     for number, (value, label, hint) in enumerate(rows, 1):
         prompt = Text(f"{number} ", style="dim")
-        prompt.append(label.ljust(width))
-        prompt.append(f"  {hint}", style="dim")
+        if len(hint) <= HINT_ROOM:
+            prompt.append(label.ljust(width))
+            prompt.append(f"  {hint}", style="dim")
+        else:
+            # Under the label, each line starting where the label does.
+            prompt.append(label)
+            lines = textwrap.wrap(hint, HINT_UNDER_WIDTH, break_on_hyphens=False)
+            prompt.append("".join(f"\n  {line}" for line in lines), style="dim")
         options.append(ListOption(prompt, id=value))
     return options
 
