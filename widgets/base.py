@@ -292,14 +292,15 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
             # never shorter than its content).
             room = body.outer_size.height + message.outer_size.height
             question = self._content_height(message)
-            if self._answers_height() + question < room:
+            part = self._fitted_part()
+            if self._answers_height(part) + question < room:
                 self.remove_class("-overflow", "-long-message", "-fit-part")
             else:
                 long = question > room // 2
                 if long and self._message_box is None:
                     self._box_message()
                 self.set_class(long, "-long-message")
-                self._fit_part()
+                self._fit_part(part)
             if self._message_box is not None:
                 # Whether the question can scroll, and so its key shows, may have changed.
                 self.call_after_refresh(self.refresh_bindings)
@@ -316,18 +317,16 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         parts = self._body.query_children(f".{FITTED}")
         return parts.first() if parts else None
 
-    def _fit_part(self) -> None:
-        """Give the fitted part the body's room left by the rest of it, so that it scrolls in
-        its whole frame, if that leaves it `FITTED_ROWS`; else the body scrolls."""
-        part = self._fitted_part()
+    def _fit_part(self, part: Widget | None) -> None:
+        """Give the fitted `part` the body's room left by the rest of it, so that it scrolls
+        in its whole frame, if that leaves it `FITTED_ROWS`; else the body scrolls."""
         if part is not None and part.display:
             rest = laid_out_height(self._body) - part.outer_size.height
             room = self._body.scrollable_content_region.height - rest
             self.set_class(room >= FITTED_ROWS, "-fit-part")
 
-    def _answers_height(self) -> int:
-        """The rows the body's content takes, its fitted part at the part's own height."""
-        part = self._fitted_part()
+    def _answers_height(self, part: Widget | None) -> int:
+        """The rows the body's content takes, its fitted `part` at the part's own height."""
         if part is None or not part.display or not self.has_class("-fit-part"):
             return self._content_height(self._body)
         # Given the room left, the part may have rows its content does not fill. (Measured
