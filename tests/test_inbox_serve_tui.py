@@ -8,7 +8,7 @@ import socket
 
 import httpx2
 import pytest
-from app_driver import SIZE, wait_for, wait_for_modal
+from app_driver import SIZE, screen_text, wait_for, wait_for_modal
 
 from tui.app.serve_app import ServeApp
 from tui.approvals.rules import ApprovalPolicy
@@ -93,3 +93,28 @@ async def test_quitting_the_tui_answers_a_waiting_http_asker_closed(app: ServeAp
         result = (await polling).json()
 
     assert result["result"]["reason"] == "closed"
+
+
+async def test_the_notices_from_the_start_make_way_for_the_first_question(
+    app: ServeApp,
+) -> None:
+    approval = {
+        "kind": "tool_approval",
+        "message": "Bash: rm -rf build/ && make release",
+        "tool_name": "Bash",
+        "tool_call_id": "c1",
+        "arguments": {"command": "rm -rf build/ && make release", "description": "Clean"},
+    }
+    async with app.run_test(size=SIZE, notifications=True) as pilot, client(app) as http:
+        await wait_for(pilot, lambda: "Authorization: Bearer" in screen_text(app))
+        await http.post("/v1/requests", json={"request": approval})
+        await wait_for_modal(pilot, approval["message"])
+        await pilot.pause(0.1)
+        shown = screen_text(app)
+        left = [notification.message for notification in app._notifications]
+
+    assert left == []
+    assert "Bearer" not in shown
+    # The corner the token's notice had covered: the choices' hints and the dialog's edge.
+    assert "tell the agent no, and why" in shown
+    assert "╰" + "─" * 20 in shown

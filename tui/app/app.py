@@ -19,7 +19,7 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.notifications import SeverityLevel
+from textual.notifications import Notification, Notify, SeverityLevel
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Static
@@ -199,6 +199,8 @@ class ElicitationApp(KeyOrderApp[Any]):
         self._main_screen_news: list[Callable[[], None]] = []
         """Updates of the main screen held back until the modal in front has painted."""
         self._shown: ElicitationModal[Any] | None = None
+        self._until_asked: list[Notification] = []
+        """Notices the next question shown withdraws (`notify_until_asked`)."""
         self._nothing_to_send: str | None = None
         """The request whose modal the app closes with nothing left to send: it ended without
         this front end, or the answer given here was sent already."""
@@ -524,6 +526,8 @@ class ElicitationApp(KeyOrderApp[Any]):
                     REDACTOR.scrub(f"question waiting: {event.request.message}"),
                 )
             )
+            while self._until_asked:
+                self._unnotify(self._until_asked.pop())
             self.push_screen(
                 modal, callback=lambda result, r=event.request: self._answered(r, result)
             )
@@ -727,13 +731,38 @@ class ElicitationApp(KeyOrderApp[Any]):
 
         Shown literally unless `markup` is set: notifications quote agents' text and errors.
         """
-        super().notify(
+        self._post_notice(message, title, severity, timeout, markup)
+
+    def notify_until_asked(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+    ) -> None:
+        """Show a notice about the app itself (a server's token, a missing keyring) that the
+        next question shown withdraws: it sits in the bottom right corner, where a tall dialog
+        has its choices."""
+        self._until_asked.append(self._post_notice(message, title, severity, timeout, False))
+
+    def _post_notice(
+        self,
+        message: str,
+        title: str,
+        severity: SeverityLevel,
+        timeout: float | None,
+        markup: bool,
+    ) -> Notification:
+        notification = Notification(
             REDACTOR.scrub(message),
-            title=REDACTOR.scrub(title),
-            severity=severity,
-            timeout=timeout,
+            REDACTOR.scrub(title),
+            severity,
+            self.NOTIFICATION_TIMEOUT if timeout is None else timeout,
             markup=markup,
         )
+        self.post_message(Notify(notification))
+        return notification
 
     def _fatal_error(self) -> None:
         # Textual's report prints every frame's locals, where a typed secret may sit unregistered.

@@ -127,14 +127,18 @@ class ServeApp(ElicitationApp):
                 title="No keyring",
                 severity="warning",
                 timeout=30,
-                markup=False,
             )
-        # Shown once, for the person to copy into a client; the terminal got the whole config.
+        # Shown until the first question, for the person to copy into a client; the terminal
+        # got the whole config.
         if self._token is None:
-            self.notify("No token: every local process may ask (--no-auth).", severity="warning")
+            self.notify_until_asked(
+                "No token: every local process may ask (--no-auth).", severity="warning"
+            )
         else:
             note = f" {self._token_note}" if self._token_note else ""
-            self.notify(f"Clients send  Authorization: Bearer {self._token}{note}", timeout=20)
+            self.notify_until_asked(
+                f"Clients send  Authorization: Bearer {self._token}{note}", timeout=20
+            )
 
     @property
     def connections(self) -> int:
