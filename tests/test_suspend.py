@@ -1,6 +1,7 @@
 """Ctrl+Z stops `elicit-tui` as it stops other shell commands, and `fg` shows the question
 again, still unanswered: `ask` (inline or full screen) and the full app; `serve`, whose inbox
-every agent asks, says why it does not stop.
+every agent asks, says why it does not stop. Stopped from outside (SIGSTOP), it takes the
+terminal back when continued, its keys still read in order.
 
 A small job-control shell runs the command in a process group of its own in the foreground,
 as an interactive shell does (a process group without one is orphaned, and the kernel
@@ -9,6 +10,8 @@ ignores Ctrl+Z's stop there).
 
 from __future__ import annotations
 
+import os
+import signal
 import sys
 import time
 from pathlib import Path
@@ -25,8 +28,9 @@ from tui import ElicitationApp, ElicitationQueue, TextRequest
 REPO = Path(__file__).resolve().parent.parent
 
 JOB_SHELL = """\
-import contextlib, os, signal, sys
+import contextlib, os, signal, sys, termios
 signal.signal(signal.SIGTTOU, signal.SIG_IGN)
+shell_modes = termios.tcgetattr(0)
 pid = os.fork()
 if pid == 0:
     os.setpgid(0, 0)
@@ -42,6 +46,8 @@ while True:
         print(f"EXIT {os.waitstatus_to_exitcode(status)}", flush=True)
         break
     os.tcsetpgrp(0, os.getpgrp())
+    # The terminal in the shell's own modes again, whatever the job left it in.
+    termios.tcsetattr(0, termios.TCSADRAIN, shell_modes)
     print("\\r\\nSTOPPED", flush=True)
     line = sys.stdin.readline().strip()
     print(f"SHELL READ {line}", flush=True)
@@ -184,6 +190,78 @@ def test_the_full_app_stops_and_fg_brings_it_back_as_it_was() -> None:
     job.child.send("\x11")
     job.child.send("\x11")
     job.expect("EXIT")
+
+
+@pytest.mark.parametrize("mode", [(), ("--fullscreen",)], ids=["inline", "fullscreen"])
+def test_sigtstp_from_outside_stops_it_as_ctrl_z_does(mode: tuple[str, ...]) -> None:
+    job = Job("ask", "choice", "Which DB?", "-o", "Postgres", "-o", "SQLite", *mode)
+    job.expect("SQLite")
+    time.sleep(0.5)
+    os.kill(job.pid, signal.SIGTSTP)
+    job.expect("STOPPED")
+    assert process_state(job.pid) == "T"
+    assert not shows_question(job, last=10)
+    bring_to_foreground(job)
+    job.child.send("2")
+    job.expect("EXIT 0")
+    assert b'"content": "SQLite"' in job.output
+
+
+BURST = "abcdefghijklmnopqrstuvwxyz0123456789"
+
+
+def threads(pid: int) -> int:
+    return len(os.listdir(f"/proc/{pid}/task"))
+
+
+@pytest.mark.parametrize("mode", [(), ("--fullscreen",)], ids=["inline", "fullscreen"])
+def test_stopped_from_outside_fg_takes_the_terminal_back(mode: tuple[str, ...]) -> None:
+    job = Job("ask", "text", "Which DB?", *mode)
+    job.expect("DB?")
+    time.sleep(0.5)  # past the input grace period
+    running = threads(job.pid)
+    # Not Ctrl+Z: the app gives nothing back; the shell sets its own modes over the app's.
+    os.kill(job.pid, signal.SIGSTOP)
+    job.expect("STOPPED")
+    mark = len(job.output)
+    job.child.send("fg\r")
+    job.expect("SHELL READ fg")
+    job.expect("DB?")  # drawn again
+    assert b"DB?" in job.output[mark:]
+    time.sleep(0.3)
+    # One reader of keys, as before the stop, in the app's modes: a burst arrives whole.
+    assert threads(job.pid) == running
+    job.child.send(BURST + "\r")
+    job.expect("EXIT 0")
+    assert f'"content": "{BURST}"'.encode() in job.output
+
+
+@pytest.mark.parametrize("mode", [(), ("--fullscreen",)], ids=["inline", "fullscreen"])
+def test_paused_and_continued_it_reads_the_keys_typed_meanwhile_in_order(
+    mode: tuple[str, ...],
+) -> None:
+    # No shell takes the terminal: the process is only paused, as a debugger or a tool does.
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "tui.cli.main", "ask", "text", "Which DB?", *mode],
+        dimensions=(24, 80),
+        cwd=str(REPO),
+        timeout=20,
+    )
+    child.expect_exact("DB?")
+    time.sleep(0.5)
+    running = threads(child.pid)
+    for part in (BURST[:12], BURST[12:24], BURST[24:]):
+        child.kill(signal.SIGSTOP)
+        child.send(part[:6])  # typed while it is paused
+        time.sleep(0.2)
+        child.kill(signal.SIGCONT)
+        child.send(part[6:])  # typed as it runs again
+        time.sleep(0.3)
+        assert threads(child.pid) == running
+    child.send("\r")
+    child.expect(pexpect.EOF)
+    assert f'"content": "{BURST}"' in child.before.decode()
 
 
 def test_serve_says_why_ctrl_z_does_not_stop_it() -> None:

@@ -31,7 +31,7 @@ from tui.app.key_recorder import KeyRecorder, secret_lengths
 from tui.app.messages import AgentActivity, AgentFailed, AgentFinished, QueueEventPosted
 from tui.app.rendered_lines import release_rendered_lines
 from tui.app.screenshot import masked_screenshot, screenshot_directory
-from tui.app.suspend import suspend
+from tui.app.suspend import handle_stops_from_outside, suspend
 from tui.approvals.rules import ApprovalPolicy
 from tui.core.front_end import AnswerNotSent, FrontEndSource
 from tui.core.loading import set_aside_once_set_up
@@ -209,6 +209,7 @@ class ElicitationApp(KeyOrderApp[Any]):
         self.approvals = approvals if approvals is not None else ApprovalPolicy()
         self._detach_approvals: Callable[[], None] | None = None
         self._uninstall_log_redaction: Callable[[], None] | None = None
+        self._restore_stop_handlers: Callable[[], None] | None = None
         self.ring_bell = bell_wanted() if bell is None else bell
         """Whether a question arriving rings the terminal bell."""
         self.notify_command = notify_command
@@ -272,6 +273,7 @@ class ElicitationApp(KeyOrderApp[Any]):
             main.styled_for = style_context(self)
         # Secrets answered from now on are scrubbed from every log record (see tui.secrets.redaction).
         self._uninstall_log_redaction = install_log_redaction()
+        self._restore_stop_handlers = handle_stops_from_outside(self, self.action_suspend)
         self._update_waiting()
         if self.transcript is not None:
             self._detach_transcript = self.transcript.attach(self.queue)
@@ -309,6 +311,9 @@ class ElicitationApp(KeyOrderApp[Any]):
         if self._uninstall_log_redaction is not None:
             self._uninstall_log_redaction()
             self._uninstall_log_redaction = None
+        if self._restore_stop_handlers is not None:
+            self._restore_stop_handlers()
+            self._restore_stop_handlers = None
         if self._detach_transcript is not None:
             self._detach_transcript()
             self._detach_transcript = None

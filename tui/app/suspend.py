@@ -1,10 +1,15 @@
-"""Ctrl+Z for the app: the process stops as a shell command does, and `fg` brings it back."""
+"""The app as a shell job: Ctrl+Z stops the process as it stops a shell command, `fg` brings
+it back; a stop that came from outside (SIGSTOP) is recovered from the same way."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
+import termios
+import threading
 from collections.abc import Callable
+from types import FrameType
 from typing import Any
 
 from rich.control import Control
@@ -84,3 +89,92 @@ def _in_foreground() -> bool:
         return os.tcgetpgrp(0) == os.getpgrp()
     except OSError:
         return True
+
+
+def handle_stops_from_outside(
+    app: App[Any], stop_requested: Callable[[], None]
+) -> Callable[[], None]:
+    """Take SIGTSTP and SIGCONT over for `app`, drawn on a terminal of its own, from Textual's
+    handlers; returns the function that puts the handlers before back. Off a terminal
+    (headless, a browser) or off the main thread it changes nothing.
+
+    SIGTSTP from outside (`kill -TSTP`; the keyboard's Ctrl+Z reaches the app as a key) is
+    taken as Ctrl+Z is: `stop_requested`, in the app's loop.
+
+    SIGCONT after a stop that the app did not make (SIGSTOP) goes to `_continued`. Textual's
+    handler started a second reader of keys there, beside the first: the keys typed after it
+    went to one or the other, some lost.
+    """
+    driver = app._driver
+    on_terminal = driver is not None and (driver.can_suspend or driver.is_inline)
+    if not on_terminal or threading.current_thread() is not threading.main_thread():
+        return lambda: None
+    loop = asyncio.get_running_loop()
+    pending = False
+
+    def retake() -> None:
+        nonlocal pending
+        try:
+            _continued(app)
+        finally:
+            pending = False
+
+    def on_continue(_signal: int, _frame: FrameType | None) -> None:
+        nonlocal pending
+        if not pending:  # one retake at a time, however many continues came
+            pending = True
+            loop.call_soon_threadsafe(retake)
+
+    def on_stop(_signal: int, _frame: FrameType | None) -> None:
+        loop.call_soon_threadsafe(stop_requested)
+
+    before = {
+        signal.SIGTSTP: signal.signal(signal.SIGTSTP, on_stop),
+        signal.SIGCONT: signal.signal(signal.SIGCONT, on_continue),
+    }
+
+    def restore() -> None:
+        for number, handler in before.items():
+            signal.signal(number, handler)
+
+    return restore
+
+
+def _continued(app: App[Any]) -> None:
+    """After a stop from outside: continued in the background, stop again until `fg`, as
+    `stop_until_continued` does; in the foreground, take the terminal back if the shell had
+    it meanwhile, and draw the app afresh.
+
+    A shell that stopped the job set the terminal's modes for itself (lines, echo) and wrote
+    its prompt where the app was drawn: the app then gives the terminal up and takes it
+    again, as after Ctrl+Z, with a fresh reader of keys. A process that was only paused
+    finds the terminal as it left it; its reader still has the keys typed meanwhile, read
+    in order.
+    """
+    while not _in_foreground():
+        os.kill(os.getpid(), signal.SIGSTOP)
+    driver = app._driver
+    if driver is None:
+        return
+    if _still_raw():
+        app.refresh()
+        return
+    if driver.is_inline:
+        driver.stop_application_mode()
+        # Drawn afresh from where the shell left the cursor, not where the last frame did.
+        app._previous_cursor_position = Offset(0, 0)
+        driver.start_application_mode()
+    else:
+        driver.suspend_application_mode()
+        driver.resume_application_mode()
+    app.refresh(layout=True)
+
+
+def _still_raw() -> bool:
+    """Whether the terminal on descriptor 0 is still in the app's modes: keys one at a time,
+    not echoed (True without a terminal: there is nothing to take back)."""
+    try:
+        local_modes = termios.tcgetattr(0)[3]
+    except termios.error:
+        return True
+    return not local_modes & (termios.ICANON | termios.ECHO)
