@@ -95,12 +95,16 @@ def shows_question(job: Job, last: int = 24) -> bool:
     return any("Which DB?" in line for line in job.screen()[-last:])
 
 
-def stopped_job(mode: tuple[str, ...]) -> Job:
-    """`ask choice "Which DB?"` as a job, stopped by Ctrl+Z once its question is on screen."""
+def stopped_job(mode: tuple[str, ...], by: str = "ctrl+z") -> Job:
+    """`ask choice "Which DB?"` as a job, stopped once its question is on screen by Ctrl+Z,
+    or by SIGTSTP from outside (`by="sigtstp"`)."""
     job = Job("ask", "choice", "Which DB?", "-o", "Postgres", "-o", "SQLite", *mode)
     job.expect("SQLite")
     time.sleep(0.5)  # past the input grace period
-    job.child.send("\x1a")
+    if by == "sigtstp":
+        os.kill(job.pid, signal.SIGTSTP)
+    else:
+        job.child.send("\x1a")
     job.expect("STOPPED")
     assert process_state(job.pid) == "T"
     assert not shows_question(job, last=10)
@@ -118,9 +122,10 @@ def bring_to_foreground(job: Job) -> None:
     assert shows_question(job)
 
 
+@pytest.mark.parametrize("by", ["ctrl+z", "sigtstp"])
 @pytest.mark.parametrize("mode", [(), ("--fullscreen",)], ids=["inline", "fullscreen"])
-def test_ctrl_z_stops_and_fg_shows_the_question_again(mode: tuple[str, ...]) -> None:
-    job = stopped_job(mode)
+def test_ctrl_z_stops_and_fg_shows_the_question_again(mode: tuple[str, ...], by: str) -> None:
+    job = stopped_job(mode, by)
     bring_to_foreground(job)
     job.child.send("2")
     job.expect("EXIT 0")
@@ -190,21 +195,6 @@ def test_the_full_app_stops_and_fg_brings_it_back_as_it_was() -> None:
     job.child.send("\x11")
     job.child.send("\x11")
     job.expect("EXIT")
-
-
-@pytest.mark.parametrize("mode", [(), ("--fullscreen",)], ids=["inline", "fullscreen"])
-def test_sigtstp_from_outside_stops_it_as_ctrl_z_does(mode: tuple[str, ...]) -> None:
-    job = Job("ask", "choice", "Which DB?", "-o", "Postgres", "-o", "SQLite", *mode)
-    job.expect("SQLite")
-    time.sleep(0.5)
-    os.kill(job.pid, signal.SIGTSTP)
-    job.expect("STOPPED")
-    assert process_state(job.pid) == "T"
-    assert not shows_question(job, last=10)
-    bring_to_foreground(job)
-    job.child.send("2")
-    job.expect("EXIT 0")
-    assert b'"content": "SQLite"' in job.output
 
 
 BURST = "abcdefghijklmnopqrstuvwxyz0123456789"
