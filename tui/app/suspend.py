@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-import termios
 import threading
 from collections.abc import Callable
 from types import FrameType
@@ -173,6 +172,8 @@ def _continued(app: App[Any]) -> None:
 def _still_raw() -> bool:
     """Whether the terminal on descriptor 0 is still in the app's modes: keys one at a time,
     not echoed (True without a terminal: there is nothing to take back)."""
+    import termios  # POSIX only, as stops and continues are
+
     try:
         local_modes = termios.tcgetattr(0)[3]
     except termios.error:
