@@ -31,7 +31,7 @@ from tui.app.key_recorder import KeyRecorder, secret_lengths
 from tui.app.messages import AgentActivity, AgentFailed, AgentFinished, QueueEventPosted
 from tui.app.rendered_lines import release_rendered_lines
 from tui.app.screenshot import masked_screenshot, screenshot_directory
-from tui.app.suspend import handle_stops_from_outside, suspend
+from tui.app.suspend import TERMINATED_STATUS, handle_signals_from_outside, suspend
 from tui.approvals.rules import ApprovalPolicy
 from tui.core.front_end import AnswerNotSent, FrontEndSource
 from tui.core.loading import set_aside_once_set_up
@@ -209,7 +209,7 @@ class ElicitationApp(KeyOrderApp[Any]):
         self.approvals = approvals if approvals is not None else ApprovalPolicy()
         self._detach_approvals: Callable[[], None] | None = None
         self._uninstall_log_redaction: Callable[[], None] | None = None
-        self._restore_stop_handlers: Callable[[], None] | None = None
+        self._restore_signal_handlers: Callable[[], None] | None = None
         self.ring_bell = bell_wanted() if bell is None else bell
         """Whether a question arriving rings the terminal bell."""
         self.notify_command = notify_command
@@ -273,7 +273,9 @@ class ElicitationApp(KeyOrderApp[Any]):
             main.styled_for = style_context(self)
         # Secrets answered from now on are scrubbed from every log record (see tui.secrets.redaction).
         self._uninstall_log_redaction = install_log_redaction()
-        self._restore_stop_handlers = handle_stops_from_outside(self, self.action_suspend)
+        self._restore_signal_handlers = handle_signals_from_outside(
+            self, stop_requested=self.action_suspend, terminated=self.terminated
+        )
         self._update_waiting()
         if self.transcript is not None:
             self._detach_transcript = self.transcript.attach(self.queue)
@@ -311,9 +313,9 @@ class ElicitationApp(KeyOrderApp[Any]):
         if self._uninstall_log_redaction is not None:
             self._uninstall_log_redaction()
             self._uninstall_log_redaction = None
-        if self._restore_stop_handlers is not None:
-            self._restore_stop_handlers()
-            self._restore_stop_handlers = None
+        if self._restore_signal_handlers is not None:
+            self._restore_signal_handlers()
+            self._restore_signal_handlers = None
         if self._detach_transcript is not None:
             self._detach_transcript()
             self._detach_transcript = None
@@ -358,11 +360,18 @@ class ElicitationApp(KeyOrderApp[Any]):
     def _exit_with_agent_result(self) -> None:
         self.exit_once(self.agent_result)
 
-    def exit_once(self, result: Any) -> None:
+    def exit_once(self, result: Any, return_code: int = 0) -> None:
         """Exit returning `result`, unless an exit is under way already: its result stands."""
         if not self._exiting:
             self._exiting = True
-            self.exit(result)
+            self.exit(result, return_code)
+
+    async def terminated(self) -> None:
+        """What SIGTERM (`kill`) does: quit at once, as a second Ctrl+Q does, the terminal
+        given back as it was; the process's exit status is then 143, as for a command a
+        shell ended with SIGTERM."""
+        await self._stop_asking()
+        self.exit_once(self.agent_result, TERMINATED_STATUS)
 
     def exit(
         self, result: Any = None, return_code: int = 0, message: RenderableType | None = None

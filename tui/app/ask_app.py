@@ -15,6 +15,9 @@ from tui.core.queue import ElicitationQueue
 INTERRUPTED = ElicitationResult(action="cancel", reason="interrupted")
 """What Ctrl+C ends the request with."""
 
+TERMINATED = ElicitationResult(action="cancel", reason="terminated")
+"""What SIGTERM (`kill`, `timeout`) ends the request with."""
+
 
 def _ask_once(request: Request, queue: ElicitationQueue) -> ElicitationResult:
     return queue.ask(request)
@@ -67,3 +70,7 @@ class AskApp(ElicitationApp):
     async def action_interrupt(self) -> None:
         await self._stop_asking()
         self.exit_once(INTERRUPTED)
+
+    async def terminated(self) -> None:
+        await self._stop_asking()
+        self.exit_once(TERMINATED)

@@ -1,5 +1,6 @@
 """The app as a shell job: Ctrl+Z stops the process as it stops a shell command, `fg` brings
-it back; a stop that came from outside (SIGSTOP) is recovered from the same way."""
+it back; a stop that came from outside (SIGSTOP) is recovered from the same way, and `kill`
+(SIGTERM) ends the app as quitting does, the terminal given back as it was."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import asyncio
 import os
 import signal
 import threading
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from types import FrameType
 from typing import Any
 
@@ -90,23 +91,31 @@ def _in_foreground() -> bool:
         return True
 
 
-def handle_stops_from_outside(
-    app: App[Any], stop_requested: Callable[[], None]
+TERMINATED_STATUS = 128 + signal.SIGTERM
+"""The exit status after SIGTERM, as a shell reports a command it ended (143)."""
+
+
+def handle_signals_from_outside(
+    app: App[Any],
+    *,
+    stop_requested: Callable[[], None],
+    terminated: Callable[[], Awaitable[None]],
 ) -> Callable[[], None]:
-    """Take SIGTSTP and SIGCONT over for `app`, drawn on a terminal of its own, from Textual's
-    handlers; returns the function that puts the handlers before back. Off a terminal
-    (headless, a browser) or off the main thread it changes nothing.
+    """Take SIGTERM, SIGTSTP and SIGCONT over for `app` while it runs, from Textual's handlers
+    and the default ones; returns the function that puts the handlers before back. Headless,
+    or off the main thread, it changes nothing.
 
-    SIGTSTP from outside (`kill -TSTP`; the keyboard's Ctrl+Z reaches the app as a key) is
-    taken as Ctrl+Z is: `stop_requested`, in the app's loop.
+    SIGTERM (`kill`, `timeout`) calls `terminated` in the app's loop: by default the process
+    ended at once, the terminal left as the app had set it (on the alternate screen, reading
+    mouse moves, the cursor hidden) and the questions' askers not told.
 
+    On a terminal of its own, SIGTSTP from outside (`kill -TSTP`; the keyboard's Ctrl+Z
+    reaches the app as a key) is taken as Ctrl+Z is: `stop_requested`, in the app's loop.
     SIGCONT after a stop that the app did not make (SIGSTOP) goes to `_continued`. Textual's
     handler started a second reader of keys there, beside the first: the keys typed after it
     went to one or the other, some lost.
     """
-    driver = app._driver
-    on_terminal = driver is not None and (driver.can_suspend or driver.is_inline)
-    if not on_terminal or threading.current_thread() is not threading.main_thread():
+    if app.is_headless or threading.current_thread() is not threading.main_thread():
         return lambda: None
     loop = asyncio.get_running_loop()
     pending = False
@@ -127,10 +136,17 @@ def handle_stops_from_outside(
     def on_stop(_signal: int, _frame: FrameType | None) -> None:
         loop.call_soon_threadsafe(stop_requested)
 
-    before = {
-        signal.SIGTSTP: signal.signal(signal.SIGTSTP, on_stop),
-        signal.SIGCONT: signal.signal(signal.SIGCONT, on_continue),
+    def on_terminate(_signal: int, _frame: FrameType | None) -> None:
+        loop.call_soon_threadsafe(app.call_later, terminated)
+
+    handlers: dict[signal.Signals, Callable[[int, FrameType | None], None]] = {
+        signal.SIGTERM: on_terminate
     }
+    driver = app._driver
+    if driver is not None and (driver.can_suspend or driver.is_inline):
+        handlers[signal.SIGTSTP] = on_stop
+        handlers[signal.SIGCONT] = on_continue
+    before = {number: signal.signal(number, handler) for number, handler in handlers.items()}
 
     def restore() -> None:
         for number, handler in before.items():

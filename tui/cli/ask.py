@@ -3,8 +3,8 @@
 The result is one line of JSON on stdout, `{"action": ..., "content": ..., "reason": ...}` (with
 `--raw`, only the content), and the exit status says how the request ended (see `exit_status`):
 0 accept (a confirmation: yes), 1 decline (a confirmation: no), 2 cancel, 3 invalid request,
-130 interrupted with Ctrl+C. `--fullscreen` takes the whole screen; `--plain` asks with line
-prompts instead.
+130 interrupted with Ctrl+C, 143 ended by SIGTERM. `--fullscreen` takes the whole screen;
+`--plain` asks with line prompts instead.
 """
 
 from __future__ import annotations
@@ -48,6 +48,10 @@ EXIT_INVALID = 3
 EXIT_INTERRUPTED = 130
 """The exit status after Ctrl+C, as a shell reports a command ended by SIGINT (128 + 2)."""
 
+EXIT_TERMINATED = 143
+"""The exit status after SIGTERM (`kill`, `timeout`), as a shell reports a command it ended
+(128 + 15)."""
+
 REDACTED = "**********"
 """What a typed secret is printed as without `--reveal-secret`."""
 
@@ -58,6 +62,7 @@ exit status:
   2    cancelled (Escape, Ctrl+Q, timeout, no terminal)
   3    invalid request (the reason on stderr; no UI is shown)
   130  interrupted with Ctrl+C (reason "interrupted")
+  143  ended by SIGTERM: kill, timeout (reason "terminated")
 The UI is drawn on the terminal (/dev/tty), so stdin and stdout may be pipes or files.
 With --to URL (or ELICIT_TUI_URL) the question goes to the inbox of `elicit-tui serve`
 instead, and no terminal is needed; exit 2 if no inbox answers there.
@@ -127,6 +132,8 @@ def exit_status(request: Request, result: ElicitationResult) -> int:
     """The exit status `ask` ends with once `request` ended with `result`."""
     if result.reason == "interrupted":
         return EXIT_INTERRUPTED
+    if result.reason == "terminated":
+        return EXIT_TERMINATED
     if request.kind == "confirmation" and result.action == "accept" and result.content is False:
         return EXIT_NO
     return EXIT_CODES[result.action]

@@ -45,7 +45,7 @@ def _run_demo(args: argparse.Namespace) -> int:
     summary = app.run()
     if not summary:
         print("The demo ended before the agent finished.")
-        return 1
+        return app.return_code or 1  # 143 when ended by SIGTERM
     print("The agent set up a service with these answers:")
     for key, value in summary.items():
         print(f"  {key:<12} {value}")

@@ -1,0 +1,108 @@
+"""`kill` (SIGTERM) ends `elicit-tui` as quitting does: the terminal is given back as it was
+(off the alternate screen, no mouse reports, the cursor shown, an inline dialog cleared),
+whoever waits for an answer hears why, and the exit status is 143, as a shell reports a
+command it ended. `timeout 60 elicit-tui ask ...` in a script ends so too.
+"""
+
+from __future__ import annotations
+
+import signal
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx2
+import pexpect
+import pyte
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs POSIX signals")
+
+EDGES = "╭│╰"
+LEFT_ALTERNATE_SCREEN = b"\x1b[?1049l"
+MOUSE_OFF = b"\x1b[?1000l"
+CURSOR_SHOWN = b"\x1b[?25h"
+
+
+def spawn(*args: str) -> pexpect.spawn:
+    return pexpect.spawn(
+        sys.executable,
+        ["-m", "tui.cli.main", *args],
+        dimensions=(24, 80),
+        cwd=str(REPO),
+        timeout=20,
+    )
+
+
+def terminated(child: pexpect.spawn) -> bytes:
+    """SIGTERM to `child`; what it wrote from then on, once it has exited."""
+    time.sleep(0.3)  # drawn and settled
+    child.kill(signal.SIGTERM)
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.signalstatus is None, "ended by the signal, not by the app"
+    after: bytes = child.before
+    return after
+
+
+def screen(output: bytes) -> list[str]:
+    emulator = pyte.Screen(80, 24)
+    pyte.ByteStream(emulator).feed(output)
+    return [line.rstrip() for line in emulator.display]
+
+
+@pytest.mark.parametrize("mode", [(), ("--fullscreen",)], ids=["inline", "fullscreen"])
+def test_kill_ends_ask_cancelled_and_gives_the_terminal_back(mode: tuple[str, ...]) -> None:
+    child = spawn("ask", "choice", "Which DB?", "-o", "Postgres", "-o", "SQLite", *mode)
+    child.expect_exact("SQLite")
+    before = bytes(child.before + child.after)
+    after = terminated(child)
+
+    assert child.exitstatus == 143
+    assert b'{"action": "cancel", "content": null, "reason": "terminated"}' in after
+    assert MOUSE_OFF in after and CURSOR_SHOWN in after
+    if mode:
+        assert LEFT_ALTERNATE_SCREEN in after
+    else:
+        # The dialog's lines are cleared: the shell's screen holds only the printed result.
+        shown = screen(before + after)
+        assert not any(edge in line for line in shown for edge in EDGES), shown
+
+
+def test_kill_ends_serve_and_its_waiting_asker_hears_closed() -> None:
+    child = spawn("serve", "--port", "0", "--no-auth")
+    child.expect(rb"elicit-tui serve on (http://127\.0\.0\.1:\d+)/mcp")
+    base = child.match.group(1).decode()
+    child.expect_exact("Serving MCP")
+    with httpx2.Client(base_url=base, timeout=30) as http:
+        request = {"kind": "choice", "message": "Ship it?", "options": ["yes", "no"]}
+        request_id = http.post("/v1/requests", json={"request": request}).json()["id"]
+        child.expect_exact("Ship it?")
+        heard: list[Any] = []
+        waiting = threading.Thread(
+            target=lambda: heard.append(
+                http.get(f"/v1/requests/{request_id}/result", params={"wait": 20}).json()
+            )
+        )
+        waiting.start()
+        after = terminated(child)
+        waiting.join(timeout=20)
+
+    assert child.exitstatus == 143
+    assert [answer["result"] for answer in heard] == [
+        {"action": "cancel", "content": None, "reason": "closed"}
+    ]
+    assert LEFT_ALTERNATE_SCREEN in after and MOUSE_OFF in after
+
+
+def test_kill_ends_the_full_app_and_gives_the_terminal_back() -> None:
+    child = spawn("demo", "--pause", "0")
+    child.expect_exact("be called?")
+    after = terminated(child)
+
+    assert child.exitstatus == 143
+    assert LEFT_ALTERNATE_SCREEN in after and MOUSE_OFF in after and CURSOR_SHOWN in after
