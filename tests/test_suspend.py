@@ -197,6 +197,18 @@ def test_the_full_app_stops_and_fg_brings_it_back_as_it_was() -> None:
     job.expect("EXIT")
 
 
+@pytest.mark.parametrize("mode", [(), ("--fullscreen",)], ids=["inline", "fullscreen"])
+def test_a_stopped_job_killed_as_a_shell_kills_it_ends(mode: tuple[str, ...]) -> None:
+    job = stopped_job(mode)
+    # `kill %1`: SIGTERM, and SIGCONT for a stopped job to get it; the shell keeps the terminal.
+    os.kill(job.pid, signal.SIGTERM)
+    os.kill(job.pid, signal.SIGCONT)
+    deadline = time.monotonic() + 10
+    while process_state(job.pid) != "Z" and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert process_state(job.pid) == "Z"  # ended, not yet reaped by the job shell
+
+
 BURST = "abcdefghijklmnopqrstuvwxyz0123456789"
 
 

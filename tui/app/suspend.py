@@ -107,7 +107,8 @@ def handle_signals_from_outside(
 
     SIGTERM (`kill`, `timeout`) calls `terminated` in the app's loop: by default the process
     ended at once, the terminal left as the app had set it (on the alternate screen, reading
-    mouse moves, the cursor hidden) and the questions' askers not told.
+    mouse moves, the cursor hidden) and the questions' askers not told. Out of the terminal's
+    foreground (stopped, or in the background) it still ends the process at once.
 
     On a terminal of its own, SIGTSTP from outside (`kill -TSTP`; the keyboard's Ctrl+Z
     reaches the app as a key) is taken as Ctrl+Z is: `stop_requested`, in the app's loop.
@@ -137,6 +138,13 @@ def handle_signals_from_outside(
         loop.call_soon_threadsafe(stop_requested)
 
     def on_terminate(_signal: int, _frame: FrameType | None) -> None:
+        if not _in_foreground():
+            # A stopped job killed (`kill %1` continues it to take the signal), or one in the
+            # background: the shell has the terminal, and taking it back to leave would stop
+            # the process again. It ends as SIGTERM ends a process, the terminal left alone.
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            os.kill(os.getpid(), signal.SIGTERM)
+            return
         loop.call_soon_threadsafe(app.call_later, terminated)
 
     handlers: dict[signal.Signals, Callable[[int, FrameType | None], None]] = {
