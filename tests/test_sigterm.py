@@ -28,14 +28,13 @@ MOUSE_OFF = b"\x1b[?1000l"
 CURSOR_SHOWN = b"\x1b[?25h"
 
 
+def python(*args: str) -> pexpect.spawn:
+    return pexpect.spawn(sys.executable, list(args), dimensions=(24, 80), cwd=str(REPO), timeout=20)
+
+
 def spawn(*args: str) -> pexpect.spawn:
-    return pexpect.spawn(
-        sys.executable,
-        ["-m", "tui.cli.main", *args],
-        dimensions=(24, 80),
-        cwd=str(REPO),
-        timeout=20,
-    )
+    """`elicit-tui ARGS` on an 80x24 pty."""
+    return python("-m", "tui.cli.main", *args)
 
 
 def terminated(child: pexpect.spawn) -> bytes:
@@ -106,3 +105,27 @@ def test_kill_ends_the_full_app_and_gives_the_terminal_back() -> None:
 
     assert child.exitstatus == 143
     assert LEFT_ALTERNATE_SCREEN in after and MOUSE_OFF in after and CURSOR_SHOWN in after
+
+
+PROGRAM = """\
+from tui import ElicitationApp, ElicitationQueue, ChoiceRequest
+
+def agent(queue):
+    return queue.ask(ChoiceRequest(message="Which DB?", options=["Postgres", "SQLite"]))
+
+ElicitationApp(ElicitationQueue(), agent).run()
+print("after run")
+"""
+
+
+def test_a_program_that_runs_the_app_keeps_sigterm_as_it_had_it() -> None:
+    # Its own process: SIGTERM ends it at once, as Python's default does, not only the app.
+    child = python("-c", PROGRAM)
+    child.expect_exact("SQLite")
+    time.sleep(0.3)
+    child.kill(signal.SIGTERM)
+    child.expect(pexpect.EOF)
+    child.close()
+
+    assert child.signalstatus == signal.SIGTERM
+    assert b"after run" not in child.before

@@ -34,7 +34,7 @@ from tui.app.screenshot import masked_screenshot, screenshot_directory
 from tui.app.suspend import TERMINATED_STATUS, handle_signals_from_outside, suspend
 from tui.approvals.rules import ApprovalPolicy
 from tui.core.front_end import AnswerNotSent, FrontEndSource
-from tui.core.loading import set_aside_once_set_up
+from tui.core.loading import is_command_process, set_aside_once_set_up
 from tui.core.models import (
     ENDED_UNSEEN,
     ChoiceRequest,
@@ -274,7 +274,10 @@ class ElicitationApp(KeyOrderApp[Any]):
         # Secrets answered from now on are scrubbed from every log record (see tui.secrets.redaction).
         self._uninstall_log_redaction = install_log_redaction()
         self._restore_signal_handlers = handle_signals_from_outside(
-            self, stop_requested=self.action_suspend, terminated=self.terminated
+            self,
+            stop_requested=self.action_suspend,
+            # A program that runs the app keeps SIGTERM as it had it: it may end the process.
+            terminated=self.terminated if is_command_process() else None,
         )
         self._update_waiting()
         if self.transcript is not None:
@@ -367,9 +370,9 @@ class ElicitationApp(KeyOrderApp[Any]):
             self.exit(result, return_code)
 
     async def terminated(self) -> None:
-        """What SIGTERM (`kill`) does: quit at once, as a second Ctrl+Q does, the terminal
-        given back as it was; the process's exit status is then 143, as for a command a
-        shell ended with SIGTERM."""
+        """What SIGTERM (`kill`) does in the `elicit-tui` command: quit at once, as a second
+        Ctrl+Q does, the terminal given back as it was; the command's exit status is then
+        143, as for a command a shell ended with SIGTERM."""
         await self._stop_asking()
         self.exit_once(self.agent_result, TERMINATED_STATUS)
 

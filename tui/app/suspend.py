@@ -99,16 +99,17 @@ def handle_signals_from_outside(
     app: App[Any],
     *,
     stop_requested: Callable[[], None],
-    terminated: Callable[[], Awaitable[None]],
+    terminated: Callable[[], Awaitable[None]] | None,
 ) -> Callable[[], None]:
     """Take SIGTERM, SIGTSTP and SIGCONT over for `app` while it runs, from Textual's handlers
     and the default ones; returns the function that puts the handlers before back. Headless,
     or off the main thread, it changes nothing.
 
-    SIGTERM (`kill`, `timeout`) calls `terminated` in the app's loop: by default the process
-    ended at once, the terminal left as the app had set it (on the alternate screen, reading
-    mouse moves, the cursor hidden) and the questions' askers not told. Out of the terminal's
-    foreground (stopped, or in the background) it still ends the process at once.
+    SIGTERM (`kill`, `timeout`) calls `terminated`, if given, in the app's loop: by default
+    the process ended at once, the terminal left as the app had set it (on the alternate
+    screen, reading mouse moves, the cursor hidden) and the questions' askers not told. Out of
+    the terminal's foreground (stopped, or in the background) it still ends the process at
+    once.
 
     On a terminal of its own, SIGTSTP from outside (`kill -TSTP`; the keyboard's Ctrl+Z
     reaches the app as a key) is taken as Ctrl+Z is: `stop_requested`, in the app's loop.
@@ -137,19 +138,9 @@ def handle_signals_from_outside(
     def on_stop(_signal: int, _frame: FrameType | None) -> None:
         loop.call_soon_threadsafe(stop_requested)
 
-    def on_terminate(_signal: int, _frame: FrameType | None) -> None:
-        if not _in_foreground():
-            # A stopped job killed (`kill %1` continues it to take the signal), or one in the
-            # background: the shell has the terminal, and taking it back to leave would stop
-            # the process again. It ends as SIGTERM ends a process, the terminal left alone.
-            signal.signal(signal.SIGTERM, signal.SIG_DFL)
-            os.kill(os.getpid(), signal.SIGTERM)
-            return
-        loop.call_soon_threadsafe(app.call_later, terminated)
-
-    handlers: dict[signal.Signals, Callable[[int, FrameType | None], None]] = {
-        signal.SIGTERM: on_terminate
-    }
+    handlers: dict[signal.Signals, Callable[[int, FrameType | None], None]] = {}
+    if terminated is not None:
+        handlers[signal.SIGTERM] = _on_terminate(app, loop, terminated)
     driver = app._driver
     if driver is not None and (driver.can_suspend or driver.is_inline):
         handlers[signal.SIGTSTP] = on_stop
@@ -161,6 +152,24 @@ def handle_signals_from_outside(
             signal.signal(number, handler)
 
     return restore
+
+
+def _on_terminate(
+    app: App[Any], loop: asyncio.AbstractEventLoop, terminated: Callable[[], Awaitable[None]]
+) -> Callable[[int, FrameType | None], None]:
+    """The SIGTERM handler: `terminated` in the app's loop."""
+
+    def on_terminate(_signal: int, _frame: FrameType | None) -> None:
+        if not _in_foreground():
+            # A stopped job killed (`kill %1` continues it to take the signal), or one in the
+            # background: the shell has the terminal, and taking it back to leave would stop
+            # the process again. It ends as SIGTERM ends a process, the terminal left alone.
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            os.kill(os.getpid(), signal.SIGTERM)
+            return
+        loop.call_soon_threadsafe(app.call_later, terminated)
+
+    return on_terminate
 
 
 def _continued(app: App[Any]) -> None:

@@ -116,4 +116,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
+    from tui.core.loading import mark_command_process
+
+    mark_command_process()  # `python -m tui.cli.main` is the command too
     sys.exit(main())

@@ -45,6 +45,11 @@ def mark_command_process() -> None:
     _command_process = True
 
 
+def is_command_process() -> bool:
+    """Whether `mark_command_process()` was called: the process is the `elicit-tui` command's."""
+    return _command_process
+
+
 def set_aside_once_set_up() -> None:
     """In the `elicit-tui` command's own process, once its app is set up (its common dialogs
     built ahead): collect what is garbage now, then move every object still alive to the
