@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pyte
 import pytest
 from recorded_session import lines, record_session, run_cli
 from secret_session import TARGET, carries_canary, wait_for
+from textual.pilot import Pilot
+from textual.screen import Screen
 
 from tui.app.app import ElicitationApp
 from tui.app.key_player import dummy_secret
+from tui.app.messages import AgentFinished
 from tui.app.replay_app import ReplayApp
 from tui.core.models import ElicitationResult, SecretRequest
 from tui.core.queue import ElicitationQueue
@@ -38,6 +42,37 @@ async def replay(path: Path, svg_dir: Path | None = None) -> ReplayApp:
     with memory_keyring():
         await app.run_async(headless=True, size=(80, 24), auto_pilot=app.player.drive)
     return app
+
+
+async def test_a_replay_exits_on_its_main_screen_when_the_agent_finishes_behind_a_modal(
+    recorded: Path,
+) -> None:
+    app = ReplayApp(read_transcript(recorded), timing=FAST)
+    in_front_at_exit: list[Screen[Any]] = []
+    exit_app = app.exit
+
+    def exit(*args: Any, **kwargs: Any) -> None:
+        in_front_at_exit.append(app.screen)
+        exit_app(*args, **kwargs)
+
+    app.exit = exit  # type: ignore[method-assign]
+
+    last = [r["id"] for r in lines(recorded) if r["type"] == "result"][-1]
+
+    def shown(screen: Screen[Any]) -> None:
+        if isinstance(screen, ElicitationModal) and screen.request.id == last:
+            # As when the agent's news comes before the last question's modal has closed.
+            app.post_message(AgentFinished("6 results"))
+
+    async def drive(pilot: Pilot[Any]) -> None:
+        app.screen_change_signal.subscribe(app, shown)
+        await app.player.drive(pilot)
+
+    with memory_keyring():
+        await app.run_async(headless=True, size=(80, 24), auto_pilot=drive)
+
+    # Not after the modal's refresh: a recording would end with the status still "running".
+    assert in_front_at_exit and not isinstance(in_front_at_exit[0], ElicitationModal)
 
 
 async def test_a_replay_gives_the_recorded_results_in_the_recorded_order(recorded: Path) -> None:

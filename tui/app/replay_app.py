@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import ClassVar
 
+from textual.screen import Screen
+
 from tui.app.app import ElicitationApp
 from tui.app.key_player import KeyPlayer
 from tui.app.messages import AgentFinished
@@ -69,8 +71,21 @@ class ReplayApp(ElicitationApp):
         self.replay_agent.stop.set()
 
     def on_agent_finished(self, message: AgentFinished) -> None:
-        # After the status shows the outcome, so a recording ends on it.
-        self.call_after_refresh(self.exit, message.value)
+        """Exit once the main screen, its status showing the outcome, has been drawn, so a
+        recording ends on it. The last answer's modal may still be in front as the news
+        comes: a refresh then is the modal's, and exiting after it left the main screen
+        undrawn, its status still saying the agent was running."""
+        main = self.screen_stack[0]
+
+        def exit_when_in_front(screen: Screen[object]) -> None:
+            if screen is main:
+                self.screen_change_signal.unsubscribe(self)
+                self.call_after_refresh(self.exit, message.value)
+
+        if self.screen is main:
+            self.call_after_refresh(self.exit, message.value)
+        else:
+            self.screen_change_signal.subscribe(self, exit_when_in_front)
 
     def bell(self) -> None:
         """A replay is silent."""
