@@ -29,11 +29,16 @@ FAST = Timing(speed=4, max_pause=0.2)
 
 @pytest.fixture(scope="module")
 def recorded(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """One Pilot-driven session (secret canary included) recorded for every test here."""
+    """One Pilot-driven session (secret canary included) recorded for every test here.
+
+    Set up before any test's own keyring: the canary goes to one in memory, never to the
+    keyring of whoever runs this file alone (nor "exists already" there from a run before).
+    """
     import asyncio
 
     path = tmp_path_factory.mktemp("recorded") / "session.jsonl"
-    asyncio.run(record_session(path))
+    with memory_keyring():
+        asyncio.run(record_session(path))
     return path
 
 
