@@ -200,7 +200,7 @@ class ElicitationApp(KeyOrderApp[Any]):
         """Updates of the main screen held back until the modal in front has painted."""
         self._shown: ElicitationModal[Any] | None = None
         self._until_asked: list[Notification] = []
-        """Notices the next question shown withdraws (`notify_until_asked`)."""
+        """Notices the next question shown withdraws (`notify(until_asked=True)`)."""
         self._nothing_to_send: str | None = None
         """The request whose modal the app closes with nothing left to send: it ended without
         this front end, or the answer given here was sent already."""
@@ -743,34 +743,15 @@ class ElicitationApp(KeyOrderApp[Any]):
         severity: SeverityLevel = "information",
         timeout: float | None = None,
         markup: bool = False,
+        until_asked: bool = False,
     ) -> None:
         """Show a notification, with every secret answered so far scrubbed from it.
 
         Shown literally unless `markup` is set: notifications quote agents' text and errors.
+        With `until_asked`, a notice about the app itself (a server's token) that the next
+        question shown withdraws: it sits in the bottom right corner, where a tall dialog has
+        its choices.
         """
-        self._post_notice(message, title, severity, timeout, markup)
-
-    def notify_until_asked(
-        self,
-        message: str,
-        *,
-        title: str = "",
-        severity: SeverityLevel = "information",
-        timeout: float | None = None,
-    ) -> None:
-        """Show a notice about the app itself (a server's token, a missing keyring) that the
-        next question shown withdraws: it sits in the bottom right corner, where a tall dialog
-        has its choices."""
-        self._until_asked.append(self._post_notice(message, title, severity, timeout, False))
-
-    def _post_notice(
-        self,
-        message: str,
-        title: str,
-        severity: SeverityLevel,
-        timeout: float | None,
-        markup: bool,
-    ) -> Notification:
         notification = Notification(
             REDACTOR.scrub(message),
             REDACTOR.scrub(title),
@@ -779,7 +760,8 @@ class ElicitationApp(KeyOrderApp[Any]):
             markup=markup,
         )
         self.post_message(Notify(notification))
-        return notification
+        if until_asked:
+            self._until_asked.append(notification)
 
     def _fatal_error(self) -> None:
         # Textual's report prints every frame's locals, where a typed secret may sit unregistered.

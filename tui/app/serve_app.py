@@ -131,13 +131,17 @@ class ServeApp(ElicitationApp):
         # Shown until the first question, for the person to copy into a client; the terminal
         # got the whole config.
         if self._token is None:
-            self.notify_until_asked(
-                "No token: every local process may ask (--no-auth).", severity="warning"
+            self.notify(
+                "No token: every local process may ask (--no-auth).",
+                severity="warning",
+                until_asked=True,
             )
         else:
             note = f" {self._token_note}" if self._token_note else ""
-            self.notify_until_asked(
-                f"Clients send  Authorization: Bearer {self._token}{note}", timeout=20
+            self.notify(
+                f"Clients send  Authorization: Bearer {self._token}{note}",
+                timeout=20,
+                until_asked=True,
             )
 
     @property
