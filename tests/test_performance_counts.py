@@ -10,8 +10,9 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
-from app_driver import SIZE, wait_for, wait_for_modal
+from app_driver import SIZE, screen_text, wait_for, wait_for_modal
 from asking import burst
+from rich.table import Table
 from textual._styles_cache import StylesCache
 from textual.pilot import Pilot
 from textual.widget import Widget
@@ -20,7 +21,14 @@ from textual.widgets._select import SelectOverlay
 
 from tui.app.app import ElicitationApp
 from tui.core import models
-from tui.core.models import ChoiceRequest, FormRequest, MultiChoiceRequest, Request
+from tui.core.models import (
+    ChoiceRequest,
+    FormRequest,
+    MultiChoiceRequest,
+    Question,
+    QuestionsRequest,
+    Request,
+)
 from tui.core.queue import ElicitationQueue
 from widgets.long_lists import LongOptionList
 from widgets.long_selection_list import LongSelectionList
@@ -260,3 +268,28 @@ async def test_a_form_request_s_schema_is_parsed_once(monkeypatch: pytest.Monkey
         await pilot.pause()
     assert request.check_content({"pick": "option 7"}) == {"pick": "option 7"}
     assert len(parsed) == 1
+
+
+async def test_a_batch_s_options_are_drawn_without_rich_s_table_layout(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A batch's options, measured and drawn for its first frame and again at each tick, go
+    through Textual's own text layout: rich's table layout made up most of their cost."""
+    laid_out: list[Table] = []
+    original = Table.__rich_console__
+
+    def counting(table: Table, *args: Any) -> Any:
+        laid_out.append(table)
+        return original(table, *args)
+
+    monkeypatch.setattr(Table, "__rich_console__", counting)
+    questions = [
+        Question(question="Which?", header="Pick", options=["Alpha", "Beta"], multi_select=True)
+    ]
+    request = QuestionsRequest(questions=questions)
+    app = ElicitationApp(ElicitationQueue(), ask_all([request]), input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_modal(pilot, "Which?")
+        await pilot.press("space", "down", "space")
+        await wait_for(pilot, lambda: "☑ 2 Beta" in screen_text(app))
+    assert laid_out == []

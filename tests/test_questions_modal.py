@@ -192,6 +192,39 @@ async def test_a_lone_single_select_question_is_answered_by_its_pick() -> None:
     assert asker.results[0].content == {"answers": {LICENSE: "Apache-2.0"}, "notes": {}}
 
 
+async def test_a_long_option_wraps_under_its_label_not_under_its_mark() -> None:
+    label = "Keep every session on the server " + "and sign it again each hour " * 3
+    request = QuestionsRequest(
+        questions=[
+            {
+                "question": AUTH,
+                "header": "Auth",
+                "multi_select": True,
+                "options": [
+                    {"label": label.strip(), "description": "[b]short[/b] sessions\nno refresh"},
+                    "OAuth",
+                ],
+            }
+        ]
+    )
+    app = ElicitationApp(ElicitationQueue(), Asker(request), input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await modal_of(pilot)
+        await pilot.press("space")
+        await wait_for(pilot, lambda: "☑ 1" in screen_text(app))
+        lines = screen_text(app).splitlines()
+    first = next(n for n, line in enumerate(lines) if "☑ 1 Keep every session" in line)
+    after = next(n for n, line in enumerate(lines) if "☐ 2 OAuth" in line)
+    column = lines[first].index("Keep")
+    rows = [line[column:].rstrip(" │") for line in lines[first:after]]
+    # Wrapped on words, every row of the label and of its description under the label's
+    # first letter: the mark's column stays clear.
+    assert len(rows) == 4
+    assert " ".join(rows[:2]).split() == label.split()
+    assert rows[2:] == ["[b]short[/b] sessions", "no refresh"]
+    assert all(line[:column].strip(" │") == "" for line in lines[first + 1 : after])
+
+
 async def test_the_highlighted_option_s_preview_is_shown() -> None:
     app = ElicitationApp(ElicitationQueue(), Asker(parse_request(BATCH)), input_grace=0)
     async with app.run_test(size=SIZE) as pilot:

@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import ClassVar
 
-from rich.table import Table
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
 from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Input, Label, OptionList, Static
@@ -20,6 +20,7 @@ from tui.core.models import Question, QuestionAnswer
 from tui.secrets.redaction import REDACTOR
 from widgets.checklist import NOT_PICKED, PICKED, TICKED, UNTICKED
 from widgets.choice import FILTER_THRESHOLD
+from widgets.hanging import Hanging
 from widgets.html_preview import html_as_markdown
 from widgets.literal import literal
 from widgets.screen_share import ScreenShare
@@ -311,24 +312,22 @@ class QuestionPane(Vertical):
         if other is not None:
             other.set_class(self._other_chosen or self.question.multi_select, "chosen")
 
-    def _prompt(self, number: int, index: int) -> Table:
+    def _prompt(self, number: int, index: int) -> Hanging:
         option = self.question.options[index]
         picked = index in self._picked
         if self.question.multi_select:
             mark = TICKED if picked else UNTICKED
         else:
             mark = PICKED if picked else NOT_PICKED
-        # Two columns, so a long description hangs under its label instead of under the mark.
-        prompt = Table.grid(padding=(0, 1))
-        prompt.add_column(no_wrap=True)
-        prompt.add_column()
-        gutter = Text(mark, style="bold" if picked else "dim")
-        gutter.append(f" {number}" if number <= 9 else "  ", style="dim")
-        label = literal(option.label, style="bold" if picked else "")
+        # The label beside the mark, a long description hanging under the label.
+        gutter = Content.assemble(
+            (mark, "bold" if picked else "dim"),
+            (f" {number}" if number <= 9 else "  ", "dim"),
+        )
+        body = Content.assemble((REDACTOR.scrub(option.label), "bold" if picked else ""))
         if option.description:
-            label.append(literal(f"\n{option.description}", style="dim"))
-        prompt.add_row(gutter, label)
-        return prompt
+            body = Content.assemble(body, ("\n" + REDACTOR.scrub(option.description), "dim"))
+        return Hanging(gutter, body)
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         event.stop()
