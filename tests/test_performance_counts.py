@@ -32,6 +32,7 @@ from tui.core.models import (
 from tui.core.queue import ElicitationQueue
 from widgets.long_lists import LongOptionList
 from widgets.long_selection_list import LongSelectionList
+from widgets.page_strip import PageStrip
 from widgets.timeline import MAX_ROWS, Timeline
 
 
@@ -293,3 +294,20 @@ async def test_a_batch_s_options_are_drawn_without_rich_s_table_layout(
         await pilot.press("space", "down", "space")
         await wait_for(pilot, lambda: "☑ 2 Beta" in screen_text(app))
     assert laid_out == []
+
+
+async def test_a_batch_s_first_frame_is_made_of_twenty_widgets_its_tab_strip_one() -> None:
+    """Each widget of a dialog's first frame is mounted, styled and laid out before it: a
+    batch of two questions has 20 (Textual's tab strip alone was 8, and a layout pass)."""
+    questions = [
+        Question(question="Which?", header="One", options=["Alpha", "Beta"]),
+        Question(question="Which ones?", header="Two", options=["Gamma"], multi_select=True),
+    ]
+    request = QuestionsRequest(questions=questions)
+    app = ElicitationApp(ElicitationQueue(), ask_all([request]), input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        modal = await wait_for_modal(pilot)
+        widgets = list(modal.query("*"))
+        strip = modal.query_one(PageStrip)
+        assert not strip.children
+    assert len(widgets) == 20

@@ -9,8 +9,7 @@ from app_driver import SIZE, screen_text, wait_for, wait_for_modal
 from asking import Asker, burst
 from pydantic import ValidationError
 from rich.console import Console
-from textual.widgets import Markdown, Static, Tab, Tabs
-from textual.widgets._tabs import Underline
+from textual.widgets import Markdown, Static
 
 from tui.app.app import ElicitationApp
 from tui.core.models import ElicitationResult, Question, QuestionsRequest, parse_request
@@ -20,6 +19,7 @@ from tui.integrations.claude_code import (
     to_ask_user_question_answer,
     to_pilotdeck_answer,
 )
+from widgets.page_strip import PageStrip
 from widgets.questions import QuestionsModal
 
 AUTH = "How should users sign in?"
@@ -172,7 +172,7 @@ async def test_submit_with_an_unanswered_question_is_refused_on_the_review_tab()
         assert "1 unanswered" in str(modal.query_one("#progress").render())
         review = plain(modal.query_one("#page-review", Static).content)
         assert "✖ Deploy  unanswered" in review and "✔ Auth    OAuth" in review
-        assert modal.query_one(Tabs).query_one("#tab-2", Tab).label.plain == "○ Deploy"
+        assert modal.query_one(PageStrip).labels[2].plain == "○ Deploy"
         await pilot.press("left", "left", "1", "enter", "enter")  # Deploy; License; submit
         await wait_for(pilot, lambda: bool(asker.results))
     assert asker.results[0].content["answers"][DEPLOY] == "Fly.io"
@@ -186,7 +186,7 @@ async def test_a_lone_single_select_question_is_answered_by_its_pick() -> None:
     app = ElicitationApp(ElicitationQueue(), asker, input_grace=0)
     async with app.run_test(size=SIZE) as pilot:
         modal = await modal_of(pilot)
-        assert not modal.query(Tabs)
+        assert not modal.query(PageStrip)
         await pilot.press("2")
         await wait_for(pilot, lambda: bool(asker.results))
     assert asker.results[0].content == {"answers": {LICENSE: "Apache-2.0"}, "notes": {}}
@@ -407,14 +407,14 @@ async def test_clicking_a_tab_shows_its_question_also_in_a_reloaded_batch() -> N
     app = ElicitationApp(ElicitationQueue(), asker, input_grace=0)
     async with app.run_test(size=SIZE) as pilot:
         first = await wait_for_modal(pilot, "Old batch")
-        await pilot.click("#tab-1")
+        await click_tab(pilot, 1)
         await wait_for(pilot, lambda: "Old second?" in screen_text(app))
         # d, back to the first: a, Enter keeps d, Enter on Review submits
         burst(app, "2", "shift+tab", "shift+tab", "1", "enter", "enter")
         second = await wait_for_modal(pilot, "New batch")
         await pilot.pause()
         reloaded_first_page = "New first?" in screen_text(app)
-        await pilot.click("#tab-1")
+        await click_tab(pilot, 1)
         await wait_for(pilot, lambda: "New second?" in screen_text(app))
         burst(app, "1", "shift+tab", "shift+tab", "2", "enter", "enter")
         await wait_for(pilot, lambda: len(asker.results) == 2)
@@ -426,21 +426,70 @@ async def test_clicking_a_tab_shows_its_question_also_in_a_reloaded_batch() -> N
     ]
 
 
-async def test_the_tab_strip_moves_its_underline_without_sliding() -> None:
-    """Textual's strip starts a 0.3 s slide 20 ms after a switch, from wherever its underline
-    is by then. In a dialog kept for the next batch, that was where the reload had put it (the
-    strip cleared), so the next batch's underline slid in now and then."""
+def label_x(strip: PageStrip, page: int) -> int:
+    """The strip's column of the first cell of page `page`'s label (its mark)."""
+    return sum(label.cell_length + 2 for label in strip.labels[:page]) + 1
+
+
+async def click_tab(pilot: Any, page: int) -> None:
+    """Click the label of page `page` on the dialog's tab strip."""
+    strip = pilot.app.screen.query_one(PageStrip)
+    assert await pilot.click(offset=(strip.region.x + label_x(strip, page), strip.region.y))
+
+
+def underlined(text: str) -> str:
+    """The label over the tab strip's underline on the screen `text`."""
+    lines = text.splitlines()
+    row = next(n for n, line in enumerate(lines) if "━" in line and "╺" in line)
+    bar = lines[row]
+    start = bar.index("╸") + 1 if "╸" in bar[: bar.index("╺")] else bar.index("━")
+    return lines[row - 1][start : bar.index("╺")]
+
+
+async def test_the_tab_strip_underlines_the_question_shown_in_the_frame_that_shows_it() -> None:
     app = ElicitationApp(ElicitationQueue(), Asker(parse_request(BATCH)), input_grace=0)
     async with app.run_test(size=SIZE) as pilot:
-        modal = await modal_of(pilot)
-        tabs = modal.query_one(Tabs)
-        underline = tabs.query_one(Underline)
-        for key in ("tab", "tab", "shift+tab", "right"):
+        await modal_of(pilot)
+        assert underlined(screen_text(app)) == "○ Auth"
+        shown = []
+        for key in ("tab", "tab", "shift+tab", "right", "tab", "tab"):
             burst(app, key)
             await pilot.pause()
-            underline.highlight_start = underline.highlight_end = 0  # as clearing the strip does
-            await pilot.pause(0.05)
-            assert not app.animator.is_being_animated(underline, "highlight_start")
+            shown.append(underlined(screen_text(app)))
+        await click_tab(pilot, 0)
+        await pilot.pause()
+        shown.append(underlined(screen_text(app)))
+    assert shown == [
+        "○ Storage",
+        "○ Deploy",
+        "○ Storage",
+        "○ Deploy",
+        "○ License",
+        "Review",
+        "○ Auth",
+    ]
+
+
+async def test_the_label_under_the_mouse_is_lit_as_the_shown_one_is() -> None:
+    app = ElicitationApp(ElicitationQueue(), Asker(parse_request(BATCH)), input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await modal_of(pilot)
+        strip = app.screen.query_one(PageStrip)
+
+        def colour_of(page: int) -> object:
+            x = label_x(strip, page) + 2  # the header's first letter, after the mark and a space
+            segments = list(strip.render_line(0).crop(x, x + 1))
+            return segments[0].style.color if segments[0].style else None
+
+        shown, dimmed = colour_of(0), colour_of(2)
+        assert shown != dimmed
+        x = strip.region.x + label_x(strip, 2)
+        await pilot.hover(offset=(x, strip.region.y))
+        await pilot.pause()
+        assert colour_of(2) == shown
+        await pilot.hover(offset=(x, strip.region.y + 3))
+        await pilot.pause()
+        assert colour_of(2) == dimmed
 
 
 REGION = "Which region?"

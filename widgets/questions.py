@@ -11,49 +11,19 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.content import Content
-from textual.widgets import ContentSwitcher, Input, Static, Tab, Tabs
-from textual.widgets._tabs import Underline
+from textual.widgets import ContentSwitcher, Input, Static
 
 from tui.core.models import Question, QuestionAnswer, QuestionsRequest
 from tui.secrets.redaction import REDACTOR
 from widgets.base import ElicitationModal, InvalidAnswer
 from widgets.literal import literal
+from widgets.page_strip import PageStrip
 from widgets.question_pane import QuestionPane
 
 REVIEW = "review"
 
 SPARE_PANES = 8
 """At most this many panes of earlier batches are kept for later ones (bar any still mounting)."""
-
-
-class PageTabs(Tabs):
-    """The questions' tab strip: its underline is under the page shown at once.
-
-    Textual slides it there over 0.3 s, starting 20 ms after each switch, from where the
-    active tab was at the next refresh of the screen in front. Keys switch pages faster than
-    that; and for a dialog kept and reloaded with new questions, that screen can be the one
-    under it, before the new labels are laid out: the underline kept the last batch's width.
-    Here it is placed from the labels, which decide the tabs' widths, when it is asked for.
-    """
-
-    def _highlight_active(self, animate: bool = True) -> None:
-        self.underline_active()
-
-    def underline_active(self) -> None:
-        """Put the underline under the active tab now, as the tabs' labels place it."""
-        underline = self.query_one(Underline)
-        start = 0
-        for tab in self.query("#tabs-list > Tab").results(Tab):
-            if not tab.display:
-                continue  # a tab for a question of a bigger batch than this one
-            left, right = tab.styles.gutter.left, tab.styles.gutter.right
-            if tab.has_class("-active"):
-                underline.show_highlight = True
-                underline.highlight_start = start + left
-                underline.highlight_end = start + left + tab.label.cell_length
-                return
-            start += left + tab.label.cell_length + right
-        underline.show_highlight = False
 
 
 class QuestionsModal(ElicitationModal[QuestionsRequest]):
@@ -108,17 +78,8 @@ class QuestionsModal(ElicitationModal[QuestionsRequest]):
         """Panes of an earlier batch that the one shown has no question for: kept, hidden,
         for a later batch that has (see `reload`)."""
         self._pages = ContentSwitcher(initial=self._panes[0].id, id="pages")
-        self._tabs: list[Tab] = []
-        """A tab per question of the biggest batch shown; those after the batch's are hidden."""
-        self._strip: PageTabs | None = None
+        self._strip = PageStrip(id="question-tabs") if self.several else None
         """The tab strip: a lone question has none."""
-        if self.several:
-            self._tabs = [Tab(self._tab_label(i), id=f"tab-{i}") for i in range(len(self._panes))]
-            self._strip = PageTabs(
-                *self._tabs, Tab("Review", id=f"tab-{REVIEW}"), id="question-tabs"
-            )
-            # Keys belong to the question under the strip; the strip only shows where you are.
-            self._strip.can_focus = False
         self._progress = Static(id="progress", markup=False)
         self._review_page = Static(id=f"page-{REVIEW}", markup=False)
 
@@ -169,20 +130,8 @@ class QuestionsModal(ElicitationModal[QuestionsRequest]):
                 self._spare.append(pane)
             else:
                 pane.remove()
-        self._show_tabs(len(panes))
         super().reload(request, deadline=deadline)
         self.call_after_refresh(self._mount_later_panes)
-
-    def _show_tabs(self, count: int) -> None:
-        """Show a tab for each of `count` questions, hiding the rest (from bigger batches)."""
-        if self._strip is None:
-            return
-        while len(self._tabs) < count:
-            tab = Tab("", id=f"tab-{len(self._tabs)}")  # labelled as the dialog is filled
-            self._tabs.append(tab)
-            self._strip.add_tab(tab, before=f"tab-{REVIEW}")
-        for i, tab in enumerate(self._tabs):
-            tab.display = i < count
 
     def on_mount(self) -> None:
         if self.several and self.is_current:
@@ -213,10 +162,6 @@ class QuestionsModal(ElicitationModal[QuestionsRequest]):
 
     def fill(self) -> None:
         if self._page:  # reloaded after an answer given on a later page, or the Review tab
-            # Cleared first, the tab strip starts over as a fresh one does, with no underline
-            # left under the tab the last batch was answered on.
-            if self._strip is not None:
-                self._strip.active = ""
             self._show(0)
         else:
             self._refresh_status()
@@ -263,10 +208,8 @@ class QuestionsModal(ElicitationModal[QuestionsRequest]):
 
     def _show(self, page: int) -> None:
         self._page = max(0, min(page, len(self.request.questions)))
-        # Switched here, not on the Tabs' message, so a key typed next lands on the new page.
+        # Switched here, at once, so a key typed next lands on the new page.
         self._pages.current = (self._review_page if self.on_review else self.panes[self._page]).id
-        if self._strip is not None:
-            self._strip.active = f"tab-{REVIEW if self.on_review else self._page}"
         if self.on_review:
             self.set_focus(None)
         else:
@@ -274,16 +217,10 @@ class QuestionsModal(ElicitationModal[QuestionsRequest]):
         self._refresh_status()
         self.refresh_bindings()
 
-    async def on_tabs_tab_activated(self, event: Tabs.TabActivated) -> None:
+    async def on_page_strip_chosen(self, event: PageStrip.Chosen) -> None:
         event.stop()
-        if event.tab.id != event.tabs.active:
-            # Out of date: a page shown by `go_to` since, or a batch answered since (the
-            # modal is kept, and reloaded with the next batch of its shape).
-            return
-        name = (event.tab.id or "").removeprefix("tab-")
-        page = len(self.request.questions) if name == REVIEW else int(name)
-        if page != self._page:
-            await self.go_to(page)
+        if event.page != self._page:
+            await self.go_to(event.page)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         typing = isinstance(self.focused, Input)
@@ -367,15 +304,9 @@ class QuestionsModal(ElicitationModal[QuestionsRequest]):
         if not self.several:
             return
         panes = self.panes
-        relabelled = False
-        for i, (pane, tab) in enumerate(zip(panes, self._tabs[: len(panes)], strict=True)):
-            label = self._tab_label(i, pane.answer is not None)
-            if tab.label != label:  # by its text: a relabel redraws the tab
-                tab.label = label
-                relabelled = True
-        if relabelled and self._strip is not None:
-            # At once, not when the strip hears of it: a reloaded dialog may be drawn first.
-            self._strip.underline_active()
+        if self._strip is not None:
+            labels = [self._tab_label(i, pane.answer is not None) for i, pane in enumerate(panes)]
+            self._strip.show([*labels, Content("Review")], self._page)
         missing = sum(pane.answer is None for pane in panes)
         left = f"{missing} unanswered" if missing else "all answered"
         if self.on_review:
