@@ -10,6 +10,7 @@ import pyte
 import pytest
 from app_driver import SIZE, screen_text, wait_for, wait_for_modal
 from asking import Asker, burst
+from rich.console import Console
 from textual._compositor import CompositorUpdate
 from textual.color import Color
 from textual.events import ScreenResume
@@ -728,6 +729,26 @@ async def test_a_batch_of_the_same_shape_is_shown_as_a_fresh_one_would_be() -> N
     # not at the width of the last batch's.
     fresh_underline = next(row for row in fresh[0].splitlines() if "╸" in row)
     assert set(drawn_before_a_key) == {fresh_underline}
+
+
+async def test_a_kept_batch_dialog_holds_nothing_of_the_answers_given_in_it() -> None:
+    """Its Review page, hidden until the next batch's Review is shown, is emptied with the
+    rest of what was typed, not left holding the last batch's answers."""
+    asker = Asker(FIRST_BATCH, SECOND_BATCH)
+    app = app_for(asker)
+    async with app.run_test(size=SIZE) as pilot:
+        first = await wait_for_modal(pilot, "Set up the service")
+        burst(app, "2", "1", *TYPED[0], "down", *TYPED[1], "enter")
+        await wait_for(pilot, lambda: TYPED[0] in screen_text(app))  # on the Review tab
+        burst(app, "enter")
+        second = await wait_for_modal(pilot, "Set up the data")
+        await pilot.pause()
+        console = Console(width=100, color_system=None)
+        with console.capture() as captured:
+            console.print(second.query_one("#page-review", Static).content)
+    assert second is first
+    review = captured.get()
+    assert not [typed for typed in TYPED if typed in review]
 
 
 LONGER_BATCH = QuestionsRequest(

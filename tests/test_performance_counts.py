@@ -33,6 +33,7 @@ from tui.core.queue import ElicitationQueue
 from widgets.long_lists import LongOptionList
 from widgets.long_selection_list import LongSelectionList
 from widgets.page_strip import PageStrip
+from widgets.questions import QuestionsModal
 from widgets.timeline import MAX_ROWS, Timeline
 
 
@@ -311,3 +312,31 @@ async def test_a_batch_s_first_frame_is_made_of_twenty_widgets_its_tab_strip_one
         strip = modal.query_one(PageStrip)
         assert not strip.children
     assert len(widgets) == 20
+
+
+async def test_a_batch_s_review_is_built_when_it_is_shown_not_at_every_key(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    built: list[object] = []
+    original = QuestionsModal._review
+
+    def counting(modal: QuestionsModal, panes: Any) -> Any:
+        built.append(panes)
+        return original(modal, panes)
+
+    monkeypatch.setattr(QuestionsModal, "_review", counting)
+    questions = [
+        Question(question="Which?", header="One", options=["Alpha", "Beta"]),
+        Question(question="Which ones?", header="Two", options=["Gamma"], multi_select=True),
+    ]
+    request = QuestionsRequest(questions=questions)
+    app = ElicitationApp(ElicitationQueue(), ask_all([request]), input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_modal(pilot)
+        await pilot.press("down", "1", "space", "down", "down", *"a note")
+        await wait_for(pilot, lambda: "a note" in screen_text(app))
+        while_answering = len(built)
+        await pilot.press("tab")
+        await wait_for(pilot, lambda: "Review ·" in screen_text(app))
+    assert while_answering == 0
+    assert built

@@ -170,6 +170,7 @@ class QuestionsModal(ElicitationModal[QuestionsRequest]):
     def forget(self) -> None:
         for pane in self.panes:
             pane.forget()
+        self._review_page.update("")  # what was answered, as the Review tab last showed it
 
     # -- layout ---------------------------------------------------------------------------
 
@@ -315,7 +316,9 @@ class QuestionsModal(ElicitationModal[QuestionsRequest]):
         else:
             progress = f"Question {self._page + 1} of {len(panes)} · {left}"
         self._progress.update(progress)
-        self._review_page.update(self._review(panes))
+        if self.on_review:
+            # Built when shown: answers change on the questions' pages, never on this one.
+            self._review_page.update(self._review(panes))
 
     def _review(self, panes: list[QuestionPane]) -> Table:
         """One row per question: a mark, its header, and the answer over the question's text."""
