@@ -297,15 +297,19 @@ async def test_a_batch_s_options_are_drawn_without_rich_s_table_layout(
     assert laid_out == []
 
 
-async def test_a_batch_s_first_frame_is_made_of_twenty_widgets_its_tab_strip_one() -> None:
-    """Each widget of a dialog's first frame is mounted, styled and laid out before it: a
-    batch of two questions has 20 (Textual's tab strip alone was 8, and a layout pass)."""
-    questions = [
+TWO_QUESTIONS = QuestionsRequest(
+    questions=[
         Question(question="Which?", header="One", options=["Alpha", "Beta"]),
         Question(question="Which ones?", header="Two", options=["Gamma"], multi_select=True),
     ]
-    request = QuestionsRequest(questions=questions)
-    app = ElicitationApp(ElicitationQueue(), ask_all([request]), input_grace=0)
+)
+"""A batch: a tab each, and a Review tab."""
+
+
+async def test_a_batch_s_first_frame_is_made_of_twenty_widgets_its_tab_strip_one() -> None:
+    """Each widget of a dialog's first frame is mounted, styled and laid out before it: a
+    batch of two questions has 20 (Textual's tab strip alone was 8, and a layout pass)."""
+    app = ElicitationApp(ElicitationQueue(), ask_all([TWO_QUESTIONS]), input_grace=0)
     async with app.run_test(size=SIZE) as pilot:
         modal = await wait_for_modal(pilot)
         widgets = list(modal.query("*"))
@@ -325,12 +329,7 @@ async def test_a_batch_s_review_is_built_when_it_is_shown_not_at_every_key(
         return original(modal, panes)
 
     monkeypatch.setattr(QuestionsModal, "_review", counting)
-    questions = [
-        Question(question="Which?", header="One", options=["Alpha", "Beta"]),
-        Question(question="Which ones?", header="Two", options=["Gamma"], multi_select=True),
-    ]
-    request = QuestionsRequest(questions=questions)
-    app = ElicitationApp(ElicitationQueue(), ask_all([request]), input_grace=0)
+    app = ElicitationApp(ElicitationQueue(), ask_all([TWO_QUESTIONS]), input_grace=0)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for_modal(pilot)
         await pilot.press("down", "1", "space", "down", "down", *"a note")
