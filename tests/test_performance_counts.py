@@ -65,6 +65,19 @@ def ask_all(requests: list[Request]) -> Any:
     return agent
 
 
+def calls_of(monkeypatch: pytest.MonkeyPatch, owner: object, name: str) -> list[tuple[Any, ...]]:
+    """The arguments of each call of `owner.name` from now on, as it goes on working."""
+    calls: list[tuple[Any, ...]] = []
+    original = getattr(owner, name)
+
+    def recording(*args: Any) -> Any:
+        calls.append(args)
+        return original(*args)
+
+    monkeypatch.setattr(owner, name, recording)
+    return calls
+
+
 def tracked_objects() -> int:
     gc.collect()
     return len(gc.get_objects())
@@ -252,14 +265,7 @@ async def test_a_long_enum_s_list_builds_only_the_rows_it_draws() -> None:
 
 async def test_a_form_request_s_schema_is_parsed_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """Made, shown, answered: the schema of 10,000 options is read into options once."""
-    parsed: list[object] = []
-    original = models.parse_schema
-
-    def counting(schema: dict[str, Any]) -> Any:
-        parsed.append(schema)
-        return original(schema)
-
-    monkeypatch.setattr(models, "parse_schema", counting)
+    parsed = calls_of(monkeypatch, models, "parse_schema")
     prop = {"type": "string", "enum": [f"option {n}" for n in range(10_000)]}
     schema = {"type": "object", "properties": {"pick": prop}, "required": ["pick"]}
     request = FormRequest(message="Which one?", requested_schema=schema)
@@ -277,14 +283,7 @@ async def test_a_batch_s_options_are_drawn_without_rich_s_table_layout(
 ) -> None:
     """A batch's options, measured and drawn for its first frame and again at each tick, go
     through Textual's own text layout: rich's table layout made up most of their cost."""
-    laid_out: list[Table] = []
-    original = Table.__rich_console__
-
-    def counting(table: Table, *args: Any) -> Any:
-        laid_out.append(table)
-        return original(table, *args)
-
-    monkeypatch.setattr(Table, "__rich_console__", counting)
+    laid_out = calls_of(monkeypatch, Table, "__rich_console__")
     questions = [
         Question(question="Which?", header="Pick", options=["Alpha", "Beta"], multi_select=True)
     ]
@@ -321,14 +320,7 @@ async def test_a_batch_s_first_frame_is_made_of_twenty_widgets_its_tab_strip_one
 async def test_a_batch_s_review_is_built_when_it_is_shown_not_at_every_key(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    built: list[object] = []
-    original = QuestionsModal._review
-
-    def counting(modal: QuestionsModal, panes: Any) -> Any:
-        built.append(panes)
-        return original(modal, panes)
-
-    monkeypatch.setattr(QuestionsModal, "_review", counting)
+    built = calls_of(monkeypatch, QuestionsModal, "_review")
     app = ElicitationApp(ElicitationQueue(), ask_all([TWO_QUESTIONS]), input_grace=0)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for_modal(pilot)
