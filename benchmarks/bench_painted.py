@@ -817,7 +817,8 @@ def terminal(args: argparse.Namespace) -> None:
     for _ in range(args.cold_reps):
         cold_ours.append(cold_ask(True))
         cold_bare.append(cold_ask(False))
-    wall_row("cold: elicit-tui ask vs bare modal", cold_ours, cold_bare)
+    if args.cold_reps:
+        wall_row("cold: elicit-tui ask vs bare modal", cold_ours, cold_bare)
 
 
 TERMINAL_KINDS = ("choice", "text", "confirmation", "tool_approval", "form", "questions")
@@ -863,7 +864,7 @@ def main() -> None:
         default=8,
         help="fresh processes per kind whose agent asks at once as the app starts, pty",
     )
-    parser.add_argument("--cold-reps", type=int, default=6)
+    parser.add_argument("--cold-reps", type=int, default=6, help="cold starts a side (0: none)")
     parser.add_argument(
         "--only",
         nargs="+",
