@@ -107,6 +107,21 @@ def test_kill_ends_the_full_app_and_gives_the_terminal_back() -> None:
     assert LEFT_ALTERNATE_SCREEN in after and MOUSE_OFF in after and CURSOR_SHOWN in after
 
 
+def test_kill_ends_mcp_during_a_call_with_143_saying_so() -> None:
+    server = [sys.executable, "-m", "tui.examples.mcp_elicit_server"]
+    child = spawn("mcp", "--call", "book_table", "--", *server)
+    child.expect_exact("Party size")  # the server's question, in the middle of the call
+    after = terminated(child)
+
+    assert child.exitstatus == 143
+    # The question is cancelled as the app ends: the call may return first (the server says
+    # so), or the command says it ended before the call returned. Never exit 1, as if a tool
+    # had failed.
+    returned = b"No table booked: the person chose to cancel." in after
+    assert returned or b"ended by SIGTERM before 'book_table' returned" in after
+    assert LEFT_ALTERNATE_SCREEN in after and MOUSE_OFF in after and CURSOR_SHOWN in after
+
+
 PROGRAM = """\
 from tui import ElicitationApp, ElicitationQueue, ChoiceRequest
 

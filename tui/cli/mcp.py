@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from tui.cli.ask import EXIT_TERMINATED
 from tui.cli.transcript_option import add_transcript_option
 from tui.core.loading import loading_modules
 
@@ -56,7 +57,7 @@ examples:
 Each call's result is printed on stdout as one line of JSON (the MCP CallToolResult, or
 {"error": {"code", "message"}} for a call the server refused).
 exit status: 0 done, 1 a tool reported an error, a call was refused or the server failed,
-2 usage error.
+2 usage error, 143 ended by SIGTERM (kill; what the calls returned meanwhile is printed).
 """
 
 
@@ -124,14 +125,18 @@ def run(args: argparse.Namespace) -> int:
             # nobody is looking at a screen: the server's stderr goes to ours
             with _recording(queue, args.transcript):
                 results = asyncio.run(run_session(queue, options))
+            terminated = False
         else:
-            results = _run_in_tui(options, args.transcript)
+            results, terminated = _run_in_tui(options, args.transcript)
     except UsageError as error:
         print(f"elicit-tui mcp: error: {error}", file=sys.stderr)
         return EXIT_USAGE
     except (CommandFailed, OSError) as error:
         print(f"elicit-tui mcp: {error}", file=sys.stderr)
         return EXIT_FAILED
+    except Terminated as ended:
+        print(f"elicit-tui mcp: {ended}", file=sys.stderr)
+        return EXIT_TERMINATED
     for result in results:
         print(json.dumps(result, ensure_ascii=False), flush=True)
         if "error" in result:
@@ -141,6 +146,8 @@ def run(args: argparse.Namespace) -> int:
                 f"{refusal['message']}",
                 file=sys.stderr,
             )
+    if terminated:
+        return EXIT_TERMINATED  # what the calls gave back is printed; the kill decides
     failed = any(result.get("isError") or "error" in result for result in results)
     return EXIT_FAILED if failed else 0
 
@@ -187,8 +194,10 @@ def _say_how_it_was_answered(auto: str) -> Callable[[QueueEvent], None]:
     return say
 
 
-def _run_in_tui(options: McpOptions, transcript: Path | None = None) -> Results:
-    """Talk to the server from the app's agent thread; the results once the app has exited."""
+def _run_in_tui(options: McpOptions, transcript: Path | None = None) -> tuple[Results, bool]:
+    """Talk to the server from the app's agent thread; the results once the app has exited,
+    and whether SIGTERM ended it (the calls may have returned as it did, their questions
+    cancelled)."""
     import asyncio
 
     with loading_modules():
@@ -227,6 +236,14 @@ def _run_in_tui(options: McpOptions, transcript: Path | None = None) -> Results:
             app.run()
     if failures:
         raise failures[0]
+    terminated = app.return_code == EXIT_TERMINATED
+    if terminated and not finished:
+        call = f" before {options.call!r} returned" if options.call is not None else ""
+        raise Terminated(f"ended by SIGTERM{call}")
     if not finished and options.call is not None:
         raise CommandFailed(f"the TUI was closed before {options.call!r} returned")
-    return finished[0] if finished else []
+    return (finished[0] if finished else []), terminated
+
+
+class Terminated(Exception):
+    """SIGTERM (`kill`) ended the command while the server's tools were still at work."""
