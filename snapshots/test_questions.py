@@ -103,3 +103,29 @@ class TestAt120x40:
     def test_questions(self, snap_compare: Any, name: str, keys: list[str]) -> None:
         app, run_before = answered(keys)
         assert snap_compare(app, run_before=run_before, terminal_size=(120, 40))
+
+
+MANY = QuestionsRequest(
+    source="claude-code",
+    message="Set up the service step by step",
+    questions=[
+        {
+            "question": f"Which option for step {n}?",
+            "header": f"Step {n} of setup",
+            "options": ["a", "b"],
+        }
+        for n in range(1, 9)
+    ],
+)
+"""Eight questions, their tabs twice as wide as the dialog at 80 columns."""
+
+
+def test_tabs_wider_than_the_screen_at_80x24(snap_compare: Any) -> None:
+    """On the sixth question: the strip scrolled to it, "…" where the tabs are cut."""
+    app, ready = modal_app(MANY)
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await ready(pilot)
+        await pilot.press(*["tab"] * 5)
+
+    assert snap_compare(app, run_before=run_before, terminal_size=(80, 24))

@@ -432,9 +432,10 @@ def label_x(strip: PageStrip, page: int) -> int:
 
 
 async def click_tab(pilot: Any, page: int) -> None:
-    """Click the label of page `page` on the dialog's tab strip."""
+    """Click the label of page `page` where the dialog's tab strip shows it."""
     strip = pilot.app.screen.query_one(PageStrip)
-    assert await pilot.click(offset=(strip.region.x + label_x(strip, page), strip.region.y))
+    row = screen_text(pilot.app).splitlines()[strip.region.y]
+    assert await pilot.click(offset=(row.index(strip.labels[page].plain), strip.region.y))
 
 
 def underlined(text: str) -> str:
@@ -546,3 +547,45 @@ async def test_options_taller_than_their_share_scroll_and_the_rest_of_the_page_s
         "answers": {REGION: "region-15", SIGN_IN: "Passwords"},
         "notes": {},
     }
+
+
+MANY = QuestionsRequest(
+    questions=[
+        {
+            "question": f"Which option for step {n}?",
+            "header": f"Step {n} of setup",
+            "options": ["a"],
+        }
+        for n in range(1, 9)
+    ]
+)
+"""Eight questions: their tabs are twice as wide as the dialog at 80 columns."""
+
+
+def strip_row(app: ElicitationApp) -> str:
+    """The tab strip's labels, as far as the strip reaches on the screen (a scroll bar beside
+    a long page takes the dialog's last columns)."""
+    region = app.screen.query_one(PageStrip).region
+    return screen_text(app).splitlines()[region.y][region.x : region.right]
+
+
+async def test_tabs_wider_than_the_dialog_keep_the_one_shown_in_view_cut_with_an_ellipsis() -> None:
+    app = ElicitationApp(ElicitationQueue(), Asker(MANY), input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await modal_of(pilot)
+        seen = [(strip_row(app), underlined(screen_text(app)))]
+        for _ in range(8):
+            burst(app, "tab")
+            await pilot.pause()
+            seen.append((strip_row(app), underlined(screen_text(app))))
+        await click_tab(pilot, 5)
+        await pilot.pause()
+        clicked = underlined(screen_text(app))
+    labels = [f"○ Step {n} of setup" for n in range(1, 9)] + ["Review"]
+    # Each page's label is on screen and underlined as it is shown.
+    assert [shown for _, shown in seen] == labels
+    first, *middle, review = [row for row, _ in seen]
+    assert first.startswith(" ○ Step 1 of setup ") and first.endswith("…")
+    assert review.startswith("…") and review.endswith(" Review ")
+    assert all(row.startswith("…") and row.endswith("…") for row in middle[2:-2])
+    assert clicked == "○ Step 6 of setup"

@@ -19,10 +19,14 @@ from textual.widget import Widget
 PADDING = 1
 """Blank cells either side of a label, as a tab's."""
 
+CUT = "…"
+"""Drawn over the first or last cell where labels too wide for the strip are cut."""
+
 
 class PageStrip(Widget):
     """The labels side by side over a bar, the shown page's label bold and underlined on the
-    bar; clicking a label (or the bar under it) asks for its page (`Chosen`).
+    bar; clicking a label (or the bar under it) asks for its page (`Chosen`). Labels wider
+    than the strip are scrolled to put the shown one in the middle, `…` where they are cut.
 
     It looks as Textual's `Tabs` do, drawn by one widget in two lines instead of a dozen
     widgets (a tab each, and the containers and underline around them): a batch's first frame
@@ -39,7 +43,7 @@ class PageStrip(Widget):
     """
     | Class | Description |
     | :- | :- |
-    | `page-strip--label` | A page's label. |
+    | `page-strip--label` | A page's label, and the `…` where labels are cut. |
     | `page-strip--label-shown` | The label of the page shown. |
     | `page-strip--label-hover` | The label under the mouse. |
     | `page-strip--bar` | The bar: its color underlines the page shown, its background the rest. |
@@ -81,7 +85,7 @@ class PageStrip(Widget):
         return self._shown
 
     def _extents(self) -> list[tuple[int, int]]:
-        """Each label's first cell and the cell after it."""
+        """Each label's first cell and the cell after it, from the first label's padding."""
         extents = []
         start = 0
         for label in self._labels:
@@ -89,9 +93,20 @@ class PageStrip(Widget):
             start += label.cell_length + 2 * PADDING
         return extents
 
+    def _scrolled(self, extents: list[tuple[int, int]], width: int) -> int:
+        """The columns of labels scrolled off to the left: none where they all fit, else as
+        many as put the shown label in the middle, as far as the labels go."""
+        total = extents[-1][1] + PADDING if extents else 0
+        if total <= width or self._shown is None:
+            return 0
+        start, end = extents[self._shown]
+        return max(0, min((start + end - width) // 2, total - width))
+
     def page_at(self, x: int) -> int | None:
-        """The page whose label (with its padding) covers column `x`, if any."""
-        for page, (start, end) in enumerate(self._extents()):
+        """The page whose label (with its padding) is drawn at column `x`, if any."""
+        extents = self._extents()
+        x += self._scrolled(extents, self.size.width)
+        for page, (start, end) in enumerate(extents):
             if start - PADDING <= x < end + PADDING:
                 return page
         return None
@@ -99,16 +114,17 @@ class PageStrip(Widget):
     def render_line(self, y: int) -> Strip:
         width = self.size.width
         base = self.visual_style.rich_style
+        extents = self._extents()
+        scrolled = self._scrolled(extents, width)
         if y == 0:
-            line = self._labels_line()
-        elif y == 1:
-            line = self._bar_line(width)
-        else:
-            return Strip.blank(width, base)
-        return line.crop_extend(0, width, base)
+            return self._labels_line(scrolled, width).crop_extend(0, width, base)
+        if y == 1:
+            bar = self._bar_line(extents, scrolled + width)
+            return bar.crop_extend(scrolled, scrolled + width, base)
+        return Strip.blank(width, base)
 
-    def _labels_line(self) -> Strip:
-        # The widget's styles answer the rule lookups, as Textual passes them to a visual.
+    def _labels_line(self, scrolled: int, width: int) -> Strip:
+        """The labels in view, `…` over the first or last cell where more are cut off."""
         options = RenderOptions(self._get_style, cast("RulesMap", self.styles))
         parts = []
         for page, label in enumerate(self._labels):
@@ -120,11 +136,17 @@ class PageStrip(Widget):
             style = self.get_visual_style(*names)
             pad = Strip.blank(PADDING, style.rich_style)
             parts += [pad, *label.render_strips(label.cell_length, 1, style, options), pad]
-        return Strip.join(parts)
+        labels = Strip.join(parts)
+        line = labels.crop(scrolled, scrolled + width)
+        cut = Strip([Segment(CUT, self.get_visual_style("page-strip--label").rich_style)], 1)
+        if scrolled:
+            line = Strip.join([cut, line.crop(1, width)])
+        if scrolled + width < labels.cell_length:
+            line = Strip.join([line.crop(0, width - 1), cut])
+        return line
 
-    def _bar_line(self, width: int) -> Strip:
+    def _bar_line(self, extents: list[tuple[int, int]], width: int) -> Strip:
         bar_style = self.get_component_rich_style("page-strip--bar")
-        extents = self._extents()
         shown = extents[self._shown] if self._shown is not None else (0, 0)
         bar = Bar(
             highlight_range=shown,
