@@ -118,3 +118,18 @@ async def test_the_notices_from_the_start_make_way_for_the_first_question(
     # The corner the token's notice had covered: the choices' hints and the dialog's edge.
     assert "tell the agent no, and why" in shown
     assert "╰" + "─" * 20 in shown
+
+
+async def test_the_token_notice_says_where_the_token_is_saved_on_lines_of_its_own(
+    listener: socket.socket,
+) -> None:
+    token = "ljns9qIDIIGlCrsKmFqiXf-ZgqCNtY86lgxrflge0Qg"  # as long as `serve` makes them
+    note = "Also saved, readable by you only:\n/root/.config/elicit-tui/serve-token"
+    app = ServeApp(ElicitationQueue(), listener, token=token, token_note=note, input_grace=0)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await wait_for(pilot, lambda: "Authorization: Bearer" in screen_text(app))
+        toast = [line.partition("▌")[2].strip() for line in screen_text(app).splitlines()]
+    lines = [line for line in toast if line]
+    # Not run on after the token's last characters, and the path whole on a line of its own.
+    assert "Also saved, readable by you only:" in lines, lines
+    assert "/root/.config/elicit-tui/serve-token" in lines, lines

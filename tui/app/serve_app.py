@@ -137,7 +137,7 @@ class ServeApp(ElicitationApp):
                 until_asked=True,
             )
         else:
-            note = f" {self._token_note}" if self._token_note else ""
+            note = f"\n{self._token_note}" if self._token_note else ""
             self.notify(
                 f"Clients send  Authorization: Bearer {self._token}{note}",
                 timeout=20,

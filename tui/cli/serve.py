@@ -146,4 +146,5 @@ def _keep_token(token: str) -> str:
         path = save_token(token, index_path().parent)
     except OSError as error:
         return f"(the token could not be saved for scripts: {error.strerror})"
-    return f"(also in {path}, readable by you only)"
+    # The path on a line of its own: wrapped in the TUI's notice, nothing is left hanging.
+    return f"Also saved, readable by you only:\n{path}"
