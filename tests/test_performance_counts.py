@@ -30,6 +30,7 @@ from tui.core.models import (
     Request,
 )
 from tui.core.queue import ElicitationQueue
+from widgets.labelled_input import LabelledInput
 from widgets.long_lists import LongOptionList
 from widgets.long_selection_list import LongSelectionList
 from widgets.page_strip import PageStrip
@@ -305,16 +306,20 @@ TWO_QUESTIONS = QuestionsRequest(
 """A batch: a tab each, and a Review tab."""
 
 
-async def test_a_batch_s_first_frame_is_made_of_twenty_widgets_its_tab_strip_one() -> None:
+async def test_a_batch_s_first_frame_is_made_of_sixteen_widgets_its_tab_strip_one() -> None:
     """Each widget of a dialog's first frame is mounted, styled and laid out before it: a
-    batch of two questions has 20 (Textual's tab strip alone was 8, and a layout pass)."""
+    batch of two questions has 16 (Textual's tab strip alone was 8, and a layout pass; the
+    "Other" and "Note" lines were a label and a field in a row, 3 widgets each, now 1)."""
     app = ElicitationApp(ElicitationQueue(), ask_all([TWO_QUESTIONS]), input_grace=0)
     async with app.run_test(size=SIZE) as pilot:
         modal = await wait_for_modal(pilot)
         widgets = list(modal.query("*"))
         strip = modal.query_one(PageStrip)
         assert not strip.children
-    assert len(widgets) == 20
+        lines = list(modal.query(LabelledInput))
+    assert len(widgets) == 16
+    assert [line.label for line in lines] == ["Other", "Note"]
+    assert all(not line.children for line in lines)
 
 
 async def test_a_batch_s_review_is_built_when_it_is_shown_not_at_every_key(

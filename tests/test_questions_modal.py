@@ -9,6 +9,7 @@ from app_driver import SIZE, screen_text, wait_for, wait_for_modal
 from asking import Asker, burst
 from pydantic import ValidationError
 from rich.console import Console
+from textual.widget import Widget
 from textual.widgets import Markdown, Static
 
 from tui.app.app import ElicitationApp
@@ -156,6 +157,35 @@ async def test_switching_tabs_never_carries_text_across() -> None:
         burst(app, "tab", "x", "space", "y", "tab", *"gamma")
         await wait_for(pilot, lambda: deploy.answer == "gamma")
         assert (auth.answer, storage.answer) == ("alpha", ["betax y"])
+
+
+def row_of(app: ElicitationApp, field: Widget) -> str:
+    """The screen's row of the one-line `field`, from its left edge to the dialog's border."""
+    region = field.region
+    return screen_text(app).splitlines()[region.y][region.x : region.right]
+
+
+async def test_other_and_note_are_labelled_fields_whose_label_stays_as_text_scrolls() -> None:
+    app = ElicitationApp(ElicitationQueue(), Asker(parse_request(BATCH)), input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        modal = await modal_of(pilot)
+        auth = modal.panes[0]
+        other, note = auth.other_input, auth.note_input
+        assert other is not None
+        assert row_of(app, other).startswith("Other   type your own answer")
+        assert row_of(app, note).startswith("Note    optional note for the agent")
+        # Longer than the field: the text scrolls under the label, which stays.
+        await pilot.press(*"start", *("x" * 90), *"end")
+        assert other.value == "start" + "x" * 90 + "end"
+        shown = row_of(app, other)
+        assert shown.startswith("Other   x")
+        assert shown.rstrip().endswith("xend")
+        # A click on a label puts the focus in its field.
+        assert await pilot.click(offset=(note.region.x + 1, note.region.y))
+        assert modal.focused is note
+        await pilot.press(*"why")
+        assert (auth.answer, auth.note) == ("start" + "x" * 90 + "end", "why")
+        assert row_of(app, note).startswith("Note    why")
 
 
 async def test_submit_with_an_unanswered_question_is_refused_on_the_review_tab() -> None:

@@ -13,7 +13,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.message import Message
 from textual.widget import Widget
-from textual.widgets import Input, Label, OptionList, Static
+from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option as ListOption
 
 from tui.core.models import Question, QuestionAnswer
@@ -22,6 +22,7 @@ from widgets.checklist import NOT_PICKED, PICKED, TICKED, UNTICKED
 from widgets.choice import FILTER_THRESHOLD
 from widgets.hanging import Hanging
 from widgets.html_preview import html_as_markdown
+from widgets.labelled_input import LabelledInput
 from widgets.literal import literal
 from widgets.screen_share import ScreenShare
 
@@ -126,12 +127,20 @@ class QuestionPane(Vertical):
         )
         self._options = _Options(self)
         self._other = (
-            Input(placeholder="type your own answer", classes="other", select_on_focus=False)
+            LabelledInput(
+                "Other",
+                placeholder="type your own answer",
+                classes="line other",
+                select_on_focus=False,
+            )
             if question.allow_other
             else None
         )
-        self._note = Input(
-            placeholder="optional note for the agent", classes="note", select_on_focus=False
+        self._note = LabelledInput(
+            "Note",
+            placeholder="optional note for the agent",
+            classes="line note note-line" if question.allow_other else "line note",
+            select_on_focus=False,
         )
 
     @staticmethod
@@ -197,7 +206,6 @@ class QuestionPane(Vertical):
         return text
 
     def compose(self) -> ComposeResult:
-        question = self.question
         if self.show_question:
             yield Static(self._question_text(), classes="question-text")
         if self._filter is not None:
@@ -213,12 +221,8 @@ class QuestionPane(Vertical):
                 with VerticalScroll(classes="preview-pane", can_focus=False):
                     yield Markdown(classes="preview")
         if self._other is not None:
-            with Horizontal(classes="line"):
-                yield Label("Other", classes="line-label")
-                yield self._other
-        with Horizontal(classes="line note-line" if question.allow_other else "line"):
-            yield Label("Note", classes="line-label")
-            yield self._note
+            yield self._other
+        yield self._note
 
     def on_mount(self) -> None:
         if self.show_question:
