@@ -125,6 +125,9 @@ class QuestionPane(Vertical):
             if self.filtering
             else None
         )
+        self._question = (
+            Static(self._question_text(), classes="question-text") if show_question else None
+        )
         self._options = _Options(self)
         self._other = (
             LabelledInput(
@@ -166,10 +169,10 @@ class QuestionPane(Vertical):
         self.question = question
         self._shown = list(range(len(question.options)))
         self._previewed = None
+        if self._question is not None:
+            self._question.update(self._question_text())
         if not self.is_mounted:
             return  # still mounting (the batch's first frame came first): it shows `question`
-        if self.show_question:
-            self.query_one(".question-text", Static).update(self._question_text())
         self._render_options()
         if self.has_previews:
             # At once: the highlight's own message could come after the next frame.
@@ -206,8 +209,8 @@ class QuestionPane(Vertical):
         return text
 
     def compose(self) -> ComposeResult:
-        if self.show_question:
-            yield Static(self._question_text(), classes="question-text")
+        if self._question is not None:
+            yield self._question
         if self._filter is not None:
             yield self._filter
         choices = _Choices(classes="choices")
@@ -225,9 +228,6 @@ class QuestionPane(Vertical):
         yield self._note
 
     def on_mount(self) -> None:
-        if self.show_question:
-            # Composed, the pane may have been loaded with another question before its mount.
-            self.query_one(".question-text", Static).update(self._question_text())
         self._render_options()
 
     @property
