@@ -180,12 +180,16 @@ async def test_other_and_note_are_labelled_fields_whose_label_stays_as_text_scro
         shown = row_of(app, other)
         assert shown.startswith("Other   x")
         assert shown.rstrip().endswith("xend")
-        # A click on a label puts the focus in its field.
+        # A click on a label puts the focus in its field, and leaves its cursor where it was.
         assert await pilot.click(offset=(note.region.x + 1, note.region.y))
         assert modal.focused is note
         await pilot.press(*"why")
-        assert (auth.answer, auth.note) == ("start" + "x" * 90 + "end", "why")
+        assert await pilot.click(offset=(other.region.x + 1, other.region.y))
+        assert modal.focused is other
+        await pilot.press("!")
+        assert (auth.answer, auth.note) == ("start" + "x" * 90 + "end!", "why")
         assert row_of(app, note).startswith("Note    why")
+        assert row_of(app, other).rstrip().endswith("xend!")
 
 
 async def test_submit_with_an_unanswered_question_is_refused_on_the_review_tab() -> None:

@@ -7,6 +7,7 @@ from typing import Any, ClassVar
 
 from rich.segment import Segment
 from rich.style import Style as RichStyle
+from textual import events
 from textual.geometry import Region
 from textual.strip import Strip
 from textual.widgets import Input
@@ -20,7 +21,7 @@ class LabelledInput(Input):
     input's own), and the last cell pads the text as an input's padding does. It looks as a
     `Label` and an `Input` in a `Horizontal` do, but is one widget to mount, style and lay
     out instead of three; a batch's first frame has two such lines. A click on the label
-    focuses the input.
+    focuses the input and leaves its cursor where it was.
     """
 
     COMPONENT_CLASSES: ClassVar[set[str]] = Input.COMPONENT_CLASSES | {"labelled-input--label"}
@@ -33,6 +34,12 @@ class LabelledInput(Input):
     def __init__(self, label: str, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.label = label
+
+    def on_mouse_down(self, event: events.MouseDown) -> None:
+        if event.get_content_offset_capture(self).x < 0:
+            # On the label: the field takes the focus, the cursor stays where it was (Input
+            # would put it on a character scrolled off to the left, or start a selection).
+            event.prevent_default()
 
     def render_lines(self, crop: Region) -> list[Strip]:
         lines = super().render_lines(crop)
