@@ -133,7 +133,7 @@ class QuestionPane(Vertical):
             LabelledInput(
                 "Other",
                 placeholder="type your own answer",
-                classes="line other",
+                classes="other",
                 select_on_focus=False,
             )
             if question.allow_other
@@ -142,7 +142,7 @@ class QuestionPane(Vertical):
         self._note = LabelledInput(
             "Note",
             placeholder="optional note for the agent",
-            classes="line note note-line" if question.allow_other else "line note",
+            classes="note note-line" if question.allow_other else "note",
             select_on_focus=False,
         )
 
