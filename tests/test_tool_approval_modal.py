@@ -16,6 +16,7 @@ from tui.app.app import ElicitationApp
 from tui.core.models import ElicitationResult, ToolApprovalRequest, parse_request
 from tui.core.queue import ElicitationQueue
 from tui.secrets.redaction import MASK, REDACTOR
+from widgets.labelled_input import LabelledInput
 from widgets.timeline import Timeline
 from widgets.tool_approval import ToolApprovalModal
 
@@ -131,6 +132,20 @@ async def test_keys_typed_right_after_the_first_deny_in_one_burst_reach_the_reas
     ]
 
 
+async def test_the_first_deny_mounts_one_widget_its_labelled_reason_field() -> None:
+    app = ElicitationApp(ElicitationQueue(), Asker(parse_request(SHELL)), input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        modal = await wait_for_modal(pilot)
+        body = modal.query_one("#body", VerticalScroll)
+        before = len(body.query("*"))
+        await pilot.press("n")
+        reason = modal.query_one("#deny-reason", LabelledInput)
+        row = screen_text(app).splitlines()[reason.region.y][reason.region.x :]
+        assert len(body.query("*")) == before + 1
+    assert not reason.children
+    assert row.startswith("✖ Deny · reason  optional, the agent reads it")
+
+
 async def test_escape_in_the_reason_goes_back_to_the_choices() -> None:
     result = await approve(EDIT, "n", *"no", "escape", "2")
     assert result == ElicitationResult(action="accept", content={"scope": "session"})
@@ -148,9 +163,9 @@ async def test_the_call_is_shown_as_json_and_diff() -> None:
         assert isinstance(diff, Content)
         assert diff.plain.strip() == EDIT["diff"].strip()
         assert styled(diff, "+app.health()") == "$text-success on $success-muted"
-        assert not modal.query("#deny-line")  # mounted by the first Deny
+        assert not modal.query("#deny-reason")  # mounted by the first Deny
         await pilot.press("n")
-        assert modal.query_one("#deny-line").display
+        assert modal.query_one("#deny-reason").display
         assert modal.focused is modal.query_one("#deny-reason", Input)
 
 

@@ -14,14 +14,16 @@ from textual.widgets import Input
 
 
 class LabelledInput(Input):
-    """An `Input` whose label (`Other`, `Note`) is drawn in its left padding.
+    """An `Input` whose label (a batch's `Other` and `Note`, a tool approval's deny reason) is
+    drawn in its left padding.
 
     Its CSS gives it a left padding one cell wider than the label column: the label fills
     the column, in its component style over the background the input is drawn on (not the
     input's own), and the last cell pads the text as an input's padding does. It looks as a
     `Label` and an `Input` in a `Horizontal` do, but is one widget to mount, style and lay
-    out instead of three; a batch's first frame has two such lines. A click on the label
-    focuses the input and leaves its cursor where it was.
+    out instead of three: a batch's first frame has two such lines, and a Deny mounts one
+    while the keys typed after it wait. A click on the label focuses the input and leaves its
+    cursor where it was.
     """
 
     COMPONENT_CLASSES: ClassVar[set[str]] = Input.COMPONENT_CLASSES | {"labelled-input--label"}

@@ -12,7 +12,7 @@ from pygments.token import Token  # type: ignore[import-untyped]
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.highlight import HighlightTheme, highlight
 from textual.widgets import Input, Label, OptionList, Static
@@ -22,6 +22,7 @@ from tui.core.models import ApprovalScope, ElicitationResult, ToolApprovalReques
 from tui.core.one_line import one_line
 from tui.secrets.redaction import REDACTOR
 from widgets.base import FITTED, ElicitationModal, InvalidAnswer
+from widgets.labelled_input import LabelledInput
 from widgets.screen_share import ScreenShare
 
 if TYPE_CHECKING:
@@ -158,13 +159,13 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
         """The deny reason's field, mounted by the first Deny."""
         reason = self._reason()
         if reason is None:
-            reason = Input(
+            reason = LabelledInput(
+                "✖ Deny · reason",
                 placeholder="optional, the agent reads it · Esc goes back",
                 max_length=200,
                 id="deny-reason",
             )
-            line = Horizontal(Label("✖ Deny · reason", id="deny-label"), reason, id="deny-line")
-            await self.query_one("#body", VerticalScroll).mount(line)
+            await self.query_one("#body", VerticalScroll).mount(reason)
         return reason
 
     def _reach(self) -> str:
