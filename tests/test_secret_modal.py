@@ -148,6 +148,21 @@ class TestReveal:
             assert field.password
         assert secret_of(results[0]) == CANARY
 
+    async def test_a_released_modal_is_masked_again_at_once(self) -> None:
+        # A modal kept for the next secret is masked when it is released, not a message later.
+        app, _results = asking_app(SecretRequest(message="API key?", confirm=True))
+        async with app.run_test(size=SIZE) as pilot:
+            modal = await wait_for_modal(pilot, SecretModal)
+            await pilot.press(*CANARY, "ctrl+r")
+            assert modal.revealed
+            modal.release()
+            revealed = modal.revealed
+            masked = [field.password for field in modal.query(Input)]
+            values = [field.value for field in modal.query(Input)]
+        assert not revealed
+        assert masked == [True, True]
+        assert values == ["", ""]
+
 
 class TestKeyring:
     async def test_stored_value_comes_back_as_a_reference(

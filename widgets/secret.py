@@ -103,6 +103,7 @@ class SecretModal(ElicitationModal[SecretRequest]):
     def forget(self) -> None:
         for field in self.query(Input):
             field.clear()
+        self.revealed = False
         self._value = None
         self._replace = False
 
