@@ -1,6 +1,6 @@
 """What used to be cramped at 80x24: checklists, a question batch, a denial's reason, a form's
-Enter, a question longer than the screen, a list longer than the room left, a secret the
-keyring refuses where no in-memory copy can help."""
+Enter, a placeholder longer than its field, a question longer than the screen, a list longer
+than the room left, a secret the keyring refuses where no in-memory copy can help."""
 
 from __future__ import annotations
 
@@ -27,6 +27,7 @@ from tui.core.models import (
     QuestionsRequest,
     Request,
     SecretRequest,
+    TextRequest,
 )
 from tui.secrets.keyring_store import CONFIG_DIR_ENV
 from widgets.base import ElicitationModal
@@ -109,6 +110,11 @@ STORE = QuestionsRequest(
         Question(question="Encrypt them?", header="Encryption", options=["Yes", "No"]),
     ],
 )
+SERVICE = TextRequest(
+    source="deploy-agent",
+    message="Which service should be deployed first?",
+    placeholder="the name of a service in services.yaml, as it is spelled there (lower case, no spaces)",
+)
 EDIT = health_check_edit("call-2", "billing-api")
 SCAFFOLD = scaffold_questions("billing-api")
 
@@ -121,6 +127,7 @@ CASES: list[tuple[str, Request, list[str]]] = [
     ("questions_pick_one_tab", SCAFFOLD, ["tab"]),
     ("questions_pick_any_tab", SCAFFOLD, ["tab", "tab", "1"]),
     ("deny_reason_in_view", EDIT, ["n", *"not now"]),
+    ("placeholder_longer_than_the_field", SERVICE, []),
     ("question_longer_than_the_screen", PLAN, ["shift+down"] * 3),
     ("list_longer_than_the_room_left", REGION, ["end", "up"]),
     ("questions_options_taller_than_their_share", STORE, ["down", "down"]),

@@ -18,6 +18,7 @@ from tui.core.options import Option
 from tui.core.schema import FieldSpec, parse_value
 from tui.secrets.redaction import REDACTOR
 from widgets.checklist import NOT_PICKED, PICKED, Checklist
+from widgets.ellipsis_input import EllipsisInput
 from widgets.literal import literal
 from widgets.long_lists import LazyRows, LongOptionList
 
@@ -174,7 +175,7 @@ def make_control(field: FieldSpec, classes: str = "") -> Widget:
         return radio
     if field.type == "multi_enum":
         return Checklist(*_checklist_entries(field), classes=classes)
-    return Input(
+    return EllipsisInput(
         "" if default is None else REDACTOR.scrub(str(default)),
         placeholder=field.hint(),
         password=field.secret,

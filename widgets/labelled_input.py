@@ -12,8 +12,10 @@ from textual.geometry import Region
 from textual.strip import Strip
 from textual.widgets import Input
 
+from widgets.ellipsis_input import EllipsisInput
 
-class LabelledInput(Input):
+
+class LabelledInput(EllipsisInput):
     """An `Input` whose label (a batch's `Other` and `Note`, a tool approval's deny reason) is
     drawn in its left padding.
 

@@ -20,6 +20,7 @@ from tui.core.models import Question, QuestionAnswer
 from tui.secrets.redaction import REDACTOR
 from widgets.checklist import NOT_PICKED, PICKED, TICKED, UNTICKED
 from widgets.choice import FILTER_THRESHOLD
+from widgets.ellipsis_input import EllipsisInput
 from widgets.hanging import Hanging
 from widgets.html_preview import html_as_markdown
 from widgets.labelled_input import LabelledInput
@@ -121,7 +122,9 @@ class QuestionPane(Vertical):
         # select_on_focus=False: a key typed on the list lands in a field and the focus follows;
         # selecting all on focus would let the next key replace it.
         self._filter = (
-            Input(placeholder="/ filter the options", classes="filter", select_on_focus=False)
+            EllipsisInput(
+                placeholder="/ filter the options", classes="filter", select_on_focus=False
+            )
             if self.filtering
             else None
         )

@@ -19,6 +19,7 @@ from tui.core.secret_ref import SecretRef
 from tui.secrets.keyring_store import KeyringError, keyring_status, store_secret
 from tui.secrets.redaction import REDACTOR
 from widgets.base import ElicitationModal, InvalidAnswer
+from widgets.ellipsis_input import EllipsisInput
 
 
 class SecretModal(ElicitationModal[SecretRequest]):
@@ -73,9 +74,9 @@ class SecretModal(ElicitationModal[SecretRequest]):
     def compose_body(self) -> ComposeResult:
         request = self.request
         placeholder = REDACTOR.scrub(request.placeholder or "")
-        yield Input(password=True, placeholder=placeholder, id="secret")
+        yield EllipsisInput(password=True, placeholder=placeholder, id="secret")
         if request.confirm:
-            yield Input(password=True, placeholder="type it again", id="again")
+            yield EllipsisInput(password=True, placeholder="type it again", id="again")
         yield Static(_hint(request), id="hint", markup=False)
         if request.store and self.stores_here:
             self._known_problem = keyring_status()

@@ -12,6 +12,7 @@ from textual.widgets import Input, Static
 from tui.core.models import TextRequest
 from tui.secrets.redaction import REDACTOR
 from widgets.base import ElicitationModal, InvalidAnswer
+from widgets.ellipsis_input import EllipsisInput
 
 if TYPE_CHECKING:
     from textual.widgets import TextArea
@@ -61,7 +62,7 @@ class TextModal(ElicitationModal[TextRequest]):
             area.show_line_numbers = False
             yield area
         else:
-            yield Input(
+            yield EllipsisInput(
                 _shown_default(self.request),
                 placeholder=REDACTOR.scrub(request.placeholder or ""),
                 max_length=request.max_length or 0,

@@ -1,0 +1,32 @@
+"""A one-line `Input` whose placeholder, when too long for it, ends in an ellipsis."""
+
+from __future__ import annotations
+
+from rich.cells import cell_len
+from rich.text import Text
+from textual.strip import Strip
+from textual.widgets import Input
+
+
+class EllipsisInput(Input):
+    """An `Input` that cuts a placeholder longer than its field with "…".
+
+    Textual's `Input` wraps such a placeholder at a word and shows only its first line, so a
+    hint (an agent's, a form field's description) looks whole when it is not. The field is
+    drawn as an `Input` is in every other case: its value, a placeholder that fits, the
+    cursor on the first cell of the placeholder while focused.
+    """
+
+    def render_line(self, y: int) -> Strip:
+        width = self.scrollable_content_region.width
+        if y != 0 or self.value or cell_len(self.placeholder) <= width:
+            return super().render_line(y)
+        placeholder = Text(self.placeholder, justify="left", no_wrap=True, end="")
+        placeholder.truncate(width, overflow="ellipsis")
+        placeholder.stylize(self.get_component_rich_style("input--placeholder"))
+        if self.has_focus and self._cursor_visible:
+            placeholder.stylize(self.get_component_rich_style("input--cursor"), 0, 1)
+        # One cell wider than the field, as Input draws its placeholder: the cursor's cell.
+        options = self.app.console_options.update_width(width + 1)
+        strip = Strip(self.app.console.render(placeholder, options))
+        return strip.extend_cell_length(width + 1).apply_style(self.rich_style)
