@@ -12,7 +12,7 @@ class EllipsisInput(Input):
     """An `Input` that cuts a placeholder longer than its field with "…".
 
     Textual's `Input` wraps such a placeholder at a word and shows only its first line, so a
-    hint (an agent's, a form field's description) looks whole when it is not. The field is
+    hint (an agent's, a form field's format) looks whole when it is not. The field is
     drawn as an `Input` is in every other case: its value, a placeholder that fits, the
     cursor on the first cell of the placeholder while focused.
     """
