@@ -18,8 +18,10 @@ class EllipsisInput(Input):
     """
 
     def render_line(self, y: int) -> Strip:
+        if y != 0 or self.value:
+            return super().render_line(y)  # (a key typed: the common case, decided first)
         width = self.scrollable_content_region.width
-        if y != 0 or self.value or cell_len(self.placeholder) <= width:
+        if cell_len(self.placeholder) <= width:
             return super().render_line(y)
         placeholder = Text(self.placeholder, justify="left", no_wrap=True, end="")
         placeholder.truncate(width, overflow="ellipsis")
