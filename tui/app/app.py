@@ -25,6 +25,7 @@ from textual.timer import Timer
 from textual.widgets import Static
 
 from styles import APP_CSS
+from tui.app.collector_hold import CollectorHold
 from tui.app.crash_report import crash_report
 from tui.app.key_order import KeyOrderApp, Typed
 from tui.app.key_recorder import KeyRecorder, secret_lengths
@@ -199,6 +200,8 @@ class ElicitationApp(KeyOrderApp[Any]):
         self._main_screen_news: list[Callable[[], None]] = []
         """Updates of the main screen held back until the modal in front has painted."""
         self._shown: ElicitationModal[Any] | None = None
+        self._collector = CollectorHold()
+        """Held from showing a question until its first frame (see `tui.app.collector_hold`)."""
         self._until_asked: list[Notification] = []
         """Notices the next question shown withdraws (`notify(until_asked=True)`)."""
         self._nothing_to_send: str | None = None
@@ -311,6 +314,7 @@ class ElicitationApp(KeyOrderApp[Any]):
             self._agent_thread.start()
 
     def on_unmount(self) -> None:
+        self._collector.release()
         self._notices.close()
         self._close_queue()
         if self._uninstall_log_redaction is not None:
@@ -545,6 +549,7 @@ class ElicitationApp(KeyOrderApp[Any]):
             )
             while self._until_asked:
                 self._unnotify(self._until_asked.pop())
+            self._collector.hold()
             self.push_screen(
                 modal, callback=lambda result, r=event.request: self._answered(r, result)
             )
@@ -616,6 +621,7 @@ class ElicitationApp(KeyOrderApp[Any]):
         await handled.wait()
 
     def _answered(self, request: Request, result: ElicitationResult | None) -> None:
+        self._collector.release()
         self._write_keys(request)
         if self._shown is not None:
             self._modals.give_back(self._shown)
@@ -696,6 +702,12 @@ class ElicitationApp(KeyOrderApp[Any]):
             # Behind a modal the news waits for the modal's first frame: a change under the
             # see-through modal would redraw the whole main screen in that frame.
             self.call_after_refresh(self._show_main_screen_news)
+
+    def _display(self, screen: Screen[Any], renderable: RenderableType | None) -> None:
+        super()._display(screen, renderable)
+        if screen is self._shown and renderable is not None and not self._batch_count:
+            # The question is on screen: a collection that fell due meanwhile may run now.
+            self._collector.release()
 
     def _show_main_screen_news(self) -> None:
         news, self._main_screen_news = self._main_screen_news, []
