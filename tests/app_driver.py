@@ -8,10 +8,19 @@ from typing import Any
 
 from textual.app import App
 from textual.pilot import Pilot
+from textual.widgets import Static
 
 from widgets.base import ElicitationModal
 
 SIZE = (80, 24)
+
+
+def error_line(modal: ElicitationModal[Any]) -> str:
+    """What the modal's error line says: "" while it is hidden, or before it is first
+    mounted (by the first thing it has to say)."""
+    found = modal.query("#error")
+    error = found.first(Static) if found else None
+    return str(error.content) if error is not None and error.has_class("visible") else ""
 
 
 def screen_text(app: App[Any]) -> str:

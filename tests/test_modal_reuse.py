@@ -8,7 +8,7 @@ from typing import Any
 
 import pyte
 import pytest
-from app_driver import SIZE, screen_text, wait_for, wait_for_modal
+from app_driver import SIZE, error_line, screen_text, wait_for, wait_for_modal
 from asking import Asker, burst
 from rich.console import Console
 from textual._compositor import CompositorUpdate
@@ -345,7 +345,7 @@ async def test_a_form_of_the_same_fields_is_shown_as_a_fresh_one_would_be() -> N
     async with app.run_test(size=SIZE) as pilot:
         first = await wait_for_modal(pilot, "Deploy where?")
         burst(app, *"db1", "tab", *"99999", "ctrl+s")  # the port is out of range: refused
-        await wait_for(pilot, lambda: "Port" in first.query_one("#error", Static).render().plain)
+        await wait_for(pilot, lambda: "Port" in error_line(first))
         burst(app, *["backspace"] * 5, *"5432", "tab", *CANARY, "tab", "space", "ctrl+s")
         second = await wait_for_modal(pilot, "Who owns it?")
         assert second is first

@@ -10,8 +10,8 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
-from app_driver import SIZE, screen_text, wait_for, wait_for_modal
-from asking import burst
+from app_driver import SIZE, error_line, screen_text, wait_for, wait_for_modal
+from asking import Asker, burst
 from rich.table import Table
 from textual._styles_cache import StylesCache
 from textual.pilot import Pilot
@@ -28,8 +28,10 @@ from tui.core.models import (
     Question,
     QuestionsRequest,
     Request,
+    TextRequest,
 )
 from tui.core.queue import ElicitationQueue
+from widgets.key_footer import KeyFooter
 from widgets.labelled_input import LabelledInput
 from widgets.long_lists import LongOptionList
 from widgets.long_selection_list import LongSelectionList
@@ -309,19 +311,44 @@ TWO_QUESTIONS = QuestionsRequest(
 """A batch: a tab each, and a Review tab."""
 
 
-async def test_a_batch_s_first_frame_is_made_of_sixteen_widgets_its_tab_strip_one() -> None:
+async def test_a_batch_s_first_frame_is_made_of_fifteen_widgets_its_tab_strip_one() -> None:
     """Each widget of a dialog's first frame is mounted, styled and laid out before it: a
-    batch of two questions has 16 (Textual's tab strip alone was 8, and a layout pass; the
-    "Other" and "Note" lines were a label and a field in a row, 3 widgets each, now 1)."""
+    batch of two questions has 15 (Textual's tab strip alone was 8, and a layout pass; the
+    "Other" and "Note" lines were a label and a field in a row, 3 widgets each, now 1; the
+    error line waits for something to say)."""
     app = ElicitationApp(ElicitationQueue(), ask_all([TWO_QUESTIONS]), input_grace=0)
     async with app.run_test(size=SIZE) as pilot:
         modal = await wait_for_modal(pilot)
         widgets = list(modal.query("*"))
         strips = list(modal.query(PageStrip))
         lines = list(modal.query(LabelledInput))
-    assert len(widgets) == 16
+    assert len(widgets) == 15
     assert len(strips) == 1
     assert [line.label for line in lines] == ["Other", "Note"]
+
+
+async def test_a_dialog_mounts_its_error_line_with_the_first_thing_it_says() -> None:
+    asker = Asker(TextRequest(message="Name?", min_length=3), TextRequest(message="City?"))
+    app = ElicitationApp(ElicitationQueue(), asker, input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        modal = await wait_for_modal(pilot, "Name?")
+        before = len(modal.query("#error"))
+        await pilot.press("enter")  # nothing typed: too short
+        await wait_for(pilot, lambda: "at least 3" in error_line(modal))
+        error = modal.query_one("#error")
+        await wait_for(pilot, lambda: bool(error.region))
+        regions = [modal.query_one(part).region for part in ("#body", "#error", KeyFooter)]
+        burst(app, *"Ada", "enter")
+        second = await wait_for_modal(pilot, "City?")
+        said_then = error_line(second)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: len(asker.results) == 2)
+    assert before == 0
+    # Under the body, above the keys; and kept, hidden, for the next question of the dialog.
+    body, line, footer = regions
+    assert body.bottom <= line.y < footer.y
+    assert second is modal and said_then == "" and not error.has_class("visible")
+    assert asker.results[0].content == "Ada"
 
 
 async def test_a_batch_s_review_is_built_when_it_is_shown_not_at_every_key(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from app_driver import error_line
 from keyring.errors import KeyringLocked, PasswordSetError
 from keyring_backends import FailingKeyring, MemoryKeyring
 from pydantic import SecretStr
@@ -20,11 +21,6 @@ from widgets.secret import SecretModal
 def secret_of(result: ElicitationResult) -> str:
     assert isinstance(result.content, SecretStr)
     return result.content.get_secret_value()
-
-
-def error_text(modal: SecretModal) -> str:
-    error = modal.query_one("#error", Static)
-    return static_text(error) if error.has_class("visible") else ""
 
 
 class TestEntry:
@@ -49,7 +45,7 @@ class TestEntry:
             await pilot.press("enter")
             await pilot.pause()
 
-            assert error_text(modal) == "Type the secret, or press Escape to cancel."
+            assert error_line(modal) == "Type the secret, or press Escape to cancel."
             assert app.screen is modal
             assert results == []
 
@@ -60,10 +56,10 @@ class TestEntry:
             await pilot.press(*"short", "enter")
             await pilot.pause()
 
-            assert error_text(modal) == "Too short: at least 8 characters (you typed 5)."
+            assert error_line(modal) == "Too short: at least 8 characters (you typed 5)."
             assert app.screen is modal
             await pilot.press(*"-enough")
-            assert error_text(modal) == ""
+            assert error_line(modal) == ""
             await pilot.press("enter")
             await wait_for(pilot, lambda: bool(results))
 
@@ -77,7 +73,7 @@ class TestEntry:
             await pilot.press(*"pk-live-123", "enter")
             await pilot.pause()
 
-            assert error_text(modal) == "That does not look like sk-...."
+            assert error_line(modal) == "That does not look like sk-...."
             assert results == []
             modal.query_one("#secret", Input).clear()
             await pilot.press(*CANARY, "enter")
@@ -96,7 +92,7 @@ class TestEntry:
             await pilot.press(*"sk-typo", "enter")
             await pilot.pause()
 
-            assert error_text(modal) == "The two entries differ; type it again."
+            assert error_line(modal) == "The two entries differ; type it again."
             assert again.has_focus
             assert app.screen is modal
             assert results == []

@@ -53,8 +53,8 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
     `tui.register_kind(Model, modal="package.module:ClassName")`):
 
     - The base composes the frame: the source, waiting count and countdown line (`#meta`),
-      the title, the message, the description (Markdown) and an error line, with a
-      `KeyFooter` listing the screen's bindings. A kind yields only its own widgets from
+      the title, the message and the description (Markdown), with a `KeyFooter` listing
+      the screen's bindings; `show_error()` mounts an error line under the body. A kind yields only its own widgets from
       `compose_body()`; the base runs the countdown and answers for the person never.
     - Keys: Enter accepts (`action_submit`), Escape cancels, Ctrl+N declines, Ctrl+Q quits.
       A kind adds its keys to `BINDINGS` (they are merged with these) and keeps a `|
@@ -108,6 +108,10 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
     | shift+down, shift+up | Scroll a question too long for the screen (its answers keep their room). |
     """
 
+    ERROR_LINE_AHEAD: ClassVar[bool] = False
+    """Whether the error line is composed with the dialog, rather than mounted by the first
+    message (`show_error`): for a kind that must know at once the room it leaves the body."""
+
     waiting: reactive[int] = reactive(0)
     """How many other requests wait behind this one."""
 
@@ -146,6 +150,10 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         self._message_box: VerticalScroll | None = None
         """Where the message scrolls, made the first time it is too long for the screen (a
         Static cannot scroll; a box for every message would slow every first question)."""
+        self._error: Static | None = None
+        """The line under the body that says what is wrong, mounted by its first message
+        (`show_error`) unless `ERROR_LINE_AHEAD`: hidden until then, it would cost every
+        first question a widget."""
         self.send: Callable[[ElicitationResult], None] | None = None
         """Set by the app where an answer must travel before the modal may close: called
         with the answer instead of closing (see `dismiss`)."""
@@ -232,7 +240,9 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
 
                     yield Markdown(REDACTOR.scrub(request.description), id="description")
                 yield from self.compose_body()
-            yield Static(id="error", markup=False)
+            if self.ERROR_LINE_AHEAD:
+                self._error = Static(id="error", markup=False)
+                yield self._error
         yield KeyFooter()
 
     def on_mount(self) -> None:
@@ -435,11 +445,20 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
 
     # -- answering --------------------------------------------------------------------
 
+    @property
+    def error_shown(self) -> bool:
+        """Whether the line under the body says something (see `show_error`)."""
+        return self._error is not None and self._error.has_class("visible")
+
     def show_error(self, message: str) -> None:
-        """Show `message` under the body; an empty message clears it."""
-        error = self.query_one("#error", Static)
-        error.update(REDACTOR.scrub(message))
-        error.set_class(bool(message), "visible")
+        """Show `message` under the body, in the line `#error`; an empty message clears it."""
+        if self._error is None:
+            if not message:
+                return
+            self._error = Static(id="error", markup=False)
+            self._dialog.mount(self._error, after=self._body)
+        self._error.update(REDACTOR.scrub(message))
+        self._error.set_class(bool(message), "visible")
 
     def action_submit(self) -> Awaitable[None] | None:
         """Enter: accept; a kind with several fields may move to the next one instead (the

@@ -55,6 +55,10 @@ class FormModal(ElicitationModal[FormRequest]):
     | shift+tab | Move to the previous field. |
     """
 
+    ERROR_LINE_AHEAD = True
+    """A refused form keeps its focused field in view once the error line has taken its row
+    from the body (`show_error`): that row must be laid out by then."""
+
     def __init__(self, request: FormRequest, **kwargs: Any) -> None:
         super().__init__(request, **kwargs)
         self.spec: FormSpec = request.spec
@@ -153,7 +157,7 @@ class FormModal(ElicitationModal[FormRequest]):
         # controls report their first value as they mount: nothing to check or clear then
         if form_field.touched or form_field.error is not None or self._submitted_once:
             form_field.check(show_required=self._submitted_once)
-        if self.query_one("#error").has_class("visible"):
+        if self.error_shown:
             self.show_error("")
 
     def on_input_changed(self, event: Input.Changed) -> None:
