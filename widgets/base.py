@@ -54,8 +54,9 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
 
     - The base composes the frame: the source, waiting count and countdown line (`#meta`),
       the title, the message and the description (Markdown), with a `KeyFooter` listing
-      the screen's bindings; `show_error()` mounts an error line under the body. A kind yields only its own widgets from
-      `compose_body()`; the base runs the countdown and answers for the person never.
+      the screen's bindings; `show_error()` mounts an error line under the body. A kind
+      yields only its own widgets from `compose_body()`; the base runs the countdown and
+      answers for the person never.
     - Keys: Enter accepts (`action_submit`), Escape cancels, Ctrl+N declines, Ctrl+Q quits.
       A kind adds its keys to `BINDINGS` (they are merged with these) and keeps a `|
       Key(s) | Description |` table under them, as the built-in kinds do. A kind's own
