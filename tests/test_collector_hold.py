@@ -114,13 +114,15 @@ async def test_a_collector_the_program_turned_off_stays_off() -> None:
     assert not gc.isenabled()
 
 
-async def test_the_collector_runs_again_when_a_dialog_fails_before_it_is_drawn(
+async def test_the_collector_runs_again_after_a_dialog_fails_to_build(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     def broken(self: ChoiceModal) -> Any:
         raise RuntimeError("the dialog could not be built")
 
     monkeypatch.setattr(ChoiceModal, "compose_body", broken)
+    # Within the test, never by its time limit.
+    monkeypatch.setattr(collector_hold, "HOLD_AT_MOST", 60.0)
     asker = Asker(ChoiceRequest(message="Which region?", options=["eu-west", "us-east"]))
     app = ElicitationApp(ElicitationQueue(), asker, input_grace=0)
     with pytest.raises(RuntimeError, match="could not be built"):
@@ -147,4 +149,16 @@ async def test_a_hold_ends_by_itself_if_no_frame_ever_comes(
     assert hold.holding and not gc.isenabled()
     hold.release()
     hold.release()
+    assert gc.isenabled()
+
+
+async def test_the_collector_runs_again_when_the_app_ends_holding_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(collector_hold, "HOLD_AT_MOST", 60.0)
+    app = ElicitationApp(ElicitationQueue())
+    async with app.run_test(size=SIZE):
+        app._collector.hold()  # as if a question were being built as the app ends
+        held = not gc.isenabled()
+    assert held
     assert gc.isenabled()
