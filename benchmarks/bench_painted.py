@@ -38,6 +38,9 @@ On the terminal: each kind asked 0.3 s after the last answer; the first question
 asked by an agent that asks as the app starts, a fresh process each; choices back to back;
 and `elicit-tui ask` from the process start.
 
+Each row ends with the target it must reach (`Target`) and ✓ or ✗; the lines under the
+back-to-back rows check the rate and the growth against theirs.
+
 Run: `.venv/bin/python benchmarks/bench_painted.py [--reps 30] [--burst 1000]
 [--only headless terminal]`.
 """
@@ -667,8 +670,49 @@ NOTE_WIDTH = 42
 
 HEADER = (
     f"{'case':<34} {'n':>4} │ {'ours wall':>13} {'bare wall':>13} {'ratio':>11} │"
-    f" {'ours cpu':>13} {'bare cpu':>13} {'ratio':>14} │ {'later':>6}"
+    f" {'ours cpu':>13} {'bare cpu':>13} {'ratio':>14} │ {'later':>6} │ target"
 )
+
+
+@dataclass(frozen=True)
+class Target:
+    """What a row must reach: ours ÷ bare in wall time at the median (`p50`) and at p90
+    (`p90`), or ours at most `later` ms after bare at the median; None: no bound there."""
+
+    p50: float | None = None
+    p90: float | None = None
+    later: float | None = None
+
+    def verdict(self, ours: list[float], bare: list[float]) -> str:
+        """The bounds, then ✓ if ours is within all of them, else ✗."""
+        median, bare_median = statistics.median(ours), statistics.median(bare)
+        bounds, met = [], []
+        if self.p50 is not None:
+            bounds.append(f"≤{self.p50:.1f}")
+            met.append(median / bare_median <= self.p50)
+        if self.p90 is not None:
+            bounds.append(f"{'' if bounds else '-/'}≤{self.p90:.1f}")
+            met.append(_p90(ours) / _p90(bare) <= self.p90)
+        text = "/".join(bounds) + "×" if bounds else ""
+        if self.later is not None:
+            text += f"≤+{self.later:.1f} ms"
+            met.append(median - bare_median <= self.later)
+        return f"{text} {'✓' if all(met) else '✗'}"
+
+
+SIMPLE = Target(p50=1.0, p90=1.2)
+"""A question from an idle app, a form of 4, each of questions asked back to back."""
+
+FIRST = Target(p50=1.2)
+"""The first question of a kind, and the cold start."""
+
+FRAME = Target(later=1000 / 60)
+"""On the terminal: a question visible at most one frame (at 60 Hz) after bare Textual's."""
+
+
+def check(met: bool) -> str:
+    """✓ or ✗: whether a figure that is not a row meets its target."""
+    return "✓" if met else "✗"
 
 
 def _cells(ours: list[float], bare: list[float]) -> str:
@@ -682,18 +726,27 @@ def _later(ours: list[float], bare: list[float]) -> str:
     return f"{statistics.median(ours) - statistics.median(bare):+6.1f}"
 
 
-def row(case: str, ours: list[tuple[float, float]], bare: list[tuple[float, float]]) -> None:
+def row(
+    case: str, ours: list[tuple[float, float]], bare: list[tuple[float, float]], target: Target
+) -> None:
     ours_wall, bare_wall = [s[0] for s in ours], [s[0] for s in bare]
     walls = _cells(ours_wall, bare_wall)
     cpus = _cells([s[1] for s in ours], [s[1] for s in bare])
     later = _later(ours_wall, bare_wall)
-    print(f"{case:<34} {len(ours):>4} │ {walls} │ {cpus}    │ {later}", flush=True)
+    verdict = target.verdict(ours_wall, bare_wall)
+    print(f"{case:<34} {len(ours):>4} │ {walls} │ {cpus}    │ {later} │ {verdict}", flush=True)
 
 
-def wall_row(case: str, ours: list[float], bare: list[float], note: str = "") -> None:
+def wall_row(
+    case: str, ours: list[float], bare: list[float], target: Target, note: str = ""
+) -> None:
     later = _later(ours, bare)
     cells = _cells(ours, bare)
-    print(f"{case:<34} {len(ours):>4} │ {cells} │ {note:<{NOTE_WIDTH}} │ {later}", flush=True)
+    verdict = target.verdict(ours, bare)
+    print(
+        f"{case:<34} {len(ours):>4} │ {cells} │ {note:<{NOTE_WIDTH}} │ {later} │ {verdict}",
+        flush=True,
+    )
 
 
 def section(title: str) -> None:
@@ -716,6 +769,7 @@ async def headless(args: argparse.Namespace) -> None:
             f"{kind}{' of 10' if 'choice' in kind else ''}{' of 4' if kind == 'form' else ''}",
             ours,
             bare,
+            SIMPLE,
         )
     built_in: list[float] = []
     for idle in [*args.first_idle, None]:
@@ -724,7 +778,8 @@ async def headless(args: argparse.Namespace) -> None:
             for _ in range(args.first_reps):
                 ours += await first_case(True, kind, 1, idle, built_in)
                 bare += await first_case(False, kind, 1, idle)
-            row(f"first {kind}, {'once built' if idle is None else f'{idle:g} s idle'}", ours, bare)
+            case = f"first {kind}, {'once built' if idle is None else f'{idle:g} s idle'}"
+            row(case, ours, bare, FIRST)
     if built_in:
         print(
             f"common modals built ahead {statistics.median(built_in) * 1000:.0f} ms (median; "
@@ -735,7 +790,7 @@ async def headless(args: argparse.Namespace) -> None:
         for _ in range(args.fresh_reps):
             ours.append(fresh_process_first(True, kind))
             bare.append(fresh_process_first(False, kind))
-        row(f"first {kind}, fresh process", ours, bare)
+        row(f"first {kind}, fresh process", ours, bare, FIRST)
     if args.burst:
         await burst_rows(args.burst)
 
@@ -766,16 +821,23 @@ async def burst_rows(questions: int) -> None:
     ours = await burst_case(True, questions)
     bare = await burst_case(False, questions)
     section(f"headless: {questions:,} choice questions back to back")
-    row("ask → painted, all", ours.spans, bare.spans)
-    row("ask → painted, first 100", ours.spans[:100], bare.spans[:100])
-    row("ask → painted, last 100", ours.spans[-100:], bare.spans[-100:])
+    row("ask → painted, all", ours.spans, bare.spans, SIMPLE)
+    first, last = ours.spans[:100], ours.spans[-100:]
+    row("ask → painted, first 100", first, bare.spans[:100], SIMPLE)
+    row("ask → painted, last 100", last, bare.spans[-100:], SIMPLE)
+    # "As fast as the first 100": within the rows' own bound on ours against bare.
+    steady = statistics.median(s[0] for s in last) <= statistics.median(s[0] for s in first) * 1.2
+    rate = ours.per_second / bare.per_second
+    rss = ours.rss_growth_mib / max(bare.rss_growth_mib, 0.1)
+    objects = ours.objects_growth / max(bare.objects_growth, 1)
     print(
+        f"last 100 as fast as the first 100 (p50 ≤ 1.2×): {check(steady)}\n"
         f"requests per second: ours {ours.per_second:.1f}, bare {bare.per_second:.1f},"
-        f" {ours.per_second / bare.per_second:.2f}×\n"
+        f" {rate:.2f}× (target ≥1.0× {check(rate >= 1.0)})\n"
         f"RSS growth, question 100 → {questions}: ours {ours.rss_growth_mib:.1f} MiB,"
-        f" bare {bare.rss_growth_mib:.1f} MiB\n"
+        f" bare {bare.rss_growth_mib:.1f} MiB (target ≤1.2× {check(rss <= 1.2)})\n"
         f"gc-tracked objects growth, same span: ours {ours.objects_growth:,},"
-        f" bare {bare.objects_growth:,}",
+        f" bare {bare.objects_growth:,} (target ≤2× {check(objects <= 2)})",
         flush=True,
     )
 
@@ -793,13 +855,13 @@ def terminal(args: argparse.Namespace) -> None:
             bare += b.spans
             cpu["ours"] += o.cpu_ms
             cpu["bare"] += b.cpu_ms
-        wall_row(kind, ours, bare, f"process CPU ours/bare {cpu['ours'] / cpu['bare']:.2f}×")
+        wall_row(kind, ours, bare, FRAME, f"process CPU ours/bare {cpu['ours'] / cpu['bare']:.2f}×")
     for kind in TERMINAL_KINDS:
         ours, bare = [], []
         for _ in range(args.pty_first_reps):
             ours += terminal_run(True, kind, 1, back_to_back=False, at_once=True).spans
             bare += terminal_run(False, kind, 1, back_to_back=False, at_once=True).spans
-        wall_row(f"first {kind}, asked at once", ours, bare, "a fresh process each")
+        wall_row(f"first {kind}, asked at once", ours, bare, FRAME, "a fresh process each")
     if args.pty_burst:
         o = terminal_run(True, "choice", args.pty_burst, back_to_back=True)
         b = terminal_run(False, "choice", args.pty_burst, back_to_back=True)
@@ -809,16 +871,17 @@ def terminal(args: argparse.Namespace) -> None:
             f"{args.pty_burst} back to back, all",
             o.spans,
             b.spans,
+            FRAME,
             f"req/s {rate:.2f}× ({with_start:.2f}× from the process start)",
         )
-        wall_row("  first 100", o.spans[:100], b.spans[:100])
-        wall_row("  last 100", o.spans[-100:], b.spans[-100:])
+        wall_row("  first 100", o.spans[:100], b.spans[:100], FRAME)
+        wall_row("  last 100", o.spans[-100:], b.spans[-100:], FRAME)
     cold_ours, cold_bare = [], []
     for _ in range(args.cold_reps):
         cold_ours.append(cold_ask(True))
         cold_bare.append(cold_ask(False))
     if args.cold_reps:
-        wall_row("cold: elicit-tui ask vs bare modal", cold_ours, cold_bare)
+        wall_row("cold: elicit-tui ask vs bare modal", cold_ours, cold_bare, FIRST)
 
 
 TERMINAL_KINDS = ("choice", "text", "confirmation", "tool_approval", "form", "questions")
