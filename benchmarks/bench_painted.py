@@ -32,8 +32,9 @@ Cases, headless: simple kinds asked from an idle app; the first question of each
 fresh app (asked at once, while it builds the common modals ahead, once they are built, with
 how long that took), and asked at once in a fresh process;
 a form of 4 fields; N choice questions back to back, each answered the moment it is painted
-(no idle gap, input grace 0): requests per second, ask → painted over the run, first and last
-100, and the growth of RSS and gc-tracked objects from question 100 to the last.
+(no idle gap, input grace 0), each side in a process of its own: requests per second, ask →
+painted over the run, first and last 100, and the growth of RSS and gc-tracked objects from
+question 100 to the last.
 On the terminal: each kind asked 0.3 s after the last answer; the first question of each kind
 asked by an agent that asks as the app starts, a fresh process each; choices back to back;
 and `elicit-tui ask` from the process start.
@@ -66,7 +67,7 @@ import termios
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from fcntl import ioctl
 from pathlib import Path
 from typing import Any, ClassVar
@@ -792,7 +793,7 @@ async def headless(args: argparse.Namespace) -> None:
             bare.append(fresh_process_first(False, kind))
         row(f"first {kind}, fresh process", ours, bare, FIRST)
     if args.burst:
-        await burst_rows(args.burst)
+        burst_rows(args.burst)
 
 
 def fresh_process_first(ours: bool, kind: str) -> tuple[float, float]:
@@ -817,9 +818,30 @@ def fresh_child(side: str, kind: str) -> None:
     print(json.dumps([wall, cpu]))
 
 
-async def burst_rows(questions: int) -> None:
-    ours = await burst_case(True, questions)
-    bare = await burst_case(False, questions)
+def burst_in_process(ours: bool, questions: int) -> Burst:
+    """`burst_case` in a process of its own: memory one side has freed is not the other's to
+    reuse (in one process, the side run second grew by nothing), and neither side finds
+    what the rows before it loaded and built."""
+    side = "ours" if ours else "bare"
+    out = subprocess.run(
+        [sys.executable, __file__, "--burst-child", side, str(questions)],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    burst = json.loads(out.strip().splitlines()[-1])
+    burst["spans"] = [tuple(span) for span in burst["spans"]]
+    return Burst(**burst)
+
+
+def burst_child(side: str, questions: str) -> None:
+    """The child of `burst_in_process`: its `Burst` printed as JSON."""
+    print(json.dumps(asdict(asyncio.run(burst_case(side == "ours", int(questions))))))
+
+
+def burst_rows(questions: int) -> None:
+    ours = burst_in_process(True, questions)
+    bare = burst_in_process(False, questions)
     section(f"headless: {questions:,} choice questions back to back")
     row("ask → painted, all", ours.spans, bare.spans, SIMPLE)
     first, last = ours.spans[:100], ours.spans[-100:]
@@ -918,6 +940,7 @@ def main() -> None:
         "--fresh-reps", type=int, default=6, help="fresh processes per kind, first question"
     )
     parser.add_argument("--fresh-child", nargs=2, metavar=("SIDE", "KIND"), help=argparse.SUPPRESS)
+    parser.add_argument("--burst-child", nargs=2, metavar=("SIDE", "N"), help=argparse.SUPPRESS)
     parser.add_argument("--burst", type=int, default=1000, help="questions back to back")
     parser.add_argument("--pty-reps", type=int, default=20, help="questions per kind, pty")
     parser.add_argument("--pty-burst", type=int, default=300, help="back to back on the pty")
@@ -938,6 +961,9 @@ def main() -> None:
     if args.fresh_child:
         fresh_child(*args.fresh_child)
         return
+    if args.burst_child:
+        burst_child(*args.burst_child)
+        return
     print(
         f"elicit-tui vs bare Textual, {SIZE[0]}x{SIZE[1]}, python {sys.version.split()[0]},"
         f" load {os.getloadavg()[0]:.2f}"
@@ -946,7 +972,7 @@ def main() -> None:
     if "headless" in args.only:
         asyncio.run(headless(args))
     elif "burst" in args.only:
-        asyncio.run(burst_rows(args.burst))
+        burst_rows(args.burst)
     if "terminal" in args.only:
         compile_project()
         terminal(args)
