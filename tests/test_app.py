@@ -10,7 +10,9 @@ from typing import Any
 
 import pytest
 from pydantic import SecretStr
+from rich.console import RenderableType
 from textual.pilot import Pilot
+from textual.screen import Screen
 from textual.widgets import Input
 
 from tui import ElicitationApp, ElicitationQueue, ElicitationResult, parse_request
@@ -318,6 +320,34 @@ async def test_timeline_records_requests_and_outcomes() -> None:
         row = timeline.cells(next(iter(timeline.rows)).value or "")
         assert list(row.values())[1:] == ["secret", "✔ •••", "API key?"]
         assert "hunter2" not in " ".join(row.values())
+
+
+class DialogsUndrawn(ElicitationApp):
+    """Writes no frame of a dialog until `drawing` is set: as if its first frame were late."""
+
+    drawing = False
+
+    def _display(self, screen: Screen[Any], renderable: RenderableType | None) -> None:
+        if self.drawing or not isinstance(screen, ElicitationModal):
+            super()._display(screen, renderable)
+
+
+async def test_the_main_screen_news_waits_for_the_question_to_be_drawn() -> None:
+    """The header's "question waiting" (and the timeline's row) are made once the dialog's
+    first frame is written, never before it, however many refreshes come first: made before,
+    they would make the question wait."""
+    queue = ElicitationQueue()
+    app = DialogsUndrawn(queue, input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        queue.submit(parse_request(CHOICE))
+        await wait_for(pilot, lambda: isinstance(app.screen, ElicitationModal))
+        for _ in range(5):
+            app.refresh()
+            await pilot.pause(0.02)
+        assert app.sub_title == ""
+        app.drawing = True
+        app.screen.refresh()
+        await wait_for(pilot, lambda: app.sub_title == "question waiting: Which database?")
 
 
 @pytest.mark.parametrize("delay", [0, 0.002, 0.01])

@@ -200,6 +200,8 @@ class ElicitationApp(KeyOrderApp[Any]):
         self._main_screen_news: list[Callable[[], None]] = []
         """Updates of the main screen held back until the modal in front has painted."""
         self._shown: ElicitationModal[Any] | None = None
+        self._shown_drawn = False
+        """Whether the modal shown has written its first frame (see `_display`)."""
         self._collector = CollectorHold()
         """Held from showing a question until its first frame (see `tui.app.collector_hold`)."""
         self._until_asked: list[Notification] = []
@@ -537,6 +539,7 @@ class ElicitationApp(KeyOrderApp[Any]):
                 else functools.partial(self._send, modal)
             )
             self._shown = modal
+            self._shown_drawn = False
             modal.waiting = len(self._waiting)
             # With the news: applied once the modal has painted its first frame.
             self._main_screen_news.append(
@@ -698,16 +701,24 @@ class ElicitationApp(KeyOrderApp[Any]):
         if self._shown is None:
             # The main screen is in front: show the news now.
             self._show_main_screen_news()
-        else:
-            # Behind a modal the news waits for the modal's first frame: a change under the
-            # see-through modal would redraw the whole main screen in that frame.
+        elif self._shown_drawn:
             self.call_after_refresh(self._show_main_screen_news)
+        # Else the news waits for the modal's first frame (`_display`): made before it, it
+        # would make the question wait (a refresh can come before the modal's first frame).
 
     def _display(self, screen: Screen[Any], renderable: RenderableType | None) -> None:
         super()._display(screen, renderable)
-        if screen is self._shown and renderable is not None and not self._batch_count:
-            # The question is on screen: a collection that fell due meanwhile may run now.
+        if (
+            screen is self._shown
+            and not self._shown_drawn
+            and renderable is not None
+            and not self._batch_count
+        ):
+            self._shown_drawn = True
+            # The question is on screen: a collection that fell due meanwhile may run now,
+            # and the main screen's news be made, after what is waiting to be handled.
             self._collector.release()
+            self.call_later(self._show_main_screen_news)
 
     def _show_main_screen_news(self) -> None:
         news, self._main_screen_news = self._main_screen_news, []
