@@ -11,7 +11,7 @@ headless at 80x24, and reports the median and p90 of wall time and of the proces
 * filter key → repainted: one letter or Backspace typed on a 10,000-option choice; the bare
   app re-fills its `OptionList` with the options that match.
 * back to back: the thread asks choice questions one after another and each is answered
-  with Enter as soon as it is painted; requests per second, ask → painted over the run and
+  with Enter as soon as it is painted, each side in a process of its own; requests per second, ask → painted over the run and
   for the first and last 100, the growth of RSS and of gc-tracked objects from request 100
   to the last, and the widgets still alive that no screen holds any more.
 * `import` and cold start run in fresh processes, alternating ours and bare, with the
@@ -33,6 +33,7 @@ import argparse
 import asyncio
 import compileall
 import gc
+import json
 import os
 import pty
 import queue
@@ -48,7 +49,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from fcntl import ioctl
 from pathlib import Path
 from typing import Any, ClassVar
@@ -584,7 +585,7 @@ async def in_process(args: argparse.Namespace) -> None:
     if "filter" in args.only:
         await filter_rows(args)
     if "burst" in args.only:
-        await burst_rows(args)
+        burst_rows(args)
 
 
 async def simple_rows(args: argparse.Namespace) -> None:
@@ -623,11 +624,34 @@ async def filter_rows(args: argparse.Namespace) -> None:
     row("filter key stroke", await filter_case(True, count), await filter_case(False, count))
 
 
-async def burst_rows(args: argparse.Namespace) -> None:
+def burst_in_process(ours: bool, questions: int) -> Burst:
+    """`burst_case` in a process of its own: memory one side has freed is not the other's to
+    reuse (in one process, the side run second grew by nothing)."""
+    side = "ours" if ours else "bare"
+    out = subprocess.run(
+        [sys.executable, __file__, "--burst-child", side, str(questions)],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    burst = json.loads(out.strip().splitlines()[-1])
+    burst["spans"] = [Span(**span) for span in burst["spans"]]
+    burst["detached"] = Counter(burst["detached"])
+    return Burst(**burst)
+
+
+def burst_child(side: str, questions: str) -> None:
+    """The child of `burst_in_process`: its `Burst` printed as JSON."""
+    burst = asyncio.run(burst_case(side == "ours", int(questions)))
+    # `asdict` would rebuild the Counter from its items, counting them as keys.
+    print(json.dumps({**asdict(burst), "detached": dict(burst.detached)}))
+
+
+def burst_rows(args: argparse.Namespace) -> None:
     print(f"\n{args.burst:,} choice questions back to back (Enter as soon as painted)", flush=True)
     results = {
-        "ours": await burst_case(True, args.burst),
-        "bare": await burst_case(False, args.burst),
+        "ours": burst_in_process(True, args.burst),
+        "bare": burst_in_process(False, args.burst),
     }
     ours, bare = results["ours"], results["bare"]
     section("ask() → painted during the run")
@@ -715,6 +739,7 @@ def main() -> None:
     parser.add_argument("--big-reps", type=int, default=3, help="questions per 10,000 case")
     parser.add_argument("--burst", type=int, default=1000, help="questions back to back")
     parser.add_argument("--process-reps", type=int, default=8)
+    parser.add_argument("--burst-child", nargs=2, metavar=("SIDE", "N"), help=argparse.SUPPRESS)
     parser.add_argument(
         "--only",
         nargs="+",
@@ -723,6 +748,9 @@ def main() -> None:
         help="run only these sections, or one part: in-process or processes (default: all)",
     )
     args = parser.parse_args()
+    if args.burst_child:
+        burst_child(*args.burst_child)
+        return
     args.only = [section for name in args.only for section in PARTS.get(name, [name])]
     print(
         f"elicit-tui vs bare Textual, headless {SIZE[0]}x{SIZE[1]}, python {sys.version.split()[0]};"
