@@ -61,7 +61,6 @@ import select
 import signal
 import statistics
 import struct
-import subprocess
 import sys
 import termios
 import threading
@@ -74,6 +73,7 @@ from typing import Any, ClassVar
 
 import pyte
 from bench_form import NaiveForm, schema
+from fresh_process import run_child
 from textual import events
 from textual._compositor import CompositorUpdate
 from textual.app import App, ComposeResult
@@ -801,14 +801,7 @@ def fresh_process_first(ours: bool, kind: str) -> tuple[float, float]:
     fresh process: what a program meets the first time it asks. Nothing of pydantic's or
     ours has run in that process before, so what the first question loads or builds is
     timed too (in the rows above, only the first app of the run pays it)."""
-    side = "ours" if ours else "bare"
-    out = subprocess.run(
-        [sys.executable, __file__, "--fresh-child", side, kind],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
-    wall, cpu = json.loads(out.strip().splitlines()[-1])
+    wall, cpu = run_child(__file__, "--fresh-child", "ours" if ours else "bare", kind)
     return wall, cpu
 
 
@@ -822,14 +815,7 @@ def burst_in_process(ours: bool, questions: int) -> Burst:
     """`burst_case` in a process of its own: memory one side has freed is not the other's to
     reuse (in one process, the side run second grew by nothing), and neither side finds
     what the rows before it loaded and built."""
-    side = "ours" if ours else "bare"
-    out = subprocess.run(
-        [sys.executable, __file__, "--burst-child", side, str(questions)],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
-    burst = json.loads(out.strip().splitlines()[-1])
+    burst = run_child(__file__, "--burst-child", "ours" if ours else "bare", str(questions))
     burst["spans"] = [tuple(span) for span in burst["spans"]]
     return Burst(**burst)
 

@@ -56,6 +56,7 @@ from typing import Any, ClassVar
 from unittest.mock import patch
 
 from bench_form import NaiveForm, schema
+from fresh_process import run_child
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
@@ -627,14 +628,7 @@ async def filter_rows(args: argparse.Namespace) -> None:
 def burst_in_process(ours: bool, questions: int) -> Burst:
     """`burst_case` in a process of its own: memory one side has freed is not the other's to
     reuse (in one process, the side run second grew by nothing)."""
-    side = "ours" if ours else "bare"
-    out = subprocess.run(
-        [sys.executable, __file__, "--burst-child", side, str(questions)],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
-    burst = json.loads(out.strip().splitlines()[-1])
+    burst = run_child(__file__, "--burst-child", "ours" if ours else "bare", str(questions))
     burst["spans"] = [Span(**span) for span in burst["spans"]]
     burst["detached"] = Counter(burst["detached"])
     return Burst(**burst)
