@@ -692,7 +692,7 @@ class Target:
             bounds.append(f"≤{self.p50:.1f}")
             met.append(median / bare_median <= self.p50)
         if self.p90 is not None:
-            bounds.append(f"{'' if bounds else '-/'}≤{self.p90:.1f}")
+            bounds.append(f"≤{self.p90:.1f}")
             met.append(_p90(ours) / _p90(bare) <= self.p90)
         text = "/".join(bounds) + "×" if bounds else ""
         if self.later is not None:
