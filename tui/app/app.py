@@ -19,6 +19,7 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.driver import Driver
 from textual.notifications import Notification, Notify, SeverityLevel
 from textual.screen import Screen
 from textual.timer import Timer
@@ -271,6 +272,15 @@ class ElicitationApp(KeyOrderApp[Any]):
 
     def get_default_screen(self) -> Screen[Any]:
         return MainScreen()
+
+    def get_driver_class(self) -> type[Driver]:
+        driver = super().get_driver_class()
+        if driver.__module__ != "textual.drivers.linux_driver":
+            return driver  # Windows, or the one `$TEXTUAL_DRIVER` names (the web's)
+        # Each frame on the terminal as soon as it is made (see the driver's docstring).
+        from tui.app.write_through_driver import WriteThroughDriver
+
+        return WriteThroughDriver
 
     def on_mount(self) -> None:
         if isinstance(main := self.screen_stack[0], MainScreen):
