@@ -53,7 +53,12 @@ def test_the_question_reaches_the_terminal_while_the_app_is_still_busy(tmp_path:
         ["-c", HELD_AFTER_THE_QUESTION, str(hold)],
         dimensions=(24, 80),
         cwd=str(REPO),
-        env={**os.environ, "TERM": "xterm-256color", "ELICIT_TUI_BELL": "0"},
+        env={
+            **os.environ,
+            "TERM": "xterm-256color",
+            "ELICIT_TUI_BELL": "0",
+            "ELICIT_TUI_CONFIG_DIR": str(tmp_path / "config"),
+        },
         timeout=20,
     )
     screen = pyte.Screen(80, 24)
