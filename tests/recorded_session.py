@@ -66,7 +66,7 @@ def session_agent(results: list[ElicitationResult]) -> Any:
     return agent
 
 
-async def _on(pilot: Pilot[Any], request_id: str) -> None:
+async def on_request(pilot: Pilot[Any], request_id: str) -> None:
     app = pilot.app
     await wait_for(
         pilot,
@@ -81,20 +81,20 @@ async def record_session(path: Path, secret: str = CANARY) -> list[ElicitationRe
     results: list[ElicitationResult] = []
     app = ElicitationApp(ElicitationQueue(), session_agent(results), input_grace=0, transcript=path)
     async with app.run_test(size=(80, 24)) as pilot:
-        await _on(pilot, "name")
+        await on_request(pilot, "name")
         await pilot.press("ctrl+u", *"Ada", "enter")
-        await _on(pilot, "pick")
+        await on_request(pilot, "pick")
         await pilot.press("down", "down", "up", "enter")
-        await _on(pilot, "many")
+        await on_request(pilot, "many")
         await pilot.press("space", "down", "space", "enter")
-        await _on(pilot, "key")
+        await on_request(pilot, "key")
         await pilot.press(*secret[:5])
         app.post_message(events.Paste(secret[5:]))
         await pilot.pause()
         await pilot.press("ctrl+r", "ctrl+r", "enter")
-        await _on(pilot, "form")
+        await on_request(pilot, "form")
         await pilot.press("down", "enter", *secret, "enter")
-        await _on(pilot, "echo")
+        await on_request(pilot, "echo")
         await pilot.press("enter")
         await wait_for(pilot, lambda: app.agent_result == "done")
     return results

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 from typing import Any
 
 import pyte
 import pytest
-from recorded_session import lines, record_session, run_cli
+from recorded_session import lines, on_request, record_session, run_cli, session_agent
 from secret_session import TARGET, carries_canary, wait_for
 from textual.pilot import Pilot
 from textual.screen import Screen
@@ -34,8 +35,6 @@ def recorded(tmp_path_factory: pytest.TempPathFactory) -> Path:
     Set up before any test's own keyring: the canary goes to one in memory, never to the
     keyring of whoever runs this file alone (nor "exists already" there from a run before).
     """
-    import asyncio
-
     path = tmp_path_factory.mktemp("recorded") / "session.jsonl"
     with memory_keyring():
         asyncio.run(record_session(path))
@@ -315,3 +314,20 @@ async def test_an_answer_that_took_long_is_waited_for_as_long_as_its_keys_take(
     await app.run_async(headless=True, size=(80, 24), auto_pilot=app.player.drive)
     assert app.replay_agent.mismatches == []
     assert app.return_value == "1 result, all as recorded"
+
+
+async def test_a_session_quit_with_a_question_open_replays_to_its_end(tmp_path: Path) -> None:
+    path = tmp_path / "quit.jsonl"
+    app = ElicitationApp(ElicitationQueue(), session_agent([]), input_grace=0, transcript=path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await on_request(pilot, "name")
+        await pilot.press("ctrl+u", *"Ada", "enter")
+        await on_request(pilot, "pick")
+        await pilot.press("ctrl+q")
+    recorded = [(r["id"], r["result"]) for r in lines(path) if r["type"] == "result"]
+    assert recorded[-1] == ("pick", {"action": "cancel", "content": None, "reason": "closed"})
+
+    replayed = await asyncio.wait_for(replay(path), timeout=30)
+
+    assert replayed.replay_agent.results == recorded
+    assert replayed.return_value == "2 results, all as recorded"

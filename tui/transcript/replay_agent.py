@@ -36,6 +36,11 @@ UNATTENDED_POLICIES: dict[str, Policy] = {
 AGENT_REASONS = frozenset({"cancelled_by_agent"})
 """Results the agent caused, not the person: the replay causes them the same way."""
 
+ENDED_WITHOUT_KEYS = AGENT_REASONS | {"closed"}
+"""Results no key of the person's gave, which the replay gives the same way: those the agent
+caused, and a request open when the person quit (a modal left open would wait for keys that
+never come, and the replay would never end)."""
+
 
 @dataclass(frozen=True)
 class Mismatch:
@@ -102,9 +107,7 @@ class ReplayAgent:
                 else:
                     futures[request.id] = queue.submit(request)
             elif isinstance(record, ResultRecord):
-                if record.result.get("reason") == "closed":
-                    break  # the recorded session was closed here, with this request open
-                if record.result.get("reason") in AGENT_REASONS:
+                if record.result.get("reason") in ENDED_WITHOUT_KEYS:
                     self._sleep(previous, record.t)
                     queue.cancel(record.id, str(record.result["reason"]))
                 wait = max(self.timing.pause(record.t - previous), typing_takes.get(record.id, 0))
