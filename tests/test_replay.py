@@ -4,12 +4,18 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
+import pexpect
 import pyte
 import pytest
-from recorded_session import lines, on_request, record_session, run_cli, session_agent
+from recorded_session import REPO, lines, on_request, record_session, run_cli, session_agent
 from secret_session import TARGET, carries_canary, wait_for
 from textual.pilot import Pilot
 from textual.screen import Screen
@@ -204,6 +210,102 @@ def test_cast_is_asciicast_v2_of_the_given_size_ending_on_the_final_screen(
     assert "'6 results, all as recorded'" in shown
     assert "✔ Ada" in shown and "Deploy with •••?" in shown
     assert not carries_canary(cast.read_text(encoding="utf-8"))
+
+
+def children(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:  # ended while we looked
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+def running(pid: int) -> bool:
+    """Neither gone nor a zombie (ended, waiting to be reaped by whoever inherited it)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def slow_cast(transcript: Path, cast: Path) -> list[str]:
+    """The arguments of a `replay --cast` at a twentieth of the recorded pace: still running
+    when the test interrupts it."""
+    return ["-m", "tui.cli.main", "replay", str(transcript), "--cast", str(cast), "--speed", "0.05"]
+
+
+def replay_run_by(recorder: int) -> int:
+    """The replay process that `recorder` records, once its app reads its terminal."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and not (found := children(recorder)):
+        time.sleep(0.05)
+    assert found, "the recorder started no replay"
+    while time.monotonic() < deadline and len(os.listdir(f"/proc/{found[0]}/task")) < 2:
+        time.sleep(0.05)  # the app reads its terminal in a thread of its own
+    time.sleep(0.5)
+    return found[0]
+
+
+def ends(pid: int) -> bool:
+    """Whether `pid` ends within 10 s; killed if it does not, so no test leaves it running."""
+    deadline = time.monotonic() + 10
+    while running(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    if running(pid):
+        os.kill(pid, signal.SIGKILL)
+        return False
+    return True
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_a_cast_being_recorded_ends_its_replay_when_the_recorder_is_killed(
+    recorded: Path, tmp_path: Path
+) -> None:
+    recorder = subprocess.Popen(
+        [sys.executable, *slow_cast(recorded, tmp_path / "demo.cast")],
+        cwd=REPO,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        replay = replay_run_by(recorder.pid)
+
+        recorder.kill()
+
+        assert ends(replay), "the replay outlived the recorder that read its terminal"
+    finally:
+        recorder.kill()
+        recorder.wait()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_ctrl_c_while_a_cast_is_recorded_ends_both_processes_and_writes_nothing(
+    recorded: Path, tmp_path: Path
+) -> None:
+    cast = tmp_path / "demo.cast"
+    recorder = pexpect.spawn(
+        sys.executable, slow_cast(recorded, cast), cwd=str(REPO), dimensions=(24, 80), timeout=30
+    )
+    try:
+        replay = replay_run_by(recorder.pid)
+
+        recorder.sendcontrol("c")
+
+        recorder.expect(f"elicit-tui replay: interrupted; {cast} not written")
+        recorder.expect(pexpect.EOF)
+        recorder.close()
+        assert recorder.exitstatus == 130
+        assert ends(replay)
+        assert not cast.exists()
+    finally:
+        recorder.close(force=True)
 
 
 def test_the_demo_replays_its_bundled_session(tmp_path: Path) -> None:

@@ -32,7 +32,8 @@ def record_cast(
 ) -> int:
     """Run `command` on a `size` (columns, rows) pseudo-terminal, write its output to `out`.
 
-    Returns the command's exit code. The cast is written once the command ends.
+    Returns the command's exit code. The cast is written once the command ends; if this is
+    interrupted (KeyboardInterrupt), the command is hung up and nothing is written.
     """
     columns, rows = size
     environment = dict(os.environ if env is None else env)
@@ -49,10 +50,13 @@ def record_cast(
         stderr=terminal,
         env=environment,
         start_new_session=True,
+        preexec_fn=_own_terminal,
     )
     os.close(terminal)
-    output = _read_all(controller, started)
-    os.close(controller)
+    try:
+        output = _read_all(controller, started)
+    finally:
+        os.close(controller)  # hangs the command up, if Ctrl+C stopped this while it ran
     code = process.wait()
     header = {
         "version": 2,
@@ -69,6 +73,15 @@ def record_cast(
     lines += [json.dumps([round(at - first, 6), "o", text]) for at, text in frames]
     out.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return code
+
+
+def _own_terminal() -> None:
+    """In the child, in its new session: make the pseudo-terminal its controlling terminal.
+
+    So the command is hung up (SIGHUP) when this process ends, however it ends; without it, a
+    command left with a terminal nobody reads would run on, reading end-of-file forever.
+    """
+    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
 
 
 def _read_all(controller: int, started: float) -> list[tuple[float, str]]:

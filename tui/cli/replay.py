@@ -15,6 +15,8 @@ from tui.core.loading import loading_modules
 EXIT_MISMATCH = 1
 EXIT_USAGE = 2
 """An unreadable transcript or a bad option, as argparse exits for its own errors."""
+EXIT_INTERRUPTED = 130
+"""Ctrl+C while a --cast was being recorded, as a shell reports a command it interrupted."""
 
 DEFAULT_SIZE = (80, 24)
 
@@ -185,7 +187,11 @@ def _replay_into_cast(args: argparse.Namespace) -> int:
             command.append("--show-keys")
         if args.svg is not None:
             command += ["--svg", str(args.svg)]
-        code = record_cast(command, args.cast, size, title=f"elicit-tui: {args.file.name}")
+        try:
+            code = record_cast(command, args.cast, size, title=f"elicit-tui: {args.file.name}")
+        except KeyboardInterrupt:
+            print(f"elicit-tui replay: interrupted; {args.cast} not written", file=sys.stderr)
+            return EXIT_INTERRUPTED
         if not report.exists():
             print(f"elicit-tui replay: the replay failed (exit code {code})", file=sys.stderr)
             return code or EXIT_MISMATCH
