@@ -21,6 +21,12 @@ class WriteThroughDriver(LinuxDriver):
 
     The UI thread writes the frames; the thread that reads keys writes too (its answers to
     the terminal's queries), hence the lock.
+
+    A terminal that has gone without hanging the app up (a pseudo-terminal that was not its
+    controlling terminal, closed by whoever held it) fails every write: nothing can be drawn
+    on it any more, and writes are dropped from then on. Raised, the first failure would stop
+    the app's exit half way, before the thread that reads keys is told to end, and the app
+    could not end at all, SIGTERM included.
     """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -29,8 +35,14 @@ class WriteThroughDriver(LinuxDriver):
             raise RuntimeError("no standard error stream to draw on")
         self._terminal: TextIO = self._file
         self._write_lock = threading.Lock()
+        self._terminal_gone = False
 
     def write(self, data: str) -> None:
         with self._write_lock:
-            self._terminal.write(data)
-            self._terminal.flush()
+            if self._terminal_gone:
+                return
+            try:
+                self._terminal.write(data)
+                self._terminal.flush()
+            except OSError:
+                self._terminal_gone = True
