@@ -65,6 +65,7 @@ import sys
 import termios
 import threading
 import time
+import weakref
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from fcntl import ioctl
@@ -319,36 +320,33 @@ class HeadlessRun:
         self.ask = asker(self.ours, self.app, self.queue, self.kind)
 
     def watch_frames(self) -> None:
+        _watch_textual_frames()
+        _FRAME_WATCHERS[self.app] = self._frame_written
+
+    def _frame_written(self, screen: Screen[Any], renderable: Any) -> None:
         app = self.app
-        show = app._display
-        console = app.console
-
-        def display(screen: Screen[Any], renderable: Any) -> None:
-            show(screen, renderable)
-            if not isinstance(renderable, CompositorUpdate):
-                return
-            # What a terminal driver does with every frame; headless Textual skips it.
-            text = renderable.render_segments(console)
-            wanted = self.pending
-            if wanted is None or screen is not app.screen or not _is_modal(screen, self.ours):
-                return
-            if self.ours and FRAME_CORNER not in text:
-                return  # the question without its dialog around it
-            focused = app.focused
-            if focused is None or focused.screen is not screen:
-                return
-            if wanted not in _ESCAPE.sub("", text):
-                return
-            self.pending = None
-            self.painted.append(_now())
-            if self.kind == "choice":
-                # Answered the moment it is painted, as a key from the terminal would arrive.
-                app.post_message(events.Key("enter", "\r"))
-            else:
-                # Only choices are asked back to back; the others are dismissed a moment later.
-                app.set_timer(0.01, lambda: app.post_message(events.Key("escape", "\x1b")))
-
-        app._display = display  # type: ignore[method-assign]
+        if not isinstance(renderable, CompositorUpdate):
+            return
+        # What a terminal driver does with every frame; headless Textual skips it.
+        text = renderable.render_segments(app.console)
+        wanted = self.pending
+        if wanted is None or screen is not app.screen or not _is_modal(screen, self.ours):
+            return
+        if self.ours and FRAME_CORNER not in text:
+            return  # the question without its dialog around it
+        focused = app.focused
+        if focused is None or focused.screen is not screen:
+            return
+        if wanted not in _ESCAPE.sub("", text):
+            return
+        self.pending = None
+        self.painted.append(_now())
+        if self.kind == "choice":
+            # Answered the moment it is painted, as a key from the terminal would arrive.
+            app.post_message(events.Key("enter", "\r"))
+        else:
+            # Only choices are asked back to back; the others are dismissed a moment later.
+            app.set_timer(0.01, lambda: app.post_message(events.Key("escape", "\x1b")))
 
     def ask_one(self, n: int) -> None:
         self.pending = marker(self.kind, n)
@@ -359,6 +357,31 @@ class HeadlessRun:
     def spans(self, skip: int = 0) -> list[tuple[float, float]]:
         pairs = zip(self.asked, self.painted, strict=True)
         return [((p[0] - a[0]) * 1000, (p[1] - a[1]) * 1000) for a, p in pairs][skip:]
+
+
+_FRAME_WATCHERS: weakref.WeakKeyDictionary[App[Any], Callable[[Screen[Any], Any], None]] = (
+    weakref.WeakKeyDictionary()
+)
+"""The frame watcher of each app under test, called with each frame Textual writes."""
+
+
+def _watch_textual_frames() -> None:
+    """Call each app's watcher with every frame where Textual's own `App._display` writes it
+    to the driver: for both sides the moment a real driver's frame leaves for the terminal.
+    Not after an app's own `_display` around it: what ours does there once the frame is
+    written (a garbage collection held back while the question was drawn) comes after the
+    frame on a terminal too."""
+    if getattr(App._display, "watched", False):
+        return
+    write = App._display
+
+    def display(app: App[Any], screen: Screen[Any], renderable: Any) -> None:
+        write(app, screen, renderable)
+        if (watcher := _FRAME_WATCHERS.get(app)) is not None:
+            watcher(screen, renderable)
+
+    display.watched = True  # type: ignore[attr-defined]
+    App._display = display  # type: ignore[method-assign]
 
 
 async def _until(condition: Callable[[], bool], timeout: float = 60) -> None:
