@@ -267,6 +267,26 @@ def test_the_cli_lists_and_revokes_always_rules(
     assert "No remembered approvals" in capsys.readouterr().out
 
 
+def test_the_cli_shows_a_multi_line_pattern_with_escapes_on_one_line_as_it_is(
+    config_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # "Always" for a multi-line shell command: its exact text, escape sequences included.
+    command = "printf '\\e[31m'\necho \x1b[2Jdone"
+    policy = ApprovalPolicy()
+    policy.allow("shell", ArgumentPattern(argument="command", pattern=command), scope="always")
+
+    assert main(["approvals", "list"]) == 0
+    listing = capsys.readouterr().out
+
+    assert "\x1b" not in listing
+    rule_lines = [line for line in listing.splitlines() if line.startswith("  ")]
+    assert len(rule_lines) == 1
+    assert "shell (command ~ printf '\\e[31m'␊echo ␛[2Jdone)" in rule_lines[0]
+
+    assert main(["approvals", "revoke", "shell", "--pattern", command]) == 0
+    assert capsys.readouterr().out == "Revoked: shell (command ~ printf '\\e[31m'␊echo ␛[2Jdone)\n"
+
+
 def test_the_cli_says_when_the_file_is_unreadable(
     config_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -55,6 +55,25 @@ def test_choice_numbered_and_a_wrong_number_asked_again(tmp_path: Path) -> None:
     assert "✖ Type a number from 1 to 2." in prompts
 
 
+def test_an_agents_control_characters_are_shown_not_acted_on(tmp_path: Path) -> None:
+    code, result, prompts = plain(
+        tmp_path,
+        "1\n",
+        "choice",
+        "Wipe \x1b[2Jthe screen?\x07",
+        "-o",
+        "yes\x1b]0;owned\x07",
+        "-o",
+        "no",
+        "--plain",
+    )
+
+    assert (code, result) == (0, accepted("yes\x1b]0;owned\x07"))  # the answer as it was
+    assert "\x1b" not in prompts and "\x07" not in prompts
+    assert "Wipe ␛[2Jthe screen?␇" in prompts
+    assert "  1) yes␛]0;owned␇\n" in prompts
+
+
 def test_choice_default_on_an_empty_line(tmp_path: Path) -> None:
     args = ("choice", "Which DB?", "-o", "Postgres", "-o", "SQLite", "--default", "SQLite")
     code, result, prompts = plain(tmp_path, "\n", *args, "--plain")

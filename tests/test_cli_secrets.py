@@ -40,6 +40,21 @@ class TestList:
         # Columns line up: every username starts where the heading's does.
         assert {line.index(line.split()[1]) for line in lines[3:]} == {len("a-longer-service  ")}
 
+    def test_names_with_control_characters_are_shown_not_acted_on(
+        self, memory_keyring: MemoryKeyring, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        # An agent names the keyring entry: an escape sequence there must not reach the terminal.
+        target = KeyringTarget(service="svc\x1b[2J\x1b]0;owned\x07", username="me\nyou")
+        store_secret(target, SecretStr(CANARY))
+
+        code, out, _err = run(capsys, "list")
+
+        assert code == 0
+        assert "\x1b" not in out and "\x07" not in out
+        lines = out.splitlines()
+        assert lines[4].split()[:2] == ["svc␛[2J␛]0;owned␇", "me␊you"]
+        assert len(lines) == 5  # the heading and one row: the line break is shown, not made
+
     def test_nothing_stored(
         self, memory_keyring: MemoryKeyring, capsys: pytest.CaptureFixture[str]
     ) -> None:

@@ -10,6 +10,8 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
+from tui.core.terminal_text import literal_line
+
 if TYPE_CHECKING:
     from tui.approvals.rules import ApprovalRule
 
@@ -74,7 +76,7 @@ def _list(args: argparse.Namespace) -> int:
 def _print_rules(rules: list[ApprovalRule]) -> None:
     for rule in rules:
         added = rule.added_at.astimezone().strftime("%Y-%m-%d %H:%M")
-        print(f"  {rule.describe():<50} since {added}")
+        print(f"  {literal_line(rule.describe()):<50} since {added}")
 
 
 def _inbox_session_rules() -> tuple[str, list[ApprovalRule]] | None:
@@ -106,5 +108,5 @@ def _revoke(args: argparse.Namespace) -> int:
         print("No remembered approval matched; nothing revoked.", file=sys.stderr)
         return 1
     for rule in removed:
-        print(f"Revoked: {rule.describe()}")
+        print(f"Revoked: {literal_line(rule.describe())}")
     return 0

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from tui.cli.ask import EXIT_TERMINATED
 from tui.cli.transcript_option import add_transcript_option
 from tui.core.loading import loading_modules
+from tui.core.terminal_text import literal_line
 
 if TYPE_CHECKING:
     from tui.core.queue import ElicitationQueue, Policy, QueueEvent
@@ -143,7 +144,7 @@ def run(args: argparse.Namespace) -> int:
             refusal = result["error"]
             print(
                 f"elicit-tui mcp: the server refused a call with error {refusal['code']}: "
-                f"{refusal['message']}",
+                f"{literal_line(str(refusal['message']))}",
                 file=sys.stderr,
             )
     if terminated:

@@ -34,6 +34,7 @@ from tui.core.models import (
 )
 from tui.core.options import Option
 from tui.core.schema import FieldSpec, parse_schema, parse_value, validate_content
+from tui.core.terminal_text import literal_text
 
 PLAIN_VARIABLE = "ELICIT_TUI_PLAIN"
 """Set to 1 to ask with plain line prompts instead of the full-screen UI."""
@@ -97,7 +98,7 @@ class PlainPrompter:
     # -- lines in and out -------------------------------------------------------------------
 
     def say(self, text: str = "") -> None:
-        self.out.write(f"{text}\n")
+        self.out.write(f"{literal_text(text)}\n")
         self.out.flush()
 
     def line(self, prompt: str, *, secret: bool = False) -> str:
@@ -105,7 +106,7 @@ class PlainPrompter:
 
         Read from a pipe, the answer is written after the prompt for the log (a secret as •••).
         """
-        self.out.write(f"{prompt} ")
+        self.out.write(f"{literal_text(prompt)} ")
         self.out.flush()
         typed = self.inp.readline()
         if not typed:

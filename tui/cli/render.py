@@ -9,6 +9,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from tui.cli.report import print_report
+
 if TYPE_CHECKING:
     from tui.render.outputs import Render
 
@@ -114,7 +116,7 @@ def run_render(args: argparse.Namespace) -> int:
     if any(item.over_budget for item in written):
         code = EXIT_DRIFT
     screen_lines, screen_code = _chapter_screens(args, render)
-    _print(lines + screen_lines, code or screen_code)
+    print_report(lines + screen_lines, code or screen_code)
     return code or screen_code
 
 
@@ -164,12 +166,6 @@ def _chapter_screens(args: argparse.Namespace, render: Render) -> tuple[list[str
     if not drifts:
         lines.append(f"all {len(screens)} chapter screens match {args.check}")
     return lines, EXIT_DRIFT if drifts else 0
-
-
-def _print(lines: list[str], code: int) -> None:
-    stream = sys.stderr if code else sys.stdout
-    for line in lines:
-        print(line, file=stream)
 
 
 def _pattern(value: str) -> re.Pattern[str]:

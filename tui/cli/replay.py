@@ -10,6 +10,7 @@ import tempfile
 from pathlib import Path
 
 from tui.cli.render import add_render_options, run_render, wants_render
+from tui.cli.report import print_report
 from tui.core.loading import loading_modules
 
 EXIT_MISMATCH = 1
@@ -134,7 +135,7 @@ def run_replay(args: argparse.Namespace) -> int:
     if args.cast is not None:
         return _replay_into_cast(args)
     lines, code = _replay(args, transcript)
-    _print_report(lines, code)
+    print_report(lines, code)
     return code
 
 
@@ -197,11 +198,5 @@ def _replay_into_cast(args: argparse.Namespace) -> int:
             return code or EXIT_MISMATCH
         outcome = json.loads(report.read_text(encoding="utf-8"))
     lines = [*outcome["lines"], f"wrote {args.cast}"]
-    _print_report(lines, int(outcome["code"]))
+    print_report(lines, int(outcome["code"]))
     return int(outcome["code"])
-
-
-def _print_report(lines: list[str], code: int) -> None:
-    stream = sys.stderr if code else sys.stdout
-    for line in lines:
-        print(line, file=stream)

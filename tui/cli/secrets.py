@@ -8,6 +8,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from tui.core.terminal_text import literal_line
+
 # The keyring index (and pydantic, platformdirs) loads only when a subcommand runs: the parser
 # of every `elicit-tui` command registers this one, `ask` and `hook` among them.
 
@@ -82,7 +84,11 @@ def _list(args: argparse.Namespace) -> int:
         return 0
     rows = [("SERVICE", "USERNAME", "STORED")]
     rows += [
-        (e.service, e.username, e.stored_at.astimezone().strftime("%Y-%m-%d %H:%M"))
+        (
+            literal_line(e.service),
+            literal_line(e.username),
+            e.stored_at.astimezone().strftime("%Y-%m-%d %H:%M"),
+        )
         for e in entries
     ]
     service_width = max(len(row[0]) for row in rows)

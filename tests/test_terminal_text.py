@@ -1,0 +1,35 @@
+"""Text from elsewhere printed on a terminal as it is: control characters shown, not acted on."""
+
+from __future__ import annotations
+
+import pytest
+
+from tui.cli.report import print_report
+from tui.core.terminal_text import literal_line, literal_text
+
+
+def test_text_keeps_its_lines_and_tabs_and_shows_every_other_control_character() -> None:
+    sent = "clear\x1b[2J\x07\tdone\r\nnext\rover\x00\x7f\x9b"
+
+    assert literal_text(sent) == "clear␛[2J␇\tdone\nnext␍over␀␡\\x9b"
+
+
+def test_a_line_shows_its_line_breaks_too() -> None:
+    assert literal_line("rm -rf build\necho \x1b[31mok\t!") == "rm -rf build␊echo ␛[31mok␉!"
+
+
+def test_printable_text_is_left_as_it_is() -> None:
+    text = "Deploy to 'prod' — ✔ [bold]not markup[/] \\x1b"
+
+    assert literal_text(text) == literal_line(text) == text
+
+
+def test_a_report_goes_to_stdout_or_stderr_by_its_code_and_is_shown_literally(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    print_report(["replayed: 'Wipe \x1b[2J?'", "all as recorded"], 0)
+    print_report(["mismatch: 'a\x07'"], 1)
+
+    out, err = capsys.readouterr()
+    assert out == "replayed: 'Wipe ␛[2J?'\nall as recorded\n"
+    assert err == "mismatch: 'a␇'\n"
