@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pyte
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
@@ -148,6 +149,26 @@ def test_cancel_exits_2(tmp_path: Path) -> None:
     code, result, _ = ask(tmp_path, *CHOICE, keys=("\x1b",))  # escape
 
     assert (code, result) == (2, {"action": "cancel", "content": None, "reason": None})
+
+
+def test_an_agents_escape_sequences_are_shown_not_sent_to_the_terminal(tmp_path: Path) -> None:
+    # Sent on, the first would clear the screen and the second retitle the window.
+    run = TerminalRun(
+        tmp_path, "ask", "choice", "Which DB? \x1b[2J", "-o", "Postgres\x1b]0;owned\x07"
+    )
+    run.wait_for("Which DB?")
+    time.sleep(GRACE)
+    output = run.screen
+    run.type("1")
+    code, result = run.finish()
+
+    screen = pyte.Screen(80, 24)
+    pyte.Stream(screen).feed(output)
+    shown = "\n".join(screen.display)
+    assert "Which DB? ␛[2J" in shown and "Postgres␛]0;owned␇" in shown
+    assert "\x1b]0;owned" not in output and "\x1b[2J" not in output
+    # The answer is the option as the agent sent it.
+    assert (code, result["content"]) == (0, "Postgres\x1b]0;owned\x07")
 
 
 def test_request_piped_to_stdin_is_answered_on_the_terminal(tmp_path: Path) -> None:

@@ -1,4 +1,5 @@
-"""Text an agent or a server supplies is shown exactly as written: markup is never parsed."""
+"""Text an agent or a server supplies is shown exactly as written: markup is never parsed, and
+control characters are shown as their pictures, never sent on to the terminal to act on."""
 
 from __future__ import annotations
 
@@ -17,12 +18,16 @@ from tui.app.serve_app import ServeApp
 MARKUP = "[/x] [bold]b[/bold] [link=https://e.x]l[/link] [@click=app.quit]q[/]"
 """Each of these, parsed as markup, crashes the app, styles text, adds a link or an action."""
 
+CONTROLS = "\x1b[2J\x1b]0;owned\x07"
+"""Sent to the terminal, these clear the screen and retitle the window (up to the bell)."""
+CONTROLS_SHOWN = "␛[2J␛]0;owned␇"
+
 BIG = (160, 50)
 """Wide enough that every field shows its start unwrapped."""
 
 
 def marked(tag: str) -> str:
-    return f"{tag} {MARKUP}"
+    return f"{tag} {MARKUP} {CONTROLS}"
 
 
 REQUESTS: dict[str, tuple[dict[str, Any], list[str]]] = {
@@ -133,7 +138,7 @@ async def test_every_field_of_every_kind_is_shown_literally(kind: str) -> None:
 
     def agent(queue: ElicitationQueue) -> str:
         results.append(queue.ask(parse_request(data)))
-        return MARKUP
+        return MARKUP + CONTROLS
 
     app = ElicitationApp(ElicitationQueue(), agent, input_grace=0)
     async with app.run_test(size=BIG) as pilot:
@@ -156,6 +161,8 @@ async def test_every_field_of_every_kind_is_shown_literally(kind: str) -> None:
         literal = tag if "[" in tag else f"{tag} [/x] [bold]b[/bold]"
         assert literal in shown, f"{tag!r} is not shown literally"
     assert "[@click=app.quit]q[/]" in shown
+    assert CONTROLS_SHOWN in shown
+    assert "\x1b" not in shown and "\x07" not in shown, "a control character reached the screen"
     assert results == [ElicitationResult(action="cancel")]
 
 

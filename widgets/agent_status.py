@@ -12,7 +12,7 @@ from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
-from tui.secrets.redaction import REDACTOR
+from widgets.literal import shown
 
 
 class AgentStatus(Static):
@@ -25,7 +25,7 @@ class AgentStatus(Static):
     """The status in one plain line, as shown in its first line."""
 
     def _show(self, state: str, heading: str, *details: RenderableType) -> None:
-        heading = REDACTOR.scrub(heading)
+        heading = shown(heading)
         self.summary = heading
         self.set_classes(state)
         # One line, cut with an ellipsis: the waiting count beside it must stay readable.
@@ -64,7 +64,7 @@ class AgentStatus(Static):
             self._show("finished", "✔ Agent finished and returned:", answers_table(value))
         else:
             # One wrapped paragraph, not one line per key: the timeline below must stay in view.
-            returned = ReprHighlighter()(Text(REDACTOR.scrub(safe_repr(value))))
+            returned = ReprHighlighter()(Text(shown(safe_repr(value))))
             self._show("finished", "✔ Agent finished and returned:", returned)
 
     def show_failed(self, error: BaseException) -> None:
@@ -72,7 +72,7 @@ class AgentStatus(Static):
         self._show(
             "failed",
             f"✖ Agent failed: {error_text(error)}",
-            Text(REDACTOR.scrub(trace), style="dim"),
+            Text(shown(trace), style="dim"),
         )
 
 
@@ -82,8 +82,8 @@ def answers_table(value: Mapping[Any, Any]) -> Table:
     table.add_column(style="bold", no_wrap=True)
     table.add_column(overflow="fold")
     for key, item in value.items():
-        shown = item if isinstance(item, str) else safe_repr(item)
-        table.add_row(Text(REDACTOR.scrub(str(key))), Text(REDACTOR.scrub(shown)))
+        text = item if isinstance(item, str) else safe_repr(item)
+        table.add_row(Text(shown(str(key))), Text(shown(text)))
     return table
 
 

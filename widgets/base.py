@@ -18,9 +18,9 @@ from textual.widget import Widget
 from textual.widgets import OptionList, Static
 
 from tui.core.models import ElicitationResult, Request
-from tui.secrets.redaction import REDACTOR
 from widgets.highlight_in_view import scroll_to_highlight
 from widgets.key_footer import KeyFooter
+from widgets.literal import shown
 from widgets.style_context import skip_needless_restyle, style_context
 
 if TYPE_CHECKING:
@@ -204,14 +204,14 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         self.remaining = None
         self._render_meta()
         if request.title:
-            self.query_one("#title", Static).update(REDACTOR.scrub(request.title))
-        self._message.update(REDACTOR.scrub(request.message))
+            self.query_one("#title", Static).update(shown(request.title))
+        self._message.update(shown(request.message))
         if self._message_box is not None:
             self._message_box.scroll_home(animate=False, immediate=True)
         if request.description:
             from textual.widgets import Markdown  # loaded with the first description
 
-            self.query_one("#description", Markdown).update(REDACTOR.scrub(request.description))
+            self.query_one("#description", Markdown).update(shown(request.description))
         self.query_one("#body", VerticalScroll).scroll_home(animate=False, immediate=True)
         self.show_error("")
         self._start()
@@ -232,14 +232,14 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         with self._dialog:
             yield Static(self._meta_text(), id="meta", markup=False)
             if request.title:
-                yield Static(REDACTOR.scrub(request.title), id="title", markup=False)
+                yield Static(shown(request.title), id="title", markup=False)
             yield self._message
             with self._body:
                 if request.description:
                     # Markdown and its parser load only for a request with a description.
                     from textual.widgets import Markdown
 
-                    yield Markdown(REDACTOR.scrub(request.description), id="description")
+                    yield Markdown(shown(request.description), id="description")
                 yield from self.compose_body()
             if self.ERROR_LINE_AHEAD:
                 self._error = Static(id="error", markup=False)
@@ -347,7 +347,7 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
 
     def _message_text(self) -> Static:
         # An agent may echo an earlier secret back in its question; the screen never does.
-        return Static(REDACTOR.scrub(self.request.message), id="message", markup=False)
+        return Static(shown(self.request.message), id="message", markup=False)
 
     def _box_message(self) -> None:
         """Show the message in a box that scrolls, from now on."""
@@ -432,7 +432,7 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
             self.query_one("#meta", Static).update(self._meta_text())
 
     def _meta_text(self) -> str:
-        parts = [REDACTOR.scrub(self.request.source or "agent")]
+        parts = [shown(self.request.source or "agent")]
         if self.waiting:
             parts.append(f"{self.waiting} more waiting")
         if self.remaining is not None:
@@ -442,7 +442,7 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
     @staticmethod
     def scrubbed(text: str) -> str:
         """`text` with every secret answered so far replaced by •••: how agents' text is shown."""
-        return REDACTOR.scrub(text)
+        return shown(text)
 
     # -- answering --------------------------------------------------------------------
 
@@ -458,7 +458,7 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
                 return
             self._error = Static(id="error", markup=False)
             self._dialog.mount(self._error, after=self._body)
-        self._error.update(REDACTOR.scrub(message))
+        self._error.update(shown(message))
         self._error.set_class(bool(message), "visible")
 
     def action_submit(self) -> Awaitable[None] | None:

@@ -14,8 +14,8 @@ from textual.widgets.option_list import Option as ListOption
 
 from tui.core.models import ChoiceRequest
 from tui.core.options import Option
-from tui.secrets.redaction import REDACTOR
 from widgets.base import FITTED, ElicitationModal, InvalidAnswer
+from widgets.literal import shown
 from widgets.long_lists import LongOptionList
 
 FILTER_THRESHOLD = 10
@@ -29,8 +29,8 @@ INDENT = "  "
 def prompt_lines(option: Option) -> tuple[list[str], list[str]]:
     """The label's lines and the description's lines, as drawn (without the number), every
     secret answered so far scrubbed."""
-    label = REDACTOR.scrub(option.label).splitlines() or [""]
-    description = REDACTOR.scrub(option.description).splitlines() if option.description else []
+    label = shown(option.label).splitlines() or [""]
+    description = shown(option.description).splitlines() if option.description else []
     return label, description
 
 
@@ -105,9 +105,7 @@ class ChoiceModal(ElicitationModal[ChoiceRequest]):
         options.show_rows(
             # most options are one printable line, their label: no call each for those
             [
-                REDACTOR.scrub(o.label)
-                if o.description is None and o.label.isprintable()
-                else row_text(o)
+                shown(o.label) if o.description is None and o.label.isprintable() else row_text(o)
                 for o in matches
             ],
             lambda i: ListOption(option_prompt(i + 1, matches[i])),
@@ -116,9 +114,9 @@ class ChoiceModal(ElicitationModal[ChoiceRequest]):
         if self._shown:
             options.highlighted = 0
         if self.filtering:
-            shown = f"{len(self._shown)} of {len(self.request.options)}"
+            count = f"{len(self._shown)} of {len(self.request.options)}"
             hint = self._filter_text or "type to filter"
-            self.query_one("#filter", Static).update(f"Filter: {hint}  ({shown})")
+            self.query_one("#filter", Static).update(f"Filter: {hint}  ({count})")
 
     def on_key(self, event: events.Key) -> None:
         if not self.filtering:

@@ -16,10 +16,9 @@ from textual.widgets.selection_list import Selection
 
 from tui.core.options import Option
 from tui.core.schema import FieldSpec, parse_value
-from tui.secrets.redaction import REDACTOR
 from widgets.checklist import NOT_PICKED, PICKED, Checklist
 from widgets.ellipsis_input import EllipsisInput
-from widgets.literal import literal
+from widgets.literal import literal, shown
 from widgets.long_lists import LazyRows, LongOptionList
 
 SHORT_ENUM = 6
@@ -64,7 +63,7 @@ class _LongOverlay(SelectOverlay, LongOptionList):
         if not isinstance(rows, LazyRows):
             return super()._find_search_match(query)
         if self._searched is None or self._searched[0] is not rows:
-            self._searched = rows, [REDACTOR.scrub(text).lower() for text in rows.texts]
+            self._searched = rows, [shown(text).lower() for text in rows.texts]
         query = query.lower()
         best: int | None = None
         earliest = -1
@@ -126,9 +125,9 @@ def _radio_prompt(option: Option | None, chosen: bool) -> Content:
     marker = _CHOSEN if chosen else _NOT_CHOSEN
     if option is None:
         return Content.assemble(marker, (_NONE_LABEL, "dim"))
-    label = REDACTOR.scrub(option.label)
+    label = shown(option.label)
     if option.description:
-        description = REDACTOR.scrub(option.description)
+        description = shown(option.description)
         return Content.assemble(marker, label, (f" · {description}", "dim"))
     return Content.assemble(marker, label)
 
@@ -176,8 +175,8 @@ def make_control(field: FieldSpec, classes: str = "") -> Widget:
     if field.type == "multi_enum":
         return Checklist(*_checklist_entries(field), classes=classes)
     return EllipsisInput(
-        "" if default is None else REDACTOR.scrub(str(default)),
-        placeholder=field.hint(),
+        "" if default is None else shown(str(default)),
+        placeholder=shown(field.hint()),
         password=field.secret,
         type=_INPUT_TYPES.get(field.type, "text"),  # type: ignore[arg-type]
         max_length=field.max_length or 0,
@@ -280,8 +279,8 @@ class FormField:
         elif isinstance(control, Input):
             control.password = field.secret or masked
             control.max_length = field.max_length or 0
-            control.placeholder = field.hint()
-            control.value = "" if field.default is None else REDACTOR.scrub(str(field.default))
+            control.placeholder = shown(field.hint())
+            control.value = "" if field.default is None else shown(str(field.default))
             # Selected whole, as a fresh field is when focused: typing replaces the default.
             control.select_all()
         if self.help is not None:
@@ -301,7 +300,7 @@ class FormField:
         """Title, hint and no error for the field as it starts, its value untouched."""
         field = self.field
         self._initial = _comparable(self.raw)
-        title = Content(REDACTOR.scrub(field.title))
+        title = Content(shown(field.title))
         self.box.border_title = (
             Content.assemble(title, (" *", "bold $text-error")) if field.required else title
         )
@@ -369,7 +368,7 @@ class FormField:
         """The hint for the bottom border, unless an empty input shows it as its placeholder."""
         if isinstance(self.control, Input) and not self.control.value:
             return ""
-        return self.field.hint()
+        return shown(self.field.hint())
 
 
 def _comparable(raw: RawValue) -> RawValue | frozenset[str]:

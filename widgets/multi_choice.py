@@ -13,24 +13,24 @@ from textual.widgets import Static
 
 from tui.core.models import MultiChoiceRequest
 from tui.core.options import Option
-from tui.secrets.redaction import REDACTOR
 from widgets.base import FITTED, ElicitationModal, InvalidAnswer
 from widgets.checklist import Checklist
+from widgets.literal import shown
 from widgets.long_selection_list import LazySelection, LongSelectionList
 
 
 def selection_line(option: Option) -> str:
     """What the entry shows after its number: a checklist entry is one line, the first."""
     text = f"{option.label} — {option.description}" if option.description else option.label
-    return REDACTOR.scrub(text).split("\n", 1)[0]
+    return shown(text).split("\n", 1)[0]
 
 
 def selection_prompt(number: int, option: Option) -> Content:
     """One line: the number (first nine), the label, and the description dimmed beside it."""
-    label = REDACTOR.scrub(option.label)
+    label = shown(option.label)
     prompt = Content.assemble((f"{number} " if number <= 9 else "  ", "dim"), label)
     if option.description:
-        prompt = Content.assemble(prompt, " — ", (REDACTOR.scrub(option.description), "dim"))
+        prompt = Content.assemble(prompt, " — ", (shown(option.description), "dim"))
     return prompt.split()[0]
 
 

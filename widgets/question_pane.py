@@ -17,14 +17,13 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option as ListOption
 
 from tui.core.models import Question, QuestionAnswer
-from tui.secrets.redaction import REDACTOR
 from widgets.checklist import NOT_PICKED, PICKED, TICKED, UNTICKED
 from widgets.choice import FILTER_THRESHOLD
 from widgets.ellipsis_input import EllipsisInput
 from widgets.hanging import Hanging
 from widgets.html_preview import html_as_markdown
 from widgets.labelled_input import LabelledInput
-from widgets.literal import literal
+from widgets.literal import literal, shown
 from widgets.screen_share import ScreenShare
 
 NO_PREVIEW = "*No preview for this option.*"
@@ -331,9 +330,9 @@ class QuestionPane(Vertical):
             (mark, "bold" if picked else "dim"),
             (f" {number}" if number <= 9 else "  ", "dim"),
         )
-        body = Content.assemble((REDACTOR.scrub(option.label), "bold" if picked else ""))
+        body = Content.assemble((shown(option.label), "bold" if picked else ""))
         if option.description:
-            body = Content.assemble(body, ("\n" + REDACTOR.scrub(option.description), "dim"))
+            body = Content.assemble(body, ("\n" + shown(option.description), "dim"))
         return Hanging(gutter, body)
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
@@ -355,7 +354,7 @@ class QuestionPane(Vertical):
         preview = self.question.options[index].preview
         if preview and self.html_previews:
             preview = html_as_markdown(preview)
-        self.query_one(".preview", Markdown).update(REDACTOR.scrub(preview or NO_PREVIEW))
+        self.query_one(".preview", Markdown).update(shown(preview or NO_PREVIEW))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         # A click (Enter never reaches the list: the modal's Enter binding has priority).

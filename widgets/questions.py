@@ -14,9 +14,8 @@ from textual.content import Content
 from textual.widgets import ContentSwitcher, Input, Static
 
 from tui.core.models import Question, QuestionAnswer, QuestionsRequest
-from tui.secrets.redaction import REDACTOR
 from widgets.base import ElicitationModal, InvalidAnswer
-from widgets.literal import literal
+from widgets.literal import literal, shown
 from widgets.page_strip import PageStrip
 from widgets.question_pane import QuestionPane
 
@@ -198,7 +197,7 @@ class QuestionsModal(ElicitationModal[QuestionsRequest]):
 
     def _tab_label(self, index: int, answered: bool = False) -> Content:
         mark = ("✔", "$text-success") if answered else ("○", "$text-warning")
-        return Content.assemble(mark, f" {REDACTOR.scrub(self.header(index))}")
+        return Content.assemble(mark, f" {shown(self.header(index))}")
 
     # -- moving between questions ------------------------------------------------------------
 
@@ -329,13 +328,13 @@ class QuestionsModal(ElicitationModal[QuestionsRequest]):
         for i, pane in enumerate(panes):
             answer = pane.answer
             if answer is None:
-                mark, shown = Text("✖", "red"), Text.assemble(("unanswered", "bold red"))
+                mark, cell = Text("✖", "red"), Text.assemble(("unanswered", "bold red"))
             else:
-                mark, shown = Text("✔", "green"), literal(_shown(answer))
-            shown.append(literal(f"\n{pane.question.question}", style="dim"))
+                mark, cell = Text("✔", "green"), literal(_shown(answer))
+            cell.append(literal(f"\n{pane.question.question}", style="dim"))
             if pane.note:
-                shown.append(literal(f"\nnote: {pane.note}", style="italic"))
-            table.add_row(mark, literal(self.header(i)), shown)
+                cell.append(literal(f"\nnote: {pane.note}", style="italic"))
+            table.add_row(mark, literal(self.header(i)), cell)
         return table
 
     def content(self) -> dict[str, Any]:

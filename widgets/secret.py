@@ -20,6 +20,7 @@ from tui.secrets.keyring_store import KeyringError, keyring_status, store_secret
 from tui.secrets.redaction import REDACTOR
 from widgets.base import ElicitationModal, InvalidAnswer
 from widgets.ellipsis_input import EllipsisInput
+from widgets.literal import shown
 
 
 class SecretModal(ElicitationModal[SecretRequest]):
@@ -73,7 +74,7 @@ class SecretModal(ElicitationModal[SecretRequest]):
 
     def compose_body(self) -> ComposeResult:
         request = self.request
-        placeholder = REDACTOR.scrub(request.placeholder or "")
+        placeholder = shown(request.placeholder or "")
         yield EllipsisInput(password=True, placeholder=placeholder, id="secret")
         if request.confirm:
             yield EllipsisInput(password=True, placeholder="type it again", id="again")
@@ -94,7 +95,7 @@ class SecretModal(ElicitationModal[SecretRequest]):
             # buttons would cost every dialog that stores a secret a third of its first frame.
 
     def reload(self, request: SecretRequest, *, deadline: float | None = None) -> None:
-        self.query_one("#secret", Input).placeholder = REDACTOR.scrub(request.placeholder or "")
+        self.query_one("#secret", Input).placeholder = shown(request.placeholder or "")
         self.query_one("#hint", Static).update(_hint(request))
         super().reload(request, deadline=deadline)
 
@@ -223,7 +224,7 @@ class SecretModal(ElicitationModal[SecretRequest]):
         """Why the keyring refused the secret, and the ways out: keep it in memory for this
         run (if `offer_memory`), or cancel."""
         choices = [Button("Cancel", id="cancel-secret")]
-        parts = [Static(f"✖ {REDACTOR.scrub(reason)}", id="keyring-reason", markup=False)]
+        parts = [Static(f"✖ {shown(reason)}", id="keyring-reason", markup=False)]
         if self.offer_memory:
             choices.insert(
                 0,
@@ -256,4 +257,4 @@ def _hint(request: SecretRequest) -> str:
         hints.append(f"at least {request.min_length} characters")
     if request.store:
         hints.append(f"saved to keyring {request.store.service}/{request.store.username}")
-    return REDACTOR.scrub(" · ".join(hints))
+    return shown(" · ".join(hints))

@@ -10,9 +10,9 @@ from textual.binding import Binding, BindingType
 from textual.widgets import Input, Static
 
 from tui.core.models import TextRequest
-from tui.secrets.redaction import REDACTOR
 from widgets.base import ElicitationModal, InvalidAnswer
 from widgets.ellipsis_input import EllipsisInput
+from widgets.literal import shown
 
 if TYPE_CHECKING:
     from textual.widgets import TextArea
@@ -64,7 +64,7 @@ class TextModal(ElicitationModal[TextRequest]):
         else:
             yield EllipsisInput(
                 _shown_default(self.request),
-                placeholder=REDACTOR.scrub(request.placeholder or ""),
+                placeholder=shown(request.placeholder or ""),
                 max_length=request.max_length or 0,
                 password=request.sensitive,
                 id="answer",
@@ -78,7 +78,7 @@ class TextModal(ElicitationModal[TextRequest]):
             area.move_cursor(area.document.end)
         else:
             field = self.query_one("#answer", Input)
-            field.placeholder = REDACTOR.scrub(request.placeholder or "")
+            field.placeholder = shown(request.placeholder or "")
             field.max_length = request.max_length or 0
             field.value = _shown_default(request)
             # Selected whole, as a fresh field is when focused: typing replaces the default.
@@ -147,8 +147,8 @@ class TextModal(ElicitationModal[TextRequest]):
 
 
 def _shown_default(request: TextRequest) -> str:
-    """The default as the field shows it: every secret answered so far masked."""
-    return REDACTOR.scrub(request.default or "")
+    """The default as the field shows it (see `shown`), and so as it is answered if kept."""
+    return shown(request.default or "")
 
 
 def _in_area(request: TextRequest) -> bool:

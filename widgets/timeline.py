@@ -12,7 +12,8 @@ from textual.timer import Timer
 from textual.widgets import DataTable
 
 from tui.core.models import AUTO_APPROVED, ENDED_UNSEEN, ElicitationResult, Request
-from tui.secrets.redaction import MASK, REDACTOR
+from tui.secrets.redaction import MASK
+from widgets.literal import shown
 
 TimeLabel = Callable[[float], str]
 
@@ -47,8 +48,8 @@ def outcome_text(request: Request, result: ElicitationResult) -> str:
     if result.action == "accept":
         # A remembered approval answered, not the person: the row must say so.
         mark = "⚡ auto-approved ·" if result.reason == AUTO_APPROVED else "✔"
-        shown = MASK if result.sensitive else request.describe_content(result.content)
-        return f"{mark} {shown}"
+        content = MASK if result.sensitive else request.describe_content(result.content)
+        return f"{mark} {content}"
     if result.reason == ENDED_UNSEEN:
         return "◌ ended while away"
     if result.action == "decline":
@@ -123,7 +124,7 @@ class Timeline(DataTable[Text]):
             "time": self.time_label(at),
             "kind": KIND_LABELS.get(request.kind, request.kind),
             "outcome": WAITING,
-            "question": REDACTOR.scrub(f"{who}{request.message}"),
+            "question": shown(f"{who}{request.message}"),
         }
         key = request.id if request.id not in self._cells else f"{request.id}#{len(self._cells)}"
         self._row_of[request.id] = key
@@ -139,7 +140,7 @@ class Timeline(DataTable[Text]):
             "time": self.time_label(at),
             "kind": "refused",
             "outcome": f"⛔ {count} refused",
-            "question": REDACTOR.scrub(f"last: {why}"),
+            "question": shown(f"last: {why}"),
         }
         if REFUSED_ROW not in self._cells:
             self._add(REFUSED_ROW, cells)
@@ -181,7 +182,7 @@ class Timeline(DataTable[Text]):
         outcome = outcome_text(request, result)
         if elsewhere is not None:
             outcome = f"{outcome} · {elsewhere}"
-        cells["outcome"] = REDACTOR.scrub(outcome)
+        cells["outcome"] = shown(outcome)
         self._note(cells)
         self._changed()
 

@@ -23,6 +23,7 @@ from tui.core.one_line import one_line
 from tui.secrets.redaction import REDACTOR
 from widgets.base import FITTED, ElicitationModal, InvalidAnswer
 from widgets.labelled_input import LabelledInput
+from widgets.literal import shown
 from widgets.screen_share import ScreenShare
 
 if TYPE_CHECKING:
@@ -118,13 +119,13 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
         request = self.request
         # Scrubbed: an agent may put a secret answered earlier into the call it asks about.
         tool = Text("⚙ ", style="bold")
-        tool.append(REDACTOR.scrub(request.tool_name), style="bold")
+        tool.append(shown(request.tool_name), style="bold")
         if request.summary != request.message:
-            tool.append(f" · {REDACTOR.scrub(request.summary)}")
+            tool.append(f" · {shown(request.summary)}")
         self.query_one("#tool", Static).update(tool)
         self.query_one("#arguments", Static).update(_arguments(request.arguments))
         if request.diff:
-            diff = highlight(REDACTOR.scrub(request.diff), language="diff", theme=_DiffTheme)
+            diff = highlight(shown(request.diff), language="diff", theme=_DiffTheme)
             self.query_one("#diff", Static).update(diff)
         self.query_one("#call", VerticalScroll).scroll_home(animate=False, immediate=True)
         if (editor := self._editor()) is not None:
@@ -173,9 +174,9 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
         above shows what a long pattern (a script of many lines) holds."""
         request = self.request
         if request.remember is None:
-            return REDACTOR.scrub(f"every {request.tool_name} call")
+            return shown(f"every {request.tool_name} call")
         # Scrubbed before it is cut: a secret cut in two would no longer be recognised.
-        reach = REDACTOR.scrub(f"{request.tool_name}, {request.remember.describe()}")
+        reach = shown(f"{request.tool_name}, {request.remember.describe()}")
         return one_line(reach.replace("\n", " ⏎ "), REACH_LENGTH)
 
     @property
@@ -346,4 +347,4 @@ def _editable_json(arguments: dict[str, Any]) -> str | None:
 def _arguments(arguments: dict[str, Any]) -> Content:
     if not arguments:
         return Content.styled("(no arguments)", "$text-muted")
-    return highlight(REDACTOR.scrub(_arguments_json(arguments)), language="json")
+    return highlight(shown(_arguments_json(arguments)), language="json")

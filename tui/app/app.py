@@ -67,6 +67,7 @@ from tui.transcript.writer import TranscriptWriter
 from widgets.base import ElicitationModal
 from widgets.key_badge import KeyBadge, key_label
 from widgets.key_footer import KeyFooter
+from widgets.literal import shown
 from widgets.main_screen import MainScreen
 from widgets.modal_pool import ModalPool
 from widgets.style_context import style_context
@@ -557,7 +558,7 @@ class ElicitationApp(KeyOrderApp[Any]):
                     setattr,
                     self,
                     "sub_title",
-                    REDACTOR.scrub(f"question waiting: {event.request.message}"),
+                    shown(f"question waiting: {event.request.message}"),
                 )
             )
             while self._until_asked:
@@ -778,7 +779,8 @@ class ElicitationApp(KeyOrderApp[Any]):
         markup: bool = False,
         until_asked: bool = False,
     ) -> None:
-        """Show a notification, with every secret answered so far scrubbed from it.
+        """Show a notification, with every secret answered so far scrubbed from it and its
+        control characters shown, not acted on (see `widgets.literal.shown`).
 
         Shown literally unless `markup` is set: notifications quote agents' text and errors.
         With `until_asked`, a notice about the app itself (a server's token) that the next
@@ -786,8 +788,8 @@ class ElicitationApp(KeyOrderApp[Any]):
         its choices.
         """
         notification = Notification(
-            REDACTOR.scrub(message),
-            REDACTOR.scrub(title),
+            shown(message),
+            shown(title),
             severity,
             self.NOTIFICATION_TIMEOUT if timeout is None else timeout,
             markup=markup,
