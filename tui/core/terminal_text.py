@@ -27,10 +27,12 @@ def _picture(character: str) -> str:
 def literal_text(text: str) -> str:
     """`text` with its control characters shown, not acted on; line breaks (`\r\n` too)
     and tabs kept."""
+    if text.isprintable():
+        return text  # most text: one quick check (a list of 10,000 options passes each here)
     text = text.replace("\r\n", "\n")
     return _CONTROL.sub(lambda m: m[0] if m[0] in _KEPT_IN_TEXT else _picture(m[0]), text)
 
 
 def literal_line(text: str) -> str:
     """`text` on one line, every control character (line breaks too) shown, not acted on."""
-    return _CONTROL.sub(lambda m: _picture(m[0]), text)
+    return text if text.isprintable() else _CONTROL.sub(lambda m: _picture(m[0]), text)
