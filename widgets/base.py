@@ -441,7 +441,8 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
 
     @staticmethod
     def scrubbed(text: str) -> str:
-        """`text` with every secret answered so far replaced by •••: how agents' text is shown."""
+        """`text` as agents' text is shown: every secret answered so far replaced by •••, each
+        control character as its picture (ESC as ␛), never sent on to the terminal."""
         return shown(text)
 
     # -- answering --------------------------------------------------------------------
