@@ -263,6 +263,17 @@ def ends(pid: int) -> bool:
     return True
 
 
+def ignoring_hangups() -> None:
+    """As `nohup` starts a command: hangups ignored, which its children inherit."""
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)
+
+
+def interruptible() -> None:
+    """As a shell starts a job in the foreground: Ctrl+C interrupts it, whatever the test
+    runner inherited (a job started in the background ignores it)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_a_cast_being_recorded_ends_its_replay_when_the_recorder_is_killed(
     recorded: Path, tmp_path: Path
@@ -273,7 +284,9 @@ def test_a_cast_being_recorded_ends_its_replay_when_the_recorder_is_killed(
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
+        preexec_fn=ignoring_hangups,
     )
+    replay = None
     try:
         replay = replay_run_by(recorder.pid)
 
@@ -283,6 +296,8 @@ def test_a_cast_being_recorded_ends_its_replay_when_the_recorder_is_killed(
     finally:
         recorder.kill()
         recorder.wait()
+        if replay is not None:
+            ends(replay)
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
@@ -291,8 +306,14 @@ def test_ctrl_c_while_a_cast_is_recorded_ends_both_processes_and_writes_nothing(
 ) -> None:
     cast = tmp_path / "demo.cast"
     recorder = pexpect.spawn(
-        sys.executable, slow_cast(recorded, cast), cwd=str(REPO), dimensions=(24, 80), timeout=30
+        sys.executable,
+        slow_cast(recorded, cast),
+        cwd=str(REPO),
+        dimensions=(24, 80),
+        timeout=30,
+        preexec_fn=interruptible,
     )
+    replay = None
     try:
         replay = replay_run_by(recorder.pid)
 
@@ -306,6 +327,8 @@ def test_ctrl_c_while_a_cast_is_recorded_ends_both_processes_and_writes_nothing(
         assert not cast.exists()
     finally:
         recorder.close(force=True)
+        if replay is not None:
+            ends(replay)
 
 
 def test_the_demo_replays_its_bundled_session(tmp_path: Path) -> None:

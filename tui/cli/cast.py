@@ -11,6 +11,7 @@ import fcntl
 import json
 import os
 import pty
+import signal
 import struct
 import subprocess
 import termios
@@ -76,11 +77,14 @@ def record_cast(
 
 
 def _own_terminal() -> None:
-    """In the child, in its new session: make the pseudo-terminal its controlling terminal.
+    """In the child, in its new session: make the pseudo-terminal its controlling terminal,
+    and let a hangup end the command even where this process was started ignoring hangups
+    (`nohup`, which the child would inherit).
 
     So the command is hung up (SIGHUP) when this process ends, however it ends; without it, a
     command left with a terminal nobody reads would run on, reading end-of-file forever.
     """
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
     fcntl.ioctl(0, termios.TIOCSCTTY, 0)
 
 
