@@ -17,6 +17,7 @@ import pyte
 import pytest
 from recorded_session import REPO, lines, on_request, record_session, run_cli, session_agent
 from secret_session import TARGET, carries_canary, wait_for
+from test_suspend import process_state
 from textual.pilot import Pilot
 from textual.screen import Screen
 
@@ -228,10 +229,9 @@ def children(pid: int) -> list[int]:
 def running(pid: int) -> bool:
     """Neither gone nor a zombie (ended, waiting to be reaped by whoever inherited it)."""
     try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
+        return process_state(pid) != "Z"
     except OSError:
         return False
-    return stat.rsplit(")", 1)[1].split()[0] != "Z"
 
 
 def slow_cast(transcript: Path, cast: Path) -> list[str]:

@@ -5,8 +5,7 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING
 
-from tui.core.terminal_text import literal_text
-from tui.secrets.redaction import REDACTOR
+from widgets.literal import shown
 
 if TYPE_CHECKING:
     from rich.traceback import Trace, Traceback
@@ -34,14 +33,10 @@ def crash_report() -> Traceback:
 
 def _scrub(trace: Trace) -> None:
     for stack in trace.stacks:
-        stack.exc_value = _safe(stack.exc_value)
-        stack.notes = [_safe(note) for note in stack.notes]
+        stack.exc_value = shown(stack.exc_value)
+        stack.notes = [shown(note) for note in stack.notes]
         if stack.syntax_error is not None:
-            stack.syntax_error.msg = _safe(stack.syntax_error.msg)
-            stack.syntax_error.line = _safe(stack.syntax_error.line)
+            stack.syntax_error.msg = shown(stack.syntax_error.msg)
+            stack.syntax_error.line = shown(stack.syntax_error.line)
         for group_member in stack.exceptions:
             _scrub(group_member)
-
-
-def _safe(text: str) -> str:
-    return literal_text(REDACTOR.scrub(text))

@@ -9,6 +9,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from tui.cli.ask import EXIT_INTERRUPTED
 from tui.cli.render import add_render_options, run_render, wants_render
 from tui.cli.report import print_report
 from tui.core.loading import loading_modules
@@ -16,8 +17,6 @@ from tui.core.loading import loading_modules
 EXIT_MISMATCH = 1
 EXIT_USAGE = 2
 """An unreadable transcript or a bad option, as argparse exits for its own errors."""
-EXIT_INTERRUPTED = 130
-"""Ctrl+C while a --cast was being recorded, as a shell reports a command it interrupted."""
 
 DEFAULT_SIZE = (80, 24)
 
