@@ -167,6 +167,19 @@ def test_invalid_request_exits_3_with_the_reason_on_stderr(
     assert "'z' is not one of the options" in captured.err
 
 
+def test_the_reason_quotes_the_request_without_acting_on_its_escape_sequences(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    request = {"kind": "choice", "message": "Q", "options": ["a"], "default": "z\x1b[2J"}
+    code = main(["--json", json.dumps({**request, "bo\x1b]0;owned\x07gus": 1})])
+
+    err = capsys.readouterr().err
+    assert code == EXIT_INVALID
+    assert "'z\\x1b[2J' is not one of the options" in err  # the model quotes with repr()
+    assert "choice.bo␛]0;owned␇gus: Extra inputs are not permitted" in err
+    assert "\x1b" not in err and "\x07" not in err
+
+
 def test_reveal_secret_given_before_or_after_the_kind() -> None:
     parser = build_parser()
 

@@ -171,6 +171,31 @@ def test_an_agents_escape_sequences_are_shown_not_sent_to_the_terminal(tmp_path:
     assert (code, result["content"]) == (0, "Postgres\x1b]0;owned\x07")
 
 
+def test_a_tool_call_cannot_reorder_or_hide_what_the_person_approves(tmp_path: Path) -> None:
+    # Where text is laid out both ways, the override would show the end of the command
+    # reversed; the zero-width space and the tag characters ("hi") draw nothing.
+    command = "rm -rf ./cache \u202e/ \u200b\U000e0068\U000e0069"
+    request = {
+        "kind": "tool_approval",
+        "message": "Which DB? Run this?",
+        "tool_name": "Bash",
+        "arguments": {"command": command},
+        "tool_call_id": "call-1",
+    }
+    run = TerminalRun(tmp_path, "ask", stdin=json.dumps(request))
+    run.wait_for("Which DB?")
+    time.sleep(GRACE)
+    output = run.screen
+    run.type("y")
+    code, result = run.finish()
+
+    screen = pyte.Screen(80, 24)
+    pyte.Stream(screen).feed(output)
+    assert "rm -rf ./cache \\u202e/ \\u200b\\U000e0068\\U000e0069" in "\n".join(screen.display)
+    assert not {"\u202e", "\u200b", "\U000e0068"} & set(output)
+    assert (code, result["action"]) == (0, "accept")
+
+
 def test_request_piped_to_stdin_is_answered_on_the_terminal(tmp_path: Path) -> None:
     request = {"kind": "text", "message": "Which DB?", "default": "x"}
 

@@ -18,9 +18,11 @@ from tui.app.serve_app import ServeApp
 MARKUP = "[/x] [bold]b[/bold] [link=https://e.x]l[/link] [@click=app.quit]q[/]"
 """Each of these, parsed as markup, crashes the app, styles text, adds a link or an action."""
 
-CONTROLS = "\x1b[2J\x1b]0;owned\x07"
-"""Sent to the terminal, these clear the screen and retitle the window (up to the bell)."""
-CONTROLS_SHOWN = "␛[2J␛]0;owned␇"
+CONTROLS = "\x1b[2J\x1b]0;owned\x07\u202e\u200b"
+"""Sent to the terminal, these clear the screen and retitle the window (up to the bell); then
+a right-to-left override, which reverses the text after it where text is laid out both ways,
+and a zero-width space, which draws nothing."""
+CONTROLS_SHOWN = "␛[2J␛]0;owned␇\\u202e\\u200b"
 
 BIG = (160, 50)
 """Wide enough that every field shows its start unwrapped."""
@@ -163,6 +165,7 @@ async def test_every_field_of_every_kind_is_shown_literally(kind: str) -> None:
     assert "[@click=app.quit]q[/]" in shown
     assert CONTROLS_SHOWN in shown
     assert "\x1b" not in shown and "\x07" not in shown, "a control character reached the screen"
+    assert "\u202e" not in shown and "\u200b" not in shown, "a hiding character reached it"
     assert results == [ElicitationResult(action="cancel")]
 
 

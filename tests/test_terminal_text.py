@@ -33,3 +33,19 @@ def test_a_report_goes_to_stdout_or_stderr_by_its_code_and_is_shown_literally(
     out, err = capsys.readouterr()
     assert out == "replayed: 'Wipe ␛[2J?'\nall as recorded\n"
     assert err == "mismatch: 'a␇'\n"
+
+
+def test_characters_that_reorder_or_hide_text_show_as_their_code_points() -> None:
+    sent = "ok \u202edlrow\u202c \u2066x\u2069 a\u200bb \ufeff\u00ad\u2028 \U000e0068\U000e0069"
+    shown = (
+        "ok \\u202edlrow\\u202c \\u2066x\\u2069 a\\u200bb \\ufeff\\xad\\u2028"
+        " \\U000e0068\\U000e0069"
+    )
+
+    assert literal_text(sent) == literal_line(sent) == shown
+
+
+def test_the_joiners_emoji_and_scripts_need_are_left_alone() -> None:
+    text = "👨\u200d👩\u200d👧 \u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645 \u0928\u092e\u0938\u094d\u200d"
+
+    assert literal_text(text) == literal_line(text) == text

@@ -442,7 +442,8 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
     @staticmethod
     def scrubbed(text: str) -> str:
         """`text` as agents' text is shown: every secret answered so far replaced by •••, each
-        control character as its picture (ESC as ␛), never sent on to the terminal."""
+        control character as its picture (ESC as ␛), never sent on to the terminal, and each
+        character that reorders or hides text as its code point (`\\u202e`)."""
         return shown(text)
 
     # -- answering --------------------------------------------------------------------

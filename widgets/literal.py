@@ -10,9 +10,10 @@ from tui.secrets.redaction import REDACTOR
 
 def shown(text: str) -> str:
     """`text` as the screen is to show it: every secret answered so far scrubbed, and each
-    control character as its picture (ESC as ␛), line breaks and tabs kept. Drawn as they
-    are, an escape sequence in a question would reach the terminal, which acts on it: clears
-    the screen, moves the cursor over the dialog, retitles the window."""
+    control character as its picture (ESC as ␛), line breaks and tabs kept, and each
+    character that reorders or hides text as its code point (`\\u202e`). Drawn as they are,
+    an escape sequence in a question would reach the terminal, which acts on it: clears the
+    screen, moves the cursor over the dialog, retitles the window."""
     return literal_text(REDACTOR.scrub(text))
 
 

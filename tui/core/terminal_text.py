@@ -5,13 +5,35 @@ question, a tool call's command or a keyring service name could clear the screen
 cursor over what was printed, retitle the window or hide text. Printed through these, each
 control character shows as its picture from Unicode's Control Pictures block (ESC as ␛, BEL
 as ␇), so the person reads exactly what was sent and the terminal does nothing with it.
+
+Some characters are not controls but still keep the person from reading what was sent: the
+bidirectional overrides and isolates reorder the text after them where a terminal or a
+browser lays text out both ways (a command that reads `rm -rf ./cache` can run something
+else), and zero-width spaces, tag characters and their kin draw nothing, so text can hide in
+them. These show as their code point, `\\u202e`. The zero-width joiners (U+200C, U+200D) are
+left alone: emoji sequences and several scripts need them, and they hide nothing.
 """
 
 from __future__ import annotations
 
 import re
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f\x80-\x9f]")
+_CONTROL = "\x00-\x1f\x7f\x80-\x9f"
+_HIDING = (
+    "\u00ad"  # soft hyphen
+    "\u061c"  # Arabic letter mark
+    "\u180e"  # Mongolian vowel separator
+    "\u200b"  # zero-width space
+    "\u200e\u200f"  # left-to-right and right-to-left marks
+    "\u2028\u2029"  # line and paragraph separators
+    "\u202a-\u202e"  # bidirectional embeddings and overrides
+    "\u2060-\u2064"  # word joiner, invisible operators
+    "\u2066-\u206f"  # bidirectional isolates, deprecated format characters
+    "\ufeff"  # zero-width no-break space (byte order mark)
+    "\ufff9-\ufffb"  # interlinear annotation
+    "\U000e0001\U000e0020-\U000e007f"  # tag characters
+)
+_SHOWN = re.compile(f"[{_CONTROL}{_HIDING}]")
 _KEPT_IN_TEXT = "\n\t"
 
 
@@ -21,18 +43,23 @@ def _picture(character: str) -> str:
         return chr(0x2400 + code)  # ␀ … ␟
     if code == 0x7F:
         return "\u2421"  # ␡
-    return f"\\x{code:02x}"  # C1 controls have no pictures
+    if code < 0x100:
+        return f"\\x{code:02x}"  # C1 controls and the soft hyphen have no pictures
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    return f"\\U{code:08x}"
 
 
 def literal_text(text: str) -> str:
-    """`text` with its control characters shown, not acted on; line breaks (`\r\n` too)
-    and tabs kept."""
+    """`text` with its control characters shown, not acted on, and the characters that
+    reorder or hide text shown as code points; line breaks (`\r\n` too) and tabs kept."""
     if text.isprintable():
         return text  # most text: one quick check (a list of 10,000 options passes each here)
     text = text.replace("\r\n", "\n")
-    return _CONTROL.sub(lambda m: m[0] if m[0] in _KEPT_IN_TEXT else _picture(m[0]), text)
+    return _SHOWN.sub(lambda m: m[0] if m[0] in _KEPT_IN_TEXT else _picture(m[0]), text)
 
 
 def literal_line(text: str) -> str:
-    """`text` on one line, every control character (line breaks too) shown, not acted on."""
-    return text if text.isprintable() else _CONTROL.sub(lambda m: _picture(m[0]), text)
+    """`text` on one line, every control character (line breaks too) shown, not acted on,
+    and the characters that reorder or hide text shown as code points."""
+    return text if text.isprintable() else _SHOWN.sub(lambda m: _picture(m[0]), text)

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 from pydantic import ValidationError
 
+from tui.core.terminal_text import literal_line
+
 
 def describe_validation_error(error: ValidationError) -> str:
     """One line per problem, each naming the field: what every path prints for an invalid request
-    (`elicit-tui ask`'s stderr, the inbox's 422, the MCP `elicit` tool's error)."""
+    (`elicit-tui ask`'s stderr, the inbox's 422, the MCP `elicit` tool's error). Field names
+    and values quoted from the request show their control characters, never act on them."""
     lines = []
     for problem in error.errors(include_url=False):
         where = ".".join(str(part) for part in problem["loc"])
-        lines.append(f"{where}: {problem['msg']}" if where else problem["msg"])
+        line = f"{where}: {problem['msg']}" if where else problem["msg"]
+        lines.append(literal_line(line))
     return "invalid request:\n  " + "\n  ".join(lines)
