@@ -50,6 +50,14 @@ def test_no_inbox_is_said_plainly(tmp_path: Path) -> None:
     assert "no inbox answers at http://127.0.0.1:9" in done.stderr
 
 
+def test_a_url_no_connection_can_be_made_from_is_said_plainly(tmp_path: Path) -> None:
+    done = attach_once(tmp_path / "config", "http://[::1", "--token", "x")
+    assert done.returncode == 1
+    assert (
+        done.stderr == "elicit-tui attach: not an http(s) URL: 'http://[::1' (Invalid IPv6 URL)\n"
+    )
+
+
 def test_attach_shows_what_waits_then_what_comes_and_answers_it(
     inbox: HeadlessInbox, tmp_path: Path
 ) -> None:

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from hook_schemas import FIXTURES, INPUTS, OUTPUTS, ClaudePreToolUseOutput, allows
 
-from tui.cli.hook import HOOKS
+from tui.cli.hook import hook_format
 from tui.core.models import (
     AUTO_APPROVED,
     ElicitationResult,
@@ -34,7 +34,7 @@ def _run(name: str, result: ElicitationResult) -> tuple[HookRun, ToolApprovalReq
         asked.append(request)
         return result
 
-    run = run_hook(HOOKS[FIXTURES[name]], (INPUTS / name).read_text(), ask, wait=WAIT)
+    run = run_hook(hook_format(FIXTURES[name]), (INPUTS / name).read_text(), ask, wait=WAIT)
     assert len(asked) == 1
     return run, asked[0]
 
@@ -191,7 +191,7 @@ def test_a_call_without_an_id_gets_a_stable_one(name: str) -> None:
     assert first.id.startswith("toolApproval:")
     other = _input(name)
     other["tool_input"] = {**other["tool_input"], "command": "ls"}
-    request = HOOKS[FIXTURES[name]].read(other, wait=WAIT).request
+    request = hook_format(FIXTURES[name]).read(other, wait=WAIT).request
     assert request.id != first.id
 
 
@@ -222,7 +222,7 @@ def test_an_edit_shows_its_change_as_a_diff() -> None:
 def test_a_multi_line_command_is_summed_up_on_one_line() -> None:
     data = _input("codex_permission_request_bash.json")
     data["tool_input"]["command"] = "for f in *.log\ndo\n  gzip $f\ndone"
-    request = HOOKS["codex"].read(data, wait=WAIT).request
+    request = hook_format("codex").read(data, wait=WAIT).request
     assert request.summary == "Bash: for f in *.log do gzip $f done"
 
 
@@ -237,7 +237,7 @@ def _ask_questions(result: ElicitationResult) -> tuple[HookRun, Request]:
         asked.append(request)
         return result
 
-    run = run_hook(HOOKS["claude-code"], (INPUTS / ASK).read_text(), ask, wait=WAIT)
+    run = run_hook(hook_format("claude-code"), (INPUTS / ASK).read_text(), ask, wait=WAIT)
     [request] = asked
     return run, request
 
@@ -272,6 +272,6 @@ def test_a_plan_to_approve_is_shown_as_its_text() -> None:
     data = _input("claude_code_permission_request_bash.json")
     plan = "## Plan\n\n1. Add the endpoint\n2. Test it"
     data["tool_name"], data["tool_input"] = "ExitPlanMode", {"plan": plan}
-    request = HOOKS["claude-code"].read(data, wait=WAIT).request
+    request = hook_format("claude-code").read(data, wait=WAIT).request
     assert isinstance(request, ToolApprovalRequest)
     assert request.description == plan

@@ -134,6 +134,36 @@ def test_without_an_inbox_the_hook_decides_nothing() -> None:
     undecided(done, "no inbox could be reached")
 
 
+CONSOLE_SCRIPT_MODULES = """
+import atexit, sys
+atexit.register(lambda: print("pydantic loaded:", "pydantic" in sys.modules, file=sys.stderr))
+sys.argv = ["elicit-tui", *sys.argv[1:]]
+from tui.cli.entry import main
+main()
+"""
+"""`elicit-tui ARGS` as the console script runs it, saying at exit whether pydantic was loaded."""
+
+
+def test_without_an_inbox_the_hook_says_so_before_loading_pydantic() -> None:
+    # The hook runs on every tool call: with no inbox running it must cost a CLI little.
+    with socket.socket() as unused:
+        unused.bind(("127.0.0.1", 0))
+        port = unused.getsockname()[1]
+    url = "http://127.0.0.1"
+    done = subprocess.run(
+        [sys.executable, "-c", CONSOLE_SCRIPT_MODULES, "hook", "codex", "--to", f"{url}:{port}"],
+        input=(INPUTS / "codex_permission_request_bash.json").read_text(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert (done.returncode, done.stdout) == (0, "")
+    assert done.stderr == (
+        "elicit-tui hook codex: no decision: no inbox could be reached; Codex asks as usual\n"
+        "pydantic loaded: False\n"
+    )
+
+
 def test_a_wrong_token_decides_nothing_and_asks_nobody(inbox: InboxProcess) -> None:
     front = ScriptedFrontEnd(inbox, lambda _: {"action": "accept", "content": {"scope": "once"}})
     done = run_hook("claude-code", BASH, to=inbox.base, token="not-the-token")

@@ -16,6 +16,7 @@ from hook_schemas import INPUTS, allows
 import tui.cli.hook as hook_cli
 from tui.cli.main import main as elicit_tui
 from tui.core.models import ElicitationResult, Request
+from tui.inbox.discovery import URL_ENV
 from tui.integrations.hooks.claude_code import ClaudeCodeHook
 from tui.integrations.hooks.flow import PendingCall, Verdict, run_hook
 
@@ -84,7 +85,9 @@ def _main(monkeypatch: pytest.MonkeyPatch, stdin: bytes, *argv: str) -> list[Req
 
     monkeypatch.setattr(hook_cli, "_ask_inbox", ask)
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin)))
-    assert elicit_tui(["hook", *argv]) == 0
+    with socket.create_server(("127.0.0.1", 0)) as inbox:  # something listens where it asks
+        monkeypatch.setenv(URL_ENV, f"http://127.0.0.1:{inbox.getsockname()[1]}")
+        assert elicit_tui(["hook", *argv]) == 0
     return asked
 
 
@@ -143,6 +146,21 @@ def test_an_inbox_that_never_answers_cannot_hold_the_hook() -> None:
     assert "the inbox did not answer (TimeoutError" in done.stderr
     assert "Gemini CLI asks as usual" in done.stderr
     assert took < 1 + hook_cli.GRACE + hook_cli.WITHDRAW_WAIT + 5  # + a process start
+
+
+def test_a_url_no_connection_can_be_made_from_decides_nothing_at_once(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # It used to hold the hook for the whole wait, a traceback from a thread behind it.
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(BASH.encode())))
+    assert elicit_tui(["hook", "claude-code", "--to", "http://[::1"]) == 0
+
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == (
+        "elicit-tui hook claude-code: no decision: not an http(s) URL: 'http://[::1' "
+        "(Invalid IPv6 URL); Claude Code asks as usual\n"
+    )
 
 
 def test_an_answer_of_the_wrong_shape_to_claude_codes_questions_decides_nothing() -> None:

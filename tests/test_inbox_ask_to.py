@@ -119,6 +119,25 @@ def test_no_inbox_exits_2_saying_so() -> None:
     assert "no inbox answers at http://127.0.0.1:9" in done.stderr
 
 
+@pytest.mark.parametrize(
+    ("url", "why"),
+    [
+        ("http://[::1", "Invalid IPv6 URL"),
+        ("localhost:8765", None),
+        ("http://127.0.0.1:99999", "Port out of range 0-65535"),
+        ("http://127.0.0.1:8765/a b", None),
+    ],
+)
+def test_a_url_no_connection_can_be_made_from_exits_3_saying_so(url: str, why: str | None) -> None:
+    # Each of these used to leave `ask` waiting for ever, a traceback from a thread behind it.
+    done = ask("--to", url, "text", "Name?")
+
+    assert (done.returncode, done.stdout) == (3, "")
+    assert done.stderr == f"elicit-tui ask: not an http(s) URL: {url!r}" + (
+        f" ({why})\n" if why else "\n"
+    )
+
+
 def test_an_inbox_that_quits_mid_wait_exits_2(inbox: InboxProcess) -> None:
     asking = subprocess.Popen(
         [*ASK, "--to", inbox.base, "--token", inbox.token, "text", "Name?"],

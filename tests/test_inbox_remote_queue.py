@@ -113,6 +113,24 @@ def test_no_inbox_at_all_answers_cancel_at_once() -> None:
     assert time.monotonic() - started < 5
 
 
+def test_a_url_no_connection_can_be_made_from_is_refused_naming_it() -> None:
+    with pytest.raises(ValueError, match=r"not an http\(s\) URL: 'http://\[::1'"):
+        RemoteQueue("http://[::1", "x")
+
+
+def test_a_fault_while_asking_is_raised_to_the_asker_not_left_waiting(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def broken(*_: object, **__: object) -> None:
+        raise RuntimeError("the call broke")
+
+    monkeypatch.setattr("tui.inbox.remote_queue.inbox_call", broken)
+    future = RemoteQueue("http://127.0.0.1:9", "x").submit(TextRequest(message="Hi?"))
+
+    with pytest.raises(RuntimeError, match="the call broke"):
+        future.result(timeout=15)
+
+
 def test_quitting_the_inbox_answers_closed(inbox: InboxProcess) -> None:
     queue = RemoteQueue(inbox.base, inbox.token)
     future = queue.submit(TextRequest(message="Name?"))

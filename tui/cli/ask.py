@@ -34,7 +34,7 @@ from tui.core.models import (
 )
 from tui.core.secret_ref import SecretRef
 from tui.core.validation_text import describe_validation_error
-from tui.inbox.discovery import URL_ENV
+from tui.inbox.discovery import URL_ENV, inbox_base
 
 EXIT_CODES: dict[Action, int] = {"accept": 0, "decline": 1, "cancel": 2}
 """The exit status for each way a request can end."""
@@ -105,6 +105,12 @@ def main(argv: Sequence[str]) -> int:
         print(f"elicit-tui ask: {invalid}", file=sys.stderr)
         return EXIT_INVALID
     inbox = args.to or os.environ.get(URL_ENV)
+    try:
+        if inbox:
+            inbox_base(inbox)
+    except ValueError as error:
+        print(f"elicit-tui ask: {error}", file=sys.stderr)
+        return EXIT_INVALID
     refusal = None if inbox else _keyring_refusal(request)
     if inbox:
         from tui.cli.ask_inbox import ask_inbox

@@ -46,8 +46,8 @@ def _run(args: argparse.Namespace) -> int:
     from tui.front_ends.remote import InboxRefused, InboxUnreachable, RemoteFrontEnd
     from tui.inbox.discovery import find_inbox
 
-    address = find_inbox(args.url, args.token)
     try:
+        address = find_inbox(args.url, args.token)
         front_end = RemoteFrontEnd(address.base, address.token, args.name)
         front_end.connect()
     except ValueError as error:

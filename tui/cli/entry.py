@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import signal
 import sys
+from collections.abc import Callable
 from typing import NoReturn
 
 from tui.core.loading import loading_modules, mark_command_process
@@ -15,7 +16,7 @@ def main() -> NoReturn:
     """Entry point of the `elicit-tui` console script."""
     mark_command_process()
     with loading_modules():
-        from tui.cli.main import main as run_command
+        run_command = _command(sys.argv[1:2])
     try:
         status = run_command()
         sys.stdout.flush()
@@ -26,3 +27,16 @@ def main() -> NoReturn:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         status = 128 + signal.SIGPIPE
     sys.exit(status)
+
+
+def _command(first: list[str]) -> Callable[[], int]:
+    """The command named by the first argument: a permission hook loads only its own modules
+    (a CLI runs it on every tool call, and every other command's parser would load pydantic
+    first); every other command goes through the `elicit-tui` parser."""
+    if first == ["hook"]:
+        from tui.cli.hook import main as run_hook
+
+        return lambda: run_hook(sys.argv[2:])
+    from tui.cli.main import main as run_parsed
+
+    return run_parsed

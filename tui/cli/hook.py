@@ -15,23 +15,17 @@ import os
 import sys
 import threading
 from collections.abc import Sequence
-from concurrent.futures import TimeoutError as FutureTimeout
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from tui.cli.token_option import add_token_option
 from tui.core.limits import MAX_TIMEOUT
-from tui.core.models import ElicitationResult, Request
-from tui.integrations.hooks.claude_code import ClaudeCodeHook
-from tui.integrations.hooks.codex import CodexHook
-from tui.integrations.hooks.flow import HookFormat, run_hook
-from tui.integrations.hooks.gemini import GeminiHook
+from tui.inbox.discovery import inbox_base, listening
+from tui.integrations.hooks.clis import CLI_NAMES
+from tui.integrations.hooks.undecided import undecided
 
-HOOKS: dict[str, HookFormat] = {
-    "claude-code": ClaudeCodeHook(),
-    "codex": CodexHook(),
-    "gemini": GeminiHook(),
-}
-"""Each CLI's hook, by the name given on the command line."""
+if TYPE_CHECKING:
+    from tui.core.models import ElicitationResult, Request
+    from tui.integrations.hooks.flow import HookFormat
 
 WAIT_ENV = "ELICIT_TUI_HOOK_WAIT"
 """Seconds to wait for the person when `--wait` is not given."""
@@ -64,7 +58,9 @@ def build_parser() -> argparse.ArgumentParser:
         "ask the tool call in the inbox of `elicit-tui serve`, print the verdict in the "
         "CLI's format. Prints nothing (the CLI then asks as usual) when no verdict comes.",
     )
-    parser.add_argument("cli", choices=sorted(HOOKS), help="whose hook input and output to speak")
+    parser.add_argument(
+        "cli", choices=sorted(CLI_NAMES), help="whose hook input and output to speak"
+    )
     parser.add_argument(
         "--to",
         metavar="URL",
@@ -84,10 +80,10 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str]) -> int:
     """Run `elicit-tui hook` with `argv` (the arguments after `hook`); always returns 0."""
     args = build_parser().parse_args(argv)
-    hook = HOOKS[args.cli]
+    cli = CLI_NAMES[args.cli]
     prog = f"elicit-tui hook {args.cli}"
     if sys.stdin.isatty():
-        _say(prog, f"reads {hook.cli}'s hook input as JSON on stdin; nothing to answer")
+        _say(prog, f"reads {cli}'s hook input as JSON on stdin; nothing to answer")
         return 0
     wait, note = _wait(args.wait)
     if note:
@@ -95,8 +91,21 @@ def main(argv: Sequence[str]) -> int:
     data = sys.stdin.buffer.read(MAX_INPUT + 1)
     if len(data) > MAX_INPUT:
         too_large = f"the hook input is over {MAX_INPUT // (1024 * 1024)} MiB"
-        _say(prog, f"{too_large}; {hook.cli} asks as usual")
+        _say(prog, f"{too_large}; {cli} asks as usual")
         return 0
+    try:
+        base = inbox_base(args.to)
+    except ValueError as error:
+        _say(prog, f"no decision: {error}; {cli} asks as usual")
+        return 0
+    if not listening(base):
+        # Said before loading the hook formats and the request models (pydantic): with no
+        # inbox running, the hook costs the CLI a process start on each tool call, no more.
+        _say(prog, f"{undecided('inbox_unreachable')}; {cli} asks as usual")
+        return 0
+    from tui.integrations.hooks.flow import run_hook
+
+    hook = hook_format(args.cli)
     run = run_hook(
         hook,
         data.decode("utf-8", errors="replace"),
@@ -106,8 +115,23 @@ def main(argv: Sequence[str]) -> int:
     if run.decided:
         print(run.stdout, flush=True)
     else:
-        _say(prog, f"{run.note}; {hook.cli} asks as usual")
+        _say(prog, f"{run.note}; {cli} asks as usual")
     return 0
+
+
+def hook_format(name: str) -> HookFormat:
+    """The hook format of the CLI named `name` on the command line (see `CLI_NAMES`)."""
+    if name == "claude-code":
+        from tui.integrations.hooks.claude_code import ClaudeCodeHook
+
+        return ClaudeCodeHook()
+    if name == "codex":
+        from tui.integrations.hooks.codex import CodexHook
+
+        return CodexHook()
+    from tui.integrations.hooks.gemini import GeminiHook
+
+    return GeminiHook()
 
 
 def _ask_inbox(
@@ -115,6 +139,8 @@ def _ask_inbox(
 ) -> ElicitationResult:
     """Ask `request` in the inbox, giving up `GRACE` seconds after `wait` (the inbox itself
     answers `cancel`/`timeout` at `wait`); raises on any fault, `TimeoutError` on giving up."""
+    from concurrent.futures import TimeoutError as FutureTimeout
+
     from tui.inbox.remote_queue import RemoteQueue
 
     queue = RemoteQueue(url, token, poll=min(wait + GRACE, 25.0))

@@ -61,7 +61,11 @@ def _run(args: argparse.Namespace) -> int:
     from tui.front_ends.remote import InboxRefused, InboxUnreachable, RemoteFrontEnd
     from tui.inbox.discovery import find_inbox
 
-    address = find_inbox(args.url, args.token)
+    try:
+        address = find_inbox(args.url, args.token)
+    except ValueError as error:
+        print(f"elicit-tui web: {error}", file=sys.stderr)
+        return 1
     probe = RemoteFrontEnd(address.base, address.token, "elicit-tui web")
     try:
         probe.connect()

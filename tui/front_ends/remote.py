@@ -19,11 +19,12 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from typing import Any
-from urllib.parse import quote, urlsplit
+from urllib.parse import quote
 
 from tui.core.front_end import AnswerNotSent
 from tui.core.models import ENDED_UNSEEN, ElicitationResult, Request, parse_request
 from tui.core.queue import ANSWERS_KEPT, Answered, QueueEvent, Subscriber
+from tui.inbox.discovery import inbox_url_parts
 from tui.inbox.wire import result_json
 
 _log = logging.getLogger(__name__)
@@ -66,9 +67,7 @@ class RemoteFrontEnd:
     def __init__(
         self, url: str, token: str | None, name: str, *, stale_after: float = STALE_AFTER
     ) -> None:
-        parts = urlsplit(url.strip())
-        if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise ValueError(f"not an http(s) URL: {url!r}")
+        parts = inbox_url_parts(url)
         self.base = f"{parts.scheme}://{parts.netloc}{parts.path.rstrip('/').removesuffix('/mcp')}"
         self.name = name
         self.on_status: Status | None = None

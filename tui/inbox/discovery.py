@@ -8,7 +8,9 @@ The URL `serve` prints (`.../mcp`) and the bare base both work.
 from __future__ import annotations
 
 import os
+import socket
 from dataclasses import dataclass
+from urllib.parse import SplitResult, urlsplit
 
 URL_ENV = "ELICIT_TUI_URL"
 """Names the inbox, as `--to` does."""
@@ -36,10 +38,50 @@ class InboxAddress:
 
 def find_inbox(url: str | None = None, token: str | None = None) -> InboxAddress:
     """The inbox to ask: `url` and `token` where given, else the environment, else the defaults
-    (the token then from the `serve-token` file; None if there is none)."""
+    (the token then from the `serve-token` file; None if there is none). Raises ValueError
+    naming the URL unless it is an http(s) URL with a host."""
+    return InboxAddress(inbox_base(url), token or os.environ.get(TOKEN_ENV) or _saved_token())
+
+
+def inbox_base(url: str | None = None) -> str:
+    """The base URL of the inbox to ask: `url` if given, else the environment, else the
+    default (see `find_inbox`); raises ValueError naming the URL unless it is an http(s) URL
+    with a host."""
     base = (url or os.environ.get(URL_ENV) or DEFAULT_URL).strip().rstrip("/")
-    base = base.removesuffix("/mcp")
-    return InboxAddress(base, token or os.environ.get(TOKEN_ENV) or _saved_token())
+    inbox_url_parts(base)
+    return base.removesuffix("/mcp")
+
+
+def inbox_url_parts(url: str) -> SplitResult:
+    """`url` split into its parts; raises ValueError naming it unless it is an http(s) URL
+    with a host and a port in range, so that no client of the inbox starts asking with a URL
+    no connection can be made from."""
+    try:
+        parts = urlsplit(url.strip())
+        parts.port  # noqa: B018 -- reading it checks it: a port out of range raises
+    except ValueError as error:
+        raise ValueError(f"not an http(s) URL: {url!r} ({error})") from None
+    if parts.scheme not in ("http", "https") or not parts.hostname or not _one_word(url.strip()):
+        raise ValueError(f"not an http(s) URL: {url!r}")
+    return parts
+
+
+def _one_word(text: str) -> bool:
+    """No space nor control character in `text` (HTTP sends a URL's path as it is)."""
+    return text.isprintable() and not any(c.isspace() for c in text)
+
+
+def listening(base: str, timeout: float = 2.0) -> bool:
+    """Whether anything accepts a connection at the inbox at `base` (a URL `inbox_base`
+    gave): a look that takes one connection attempt, for a client that would otherwise load
+    everything asking takes only to find nobody there. True says nothing about what listens."""
+    parts = urlsplit(base)
+    port = parts.port or (443 if parts.scheme == "https" else 80)
+    try:
+        with socket.create_connection((parts.hostname or "", port), timeout=timeout):
+            return True
+    except OSError:  # refused, unreachable, unresolvable, no answer in time
+        return False
 
 
 def _saved_token() -> str | None:

@@ -128,7 +128,17 @@ class RemoteQueue:
     def _follow(
         self, request: Request, timeout: float | None, future: Future[ElicitationResult]
     ) -> None:
-        """Post `request`, then long-poll its result into `future`."""
+        """Post `request`, then long-poll its result into `future`; a fault no answer covers
+        is raised from the future, never left with the asker waiting on it for ever."""
+        try:
+            self._post_and_poll(request, timeout, future)
+        except Exception as error:
+            if not future.done() and (future.running() or future.set_running_or_notify_cancel()):
+                future.set_exception(error)
+
+    def _post_and_poll(
+        self, request: Request, timeout: float | None, future: Future[ElicitationResult]
+    ) -> None:
         posted = {"request": request_json(request), "timeout": timeout}
         try:
             status, body = self._call("POST", "/v1/requests", posted)

@@ -20,6 +20,7 @@ from pydantic import Field
 
 from tui.core.models import ElicitationResult
 from tui.integrations.claude_code import from_ask_user_question, to_ask_user_question_answer
+from tui.integrations.hooks.clis import CLI_NAMES
 from tui.integrations.hooks.flow import (
     Allow,
     Deny,
@@ -59,7 +60,7 @@ class ClaudeCodeHookInput(ToolHookInput):
 class ClaudeCodeHook:
     """`elicit-tui hook claude-code`: Claude Code's PreToolUse and PermissionRequest hooks."""
 
-    cli = "Claude Code"
+    cli = CLI_NAMES["claude-code"]
 
     def read(self, data: Any, *, wait: float) -> PendingCall:
         hook = ClaudeCodeHookInput.model_validate(data)

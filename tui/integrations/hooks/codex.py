@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
+from tui.integrations.hooks.clis import CLI_NAMES
 from tui.integrations.hooks.flow import (
     Allow,
     PendingCall,
@@ -41,7 +42,7 @@ class CodexHookInput(ToolHookInput):
 class CodexHook:
     """`elicit-tui hook codex`: Codex's PermissionRequest hook."""
 
-    cli = "Codex"
+    cli = CLI_NAMES["codex"]
 
     def read(self, data: Any, *, wait: float) -> PendingCall:
         hook = CodexHookInput.model_validate(data)

@@ -25,6 +25,7 @@ from tui.core.models import (
     call_summary,
 )
 from tui.core.one_line import one_line
+from tui.integrations.hooks.undecided import undecided
 
 Asker = Callable[[Request], ElicitationResult]
 """Asks one request in the inbox and returns how it ended; may raise on any fault."""
@@ -119,7 +120,7 @@ def run_hook(hook: HookFormat, stdin: str, ask: Asker, *, wait: float) -> HookRu
     try:
         verdict = verdict_for(hook, call, result)
         if verdict is None:
-            return HookRun("", _undecided(result))
+            return HookRun("", undecided(result.reason))
         return HookRun(json.dumps(hook.write(call, verdict), ensure_ascii=False))
     except Exception as error:  # an answer that cannot be read or written is no verdict
         return HookRun("", f"the answer could not be turned into a verdict ({_first_line(error)})")
@@ -273,21 +274,6 @@ def _allowed_because(result: ElicitationResult) -> str:
     if result.reason == AUTO_APPROVED:
         return "Allowed by a rule remembered in elicit-tui"
     return "Allowed in elicit-tui"
-
-
-_CANCELLED_BECAUSE = {
-    "timeout": "nobody answered in time",
-    "closed": "the inbox closed",
-    "cancelled_by_agent": "the question was withdrawn",
-    "inbox_unreachable": "no inbox could be reached",
-    "inbox_refused": "the inbox refused the question (a wrong token, or the same call waiting already)",
-}
-
-
-def _undecided(result: ElicitationResult) -> str:
-    """Why a result that is neither an accept nor a decline (a cancel) decides nothing."""
-    reason = result.reason or ""
-    return f"no decision: {_CANCELLED_BECAUSE.get(reason, reason or 'the person cancelled')}"
 
 
 def _json_object(text: str) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+from tui.integrations.hooks.clis import CLI_NAMES
 from tui.integrations.hooks.flow import (
     Allow,
     PendingCall,
@@ -41,7 +42,7 @@ class GeminiHookInput(ToolHookInput):
 class GeminiHook:
     """`elicit-tui hook gemini`: Gemini CLI's BeforeTool hook."""
 
-    cli = "Gemini CLI"
+    cli = CLI_NAMES["gemini"]
 
     def read(self, data: Any, *, wait: float) -> PendingCall:
         hook = GeminiHookInput.model_validate(data)

@@ -1,0 +1,17 @@
+"""Why a hook run decided nothing, as its note on stderr says it. Light to load, as `clis`."""
+
+from __future__ import annotations
+
+_CANCELLED_BECAUSE = {
+    "timeout": "nobody answered in time",
+    "closed": "the inbox closed",
+    "cancelled_by_agent": "the question was withdrawn",
+    "inbox_unreachable": "no inbox could be reached",
+    "inbox_refused": "the inbox refused the question (a wrong token, or the same call waiting already)",
+}
+
+
+def undecided(reason: str | None) -> str:
+    """The note of a run whose question was cancelled with `reason` (a result's reason)."""
+    reason = reason or ""
+    return f"no decision: {_CANCELLED_BECAUSE.get(reason, reason or 'the person cancelled')}"
