@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from snapshot_app import modal_app
 
-from tui.cli.hook import HOOKS
+from tui.cli.hook import hook_format
 from tui.core.models import ToolApprovalRequest
 from tui.secrets.keyring_store import CONFIG_DIR_ENV
 
@@ -18,7 +18,7 @@ INPUTS = Path(__file__).resolve().parent.parent / "tests" / "hook_inputs"
 
 def _asked(cli: str, fixture: str) -> ToolApprovalRequest:
     """The approval `elicit-tui hook CLI` asks for the recorded input, without its countdown."""
-    request = HOOKS[cli].read(json.loads((INPUTS / fixture).read_text()), wait=300).request
+    request = hook_format(cli).read(json.loads((INPUTS / fixture).read_text()), wait=300).request
     assert isinstance(request, ToolApprovalRequest)
     return request.model_copy(update={"timeout": None})
 
