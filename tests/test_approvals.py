@@ -23,6 +23,7 @@ from tui.approvals.rules import (
 from tui.cli.main import main
 from tui.core.models import ArgumentPattern, ElicitationResult, Request, parse_request
 from tui.core.queue import ElicitationQueue
+from tui.inbox.discovery import URL_ENV
 from widgets.base import ElicitationModal
 from widgets.modal_pool import ModalPool
 from widgets.timeline import Timeline
@@ -285,6 +286,21 @@ def test_the_cli_shows_a_multi_line_pattern_with_escapes_on_one_line_as_it_is(
 
     assert main(["approvals", "revoke", "shell", "--pattern", command]) == 0
     assert capsys.readouterr().out == "Revoked: shell (command ~ printf '\\e[31m'␊echo ␛[2Jdone)\n"
+
+
+def test_the_cli_lists_the_rules_and_says_why_no_inbox_was_asked(
+    config_dir: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ApprovalPolicy().allow("read_file", scope="always")
+    monkeypatch.setenv(URL_ENV, "http://[::1")
+
+    assert main(["approvals", "list"]) == 0
+    out, err = capsys.readouterr()
+    assert "read_file (every call)" in out
+    assert err == (
+        "elicit-tui approvals: not an http(s) URL: 'http://[::1' (Invalid IPv6 URL); "
+        "no inbox asked\n"
+    )
 
 
 def test_the_cli_says_when_the_file_is_unreadable(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 import subprocess
 import sys
 import time
@@ -55,6 +56,17 @@ def test_a_url_no_connection_can_be_made_from_is_said_plainly(tmp_path: Path) ->
     assert done.returncode == 1
     assert (
         done.stderr == "elicit-tui attach: not an http(s) URL: 'http://[::1' (Invalid IPv6 URL)\n"
+    )
+
+
+def test_a_token_no_header_can_carry_is_said_without_quoting_it(tmp_path: Path) -> None:
+    with socket.create_server(("127.0.0.1", 0)) as listening:
+        url = f"http://127.0.0.1:{listening.getsockname()[1]}"
+        done = attach_once(tmp_path / "config", url, "--token", "sec\nret")
+    assert done.returncode == 1
+    assert done.stderr == (
+        "elicit-tui attach: the inbox token has a space or a control character: "
+        "no HTTP header can carry it\n"
     )
 
 

@@ -138,6 +138,17 @@ def test_a_url_no_connection_can_be_made_from_exits_3_saying_so(url: str, why: s
     )
 
 
+def test_a_token_no_header_can_carry_exits_3_without_quoting_it() -> None:
+    # It used to end in a traceback that quoted the token.
+    done = ask("--to", "http://127.0.0.1:9", "--token", "sec\nret", "text", "Name?")
+
+    assert (done.returncode, done.stdout) == (3, "")
+    assert done.stderr == (
+        "elicit-tui ask: the inbox token has a space or a control character: "
+        "no HTTP header can carry it\n"
+    )
+
+
 def test_an_inbox_that_quits_mid_wait_exits_2(inbox: InboxProcess) -> None:
     asking = subprocess.Popen(
         [*ASK, "--to", inbox.base, "--token", inbox.token, "text", "Name?"],

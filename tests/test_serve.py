@@ -27,6 +27,7 @@ from textual.pilot import Pilot
 from tui.app.serve_app import ServeApp
 from tui.cli.main import main
 from tui.core.queue import ElicitationQueue
+from tui.inbox.discovery import TOKEN_ENV
 from widgets.base import ElicitationModal
 from widgets.timeline import Timeline
 
@@ -647,6 +648,21 @@ def test_a_bad_port_is_a_usage_error(port: str, capsys: pytest.CaptureFixture[st
 
     assert exited.value.code == 2
     assert "not a port number" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("token", ["sec ret", "sec\nret"])
+def test_a_token_no_header_can_carry_is_a_usage_error_that_never_quotes_it(
+    token: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for given in (["--token", token], []):
+        monkeypatch.setenv(TOKEN_ENV, token)  # the default when --token is not given
+        with pytest.raises(SystemExit) as exited:
+            main(["serve", *given])
+
+        assert exited.value.code == 2
+        err = capsys.readouterr().err
+        assert "argument --token: the inbox token has a space or a control character" in err
+        assert "sec" not in err
 
 
 def test_without_a_terminal_serve_says_so(tmp_path: Path) -> None:

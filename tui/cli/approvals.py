@@ -85,7 +85,11 @@ def _inbox_session_rules() -> tuple[str, list[ApprovalRule]] | None:
     from tui.inbox.discovery import find_inbox
     from tui.inbox.remote_queue import inbox_call
 
-    address = find_inbox()
+    try:
+        address = find_inbox()
+    except ValueError as problem:
+        print(f"elicit-tui approvals: {problem}; no inbox asked", file=sys.stderr)
+        return None
     try:
         status, body = inbox_call(address, "GET", "/v1/rules", timeout=INBOX_WAIT)
     except OSError:

@@ -34,7 +34,7 @@ from tui.core.models import (
 )
 from tui.core.secret_ref import SecretRef
 from tui.core.validation_text import describe_validation_error
-from tui.inbox.discovery import URL_ENV, inbox_base
+from tui.inbox.discovery import URL_ENV, find_inbox
 
 EXIT_CODES: dict[Action, int] = {"accept": 0, "decline": 1, "cancel": 2}
 """The exit status for each way a request can end."""
@@ -107,7 +107,7 @@ def main(argv: Sequence[str]) -> int:
     inbox = args.to or os.environ.get(URL_ENV)
     try:
         if inbox:
-            inbox_base(inbox)
+            find_inbox(inbox, args.token)
     except ValueError as error:
         print(f"elicit-tui ask: {error}", file=sys.stderr)
         return EXIT_INVALID

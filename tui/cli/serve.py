@@ -11,7 +11,7 @@ import sys
 from tui.cli.notify_option import add_notify_option
 from tui.cli.transcript_option import add_transcript_option
 from tui.core.loading import loading_modules
-from tui.inbox.discovery import TOKEN_ENV
+from tui.inbox.discovery import TOKEN_ENV, checked_token
 
 HOST = "127.0.0.1"
 """Only this machine's agents may ask: the server never listens on other interfaces."""
@@ -47,6 +47,7 @@ def add_serve_command(commands: argparse._SubParsersAction[argparse.ArgumentPars
     access = serve.add_mutually_exclusive_group()
     access.add_argument(
         "--token",
+        type=_token,
         default=os.environ.get(TOKEN_ENV) or None,
         help="the bearer token clients must send (default: $ELICIT_TUI_TOKEN, else a new "
         "random one each start, written owner-only to the config folder's serve-token)",
@@ -67,6 +68,13 @@ def _port(value: str) -> int:
     if not 0 <= port <= 65535:
         raise argparse.ArgumentTypeError(f"not a port number (0-65535): {value!r}")
     return port
+
+
+def _token(value: str) -> str:
+    try:
+        return str(checked_token(value))
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def _run(args: argparse.Namespace) -> int:

@@ -24,7 +24,7 @@ from urllib.parse import quote
 from tui.core.front_end import AnswerNotSent
 from tui.core.models import ENDED_UNSEEN, ElicitationResult, Request, parse_request
 from tui.core.queue import ANSWERS_KEPT, Answered, QueueEvent, Subscriber
-from tui.inbox.discovery import inbox_url_parts
+from tui.inbox.discovery import checked_token, inbox_url_parts
 from tui.inbox.wire import result_json
 
 _log = logging.getLogger(__name__)
@@ -75,7 +75,7 @@ class RemoteFrontEnd:
         self._scheme = parts.scheme
         self._netloc = parts.netloc
         self._prefix = parts.path.rstrip("/").removesuffix("/mcp")
-        self._headers = {} if token is None else {"Authorization": f"Bearer {token}"}
+        self._headers = {} if token is None else {"Authorization": f"Bearer {checked_token(token)}"}
         self._lock = threading.RLock()
         self._pending: dict[str, QueueEvent] = {}
         self._answered: OrderedDict[str, Answered] = OrderedDict()

@@ -39,8 +39,10 @@ class InboxAddress:
 def find_inbox(url: str | None = None, token: str | None = None) -> InboxAddress:
     """The inbox to ask: `url` and `token` where given, else the environment, else the defaults
     (the token then from the `serve-token` file; None if there is none). Raises ValueError
-    naming the URL unless it is an http(s) URL with a host."""
-    return InboxAddress(inbox_base(url), token or os.environ.get(TOKEN_ENV) or _saved_token())
+    naming the URL unless it is an http(s) URL with a host, and unless a header can carry the
+    token (see `checked_token`)."""
+    token = token or os.environ.get(TOKEN_ENV) or _saved_token()
+    return InboxAddress(inbox_base(url), checked_token(token))
 
 
 def inbox_base(url: str | None = None) -> str:
@@ -64,6 +66,16 @@ def inbox_url_parts(url: str) -> SplitResult:
     if parts.scheme not in ("http", "https") or not parts.hostname or not _one_word(url.strip()):
         raise ValueError(f"not an http(s) URL: {url!r}")
     return parts
+
+
+def checked_token(token: str | None) -> str | None:
+    """`token` as given, if an HTTP header can carry it; else ValueError saying what is wrong
+    with it without quoting it (it is a credential: an error message may end up in a log)."""
+    if token is not None and not _one_word(token):
+        raise ValueError(
+            "the inbox token has a space or a control character: no HTTP header can carry it"
+        )
+    return token
 
 
 def _one_word(text: str) -> bool:
