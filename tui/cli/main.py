@@ -61,6 +61,16 @@ def _replay_demo(args: argparse.Namespace) -> int:
         return run_replay(args)
 
 
+def _pause(value: str) -> float:
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = float("nan")
+    if not 0 <= seconds < float("inf"):  # NaN fails every comparison, so it lands here too
+        raise argparse.ArgumentTypeError(f"not a number of seconds, 0 or more: {value!r}")
+    return seconds
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser for every sub-command."""
     parser = argparse.ArgumentParser(
@@ -77,7 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     demo.add_argument(
         "--pause",
-        type=float,
+        type=_pause,
         default=0.6,
         metavar="SECONDS",
         help="how long the agent 'thinks' between questions (default: 0.6)",
