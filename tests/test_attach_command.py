@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 from front_end_processes import REPO, AttachedTerminal, HeadlessInbox, environment
 
+from tui.cli.main import main
+
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
 
 DOWN, ENTER = "\x1b[B", "\r"
@@ -68,6 +70,23 @@ def test_a_token_no_header_can_carry_is_said_without_quoting_it(tmp_path: Path) 
         "elicit-tui attach: the inbox token has a space or a control character: "
         "no HTTP header can carry it\n"
     )
+
+
+def test_to_names_the_inbox_as_for_ask_never_as_the_token(tmp_path: Path) -> None:
+    # Without `--to` of its own, argparse read it as short for `--token`: the URL was sent
+    # as the token to the default inbox.
+    done = attach_once(tmp_path / "config", "--to", "http://127.0.0.1:9", "--token", "x")
+    assert done.returncode == 1
+    assert "no inbox answers at http://127.0.0.1:9:" in done.stderr
+
+    both = attach_once(tmp_path / "config", "http://127.0.0.1:9", "--to", "http://127.0.0.1:8")
+    assert both.returncode == 2
+    assert "argument --to: not allowed with argument url" in both.stderr
+
+
+def test_web_takes_to_as_attach_does(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["web", "--to", "http://127.0.0.1:9", "--token", "x", "--port", "0"]) == 1
+    assert "no inbox answers at http://127.0.0.1:9:" in capsys.readouterr().err
 
 
 def test_attach_shows_what_waits_then_what_comes_and_answers_it(

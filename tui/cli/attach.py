@@ -6,6 +6,7 @@ import argparse
 import os
 import sys
 
+from tui.cli.inbox_url_option import add_inbox_url_options, inbox_url
 from tui.cli.notify_option import add_notify_option
 from tui.cli.token_option import add_token_option
 from tui.core.loading import loading_modules
@@ -26,10 +27,9 @@ def add_attach_command(commands: argparse._SubParsersAction[argparse.ArgumentPar
         "and new ones as they come, and answer them here. Several front ends may attach; the "
         "first answer wins. Quitting answers nothing: the questions stay in the inbox.",
     )
-    attach.add_argument(
-        "url",
-        nargs="?",
-        help="the inbox (as `serve` prints it, or its base URL; default: $ELICIT_TUI_URL, "
+    add_inbox_url_options(
+        attach,
+        "the inbox (as `serve` prints it, or its base URL; default: $ELICIT_TUI_URL, "
         "else http://127.0.0.1:8765)",
     )
     add_token_option(attach)
@@ -47,7 +47,7 @@ def _run(args: argparse.Namespace) -> int:
     from tui.inbox.discovery import find_inbox
 
     try:
-        address = find_inbox(args.url, args.token)
+        address = find_inbox(inbox_url(args), args.token)
         front_end = RemoteFrontEnd(address.base, address.token, args.name)
         front_end.connect()
     except ValueError as error:

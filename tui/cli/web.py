@@ -7,6 +7,7 @@ import contextlib
 import socket
 import sys
 
+from tui.cli.inbox_url_option import add_inbox_url_options, inbox_url
 from tui.cli.notify_option import add_notify_option
 from tui.cli.token_option import add_token_option
 
@@ -24,7 +25,7 @@ def add_web_command(commands: argparse._SubParsersAction[argparse.ArgumentParser
         "leaves a cookie, so the page's address carries no secret. From another machine or "
         "a phone, go through `ssh -L` or a reverse proxy with TLS.",
     )
-    web.add_argument("url", nargs="?", help="the inbox (default: $ELICIT_TUI_URL, else local)")
+    add_inbox_url_options(web, "the inbox (default: $ELICIT_TUI_URL, else local)")
     add_token_option(web)
     web.add_argument(
         "--port", type=int, default=DEFAULT_PORT, help=f"default: {DEFAULT_PORT}; 0 picks one"
@@ -62,7 +63,7 @@ def _run(args: argparse.Namespace) -> int:
     from tui.inbox.discovery import find_inbox
 
     try:
-        address = find_inbox(args.url, args.token)
+        address = find_inbox(inbox_url(args), args.token)
     except ValueError as error:
         print(f"elicit-tui web: {error}", file=sys.stderr)
         return 1
