@@ -151,20 +151,26 @@ def test_cancel_exits_2(tmp_path: Path) -> None:
     assert (code, result) == (2, {"action": "cancel", "content": None, "reason": None})
 
 
+def seen_then_answered(run: TerminalRun, *keys: str) -> tuple[int, dict[str, Any], str, str]:
+    """Wait for the question, answer it with `keys`; the exit code, the result, the bytes
+    written before the answer, and the screen they draw (emulated)."""
+    run.wait_for("Which DB?")
+    time.sleep(GRACE)
+    output = run.screen
+    run.type(*keys)
+    code, result = run.finish()
+    screen = pyte.Screen(80, 24)
+    pyte.Stream(screen).feed(output)
+    return code, result, output, "\n".join(screen.display)
+
+
 def test_an_agents_escape_sequences_are_shown_not_sent_to_the_terminal(tmp_path: Path) -> None:
     # Sent on, the first would clear the screen and the second retitle the window.
     run = TerminalRun(
         tmp_path, "ask", "choice", "Which DB? \x1b[2J", "-o", "Postgres\x1b]0;owned\x07"
     )
-    run.wait_for("Which DB?")
-    time.sleep(GRACE)
-    output = run.screen
-    run.type("1")
-    code, result = run.finish()
+    code, result, output, shown = seen_then_answered(run, "1")
 
-    screen = pyte.Screen(80, 24)
-    pyte.Stream(screen).feed(output)
-    shown = "\n".join(screen.display)
     assert "Which DB? ␛[2J" in shown and "Postgres␛]0;owned␇" in shown
     assert "\x1b]0;owned" not in output and "\x1b[2J" not in output
     # The answer is the option as the agent sent it.
@@ -183,15 +189,9 @@ def test_a_tool_call_cannot_reorder_or_hide_what_the_person_approves(tmp_path: P
         "tool_call_id": "call-1",
     }
     run = TerminalRun(tmp_path, "ask", stdin=json.dumps(request))
-    run.wait_for("Which DB?")
-    time.sleep(GRACE)
-    output = run.screen
-    run.type("y")
-    code, result = run.finish()
+    code, result, output, shown = seen_then_answered(run, "y")
 
-    screen = pyte.Screen(80, 24)
-    pyte.Stream(screen).feed(output)
-    assert "rm -rf ./cache \\u202e/ \\u200b\\U000e0068\\U000e0069" in "\n".join(screen.display)
+    assert "rm -rf ./cache \\u202e/ \\u200b\\U000e0068\\U000e0069" in shown
     assert not {"\u202e", "\u200b", "\U000e0068"} & set(output)
     assert (code, result["action"]) == (0, "accept")
 

@@ -105,12 +105,12 @@ def main(argv: Sequence[str]) -> int:
         print(f"elicit-tui ask: {invalid}", file=sys.stderr)
         return EXIT_INVALID
     inbox = args.to or os.environ.get(URL_ENV)
-    try:
-        if inbox:
-            find_inbox(inbox, args.token)
-    except ValueError as error:
-        print(f"elicit-tui ask: {error}", file=sys.stderr)
-        return EXIT_INVALID
+    if inbox:
+        try:
+            find_inbox(inbox, args.token)  # a URL or token no request could go with
+        except ValueError as error:
+            print(f"elicit-tui ask: {error}", file=sys.stderr)
+            return EXIT_INVALID
     refusal = None if inbox else _keyring_refusal(request)
     if inbox:
         from tui.cli.ask_inbox import ask_inbox
