@@ -155,6 +155,10 @@ def test_a_server_that_crashes_mid_call_exits_1_saying_so() -> None:
         (["--call", "t", "--args", "{nope", "--", "srv"], "--args is not JSON"),
         (["--call", "t", "--args", "[1]", "--", "srv"], "--args must be a JSON object"),
         (["--call", "t", "--protocol", "1999", "--auto", "cancel", "--", "srv"], "--protocol"),
+        (["--url", "localhost:8000/mcp"], "--url: not an http(s) URL: 'localhost:8000/mcp'"),
+        (["--url", "ftp://h/mcp"], "--url: not an http(s) URL: 'ftp://h/mcp'"),
+        (["--url", "http://[::1"], "--url: not an http(s) URL: 'http://[::1' (Invalid IPv6 URL)"),
+        (["--url", "http://h:99999/mcp"], "--url: not an http(s) URL: 'http://h:99999/mcp' (Port"),
     ],
 )
 def test_a_command_line_that_does_not_say_what_to_do_exits_2(

@@ -22,9 +22,10 @@ from typing import Any
 from urllib.parse import quote
 
 from tui.core.front_end import AnswerNotSent
+from tui.core.http_url import http_url_parts
 from tui.core.models import ENDED_UNSEEN, ElicitationResult, Request, parse_request
 from tui.core.queue import ANSWERS_KEPT, Answered, QueueEvent, Subscriber
-from tui.inbox.discovery import checked_token, inbox_url_parts
+from tui.inbox.discovery import checked_token
 from tui.inbox.wire import result_json
 
 _log = logging.getLogger(__name__)
@@ -67,7 +68,7 @@ class RemoteFrontEnd:
     def __init__(
         self, url: str, token: str | None, name: str, *, stale_after: float = STALE_AFTER
     ) -> None:
-        parts = inbox_url_parts(url)
+        parts = http_url_parts(url)
         self.base = f"{parts.scheme}://{parts.netloc}{parts.path.rstrip('/').removesuffix('/mcp')}"
         self.name = name
         self.on_status: Status | None = None

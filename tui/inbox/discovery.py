@@ -10,7 +10,9 @@ from __future__ import annotations
 import os
 import socket
 from dataclasses import dataclass
-from urllib.parse import SplitResult, urlsplit
+from urllib.parse import urlsplit
+
+from tui.core.http_url import http_url_parts, one_word
 
 URL_ENV = "ELICIT_TUI_URL"
 """Names the inbox, as `--to` does."""
@@ -50,37 +52,18 @@ def inbox_base(url: str | None = None) -> str:
     default (see `find_inbox`); raises ValueError naming the URL unless it is an http(s) URL
     with a host."""
     base = (url or os.environ.get(URL_ENV) or DEFAULT_URL).strip().rstrip("/")
-    inbox_url_parts(base)
+    http_url_parts(base)
     return base.removesuffix("/mcp")
-
-
-def inbox_url_parts(url: str) -> SplitResult:
-    """`url` split into its parts; raises ValueError naming it unless it is an http(s) URL
-    with a host and a port in range, so that no client of the inbox starts asking with a URL
-    no connection can be made from."""
-    try:
-        parts = urlsplit(url.strip())
-        parts.port  # noqa: B018 -- reading it checks it: a port out of range raises
-    except ValueError as error:
-        raise ValueError(f"not an http(s) URL: {url!r} ({error})") from None
-    if parts.scheme not in ("http", "https") or not parts.hostname or not _one_word(url.strip()):
-        raise ValueError(f"not an http(s) URL: {url!r}")
-    return parts
 
 
 def checked_token(token: str | None) -> str | None:
     """`token` as given, if an HTTP header can carry it; else ValueError saying what is wrong
     with it without quoting it (it is a credential: an error message may end up in a log)."""
-    if token is not None and not _one_word(token):
+    if token is not None and not one_word(token):
         raise ValueError(
             "the inbox token has a space or a control character: no HTTP header can carry it"
         )
     return token
-
-
-def _one_word(text: str) -> bool:
-    """No space nor control character in `text` (HTTP sends a URL's path as it is)."""
-    return text.isprintable() and not any(c.isspace() for c in text)
 
 
 def listening(base: str, timeout: float = 2.0) -> bool:

@@ -8,6 +8,8 @@ import shlex
 from dataclasses import dataclass, field
 from typing import Any
 
+from tui.core.http_url import http_url_parts
+
 
 class UsageError(ValueError):
     """The command line does not say what to do; the message says what to change."""
@@ -36,6 +38,11 @@ class McpOptions:
                 if command
                 else "say which server: a command after -- (stdio), or --url URL (streamable HTTP)"
             )
+        if args.url is not None:
+            try:
+                http_url_parts(args.url)
+            except ValueError as error:
+                raise UsageError(f"--url: {error}") from None
         if args.call is None and args.args is not None:
             raise UsageError("--args needs --call TOOL")
         if args.call is None and args.auto is not None:
