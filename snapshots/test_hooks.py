@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 from snapshot_app import modal_app
 
-from tui.cli.hook import hook_format
+from tui.core.config_folder import CONFIG_DIR_ENV
 from tui.core.models import ToolApprovalRequest
-from tui.secrets.keyring_store import CONFIG_DIR_ENV
+from tui.integrations.hooks.formats import hook_format
 
 INPUTS = Path(__file__).resolve().parent.parent / "tests" / "hook_inputs"
 

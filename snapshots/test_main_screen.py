@@ -15,9 +15,9 @@ from textual.pilot import Pilot
 
 from tui.app.app import ElicitationApp
 from tui.app.serve_app import ServeApp
+from tui.core.config_folder import CONFIG_DIR_ENV
 from tui.core.models import ElicitationResult, parse_request
 from tui.core.queue import ElicitationQueue
-from tui.secrets.keyring_store import CONFIG_DIR_ENV
 from widgets.agent_status import AgentStatus
 
 SIZE = (80, 24)

@@ -11,8 +11,8 @@ from test_modals import DEPLOY, FEATURES, FRAMEWORK, NAME
 from test_questions import BATCH
 from test_small_screen import DEPLOYMENT, EDIT
 
+from tui.core.config_folder import CONFIG_DIR_ENV
 from tui.core.models import Request, SecretRequest, UrlRequest
-from tui.secrets.keyring_store import CONFIG_DIR_ENV
 
 PASSWORD = SecretRequest(
     source="db-agent", message="Choose a password for 'billing'", min_length=12, confirm=True

@@ -9,8 +9,8 @@ import pytest
 from snapshot_app import modal_app
 from textual.pilot import Pilot
 
+from tui.core.config_folder import CONFIG_DIR_ENV
 from tui.core.models import QuestionsRequest
-from tui.secrets.keyring_store import CONFIG_DIR_ENV
 
 BATCH = QuestionsRequest(
     source="claude-code",

@@ -18,6 +18,7 @@ from textual.widgets import Input
 
 from tui.app.ask_app import AskApp
 from tui.cli.demo import DEPLOY_SCHEMA, health_check_edit, scaffold_questions
+from tui.core.config_folder import CONFIG_DIR_ENV
 from tui.core.models import (
     ChoiceRequest,
     ConfirmationRequest,
@@ -29,7 +30,6 @@ from tui.core.models import (
     SecretRequest,
     TextRequest,
 )
-from tui.secrets.keyring_store import CONFIG_DIR_ENV
 from widgets.base import ElicitationModal
 
 SIZE = (80, 24)

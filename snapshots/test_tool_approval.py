@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from snapshot_app import modal_app
 
+from tui.core.config_folder import CONFIG_DIR_ENV
 from tui.core.models import ToolApprovalRequest
-from tui.secrets.keyring_store import CONFIG_DIR_ENV
 
 SHELL = ToolApprovalRequest(
     source="coder",

@@ -14,7 +14,7 @@ from keyring.backend import KeyringBackend
 from keyring.backends import fail
 from keyring_backends import FailingKeyring, MemoryKeyring
 
-from tui.secrets.keyring_store import CONFIG_DIR_ENV
+from tui.core.config_folder import CONFIG_DIR_ENV
 
 
 @contextmanager

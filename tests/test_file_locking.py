@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from tui.approvals.rules import ApprovalPolicy, load_always_rules, revoke_always_rules
-from tui.secrets.keyring_store import CONFIG_DIR_ENV, list_stored
+from tui.core.config_folder import CONFIG_DIR_ENV
+from tui.secrets.keyring_store import list_stored
 
 TESTS = Path(__file__).parent
 ROUNDS = 20

@@ -6,9 +6,9 @@ import json
 from typing import Any
 
 import pytest
+from hook_runs import run_hook_answering
 from hook_schemas import FIXTURES, INPUTS, OUTPUTS, ClaudePreToolUseOutput, allows
 
-from tui.cli.hook import hook_format
 from tui.core.models import (
     AUTO_APPROVED,
     ElicitationResult,
@@ -16,7 +16,8 @@ from tui.core.models import (
     Request,
     ToolApprovalRequest,
 )
-from tui.integrations.hooks.flow import HookRun, exact_pattern, run_hook
+from tui.integrations.hooks.flow import HookRun, exact_pattern
+from tui.integrations.hooks.formats import hook_format
 
 WAIT = 30.0
 
@@ -34,7 +35,9 @@ def _run(name: str, result: ElicitationResult) -> tuple[HookRun, ToolApprovalReq
         asked.append(request)
         return result
 
-    run = run_hook(hook_format(FIXTURES[name]), (INPUTS / name).read_text(), ask, wait=WAIT)
+    run = run_hook_answering(
+        hook_format(FIXTURES[name]), (INPUTS / name).read_text(), ask, wait=WAIT
+    )
     assert len(asked) == 1
     return run, asked[0]
 
@@ -237,7 +240,7 @@ def _ask_questions(result: ElicitationResult) -> tuple[HookRun, Request]:
         asked.append(request)
         return result
 
-    run = run_hook(hook_format("claude-code"), (INPUTS / ASK).read_text(), ask, wait=WAIT)
+    run = run_hook_answering(hook_format("claude-code"), (INPUTS / ASK).read_text(), ask, wait=WAIT)
     [request] = asked
     return run, request
 

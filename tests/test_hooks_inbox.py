@@ -7,6 +7,7 @@ import json
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -14,7 +15,7 @@ from typing import Any
 import pytest
 from hook_process import BASH, ScriptedFrontEnd, run_hook
 from hook_schemas import FIXTURES, INPUTS, OUTPUTS, allows
-from inbox_process import InboxProcess, running_inbox
+from inbox_process import TOKEN, InboxProcess, running_inbox
 
 
 def output(cli: str, fixture: str, stdout: str) -> Any:
@@ -162,6 +163,72 @@ def test_without_an_inbox_the_hook_says_so_before_loading_pydantic() -> None:
         "elicit-tui hook codex: no decision: no inbox could be reached; Codex asks as usual\n"
         "pydantic loaded: False\n"
     )
+
+
+def _to(inbox: InboxProcess) -> list[str]:
+    return ["--to", inbox.base, "--token", TOKEN]
+
+
+def test_with_an_inbox_the_hook_is_answered_without_loading_pydantic(
+    inbox: InboxProcess,
+) -> None:
+    # The call is read and decided in the inbox: a tool call costs the CLI a process start
+    # and one round trip, not the models and validators (about 90 ms a call).
+    ScriptedFrontEnd(inbox, lambda _: {"action": "accept", "content": {"scope": "once"}})
+    done = subprocess.run(
+        [sys.executable, "-c", CONSOLE_SCRIPT_MODULES, "hook", "claude-code", *_to(inbox)],
+        input=(INPUTS / BASH).read_text(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert output("claude-code", BASH, done.stdout).hookSpecificOutput.permissionDecision == (
+        "allow"
+    )
+    assert done.stderr == "pydantic loaded: False\n"
+
+
+def test_a_hook_killed_while_its_question_waits_withdraws_it(inbox: InboxProcess) -> None:
+    front = ScriptedFrontEnd(inbox, lambda _: None)
+    hook = subprocess.Popen(
+        [sys.executable, "-m", "tui.cli.main", "hook", "codex", *_to(inbox)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    assert hook.stdin is not None
+    hook.stdin.write((INPUTS / "codex_permission_request_bash.json").read_bytes())
+    hook.stdin.close()
+    [waiting] = inbox.wait_pending(1)
+    assert waiting["kind"] == "tool_approval"
+    hook.kill()  # as a CLI whose own hook timeout ran out
+    hook.wait(timeout=30)
+    deadline = time.monotonic() + 15
+    while inbox.pending() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert inbox.pending() == []
+    assert len(front.asked) == 1
+
+
+def test_an_inbox_without_the_hook_endpoint_decides_nothing_and_says_to_restart_it() -> None:
+    # An `elicit-tui serve` started before an upgrade answers the hook's call 404.
+    with socket.create_server(("127.0.0.1", 0)) as older:
+        port = older.getsockname()[1]
+
+        def answer_404() -> None:
+            connection, _ = older.accept()
+            with connection:
+                connection.recv(65536)
+                connection.sendall(
+                    b"HTTP/1.1 404 Not Found\r\nContent-Type: application/json\r\n"
+                    b"Content-Length: 2\r\nConnection: close\r\n\r\n{}"
+                )
+
+        threading.Thread(target=answer_404, daemon=True).start()
+        # The first connection is the hook's look for a listener; the 404 answers the second.
+        threading.Thread(target=answer_404, daemon=True).start()
+        done = run_hook("claude-code", BASH, to=f"http://127.0.0.1:{port}")
+    undecided(done, "this inbox takes no hooks (an older `elicit-tui serve`? restart it)")
 
 
 def test_a_wrong_token_decides_nothing_and_asks_nobody(inbox: InboxProcess) -> None:

@@ -133,6 +133,7 @@ def test_a_malformed_request_is_refused_422_naming_the_field_and_never_asked(
         ("GET", "/v1/events"),
         ("POST", "/v1/requests/x/answer"),
         ("POST", "/v1/cancel-all"),
+        ("POST", "/v1/hooks/claude-code"),
     ],
 )
 def test_every_endpoint_refuses_a_request_without_the_token(

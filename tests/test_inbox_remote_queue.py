@@ -19,11 +19,11 @@ from pydantic import BaseModel, SecretStr
 
 import tui
 from tui import ChoiceRequest, SecretRequest, TextRequest
+from tui.core.config_folder import CONFIG_DIR_ENV
 from tui.core.secret_ref import SecretRef
 from tui.inbox.discovery import TOKEN_ENV, URL_ENV, find_inbox
 from tui.inbox.remote_queue import INBOX_UNREACHABLE, RemoteQueue
 from tui.mcp.auth import save_token
-from tui.secrets.keyring_store import CONFIG_DIR_ENV
 
 
 @pytest.fixture

@@ -22,10 +22,10 @@ from keyring_backends import (
 )
 from pydantic import SecretStr
 
+from tui.core.config_folder import CONFIG_DIR_ENV
 from tui.core.models import ElicitationResult, KeyringTarget
 from tui.core.secret_ref import SecretRef
 from tui.secrets.keyring_store import (
-    CONFIG_DIR_ENV,
     NO_BACKEND_HINT,
     KeyringError,
     delete_stored,

@@ -17,13 +17,13 @@ from tui.app.screenshot import SCREENSHOT_DIR_VARIABLE
 from tui.app.serve_app import ServeApp
 from tui.cli.ask import raw_text
 from tui.cli.demo import DEPLOY_SCHEMA, health_check_edit, scaffold_questions, setup_service_agent
+from tui.core.config_folder import CONFIG_DIR_ENV
 from tui.core.models import (
     FormRequest,
     MultiChoiceRequest,
 )
 from tui.core.scripted import ScriptedResponder
 from tui.core.secret_ref import SecretRef
-from tui.secrets.keyring_store import CONFIG_DIR_ENV
 from widgets.agent_status import AgentStatus
 from widgets.base import ElicitationModal
 from widgets.checklist import Checklist

@@ -1,8 +1,10 @@
 """`elicit-tui hook claude-code|codex|gemini`: a coding-agent CLI's permission hook, asked in the inbox.
 
-The CLI runs the hook with the pending tool call as JSON on stdin; the hook asks it as a tool
-approval in the inbox that `elicit-tui serve` runs, and prints the person's verdict in that
-CLI's hook format. When nothing is decided (no inbox, a wrong token, a cancel, no answer within
+The CLI runs the hook with the pending tool call as JSON on stdin; the hook hands it, as it
+is, to the inbox that `elicit-tui serve` runs, which asks it as a tool approval and answers
+with the person's verdict in that CLI's hook format (`tui.inbox.hook_api`); the hook prints
+it. Reading the call and deciding happen in the inbox, so this process loads little: it
+runs on every tool call. When nothing is decided (no inbox, a wrong token, a cancel, no answer within
 `--wait`, malformed input, any fault) it prints nothing, so the CLI asks as it always does, and
 says why in one line on stderr. It always exits 0: Claude Code and Gemini CLI read exit 2 as
 "block", and a fault must block nothing, allow nothing.
@@ -11,21 +13,19 @@ says why in one line on stderr. It always exits 0: Claude Code and Gemini CLI re
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
-import threading
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, NoReturn
+from http.client import HTTPConnection, HTTPException, HTTPSConnection
+from typing import Any, NoReturn
+from urllib.parse import urlsplit
 
 from tui.cli.token_option import add_token_option
 from tui.core.limits import MAX_TIMEOUT
-from tui.inbox.discovery import inbox_base, listening
+from tui.inbox.discovery import InboxAddress, find_inbox, inbox_base, listening
 from tui.integrations.hooks.clis import CLI_NAMES
 from tui.integrations.hooks.undecided import undecided
-
-if TYPE_CHECKING:
-    from tui.core.models import ElicitationResult, Request
-    from tui.integrations.hooks.flow import HookFormat
 
 WAIT_ENV = "ELICIT_TUI_HOOK_WAIT"
 """Seconds to wait for the person when `--wait` is not given."""
@@ -35,9 +35,6 @@ DEFAULT_WAIT = 300.0
 
 GRACE = 5.0
 """Seconds past `--wait` the hook waits for the inbox's own timeout answer before giving up."""
-
-WITHDRAW_WAIT = 2.0
-"""Seconds the hook gives withdrawing a question it gave up on, so a hung inbox cannot hold it."""
 
 MAX_INPUT = 4 * 1024 * 1024
 """Bytes of hook input read at most; a larger input decides nothing."""
@@ -99,61 +96,67 @@ def main(argv: Sequence[str]) -> int:
         _say(prog, f"no decision: {error}; {cli} asks as usual")
         return 0
     if not listening(base):
-        # Said before loading the hook formats and the request models (pydantic): with no
-        # inbox running, the hook costs the CLI a process start on each tool call, no more.
+        # Said before reading the token: with no inbox running, the hook costs the CLI a
+        # process start on each tool call, no more.
         _say(prog, f"{undecided('inbox_unreachable')}; {cli} asks as usual")
         return 0
-    from tui.integrations.hooks.flow import run_hook
-
-    hook = hook_format(args.cli)
-    run = run_hook(
-        hook,
-        data.decode("utf-8", errors="replace"),
-        lambda request: _ask_inbox(request, args.to, args.token, wait),
-        wait=wait,
-    )
-    if run.decided:
-        print(run.stdout, flush=True)
+    try:
+        address = find_inbox(args.to, args.token)
+    except ValueError as error:
+        _say(prog, f"no decision: {error}; {cli} asks as usual")
+        return 0
+    output, note = _run_in_inbox(args.cli, data.decode("utf-8", errors="replace"), address, wait)
+    if output:
+        print(output, flush=True)
     else:
-        _say(prog, f"{run.note}; {cli} asks as usual")
+        _say(prog, f"{note}; {cli} asks as usual")
     return 0
 
 
-def hook_format(name: str) -> HookFormat:
-    """The hook format of the CLI named `name` on the command line (see `CLI_NAMES`)."""
-    if name == "claude-code":
-        from tui.integrations.hooks.claude_code import ClaudeCodeHook
-
-        return ClaudeCodeHook()
-    if name == "codex":
-        from tui.integrations.hooks.codex import CodexHook
-
-        return CodexHook()
-    from tui.integrations.hooks.gemini import GeminiHook
-
-    return GeminiHook()
-
-
-def _ask_inbox(
-    request: Request, url: str | None, token: str | None, wait: float
-) -> ElicitationResult:
-    """Ask `request` in the inbox, giving up `GRACE` seconds after `wait` (the inbox itself
-    answers `cancel`/`timeout` at `wait`); raises on any fault, `TimeoutError` on giving up."""
-    from concurrent.futures import TimeoutError as FutureTimeout
-
-    from tui.inbox.remote_queue import RemoteQueue
-
-    queue = RemoteQueue(url, token, poll=min(wait + GRACE, 25.0))
-    future = queue.submit(request, wait)
+def _run_in_inbox(name: str, text: str, address: InboxAddress, wait: float) -> tuple[str, str]:
+    """The hook run in the inbox at `address` (`POST /v1/hooks/NAME`, see `tui.inbox.hook_api`):
+    what to print, else "" and why nothing was decided. Gives up `GRACE` seconds after `wait`
+    (the inbox itself answers at `wait`); hanging up withdraws the question."""
+    parts = urlsplit(address.base)
+    connection_type = HTTPSConnection if parts.scheme == "https" else HTTPConnection
+    connection = connection_type(parts.hostname or "", parts.port, timeout=wait + GRACE)
+    headers = {**address.headers(), "Content-Type": "application/json"}
     try:
-        return future.result(timeout=wait + GRACE)
-    except FutureTimeout:
-        # Withdrawn before this process ends: nobody should answer a call decided without them.
-        future.cancel()
-        withdraw = threading.Thread(target=queue.cancel, args=(request.id,), daemon=True)
-        withdraw.start()
-        withdraw.join(WITHDRAW_WAIT)
-        raise TimeoutError(f"no result {wait + GRACE:g} s after asking") from None
+        body = json.dumps({"input": text, "wait": wait})
+        connection.request("POST", f"{parts.path}/v1/hooks/{name}", body, headers)
+        response = connection.getresponse()
+        status, answer = response.status, _json_object(response.read())
+    except (OSError, HTTPException) as error:
+        return "", f"the inbox did not answer ({type(error).__name__}: {error})"
+    finally:
+        connection.close()
+    if status in (401, 403):
+        return "", undecided("inbox_refused")
+    if status == 404:
+        return (
+            "",
+            "no decision: this inbox takes no hooks (an older `elicit-tui serve`? restart it)",
+        )
+    output, note = answer.get("output"), answer.get("note")
+    if status == 200 and answer.get("decided") is True and _json_object_text(output):
+        return str(output), ""
+    if status == 200 and isinstance(note, str) and note:
+        return "", note
+    said = answer.get("error")
+    return "", f"no decision: the inbox answered {status}" + (f" ({said})" if said else "")
+
+
+def _json_object(body: bytes) -> dict[str, Any]:
+    try:
+        data = json.loads(body)
+    except ValueError:
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _json_object_text(text: Any) -> bool:
+    """Whether `text` is a JSON object as text: the only output a CLI's hook reads."""
+    return isinstance(text, str) and bool(_json_object(text.encode()))
 
 
 def _wait(flag: float | None) -> tuple[float, str | None]:

@@ -147,11 +147,11 @@ def client_config(url: str, token: str | None) -> str:
 
 def _keep_token(token: str) -> str:
     """Write `token` owner-only where scripts find it; says where, or why it could not."""
+    from tui.core.config_folder import config_folder
     from tui.mcp.auth import save_token
-    from tui.secrets.keyring_store import index_path
 
     try:
-        path = save_token(token, index_path().parent)
+        path = save_token(token, config_folder())
     except OSError as error:
         return f"(the token could not be saved for scripts: {error.strerror})"
     # The path on a line of its own: wrapped in the TUI's notice, nothing is left hanging.

@@ -11,6 +11,7 @@ import socket
 from starlette.applications import Starlette
 
 from tui.inbox.events import KEEPALIVE, front_end_routes
+from tui.inbox.hook_api import hook_routes
 from tui.inbox.http_api import asker_routes
 from tui.inbox.inbox import Inbox
 from tui.mcp.auth import ASGIApp, Guarded, Receive, Refused, Scope, Send
@@ -44,7 +45,13 @@ def inbox_app(
     mcp = create_server(inbox.queue, progress_interval=progress_interval).streamable_http_app(
         host=host
     )
-    api = Starlette(routes=[*asker_routes(inbox), *front_end_routes(inbox, keepalive=keepalive)])
+    api = Starlette(
+        routes=[
+            *asker_routes(inbox),
+            *hook_routes(inbox),
+            *front_end_routes(inbox, keepalive=keepalive),
+        ]
+    )
 
     async def route(scope: Scope, receive: Receive, send: Send) -> None:
         # Lifespan events go to the MCP app, whose session manager needs them.

@@ -12,6 +12,7 @@ import socket
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from tui.core.config_folder import TOKEN_FILE, config_folder
 from tui.core.http_url import http_url_parts, one_word
 
 URL_ENV = "ELICIT_TUI_URL"
@@ -80,11 +81,8 @@ def listening(base: str, timeout: float = 2.0) -> bool:
 
 
 def _saved_token() -> str | None:
-    from tui.mcp.auth import TOKEN_FILE
-    from tui.secrets.keyring_store import index_path
-
     try:
-        text = (index_path().parent / TOKEN_FILE).read_text(encoding="utf-8").strip()
+        text = (config_folder() / TOKEN_FILE).read_text(encoding="utf-8").strip()
     except OSError:
         return None
     return text or None

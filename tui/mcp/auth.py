@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from pathlib import Path
 from typing import Any
 
+from tui.core.config_folder import TOKEN_FILE
 from tui.core.limits import MAX_TEXT
 
 Scope = MutableMapping[str, Any]
@@ -26,9 +27,6 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 MAX_BODY = 4 * MAX_TEXT
 """Bytes one HTTP request may carry: room for a request at the text limit, JSON-escaped."""
-
-TOKEN_FILE = "serve-token"
-"""Where the token of the running server is kept for scripts, beside the other config files."""
 
 LOCAL_NAMES = ("127.0.0.1", "localhost", "[::1]")
 """The host names a request may be addressed to (any port)."""

@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import logging
-import os
 from contextlib import AbstractContextManager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal
 
-import platformdirs
 from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
+from tui.core.config_folder import config_folder
 from tui.core.json_file import JsonFileError, locked, read_model, write_model
 from tui.core.models import KeyringTarget
 from tui.core.secret_ref import SecretRef
@@ -23,9 +22,6 @@ NO_BACKEND_HINT = (
     "(e.g. PYTHON_KEYRING_BACKEND=keyrings.alt.file.PlaintextKeyring)."
 )
 """What to do on a machine without a usable keyring; the error message and README both say it."""
-
-CONFIG_DIR_ENV = "ELICIT_TUI_CONFIG_DIR"
-"""Environment variable that moves elicit-tui's config folder (and the stored-entry index)."""
 
 _INDEX_FILE = "keyring-entries.json"
 _log = logging.getLogger(__name__)
@@ -76,13 +72,9 @@ class _Index(BaseModel):
 def index_path() -> Path:
     """The JSON file naming what elicit-tui stored (it need not exist yet).
 
-    It lives in `$ELICIT_TUI_CONFIG_DIR` if set, else in the user config folder
-    (`platformdirs.user_config_dir("elicit-tui")`).
+    It lives in elicit-tui's config folder (`tui.core.config_folder`).
     """
-    folder = os.environ.get(CONFIG_DIR_ENV) or platformdirs.user_config_dir(
-        "elicit-tui", appauthor=False
-    )
-    return Path(folder) / _INDEX_FILE
+    return config_folder() / _INDEX_FILE
 
 
 def keyring_status() -> str | None:

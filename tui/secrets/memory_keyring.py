@@ -12,7 +12,7 @@ from keyring.backend import KeyringBackend
 from keyring.backends import fail
 from keyring.errors import PasswordDeleteError
 
-from tui.secrets.keyring_store import CONFIG_DIR_ENV
+from tui.core.config_folder import CONFIG_DIR_ENV
 
 
 class MemoryKeyring(KeyringBackend):

@@ -1,6 +1,5 @@
 """The CLIs whose permission hooks `elicit-tui hook` answers, by the name each is given on the
-command line. Light to load: the hook runs on every tool call, and says "no inbox" before
-it loads what asking takes."""
+command line. Light to load: the hook runs on every tool call."""
 
 from __future__ import annotations
 

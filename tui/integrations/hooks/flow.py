@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -27,7 +27,7 @@ from tui.core.models import (
 from tui.core.one_line import one_line
 from tui.integrations.hooks.undecided import undecided
 
-Asker = Callable[[Request], ElicitationResult]
+Asker = Callable[[Request], Awaitable[ElicitationResult]]
 """Asks one request in the inbox and returns how it ended; may raise on any fault."""
 
 _SUMMARY_LENGTH = 120
@@ -100,7 +100,7 @@ class HookInputError(ValueError):
     """The hook's stdin is not what the CLI documents; the message says what is wrong."""
 
 
-def run_hook(hook: HookFormat, stdin: str, ask: Asker, *, wait: float) -> HookRun:
+async def run_hook(hook: HookFormat, stdin: str, ask: Asker, *, wait: float) -> HookRun:
     """Ask the call in `stdin` with `ask` and return what to print; never raises.
 
     An accept allows (with the person's edited arguments where the CLI takes them, else it is
@@ -114,7 +114,7 @@ def run_hook(hook: HookFormat, stdin: str, ask: Asker, *, wait: float) -> HookRu
     except ValueError as error:
         return HookRun("", f"cannot read {hook.cli}'s hook input: {error}")
     try:
-        result = ask(call.request)
+        result = await ask(call.request)
     except Exception as error:  # no inbox, a wrong token, a broken connection: never a verdict
         return HookRun("", f"the inbox did not answer ({_first_line(error)})")
     try:
