@@ -12,7 +12,6 @@ import socket
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from tui.core.config_folder import TOKEN_FILE, config_folder
 from tui.core.http_url import http_url_parts, one_word
 
 URL_ENV = "ELICIT_TUI_URL"
@@ -81,6 +80,8 @@ def listening(base: str, timeout: float = 2.0) -> bool:
 
 
 def _saved_token() -> str | None:
+    from tui.core.config_folder import TOKEN_FILE, config_folder
+
     try:
         text = (config_folder() / TOKEN_FILE).read_text(encoding="utf-8").strip()
     except OSError:
