@@ -210,25 +210,51 @@ def test_a_hook_killed_while_its_question_waits_withdraws_it(inbox: InboxProcess
     assert len(front.asked) == 1
 
 
-def test_an_inbox_without_the_hook_endpoint_decides_nothing_and_says_to_restart_it() -> None:
-    # An `elicit-tui serve` started before an upgrade answers the hook's call 404.
-    with socket.create_server(("127.0.0.1", 0)) as older:
-        port = older.getsockname()[1]
+def _answering_once(status: str, body: bytes) -> tuple[socket.socket, int]:
+    """A listener that answers the second connection (the first is the hook's look for a
+    listener) with `status` and the JSON `body`, as an inbox would."""
+    server = socket.create_server(("127.0.0.1", 0))
 
-        def answer_404() -> None:
-            connection, _ = older.accept()
+    def answer() -> None:
+        for _ in range(2):
+            connection, _ = server.accept()
             with connection:
                 connection.recv(65536)
                 connection.sendall(
-                    b"HTTP/1.1 404 Not Found\r\nContent-Type: application/json\r\n"
-                    b"Content-Length: 2\r\nConnection: close\r\n\r\n{}"
+                    f"HTTP/1.1 {status}\r\nContent-Type: application/json\r\n"
+                    f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n".encode()
+                    + body
                 )
 
-        threading.Thread(target=answer_404, daemon=True).start()
-        # The first connection is the hook's look for a listener; the 404 answers the second.
-        threading.Thread(target=answer_404, daemon=True).start()
+    threading.Thread(target=answer, daemon=True).start()
+    return server, server.getsockname()[1]
+
+
+def test_an_inbox_without_the_hook_endpoint_decides_nothing_and_says_to_restart_it() -> None:
+    # An `elicit-tui serve` started before an upgrade answers the hook's call 404.
+    server, port = _answering_once("404 Not Found", b"{}")
+    with server:
         done = run_hook("claude-code", BASH, to=f"http://127.0.0.1:{port}")
     undecided(done, "this inbox takes no hooks (an older `elicit-tui serve`? restart it)")
+
+
+@pytest.mark.parametrize(
+    ("answer", "why"),
+    [
+        ({"decided": True, "output": "allow", "note": None}, "the inbox answered 200"),
+        ({"decided": True, "output": "[1]", "note": None}, "the inbox answered 200"),
+        ({"decided": "yes", "output": '{"decision": "allow"}'}, "the inbox answered 200"),
+        ({"decided": False, "output": "", "note": "gone\x1b[2J\nnext"}, "gone␛[2J␊next"),
+    ],
+)
+def test_only_a_decided_json_object_from_the_inbox_is_printed(
+    answer: dict[str, Any], why: str
+) -> None:
+    server, port = _answering_once("200 OK", json.dumps(answer).encode())
+    with server:
+        done = run_hook("claude-code", BASH, to=f"http://127.0.0.1:{port}")
+    undecided(done, why)
+    assert "\x1b" not in done.stderr
 
 
 def test_a_wrong_token_decides_nothing_and_asks_nobody(inbox: InboxProcess) -> None:

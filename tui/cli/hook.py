@@ -3,11 +3,11 @@
 The CLI runs the hook with the pending tool call as JSON on stdin; the hook hands it, as it
 is, to the inbox that `elicit-tui serve` runs, which asks it as a tool approval and answers
 with the person's verdict in that CLI's hook format (`tui.inbox.hook_api`); the hook prints
-it. Reading the call and deciding happen in the inbox, so this process loads little: it
-runs on every tool call. When nothing is decided (no inbox, a wrong token, a cancel, no answer within
-`--wait`, malformed input, any fault) it prints nothing, so the CLI asks as it always does, and
-says why in one line on stderr. It always exits 0: Claude Code and Gemini CLI read exit 2 as
-"block", and a fault must block nothing, allow nothing.
+it. Reading the call and deciding happen in the inbox, so this process, which runs on every
+tool call, loads little. When nothing is decided (no inbox, a wrong token, a cancel, no
+answer within `--wait`, malformed input, any fault) it prints nothing, so the CLI asks as it
+always does, and says why in one line on stderr. It always exits 0: Claude Code and Gemini
+CLI read exit 2 as "block", and a fault must block nothing, allow nothing.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from urllib.parse import urlsplit
 
 from tui.cli.token_option import add_token_option
 from tui.core.limits import MAX_TIMEOUT
+from tui.core.terminal_text import literal_line
 from tui.inbox.discovery import InboxAddress, find_inbox, inbox_base, listening
 from tui.integrations.hooks.clis import CLI_NAMES
 from tui.integrations.hooks.undecided import undecided
@@ -141,7 +142,7 @@ def _run_in_inbox(name: str, text: str, address: InboxAddress, wait: float) -> t
     if status == 200 and answer.get("decided") is True and _json_object_text(output):
         return str(output), ""
     if status == 200 and isinstance(note, str) and note:
-        return "", note
+        return "", literal_line(note)  # one line on a terminal, whatever the inbox sent
     said = answer.get("error")
     return "", f"no decision: the inbox answered {status}" + (f" ({said})" if said else "")
 
