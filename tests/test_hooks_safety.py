@@ -15,6 +15,7 @@ from hook_runs import run_hook_answering
 from hook_schemas import INPUTS, allows
 
 import tui.cli.hook as hook_cli
+import tui.inbox.hook_call as hook_call
 from tui.cli.main import main as elicit_tui
 from tui.core.models import ElicitationResult, Request
 from tui.inbox.discovery import URL_ENV
@@ -83,11 +84,11 @@ def _main(monkeypatch: pytest.MonkeyPatch, stdin: bytes, *argv: str) -> list[flo
     it handed to the inbox."""
     waits: list[float] = []
 
-    def run_in_inbox(name: str, text: str, address: Any, wait: float) -> tuple[str, str]:
-        waits.append(wait)
+    def run_in_inbox(name: str, text: str, address: Any, **times: float) -> tuple[str, str]:
+        waits.append(times["wait"])
         return "", "no decision: nobody answered in time"
 
-    monkeypatch.setattr(hook_cli, "_run_in_inbox", run_in_inbox)
+    monkeypatch.setattr(hook_call, "run_in_inbox", run_in_inbox)
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin)))
     with socket.create_server(("127.0.0.1", 0)) as inbox:  # something listens where it asks
         monkeypatch.setenv(URL_ENV, f"http://127.0.0.1:{inbox.getsockname()[1]}")

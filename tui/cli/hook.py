@@ -13,18 +13,14 @@ CLI read exit 2 as "block", and a fault must block nothing, allow nothing.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from collections.abc import Sequence
-from http.client import HTTPConnection, HTTPException, HTTPSConnection
-from typing import Any, NoReturn
-from urllib.parse import urlsplit
+from typing import NoReturn
 
 from tui.cli.token_option import add_token_option
 from tui.core.limits import MAX_TIMEOUT
-from tui.core.terminal_text import literal_line
-from tui.inbox.discovery import InboxAddress, find_inbox, inbox_base, listening
+from tui.inbox.discovery import find_inbox, inbox_base, listening
 from tui.integrations.hooks.clis import CLI_NAMES
 from tui.integrations.hooks.undecided import undecided
 
@@ -106,58 +102,16 @@ def main(argv: Sequence[str]) -> int:
     except ValueError as error:
         _say(prog, f"no decision: {error}; {cli} asks as usual")
         return 0
-    output, note = _run_in_inbox(args.cli, data.decode("utf-8", errors="replace"), address, wait)
+    # Loaded only now that an inbox listens: most tool calls of a CLI find none running.
+    from tui.inbox.hook_call import run_in_inbox
+
+    text = data.decode("utf-8", errors="replace")
+    output, note = run_in_inbox(args.cli, text, address, wait=wait, give_up=wait + GRACE)
     if output:
         print(output, flush=True)
     else:
         _say(prog, f"{note}; {cli} asks as usual")
     return 0
-
-
-def _run_in_inbox(name: str, text: str, address: InboxAddress, wait: float) -> tuple[str, str]:
-    """The hook run in the inbox at `address` (`POST /v1/hooks/NAME`, see `tui.inbox.hook_api`):
-    what to print, else "" and why nothing was decided. Gives up `GRACE` seconds after `wait`
-    (the inbox itself answers at `wait`); hanging up withdraws the question."""
-    parts = urlsplit(address.base)
-    connection_type = HTTPSConnection if parts.scheme == "https" else HTTPConnection
-    connection = connection_type(parts.hostname or "", parts.port, timeout=wait + GRACE)
-    headers = {**address.headers(), "Content-Type": "application/json"}
-    try:
-        body = json.dumps({"input": text, "wait": wait})
-        connection.request("POST", f"{parts.path}/v1/hooks/{name}", body, headers)
-        response = connection.getresponse()
-        status, answer = response.status, _json_object(response.read())
-    except (OSError, HTTPException) as error:
-        return "", f"the inbox did not answer ({type(error).__name__}: {error})"
-    finally:
-        connection.close()
-    if status in (401, 403):
-        return "", undecided("inbox_refused")
-    if status == 404:
-        return (
-            "",
-            "no decision: this inbox takes no hooks (an older `elicit-tui serve`? restart it)",
-        )
-    output, note = answer.get("output"), answer.get("note")
-    if status == 200 and answer.get("decided") is True and _json_object_text(output):
-        return str(output), ""
-    if status == 200 and isinstance(note, str) and note:
-        return "", literal_line(note)  # one line on a terminal, whatever the inbox sent
-    said = answer.get("error")
-    return "", f"no decision: the inbox answered {status}" + (f" ({said})" if said else "")
-
-
-def _json_object(body: bytes) -> dict[str, Any]:
-    try:
-        data = json.loads(body)
-    except ValueError:
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
-def _json_object_text(text: Any) -> bool:
-    """Whether `text` is a JSON object as text: the only output a CLI's hook reads."""
-    return isinstance(text, str) and bool(_json_object(text.encode()))
 
 
 def _wait(flag: float | None) -> tuple[float, str | None]:

@@ -1,0 +1,65 @@
+"""The client of `POST /v1/hooks/{cli}` (`tui.inbox.hook_api`): what `elicit-tui hook` runs
+once an inbox listens. Only the standard library: a CLI waits for this on every tool call.
+
+Only a decided JSON object from the inbox is printed; anything else decides nothing, and the
+inbox's note reaches the terminal as one literal line.
+"""
+
+from __future__ import annotations
+
+import json
+from http.client import HTTPConnection, HTTPException, HTTPSConnection
+from typing import Any
+from urllib.parse import urlsplit
+
+from tui.core.terminal_text import literal_line
+from tui.inbox.discovery import InboxAddress
+from tui.integrations.hooks.undecided import undecided
+
+
+def run_in_inbox(
+    name: str, text: str, address: InboxAddress, *, wait: float, give_up: float
+) -> tuple[str, str]:
+    """Run the hook of the CLI `name` on its input `text` in the inbox at `address`, the
+    person given `wait` seconds: what to print, else "" and why nothing was decided. Gives up
+    after `give_up` seconds without a byte from the inbox; hanging up withdraws the question."""
+    parts = urlsplit(address.base)
+    connection_type = HTTPSConnection if parts.scheme == "https" else HTTPConnection
+    connection = connection_type(parts.hostname or "", parts.port, timeout=give_up)
+    headers = {**address.headers(), "Content-Type": "application/json"}
+    try:
+        body = json.dumps({"input": text, "wait": wait})
+        connection.request("POST", f"{parts.path}/v1/hooks/{name}", body, headers)
+        response = connection.getresponse()
+        status, answer = response.status, _json_object(response.read())
+    except (OSError, HTTPException) as error:
+        return "", f"the inbox did not answer ({type(error).__name__}: {error})"
+    finally:
+        connection.close()
+    if status in (401, 403):
+        return "", undecided("inbox_refused")
+    if status == 404:
+        return (
+            "",
+            "no decision: this inbox takes no hooks (an older `elicit-tui serve`? restart it)",
+        )
+    output, note = answer.get("output"), answer.get("note")
+    if status == 200 and answer.get("decided") is True and _json_object_text(output):
+        return str(output), ""
+    if status == 200 and isinstance(note, str) and note:
+        return "", literal_line(note)  # one line on a terminal, whatever the inbox sent
+    said = answer.get("error")
+    return "", f"no decision: the inbox answered {status}" + (f" ({said})" if said else "")
+
+
+def _json_object(body: bytes) -> dict[str, Any]:
+    try:
+        data = json.loads(body)
+    except ValueError:
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _json_object_text(text: Any) -> bool:
+    """Whether `text` is a JSON object as text: the only output a CLI's hook reads."""
+    return isinstance(text, str) and bool(_json_object(text.encode()))
