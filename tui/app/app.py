@@ -28,12 +28,18 @@ from textual.widgets import Static
 from styles import APP_CSS
 from tui.app.collector_hold import CollectorHold
 from tui.app.crash_report import crash_report
+from tui.app.hang_up import watch_for_hang_up
 from tui.app.key_order import KeyOrderApp, Typed
 from tui.app.key_recorder import KeyRecorder, secret_lengths
 from tui.app.messages import AgentActivity, AgentFailed, AgentFinished, QueueEventPosted
 from tui.app.rendered_lines import release_rendered_lines
 from tui.app.screenshot import masked_screenshot, screenshot_directory
-from tui.app.suspend import TERMINATED_STATUS, handle_signals_from_outside, suspend
+from tui.app.suspend import (
+    HUNG_UP_STATUS,
+    TERMINATED_STATUS,
+    handle_signals_from_outside,
+    suspend,
+)
 from tui.approvals.rules import ApprovalPolicy
 from tui.core.front_end import AnswerNotSent, FrontEndSource
 from tui.core.loading import is_command_process, set_aside_once_set_up
@@ -217,6 +223,7 @@ class ElicitationApp(KeyOrderApp[Any]):
         self._detach_approvals: Callable[[], None] | None = None
         self._uninstall_log_redaction: Callable[[], None] | None = None
         self._restore_signal_handlers: Callable[[], None] | None = None
+        self._stop_hang_up_watch: Callable[[], None] | None = None
         self.ring_bell = bell_wanted() if bell is None else bell
         """Whether a question arriving rings the terminal bell."""
         self.notify_command = notify_command
@@ -295,6 +302,7 @@ class ElicitationApp(KeyOrderApp[Any]):
             # A program that runs the app keeps SIGTERM as it had it: it may end the process.
             terminated=self.terminated if is_command_process() else None,
         )
+        self._stop_hang_up_watch = watch_for_hang_up(self, self.hung_up)
         self._update_waiting()
         if self.transcript is not None:
             self._detach_transcript = self.transcript.attach(self.queue)
@@ -336,6 +344,9 @@ class ElicitationApp(KeyOrderApp[Any]):
         if self._restore_signal_handlers is not None:
             self._restore_signal_handlers()
             self._restore_signal_handlers = None
+        if self._stop_hang_up_watch is not None:
+            self._stop_hang_up_watch()
+            self._stop_hang_up_watch = None
         if self._detach_transcript is not None:
             self._detach_transcript()
             self._detach_transcript = None
@@ -392,6 +403,12 @@ class ElicitationApp(KeyOrderApp[Any]):
         143, as for a command a shell ended with SIGTERM."""
         await self._stop_asking()
         self.exit_once(self.agent_result, TERMINATED_STATUS)
+
+    async def hung_up(self) -> None:
+        """What the terminal going away does (see `tui.app.hang_up`): quit as SIGTERM does,
+        every waiting request cancelled with reason `closed`; the exit status is 129."""
+        await self._stop_asking()
+        self.exit_once(self.agent_result, HUNG_UP_STATUS)
 
     def exit(
         self, result: Any = None, return_code: int = 0, message: RenderableType | None = None

@@ -18,6 +18,9 @@ INTERRUPTED = ElicitationResult(action="cancel", reason="interrupted")
 TERMINATED = ElicitationResult(action="cancel", reason="terminated")
 """What SIGTERM (`kill`, `timeout`) ends the request with."""
 
+HUNG_UP = ElicitationResult(action="cancel", reason="hung_up")
+"""What the terminal going away ends the request with."""
+
 
 def _ask_once(request: Request, queue: ElicitationQueue) -> ElicitationResult:
     return queue.ask(request)
@@ -74,3 +77,7 @@ class AskApp(ElicitationApp):
     async def terminated(self) -> None:
         await self._stop_asking()
         self.exit_once(TERMINATED)
+
+    async def hung_up(self) -> None:
+        await self._stop_asking()
+        self.exit_once(HUNG_UP)

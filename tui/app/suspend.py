@@ -94,6 +94,10 @@ def _in_foreground() -> bool:
 TERMINATED_STATUS = 128 + signal.SIGTERM
 """The exit status after SIGTERM, as a shell reports a command it ended (143)."""
 
+HUNG_UP_STATUS = 128 + signal.SIGHUP
+"""The exit status once the terminal has gone, as a shell reports a command a hangup ended
+(129)."""
+
 
 def handle_signals_from_outside(
     app: App[Any],

@@ -52,6 +52,10 @@ EXIT_TERMINATED = 143
 """The exit status after SIGTERM (`kill`, `timeout`), as a shell reports a command it ended
 (128 + 15)."""
 
+EXIT_HUNG_UP = 129
+"""The exit status once the terminal has gone, as a shell reports a command a hangup ended
+(128 + 1)."""
+
 REDACTED = "**********"
 """What a typed secret is printed as without `--reveal-secret`."""
 
@@ -62,6 +66,7 @@ exit status:
   2    cancelled (Escape, Ctrl+Q, timeout, no terminal)
   3    invalid request (the reason on stderr; no UI is shown)
   130  interrupted with Ctrl+C (reason "interrupted")
+  129  the terminal went away (reason "hung_up")
   143  ended by SIGTERM: kill, timeout (reason "terminated")
 The UI is drawn on the terminal (/dev/tty), so stdin and stdout may be pipes or files.
 With --to URL (or ELICIT_TUI_URL) the question goes to the inbox of `elicit-tui serve`
@@ -140,6 +145,8 @@ def exit_status(request: Request, result: ElicitationResult) -> int:
         return EXIT_INTERRUPTED
     if result.reason == "terminated":
         return EXIT_TERMINATED
+    if result.reason == "hung_up":
+        return EXIT_HUNG_UP
     if request.kind == "confirmation" and result.action == "accept" and result.content is False:
         return EXIT_NO
     return EXIT_CODES[result.action]

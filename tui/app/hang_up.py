@@ -1,0 +1,63 @@
+"""Noticing that the app's terminal has gone when no SIGHUP says so, so that the app ends.
+
+A terminal closed while SIGHUP is ignored (`nohup`), or a pseudo-terminal that is not the
+process's controlling one closed by whoever held it, hangs nobody up: Textual's reader of
+keys then reads the end of its input at once, again and again, for ever, a processor core
+at full load and the app never ending. A thread here polls the terminal for a hang-up only
+(never for input: the keys stay the reader's) and has the app end, what it still draws
+going to the null device.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import select
+import threading
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from textual.app import App
+
+POLL_MS = 250
+"""How long one poll waits before the thread checks whether it is still wanted."""
+
+
+def watch_for_hang_up(app: App[Any], hung_up: Callable[[], Awaitable[None]]) -> Callable[[], None]:
+    """Call `hung_up` in `app`'s loop once the terminal it reads keys from hangs up; returns
+    the function that stops watching. Without a terminal (headless, the web), it watches
+    nothing."""
+    fileno = getattr(app._driver, "fileno", None)
+    if not isinstance(fileno, int) or not os.isatty(fileno):
+        return lambda: None
+    loop = asyncio.get_running_loop()
+    stopped = threading.Event()
+
+    def watch() -> None:
+        poller = select.poll()
+        poller.register(fileno, 0)  # no events asked: only a hang-up or an error is reported
+        while not stopped.is_set():
+            if poller.poll(POLL_MS):
+                if not stopped.is_set():
+                    _drop_what_is_drawn(fileno)
+                    loop.call_soon_threadsafe(app.call_later, hung_up)
+                return
+
+    threading.Thread(target=watch, name="elicit-hang-up-watch", daemon=True).start()
+    return stopped.set
+
+
+def _drop_what_is_drawn(fileno: int) -> None:
+    """Point standard output and error, where they are the terminal read at `fileno`, at the
+    null device: nothing can be drawn any more, and a failed write (EIO) would stop the app's
+    exit half way, the reader of keys never told to end."""
+    terminal = os.fstat(fileno).st_rdev
+    null = os.open(os.devnull, os.O_WRONLY)
+    try:
+        for fd in (1, 2):
+            with contextlib.suppress(OSError):  # closed, or not a file at all
+                if os.fstat(fd).st_rdev == terminal:
+                    os.dup2(null, fd)
+    finally:
+        os.close(null)
