@@ -26,10 +26,10 @@ POLL_MS = 250
 
 def watch_for_hang_up(app: App[Any], hung_up: Callable[[], Awaitable[None]]) -> Callable[[], None]:
     """Call `hung_up` in `app`'s loop once the terminal it reads keys from hangs up; returns
-    the function that stops watching. Without a terminal (headless, the web), it watches
-    nothing."""
+    the function that stops watching. Without a terminal (headless, the web) or `poll()`
+    (Windows), it watches nothing."""
     fileno = getattr(app._driver, "fileno", None)
-    if not isinstance(fileno, int) or not os.isatty(fileno):
+    if not hasattr(select, "poll") or not isinstance(fileno, int) or not os.isatty(fileno):
         return lambda: None
     loop = asyncio.get_running_loop()
     stopped = threading.Event()
