@@ -28,7 +28,7 @@ from widgets.agent_status import AgentStatus
 from widgets.base import ElicitationModal
 from widgets.checklist import Checklist
 from widgets.form import FormModal
-from widgets.timeline import Timeline
+from widgets.timeline import Timeline, outcome_text
 
 
 @pytest.fixture(autouse=True)
@@ -124,6 +124,24 @@ async def test_a_denial_shows_its_reason_in_the_timeline() -> None:
         outcome = app.query_one(Timeline).cells(request.id)["outcome"]
 
     assert outcome == "✖ declined: not now"
+
+
+@pytest.mark.parametrize(
+    ("reason", "outcome"),
+    [
+        ("timeout", "⊘ timed out"),
+        ("cancelled_by_agent", "⊘ withdrawn"),
+        ("closed", "⊘ closed"),
+        ("keyring_unavailable", "⊘ cancelled (keyring_unavailable)"),
+        (None, "⊘ cancelled"),
+    ],
+)
+def test_a_cancel_says_why_in_words_that_fit_the_outcome_column(
+    reason: str | None, outcome: str
+) -> None:
+    # "cancelled (cancelled_by_agent)" was cut to "⊘ cancelled (cancell…" at 80 columns.
+    request = parse_request({"kind": "text", "message": "Name?"})
+    assert outcome_text(request, ElicitationResult(action="cancel", reason=reason)) == outcome
 
 
 async def test_the_reason_field_of_a_denial_is_in_view_at_80x24() -> None:

@@ -449,7 +449,9 @@ async def test_an_agent_that_goes_away_has_its_modal_closed(
         assert app.queue.pending() == []
         await pilot.pause()
         outcome = app.query_one(Timeline).cells(shown.request.id)["outcome"]
-        assert outcome == f"⊘ cancelled ({reason})"
+        assert (
+            outcome == {"cancelled_by_agent": "⊘ withdrawn", "disconnected": "⊘ agent gone"}[reason]
+        )
 
 
 async def test_quitting_ends_waiting_calls_with_cancel(app: ServeApp) -> None:

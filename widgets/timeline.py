@@ -38,6 +38,16 @@ MAX_ROWS = 100
 every request): a long session must not slow the main screen or grow the memory."""
 
 
+CANCELLED_BECAUSE = {
+    "timeout": "timed out",
+    "cancelled_by_agent": "withdrawn",
+    "closed": "closed",
+    "disconnected": "agent gone",
+}
+"""The outcome of a request cancelled for a common reason, in words that fit the column
+(other reasons are shown as they are, after "cancelled")."""
+
+
 def local_clock(at: float) -> str:
     """`at` (seconds since the epoch) as local HH:MM:SS."""
     return time.strftime("%H:%M:%S", time.localtime(at))
@@ -55,6 +65,8 @@ def outcome_text(request: Request, result: ElicitationResult) -> str:
     if result.action == "decline":
         reason = result.decline_reason
         return f"✖ declined: {reason}" if reason else "✖ declined"
+    if result.reason in CANCELLED_BECAUSE:
+        return f"⊘ {CANCELLED_BECAUSE[result.reason]}"
     return f"⊘ cancelled ({result.reason})" if result.reason else "⊘ cancelled"
 
 
