@@ -65,8 +65,8 @@ exit status:
   1    declined (Ctrl+N); for confirm: no
   2    cancelled (Escape, Ctrl+Q, timeout, no terminal)
   3    invalid request (the reason on stderr; no UI is shown)
-  130  interrupted with Ctrl+C (reason "interrupted")
   129  the terminal went away (reason "hung_up")
+  130  interrupted with Ctrl+C (reason "interrupted")
   143  ended by SIGTERM: kill, timeout (reason "terminated")
 The UI is drawn on the terminal (/dev/tty), so stdin and stdout may be pipes or files.
 With --to URL (or ELICIT_TUI_URL) the question goes to the inbox of `elicit-tui serve`
