@@ -97,3 +97,37 @@ def test_ask_ends_by_itself_when_its_terminal_goes_away_unhung(tmp_path: Path) -
             ask.wait()
         if ask.stdout is not None:
             ask.stdout.close()
+
+
+CONSOLE_SCRIPT_ON_ITS_TERMINAL = """\
+import fcntl, signal, sys, termios
+fcntl.ioctl(2, termios.TIOCSCTTY, 0)
+signal.signal(signal.SIGHUP, signal.SIG_IGN)
+sys.argv[0] = "elicit-tui"
+from tui.cli.entry import main
+main()
+"""
+"""`elicit-tui ARGS` as the console script runs it, on a terminal that hangs nobody up."""
+
+
+def test_ask_printing_its_answer_on_the_terminal_that_went_away_still_says_hung_up() -> None:
+    # Its answer cannot be printed there: exit 1 (a traceback's) would read as "declined".
+    controller, terminal = pty.openpty()
+    ask = subprocess.Popen(
+        [sys.executable, "-c", CONSOLE_SCRIPT_ON_ITS_TERMINAL, "ask", "confirm", "Deploy?"],
+        stdin=terminal,
+        stdout=terminal,
+        stderr=terminal,
+        cwd=REPO,
+        env={**os.environ, "TERM": "xterm-256color", "ELICIT_TUI_BELL": "0"},
+        start_new_session=True,
+    )
+    os.close(terminal)
+    try:
+        read_until(controller, b"Deploy?")
+        os.close(controller)
+        assert ask.wait(timeout=10) == 129
+    finally:
+        if ask.poll() is None:
+            ask.kill()
+            ask.wait()

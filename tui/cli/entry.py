@@ -3,6 +3,7 @@ process marked as the command's own (its app's objects are set aside once it is 
 
 from __future__ import annotations
 
+import errno
 import os
 import signal
 import sys
@@ -26,6 +27,15 @@ def main() -> NoReturn:
         # leave nothing for the interpreter to flush into the closed pipe on its way out.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         status = 128 + signal.SIGPIPE
+    except OSError as error:
+        if error.errno != errno.EIO:
+            raise
+        # Output to a terminal that has gone (`ask`'s answer, after the app ended because
+        # its terminal went away): nobody can read it, and a traceback's exit status 1 would
+        # say "declined". The status a shell gives a command a hangup ended, as the app's.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stderr.fileno())
+        status = 128 + signal.SIGHUP
     sys.exit(status)
 
 
