@@ -11,6 +11,8 @@ import select
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -58,21 +60,28 @@ def test_the_app_ends_by_itself_once_its_terminal_has_gone(tmp_path: Path) -> No
             app.wait()
 
 
-ASK_ON_ITS_TERMINAL = """\
+ON_ITS_TERMINAL = """\
 import fcntl, signal, sys, termios
 fcntl.ioctl(2, termios.TIOCSCTTY, 0)  # the pty is its controlling terminal, as in a login
 signal.signal(signal.SIGHUP, signal.SIG_IGN)  # as under nohup: closing it hangs nobody up
-from tui.cli.main import main
-sys.exit(main(sys.argv[1:]))
+sys.argv[0] = "elicit-tui"
+from tui.cli.entry import main
+main()
 """
+"""`elicit-tui ARGS` as the console script runs it, on a terminal that hangs nobody up."""
 
 
-def test_ask_ends_by_itself_when_its_terminal_goes_away_unhung(tmp_path: Path) -> None:
+@contextmanager
+def ask_whose_terminal_goes(
+    *args: str, shown: bytes, answer_on_terminal: bool
+) -> Iterator[subprocess.Popen[bytes]]:
+    """`elicit-tui ask ARGS` on a pty, its answer printed there or to a pipe; the pty is
+    closed once `shown` is on it."""
     controller, terminal = pty.openpty()
     ask = subprocess.Popen(
-        [sys.executable, "-c", ASK_ON_ITS_TERMINAL, "ask", "choice", "Zebra?", "-o", "a"],
+        [sys.executable, "-c", ON_ITS_TERMINAL, "ask", *args],
         stdin=terminal,
-        stdout=subprocess.PIPE,
+        stdout=terminal if answer_on_terminal else subprocess.PIPE,
         stderr=terminal,
         cwd=REPO,
         env={**os.environ, "TERM": "xterm-256color", "ELICIT_TUI_BELL": "0"},
@@ -80,17 +89,9 @@ def test_ask_ends_by_itself_when_its_terminal_goes_away_unhung(tmp_path: Path) -
     )
     os.close(terminal)
     try:
-        read_until(controller, b"Zebra?")
+        read_until(controller, shown)
         os.close(controller)
-
-        # It used to read the closed terminal for ever, a processor core at full load.
-        assert ask.wait(timeout=10) == 129
-        assert ask.stdout is not None
-        assert json.loads(ask.stdout.read()) == {
-            "action": "cancel",
-            "content": None,
-            "reason": "hung_up",
-        }
+        yield ask
     finally:
         if ask.poll() is None:
             ask.kill()
@@ -99,35 +100,23 @@ def test_ask_ends_by_itself_when_its_terminal_goes_away_unhung(tmp_path: Path) -
             ask.stdout.close()
 
 
-CONSOLE_SCRIPT_ON_ITS_TERMINAL = """\
-import fcntl, signal, sys, termios
-fcntl.ioctl(2, termios.TIOCSCTTY, 0)
-signal.signal(signal.SIGHUP, signal.SIG_IGN)
-sys.argv[0] = "elicit-tui"
-from tui.cli.entry import main
-main()
-"""
-"""`elicit-tui ARGS` as the console script runs it, on a terminal that hangs nobody up."""
+def test_ask_ends_by_itself_when_its_terminal_goes_away_unhung() -> None:
+    with ask_whose_terminal_goes(
+        "choice", "Zebra?", "-o", "a", shown=b"Zebra?", answer_on_terminal=False
+    ) as ask:
+        # It used to read the closed terminal for ever, a processor core at full load.
+        assert ask.wait(timeout=10) == 129
+        assert ask.stdout is not None
+        assert json.loads(ask.stdout.read()) == {
+            "action": "cancel",
+            "content": None,
+            "reason": "hung_up",
+        }
 
 
 def test_ask_printing_its_answer_on_the_terminal_that_went_away_still_says_hung_up() -> None:
     # Its answer cannot be printed there: exit 1 (a traceback's) would read as "declined".
-    controller, terminal = pty.openpty()
-    ask = subprocess.Popen(
-        [sys.executable, "-c", CONSOLE_SCRIPT_ON_ITS_TERMINAL, "ask", "confirm", "Deploy?"],
-        stdin=terminal,
-        stdout=terminal,
-        stderr=terminal,
-        cwd=REPO,
-        env={**os.environ, "TERM": "xterm-256color", "ELICIT_TUI_BELL": "0"},
-        start_new_session=True,
-    )
-    os.close(terminal)
-    try:
-        read_until(controller, b"Deploy?")
-        os.close(controller)
+    with ask_whose_terminal_goes(
+        "confirm", "Deploy?", shown=b"Deploy?", answer_on_terminal=True
+    ) as ask:
         assert ask.wait(timeout=10) == 129
-    finally:
-        if ask.poll() is None:
-            ask.kill()
-            ask.wait()
