@@ -8,7 +8,7 @@ import os
 import signal
 import sys
 from collections.abc import Callable
-from typing import NoReturn
+from typing import NoReturn, TextIO
 
 from tui.core.loading import loading_modules, mark_command_process
 
@@ -25,7 +25,7 @@ def main() -> NoReturn:
         # Whoever read the output has gone (`elicit-tui secrets list | head -1`): stop with
         # the status a shell gives a command ended by SIGPIPE, not with a traceback, and
         # leave nothing for the interpreter to flush into the closed pipe on its way out.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        _to_null_device(sys.stdout)
         status = 128 + signal.SIGPIPE
     except OSError as error:
         if error.errno != errno.EIO:
@@ -33,10 +33,17 @@ def main() -> NoReturn:
         # Output to a terminal that has gone (`ask`'s answer, after the app ended because
         # its terminal went away): nobody can read it, and a traceback's exit status 1 would
         # say "declined". The status a shell gives a command a hangup ended, as the app's.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stderr.fileno())
+        _to_null_device(sys.stdout, sys.stderr)
         status = 128 + signal.SIGHUP
     sys.exit(status)
+
+
+def _to_null_device(*streams: TextIO) -> None:
+    """Send what is still written to `streams` (on the way out too) to the null device."""
+    null = os.open(os.devnull, os.O_WRONLY)
+    for stream in streams:
+        os.dup2(null, stream.fileno())
+    os.close(null)
 
 
 def _command(first: list[str]) -> Callable[[], int]:
