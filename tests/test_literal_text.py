@@ -223,3 +223,61 @@ async def test_through_serve_questions_and_client_names_are_shown_literally(
     for tag in ("q", "label", "hint", "client"):
         assert f"{tag} [/x] [bold]b[/bold]" in shown, tag
     assert result.structured_content["answers"] == {marked("q"): marked("label")}
+
+
+TABBED = {
+    "text": {"kind": "text", "message": "m1\tm2", "placeholder": "p1\tp2"},
+    "choice": {"kind": "choice", "message": "m1\tm2", "options": ["o1\to2", "数据\tw2"]},
+    "multi_choice": {"kind": "multi_choice", "message": "m", "options": ["o1\to2"]},
+    "confirmation": {"kind": "confirmation", "message": "m1\tm2", "yes_label": "y1\ty2"},
+    "questions": {
+        "kind": "questions",
+        "questions": [{"question": "q1\tq2", "header": "h", "options": ["o1\to2", "x"]}],
+    },
+    "form": {
+        "kind": "form",
+        "message": "m",
+        "requested_schema": {
+            "type": "object",
+            "properties": {
+                "a": {"type": "string", "title": "t1\tt2", "enum": ["x"], "enumNames": ["o1\to2"]},
+                "b": {"type": "array", "items": {"anyOf": [{"const": "p", "title": "c1\tc2"}]}},
+            },
+        },
+    },
+    "tool_approval": {
+        "kind": "tool_approval",
+        "tool_name": "edit",
+        "arguments": {"path": "main.go"},
+        "diff": "+func main() {\n+\td1\td2\n+}",
+        "tool_call_id": "call_1",
+    },
+}
+"""A tab in each kind of text an agent writes: a question, a placeholder, an option (one
+after wide characters), a button's label, a diff's indent."""
+
+TABBED_SHOWN = {
+    "text": ["m1      m2", "p1      p2"],
+    "choice": ["m1      m2", "o1      o2", "数据    w2"],
+    "multi_choice": ["o1      o2"],
+    "confirmation": ["m1      m2", "y1      y2"],
+    "questions": ["q1      q2", "o1      o2"],
+    "form": ["t1      t2", "o1      o2", "c1      c2"],
+    "tool_approval": ["+       d1      d2"],
+}
+"""The same, each tab shown as the spaces to the next tab stop (every 8 cells, counted from
+the start of its own text), as a terminal shows it."""
+
+
+@pytest.mark.parametrize("kind", list(TABBED))
+async def test_a_tab_is_shown_as_the_room_it_takes_never_as_nothing(kind: str) -> None:
+    queue = ElicitationQueue()
+    app = ElicitationApp(queue, input_grace=0)
+    async with app.run_test(size=BIG) as pilot:
+        queue.submit(parse_request(TABBED[kind]))
+        await wait_for_modal(pilot)
+        await pilot.pause(0.1)
+        shown = screen_text(app)
+    for text in TABBED_SHOWN[kind]:
+        assert text in shown, f"{text!r} is not on the screen"
+    assert "m1m2" not in shown and "d1d2" not in shown

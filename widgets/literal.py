@@ -2,19 +2,43 @@
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.text import Text
 
 from tui.core.terminal_text import literal_text
 from tui.secrets.redaction import REDACTOR
 
+TAB_SIZE = 8
+"""Columns between tab stops, as on a terminal."""
+
 
 def shown(text: str) -> str:
     """`text` as the screen is to show it: every secret answered so far scrubbed, and each
-    control character as its picture (ESC as ␛), line breaks and tabs kept, and each
-    character that reorders or hides text as its code point (`\\u202e`). Drawn as they are,
-    an escape sequence in a question would reach the terminal, which acts on it: clears the
-    screen, moves the cursor over the dialog, retitles the window."""
-    return literal_text(REDACTOR.scrub(text))
+    control character as its picture (ESC as ␛), line breaks kept, tabs as the spaces to the
+    next tab stop, and each character that reorders or hides text as its code point
+    (`\\u202e`). Drawn as they are, an escape sequence in a question would reach the
+    terminal, which acts on it: clears the screen, moves the cursor over the dialog, retitles
+    the window. A tab in an option or a field's label would take no room at all (Textual
+    draws it as nothing there), and `col1<TAB>col2` would read `col1col2`."""
+    return expand_tabs(literal_text(REDACTOR.scrub(text)))
+
+
+def expand_tabs(text: str) -> str:
+    """`text` with each tab replaced by spaces up to the next tab stop, counted in cells (a
+    wide character takes two), each line from its own start."""
+    if "\t" not in text:
+        return text
+    lines = []
+    for line in text.split("\n"):
+        first, *rest = line.split("\t")
+        column = cell_len(first)
+        expanded = [first]
+        for part in rest:
+            spaces = TAB_SIZE - column % TAB_SIZE
+            expanded += [" " * spaces, part]
+            column += spaces + cell_len(part)
+        lines.append("".join(expanded))
+    return "\n".join(lines)
 
 
 def literal(text: str, style: str = "") -> Text:
