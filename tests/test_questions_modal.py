@@ -212,6 +212,23 @@ async def test_submit_with_an_unanswered_question_is_refused_on_the_review_tab()
     assert asker.results[0].content["answers"][DEPLOY] == "Fly.io"
 
 
+async def test_review_offers_no_key_past_it_and_tab_there_keeps_it() -> None:
+    asker = Asker(parse_request(BATCH))
+    app = ElicitationApp(ElicitationQueue(), asker, input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        modal = await modal_of(pilot)
+        await pilot.pause()
+        assert "tab Skip" in screen_text(app).splitlines()[-1]
+        await pilot.press("1", "2", "tab", "1", "1")  # Auth; Storage; Deploy; License: Review
+        await pilot.pause()
+        assert modal.on_review
+        footer = screen_text(app).splitlines()[-1]
+        assert "Submit" in footer and "Skip" not in footer
+        await pilot.press("tab", "right", "tab", "enter")  # nothing after Review; submit there
+        await wait_for(pilot, lambda: bool(asker.results))
+    assert asker.results[0].content["answers"][LICENSE] == "MIT"
+
+
 async def test_a_lone_single_select_question_is_answered_by_its_pick() -> None:
     request = QuestionsRequest(
         questions=[{"question": LICENSE, "header": "License", "options": ["MIT", "Apache-2.0"]}]

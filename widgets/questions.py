@@ -225,6 +225,8 @@ class QuestionsModal(ElicitationModal[QuestionsRequest]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         typing = isinstance(self.focused, Input)
         if action == "switch":
+            if self.on_review and parameters[0] == 1:
+                return False  # nothing comes after Review: no "Skip" in its footer
             # Tab always switches; in a text field the arrows (by_arrow) move the cursor.
             return self.several and not (typing and len(parameters) > 1)
         if action == "submit":
