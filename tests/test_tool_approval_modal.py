@@ -145,6 +145,24 @@ async def test_the_first_deny_mounts_one_widget_its_labelled_reason_field() -> N
     assert row.startswith("✖ Deny · reason  optional, the agent reads it")
 
 
+async def test_typing_a_reason_the_field_keeps_the_focus_and_no_key_then_allows() -> None:
+    # A Tab (or a click on the call) took the focus to the call's scroll area, where the
+    # rest of the reason was lost and its `y` allowed the call the person was denying.
+    asker = Asker(parse_request(EDIT))
+    app = ElicitationApp(ElicitationQueue(), asker, input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        modal = await wait_for_modal(pilot)
+        await pilot.press("n", *"use", "tab", *"yarn", "shift+tab", "y")
+        reason = modal.query_one("#deny-reason", Input)
+        assert app.focused is reason
+        await pilot.click("#arguments")
+        await pilot.press("1", "e", "enter")
+        await wait_for(pilot, lambda: bool(asker.results))
+    assert asker.results == [
+        ElicitationResult(action="decline", content={"reason": "useyarny1e"}),
+    ]
+
+
 async def test_escape_in_the_reason_goes_back_to_the_choices() -> None:
     result = await approve(EDIT, "n", *"no", "escape", "2")
     assert result == ElicitationResult(action="accept", content={"scope": "session"})

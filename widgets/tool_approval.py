@@ -62,6 +62,11 @@ class _Call(VerticalScroll, ScreenShare):
 
     SHARE = 0.5
 
+    def allow_focus(self) -> bool:
+        # While a deny reason is typed, the field keeps the focus: a Tab there would move it
+        # here, and the rest of the reason would be lost (PageUp/PageDown still scroll).
+        return not self.screen.has_class("denying") and super().allow_focus()
+
 
 class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
     """Allow once, for this session, always, or deny (with an optional reason for the agent)."""
@@ -275,7 +280,9 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
         if action == "allow_edited":
             return self.editing
         if action in ("allow", "deny", "edit"):
-            return not self.editing
+            # Typing a reason, the person has denied: a `y` or `1` that reaches the dialog
+            # rather than the field (the field lost the focus to a click) must not allow.
+            return not (self.editing or self.denying)
         return super().check_action(action, parameters)
 
     def action_cancel(self) -> None:
