@@ -57,6 +57,12 @@ DEPLOY = ConfirmationRequest(
     yes_label="Deploy",
     no_label="Not yet",
 )
+DROP = ConfirmationRequest(
+    source="db-agent",
+    message="Drop the production database and its backups?",
+    yes_label="Yes, drop the database and every nightly backup of it",
+    no_label="No, keep everything as it is",
+)
 NAME = TextRequest(
     source="setup-agent",
     message="What should the new service be called?",
@@ -81,6 +87,7 @@ CASES: list[tuple[str, Request, list[str]]] = [
     ("multi_choice_too_many", FEATURES, ["a", "enter"]),
     ("confirmation", DEPLOY, []),
     ("confirmation_switched", DEPLOY, ["right"]),
+    ("confirmation_long_labels", DROP, []),
     ("text", NAME, []),
     ("text_too_short", NAME, ["a", "b", "enter"]),
     ("text_multiline", NOTES, []),

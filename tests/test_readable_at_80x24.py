@@ -159,6 +159,33 @@ async def test_the_reason_field_of_a_denial_is_in_view_at_80x24() -> None:
         assert dialog.contains_region(region)
 
 
+async def test_long_yes_and_no_labels_wrap_in_their_buttons_both_in_full_view() -> None:
+    yes = "Yes, delete everything including all of the nightly backups forever"
+    no = "No, keep it and take me back to safety right now please"
+    app, _ = asking(
+        parse_request(
+            {"kind": "confirmation", "message": "Drop it?", "yes_label": yes, "no_label": no}
+        )
+    )
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: shown(app) is not None)
+        await pilot.pause()
+        dialog = app.screen.query_one("#dialog").region
+        widgets = [app.screen.query_one(f"#{name}") for name in ("yes", "no")]
+        buttons = [widget.region for widget in widgets]
+        rows = app.screen._compositor.render_strips()
+        text = [
+            " ".join(rows[y].text[c.x : c.right] for y in range(c.y, c.bottom))
+            for c in (widget.content_region for widget in widgets)
+        ]
+
+    # Side by side, inside the dialog; every word of each label on screen, in its button.
+    assert all(dialog.contains_region(button) for button in buttons)
+    assert buttons[0].right <= buttons[1].x
+    for label, shown_text in zip((yes, no), text, strict=True):
+        assert shown_text.split() == label.split()
+
+
 # -- the question batch --------------------------------------------------------------------------
 
 
