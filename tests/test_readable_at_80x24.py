@@ -221,6 +221,26 @@ async def test_option_descriptions_hang_under_their_label() -> None:
     assert lines[2][:label_at].strip() == "" and lines[2][label_at] != " "
 
 
+async def test_a_long_pick_one_label_in_a_form_wraps_beside_its_mark() -> None:
+    long = "eu-west-1-in-the-dublin-availability-zones-behind-the-shared-edge-proxies-of-2024"
+    schema = {
+        "type": "object",
+        "properties": {"region": {"type": "string", "enum": [long, "us-east-1"]}},
+        "required": ["region"],
+    }
+    app, _ = asking(FormRequest(message="Where?", requested_schema=schema))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: shown(app) is not None)
+        await pilot.pause()
+        options = app.screen.query_one(".radio")
+        lines = [options.render_line(y).text.rstrip() for y in range(3)]
+
+    # "○ eu-west-1-…", the rest of the label under its start, never a mark alone on a line.
+    assert lines[0][0] in "●○" and lines[0][1:].startswith(" eu-west-1-")
+    assert lines[1].startswith("  ") and lines[1].strip() and long.endswith(lines[1].strip())
+    assert lines[2] == "○ us-east-1"
+
+
 # -- forms: what Enter does ---------------------------------------------------------------------
 
 

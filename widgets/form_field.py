@@ -18,6 +18,7 @@ from tui.core.options import Option
 from tui.core.schema import FieldSpec, parse_value
 from widgets.checklist import NOT_PICKED, PICKED, Checklist
 from widgets.ellipsis_input import EllipsisInput
+from widgets.hanging import Hanging
 from widgets.literal import literal, shown
 from widgets.long_lists import LazyRows, LongOptionList
 
@@ -31,7 +32,6 @@ RawValue = str | bool | list[str] | None
 """What a control holds, in the form `tui.core.schema.parse_value` takes."""
 
 _INPUT_TYPES = {"integer": "integer", "number": "number"}
-_CHOSEN, _NOT_CHOSEN = f"{PICKED} ", f"{NOT_PICKED} "
 _NONE_LABEL = "(none)"
 
 
@@ -121,15 +121,16 @@ def _radio_choices(field: FieldSpec) -> list[Option | None]:
     return [None, *field.options]
 
 
-def _radio_prompt(option: Option | None, chosen: bool) -> Content:
-    marker = _CHOSEN if chosen else _NOT_CHOSEN
+def _radio_prompt(option: Option | None, chosen: bool) -> Hanging:
+    """The mark, and beside it the label and its description, wrapped under the label: a
+    long label never leaves its mark alone on a line."""
+    mark = Content(PICKED if chosen else NOT_PICKED)
     if option is None:
-        return Content.assemble(marker, (_NONE_LABEL, "dim"))
-    label = shown(option.label)
+        return Hanging(mark, Content.styled(_NONE_LABEL, "dim"))
+    label = Content(shown(option.label))
     if option.description:
-        description = shown(option.description)
-        return Content.assemble(marker, label, (f" · {description}", "dim"))
-    return Content.assemble(marker, label)
+        label = Content.assemble(label, (f" · {shown(option.description)}", "dim"))
+    return Hanging(mark, label)
 
 
 def _radio_options(field: FieldSpec) -> tuple[list[ListOption], int | None]:
