@@ -241,6 +241,30 @@ async def test_a_long_pick_one_label_in_a_form_wraps_beside_its_mark() -> None:
     assert lines[2] == "○ us-east-1"
 
 
+async def test_a_long_choice_label_and_its_description_start_under_the_label() -> None:
+    label = "Keep every session on the server and sign it again each hour, so stolen cookies expire"
+    app, _ = asking(
+        parse_request(
+            {
+                "kind": "choice",
+                "message": "Which?",
+                "options": [{"label": label, "description": "slower"}, "Short"],
+            }
+        )
+    )
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: shown(app) is not None)
+        await pilot.pause()
+        options = app.screen.query_one("#options")
+        lines = [options.render_line(y).text.rstrip() for y in range(4)]
+
+    # "1 Keep every…", then the rest of the label and the description two cells in.
+    assert lines[0].startswith("1 Keep every session")
+    assert lines[1].startswith("  ") and label.endswith(lines[1].strip())
+    assert lines[2] == "  slower"
+    assert lines[3] == "2 Short"
+
+
 # -- forms: what Enter does ---------------------------------------------------------------------
 
 

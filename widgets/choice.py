@@ -15,6 +15,7 @@ from textual.widgets.option_list import Option as ListOption
 from tui.core.models import ChoiceRequest
 from tui.core.options import Option
 from widgets.base import FITTED, ElicitationModal, InvalidAnswer
+from widgets.hanging import Hanging
 from widgets.literal import shown
 from widgets.long_lists import LongOptionList
 
@@ -34,14 +35,15 @@ def prompt_lines(option: Option) -> tuple[list[str], list[str]]:
     return label, description
 
 
-def option_prompt(number: int, option: Option) -> Content:
-    """The label (numbered for the first nine) with the description dimmed beneath it."""
+def option_prompt(number: int, option: Option) -> Hanging:
+    """The label (numbered for the first nine) with the description dimmed beneath it, each
+    line, a wrapped one too, starting under the label's first character."""
     label, description = prompt_lines(option)
-    mark = f"{number} " if number <= 9 else INDENT
-    prompt = Content.assemble((mark, "dim"), f"\n{INDENT}".join(label))
+    mark = Content.styled(str(number) if number <= 9 else " ", "dim")
+    body = Content("\n".join(label))
     if description:
-        prompt = Content.assemble(prompt, (f"\n{INDENT}" + f"\n{INDENT}".join(description), "dim"))
-    return prompt
+        body = Content.assemble(body, ("\n" + "\n".join(description), "dim"))
+    return Hanging(mark, body)
 
 
 def row_text(option: Option) -> str:

@@ -28,6 +28,10 @@ class Hanging(Visual):
         self.body = body
         self._indent = mark.cell_length + GAP
 
+    def __str__(self) -> str:
+        """The plain text: the mark, the gap, the body (as `str()` of a `Content` is)."""
+        return f"{self.mark.plain}{' ' * GAP}{self.body.plain}"
+
     def _body_width(self, width: int) -> int:
         return max(1, width - self._indent)
 
