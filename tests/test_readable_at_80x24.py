@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from app_driver import screen_text
 from mcp import Client
 from test_app import SIZE, wait_for
 from textual.widgets import Input
@@ -263,6 +264,45 @@ async def test_a_long_choice_label_and_its_description_start_under_the_label() -
     assert lines[1].startswith("  ") and label.endswith(lines[1].strip())
     assert lines[2] == "  slower"
     assert lines[3] == "2 Short"
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {
+            "kind": "multi_choice",
+            "message": "Which?",
+            "options": [{"label": "first\nsecond", "description": "d1\nd2"}, "other"],
+        },
+        {
+            "kind": "form",
+            "message": "Which?",
+            "requested_schema": {
+                "type": "object",
+                "properties": {
+                    "f": {
+                        "type": "array",
+                        "items": {"anyOf": [{"const": "a", "title": "first\nsecond"}]},
+                    }
+                },
+            },
+        },
+    ],
+    ids=["multi_choice", "form"],
+)
+async def test_a_checklist_entry_of_several_lines_shows_them_all_on_its_one(
+    data: dict[str, Any],
+) -> None:
+    # Textual's Selection keeps a prompt's first line only: "second" was nowhere on screen.
+    app, _ = asking(parse_request(data))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: shown(app) is not None)
+        await pilot.pause()
+        rows = [line for line in screen_text(app).splitlines() if "☐" in line]
+
+    assert "first ⏎ second" in rows[0]
+    if data["kind"] == "multi_choice":
+        assert "— d1 ⏎ d2" in rows[0]
 
 
 # -- forms: what Enter does ---------------------------------------------------------------------

@@ -39,7 +39,7 @@ def option_prompt(number: int, option: Option) -> Hanging:
     """The label (numbered for the first nine) with the description dimmed beneath it, each
     line, a wrapped one too, starting under the label's first character."""
     label, description = prompt_lines(option)
-    mark = Content.styled(str(number) if number <= 9 else " ", "dim")
+    mark = Content.styled(f"{number} " if number <= 9 else INDENT, "dim")
     body = Content("\n".join(label))
     if description:
         body = Content.assemble(body, ("\n" + "\n".join(description), "dim"))

@@ -19,7 +19,7 @@ from tui.core.schema import FieldSpec, parse_value
 from widgets.checklist import NOT_PICKED, PICKED, Checklist
 from widgets.ellipsis_input import EllipsisInput
 from widgets.hanging import Hanging
-from widgets.literal import literal, shown
+from widgets.literal import literal, shown, shown_on_one_line
 from widgets.long_lists import LazyRows, LongOptionList
 
 SHORT_ENUM = 6
@@ -124,7 +124,7 @@ def _radio_choices(field: FieldSpec) -> list[Option | None]:
 def _radio_prompt(option: Option | None, chosen: bool) -> Hanging:
     """The mark, and beside it the label and its description, wrapped under the label: a
     long label never leaves its mark alone on a line."""
-    mark = Content(PICKED if chosen else NOT_PICKED)
+    mark = Content(f"{PICKED if chosen else NOT_PICKED} ")
     if option is None:
         return Hanging(mark, Content.styled(_NONE_LABEL, "dim"))
     label = Content(shown(option.label))
@@ -149,7 +149,11 @@ def _radio_options(field: FieldSpec) -> tuple[list[ListOption], int | None]:
 def _checklist_entries(field: FieldSpec) -> list[Selection[str]]:
     """A multi-enum's rows, its defaults ticked."""
     picked = set(field.default or ())
-    return [Selection(literal(o.label), o.value, o.value in picked) for o in field.options]
+    # One line each (Textual's Selection keeps only a prompt's first line): joined, none lost.
+    return [
+        Selection(Content(shown_on_one_line(o.label)), o.value, o.value in picked)
+        for o in field.options
+    ]
 
 
 def make_control(field: FieldSpec, classes: str = "") -> Widget:

@@ -23,6 +23,12 @@ def shown(text: str) -> str:
     return expand_tabs(literal_text(REDACTOR.scrub(text)))
 
 
+def shown_on_one_line(text: str) -> str:
+    """`text` as `shown`, its lines joined by ` ⏎ `: for a row that has room for one line (a
+    checklist's entry, a summary), so that no line after the first goes unseen."""
+    return shown(text).replace("\n", " ⏎ ")
+
+
 def expand_tabs(text: str) -> str:
     """`text` with each tab replaced by spaces up to the next tab stop, counted in cells (a
     wide character takes two), each line from its own start."""

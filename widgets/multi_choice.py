@@ -15,23 +15,24 @@ from tui.core.models import MultiChoiceRequest
 from tui.core.options import Option
 from widgets.base import FITTED, ElicitationModal, InvalidAnswer
 from widgets.checklist import Checklist
-from widgets.literal import shown
+from widgets.literal import shown_on_one_line
 from widgets.long_selection_list import LazySelection, LongSelectionList
 
 
 def selection_line(option: Option) -> str:
-    """What the entry shows after its number: a checklist entry is one line, the first."""
+    """What the entry shows after its number: a checklist entry is one line, every line of
+    the label and description joined on it."""
     text = f"{option.label} — {option.description}" if option.description else option.label
-    return shown(text).split("\n", 1)[0]
+    return shown_on_one_line(text)
 
 
 def selection_prompt(number: int, option: Option) -> Content:
     """One line: the number (first nine), the label, and the description dimmed beside it."""
-    label = shown(option.label)
+    label = shown_on_one_line(option.label)
     prompt = Content.assemble((f"{number} " if number <= 9 else "  ", "dim"), label)
     if option.description:
-        prompt = Content.assemble(prompt, " — ", (shown(option.description), "dim"))
-    return prompt.split()[0]
+        prompt = Content.assemble(prompt, " — ", (shown_on_one_line(option.description), "dim"))
+    return prompt
 
 
 def checklist_entry(number: int, option: Option, ticked: bool) -> LazySelection:

@@ -328,7 +328,7 @@ class QuestionPane(Vertical):
         # The label beside the mark, a long description hanging under the label.
         gutter = Content.assemble(
             (mark, "bold" if picked else "dim"),
-            (f" {number}" if number <= 9 else "  ", "dim"),
+            (f" {number} " if number <= 9 else "   ", "dim"),
         )
         body = Content.assemble((shown(option.label), "bold" if picked else ""))
         if option.description:

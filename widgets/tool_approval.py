@@ -23,7 +23,7 @@ from tui.core.one_line import one_line
 from tui.secrets.redaction import REDACTOR
 from widgets.base import FITTED, ElicitationModal, InvalidAnswer
 from widgets.labelled_input import LabelledInput
-from widgets.literal import shown
+from widgets.literal import shown, shown_on_one_line
 from widgets.screen_share import ScreenShare
 
 if TYPE_CHECKING:
@@ -181,8 +181,8 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
         if request.remember is None:
             return shown(f"every {request.tool_name} call")
         # Scrubbed before it is cut: a secret cut in two would no longer be recognised.
-        reach = shown(f"{request.tool_name}, {request.remember.describe()}")
-        return one_line(reach.replace("\n", " ⏎ "), REACH_LENGTH)
+        reach = shown_on_one_line(f"{request.tool_name}, {request.remember.describe()}")
+        return one_line(reach, REACH_LENGTH)
 
     @property
     def denying(self) -> bool:
