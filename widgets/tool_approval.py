@@ -281,7 +281,7 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
             return self.editing
         if action in ("allow", "deny", "edit"):
             # Typing a reason, the person has denied: a `y` or `1` that reaches the dialog
-            # rather than the field (the field lost the focus to a click) must not allow.
+            # rather than the field, however the focus left it, must not allow.
             return not (self.editing or self.denying)
         return super().check_action(action, parameters)
 
