@@ -305,6 +305,27 @@ async def test_a_checklist_entry_of_several_lines_shows_them_all_on_its_one(
         assert "— d1 ⏎ d2" in rows[0]
 
 
+async def test_a_required_field_keeps_its_mark_whatever_its_title() -> None:
+    long = "The fully qualified domain name under which the production service will answer"
+    schema = {
+        "type": "object",
+        "properties": {
+            "domain": {"type": "string", "title": long},
+            "owner": {"type": "string", "title": "Owner\nof the service"},
+        },
+        "required": ["domain", "owner"],
+    }
+    app, _ = asking(FormRequest(message="Where?", requested_schema=schema))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: shown(app) is not None)
+        await pilot.pause()
+        tops = [line for line in screen_text(app).splitlines() if "╭─ " in line]
+
+    # Cut with an ellipsis before the `*`, not the `*` cut off; both lines of a title shown.
+    assert "╭─ The fully qualified domain name under which the production serv… * ─" in tops[0]
+    assert "╭─ Owner ⏎ of the service * ─" in tops[1]
+
+
 # -- forms: what Enter does ---------------------------------------------------------------------
 
 

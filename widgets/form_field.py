@@ -33,6 +33,9 @@ RawValue = str | bool | list[str] | None
 
 _INPUT_TYPES = {"integer": "integer", "number": "number"}
 _NONE_LABEL = "(none)"
+TITLE_CELLS = 64
+"""The most of a required field's title its box's top border shows: with the `*` after it,
+a box at 80 columns has room for both."""
 
 
 class _LiteralCurrent(SelectCurrent):
@@ -305,9 +308,13 @@ class FormField:
         """Title, hint and no error for the field as it starts, its value untouched."""
         field = self.field
         self._initial = _comparable(self.raw)
-        title = Content(shown(field.title))
+        # One line (a border has no second), cut short enough that a required field's `*`
+        # stays in view: past the border's room, Textual cuts the title's end, `*` and all.
+        title = Content(shown_on_one_line(field.title))
         self.box.border_title = (
-            Content.assemble(title, (" *", "bold $text-error")) if field.required else title
+            Content.assemble(title.truncate(TITLE_CELLS, ellipsis=True), (" *", "bold $text-error"))
+            if field.required
+            else title
         )
         self.show_error(None)
 
