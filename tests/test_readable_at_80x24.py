@@ -326,6 +326,23 @@ async def test_a_required_field_keeps_its_mark_whatever_its_title() -> None:
     assert "╭─ Owner ⏎ of the service * ─" in tops[1]
 
 
+async def test_a_tab_named_by_a_header_of_two_lines_shows_both() -> None:
+    batch = {
+        "kind": "questions",
+        "questions": [
+            {"question": "Q1?", "header": "Data\nstore", "options": ["a", "b"]},
+            {"question": "Q2?", "header": "Cache", "options": ["c"]},
+        ],
+    }
+    app, _ = asking(parse_request(batch))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: shown(app) is not None)
+        await pilot.pause()
+        text = screen_text(app)
+
+    assert "○ Data ⏎ store  ○ Cache  Review" in text
+
+
 # -- forms: what Enter does ---------------------------------------------------------------------
 
 

@@ -15,7 +15,7 @@ from textual.widgets import ContentSwitcher, Input, Static
 
 from tui.core.models import Question, QuestionAnswer, QuestionsRequest
 from widgets.base import ElicitationModal, InvalidAnswer
-from widgets.literal import literal, shown
+from widgets.literal import literal, shown_on_one_line
 from widgets.page_strip import PageStrip
 from widgets.question_pane import QuestionPane
 
@@ -197,7 +197,7 @@ class QuestionsModal(ElicitationModal[QuestionsRequest]):
 
     def _tab_label(self, index: int, answered: bool = False) -> Content:
         mark = ("✔", "$text-success") if answered else ("○", "$text-warning")
-        return Content.assemble(mark, f" {shown(self.header(index))}")
+        return Content.assemble(mark, f" {shown_on_one_line(self.header(index))}")
 
     # -- moving between questions ------------------------------------------------------------
 
