@@ -24,6 +24,7 @@ class Hanging(Visual):
         self.mark = mark
         self.body = body
         self._indent = mark.cell_length
+        self._one_line = "\n" not in body.plain
         self._line: Content | None = None
         """Mark and body as one line, for a body of one line (made when first drawn)."""
 
@@ -49,7 +50,7 @@ class Hanging(Visual):
     ) -> list[Strip]:
         if not width:
             return []
-        if self.body.cell_length <= self._body_width(width) and "\n" not in self.body.plain:
+        if self._one_line and self.body.cell_length <= self._body_width(width):
             # Most options: one line that fits beside the mark, drawn as one `Content`, as
             # quickly as a plain prompt (two drawn and joined cost each question of a burst
             # of choices about 0.3 ms more).

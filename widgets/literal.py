@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from rich.cells import cell_len
 from rich.text import Text
 
 from tui.core.terminal_text import literal_text
@@ -31,20 +30,13 @@ def shown_on_one_line(text: str) -> str:
 
 def expand_tabs(text: str) -> str:
     """`text` with each tab replaced by spaces up to the next tab stop, counted in cells (a
-    wide character takes two), each line from its own start."""
+    wide character takes two; Textual's `Content.expand_tabs` counts characters), each line
+    from its own start."""
     if "\t" not in text:
         return text
-    lines = []
-    for line in text.split("\n"):
-        first, *rest = line.split("\t")
-        column = cell_len(first)
-        expanded = [first]
-        for part in rest:
-            spaces = TAB_SIZE - column % TAB_SIZE
-            expanded += [" " * spaces, part]
-            column += spaces + cell_len(part)
-        lines.append("".join(expanded))
-    return "\n".join(lines)
+    expanded = Text(text)
+    expanded.expand_tabs(TAB_SIZE)
+    return expanded.plain
 
 
 def literal(text: str, style: str = "") -> Text:
