@@ -321,6 +321,42 @@ def test_the_command_line_parser_loads_no_front_end_keyring_bridge_hook_or_other
     )
 
 
+ASKED_FROM_THE_SHELL = """
+import atexit, json, sys
+atexit.register(lambda: print(json.dumps(sorted(sys.modules))))
+sys.argv = ["elicit-tui", "ask", "choice", "Zebra?"]
+from tui.cli.entry import main
+main()
+"""
+"""`elicit-tui ask choice Zebra?` as the console script runs it (refused: no options), then the
+modules it loaded."""
+
+OTHER_COMMANDS = (
+    "tui.cli.main",
+    "tui.cli.approvals",
+    "tui.cli.attach",
+    "tui.cli.demo",
+    "tui.cli.hook",
+    "tui.cli.mcp",
+    "tui.cli.replay",
+    "tui.cli.secrets",
+    "tui.cli.serve",
+    "tui.cli.web",
+)
+
+
+def test_ask_loads_its_own_parser_and_no_other_command() -> None:
+    # The question should be on screen at once: no other command's options are read first.
+    done = subprocess.run(
+        [sys.executable, "-c", ASKED_FROM_THE_SHELL], capture_output=True, text=True, cwd=ROOT
+    )
+    assert done.returncode == 3
+    assert "the following arguments are required: -o/--option" in done.stderr
+    modules = json.loads(done.stdout.strip().splitlines()[-1])
+    assert "tui.cli.ask" in modules
+    assert _loaded(modules, OTHER_COMMANDS) == []
+
+
 def test_parse_request_builds_the_validator_of_its_own_kind_only() -> None:
     built = _fresh(
         "import json\nfrom tui.core.kinds import kind, kind_names\n"

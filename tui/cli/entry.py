@@ -7,7 +7,8 @@ import errno
 import os
 import signal
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from importlib import import_module
 from typing import NoReturn, TextIO
 
 from tui.core.loading import loading_modules, mark_command_process
@@ -46,14 +47,19 @@ def _to_null_device(*streams: TextIO) -> None:
     os.close(null)
 
 
-def _command(first: list[str]) -> Callable[[], int]:
-    """The command named by the first argument: a permission hook loads only its own modules
-    (a CLI runs it on every tool call, and every other command's parser would load pydantic
-    first); every other command goes through the `elicit-tui` parser."""
-    if first == ["hook"]:
-        from tui.cli.hook import main as run_hook
+OWN_PARSERS = {"ask": "tui.cli.ask", "hook": "tui.cli.hook"}
+"""Commands that read every argument after their name with a parser of their own, by module."""
 
-        return lambda: run_hook(sys.argv[2:])
+
+def _command(first: list[str]) -> Callable[[], int]:
+    """The command named by the first argument. A command with a parser of its own loads only
+    its own modules: a permission hook runs on every tool call (and every other command's
+    parser would load pydantic first), and `ask`'s question should appear at once. Every other
+    command goes through the `elicit-tui` parser."""
+    module = OWN_PARSERS.get(first[0]) if first else None
+    if module is not None:
+        run_own: Callable[[Sequence[str]], int] = import_module(module).main
+        return lambda: run_own(sys.argv[2:])
     from tui.cli.main import main as run_parsed
 
     return run_parsed
