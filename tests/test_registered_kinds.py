@@ -14,18 +14,21 @@ from typing import Literal
 
 import pexpect
 import pytest
-from app_driver import SIZE, wait_for, wait_for_modal
+from app_driver import SIZE, screen_text, wait_for, wait_for_modal
 from pydantic import ValidationError
+from textual.app import ComposeResult
+from textual.widgets import RadioButton, RadioSet
 
 from tui import ElicitationApp, ElicitationQueue, ElicitationResult, RequestBase, register_kind
 from tui.app.replay_app import ReplayApp
 from tui.cli.plain import PlainPrompter
 from tui.core.models import parse_request
 from tui.core.scripted import ImpossibleAnswerError, ScriptedResponder
-from tui.examples.card_picker import EXAMPLE_CARDS, CardRequest, ask_for_a_file
+from tui.examples.card_picker import EXAMPLE_CARDS, Card, CardRequest, ask_for_a_file
 from tui.examples.card_picker_modal import CardPickerModal
 from tui.transcript.reader import read_transcript
 from tui.transcript.timing import Timing
+from widgets import ElicitationModal
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -105,6 +108,73 @@ async def test_an_agent_thread_asks_a_card_and_gets_the_picked_name(tmp_path: Pa
     await replay.run_async(headless=True, size=SIZE, auto_pilot=replay.player.drive)
     assert replay.replay_agent.mismatches == []
     assert replay.replay_agent.results == [(requests[0]["id"], results[0])]
+
+
+AGENTS_TEXT = ["[/x]", "[b]bold[/b]", "esc\x1b[2Jhere", "rlo\u202eZ"]
+"""Names an agent could send: markup that would crash or style, an escape sequence that would
+reach the terminal, a character that would reorder what follows it."""
+
+LITERALLY = ["[/x]", "[b]bold[/b]", "esc␛[2Jhere", "rlo\\u202eZ"]
+"""How a dialog shows them."""
+
+
+async def test_the_example_shows_agents_card_names_and_previews_literally() -> None:
+    cards = [Card(name=name, preview=f"about {name}") for name in AGENTS_TEXT]
+
+    def agent(queue: ElicitationQueue) -> None:
+        queue.ask(CardRequest(message="Pick?", cards=cards))
+
+    app = ElicitationApp(ElicitationQueue(), agent, input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_modal(pilot, "Pick?")
+        for n, name in enumerate(LITERALLY, 1):
+            await pilot.press("down" if n > 1 else "home")
+            preview = f"about {name}"
+            await wait_for(pilot, lambda: preview in screen_text(app))  # noqa: B023
+            assert f"{n} {name}" in screen_text(app)
+        assert "\x1b" not in screen_text(app)
+        assert "\u202e" not in screen_text(app)
+
+
+class PaletteRequest(RequestBase):
+    """A kind of one's own whose modal labels radio buttons with an agent's text."""
+
+    kind: Literal["palette_test"] = "palette_test"
+    palette: list[str]
+
+
+class PaletteModal(ElicitationModal[PaletteRequest]):
+    def compose_body(self) -> ComposeResult:
+        with RadioSet(id="palette"):
+            for name in self.request.palette:
+                yield RadioButton(self.literal(name))
+
+    def content(self) -> str:
+        return self.request.palette[self.query_one(RadioSet).pressed_index]
+
+
+register_kind(PaletteRequest, modal=f"{__name__}:PaletteModal")
+
+
+async def test_literal_gives_any_widget_of_one_s_own_modal_agents_text_as_written() -> None:
+    # A radio button parses a string label as markup: `[/x]` given as `scrubbed()` returns
+    # it crashes the app.
+    results: list[ElicitationResult] = []
+    app = ElicitationApp(
+        ElicitationQueue(),
+        lambda queue: results.append(
+            queue.ask(PaletteRequest(message="Colour?", palette=AGENTS_TEXT))
+        ),
+        input_grace=0,
+    )
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_modal(pilot, "Colour?")
+        text = screen_text(app)
+        for name in LITERALLY:
+            assert name in text
+        await pilot.press("down", "space", "enter")
+        await wait_for(pilot, lambda: bool(results))
+    assert (results[0].action, results[0].content) == ("accept", "[b]bold[/b]")
 
 
 async def test_a_front_end_without_the_modal_cancels_naming_the_kind() -> None:

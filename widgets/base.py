@@ -6,6 +6,7 @@ import time
 from collections.abc import Awaitable, Callable, Hashable
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
+from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.await_complete import AwaitComplete
@@ -20,7 +21,7 @@ from textual.widgets import OptionList, Static
 from tui.core.models import ElicitationResult, Request
 from widgets.highlight_in_view import scroll_to_highlight
 from widgets.key_footer import KeyFooter
-from widgets.literal import shown
+from widgets.literal import literal, shown
 from widgets.style_context import skip_needless_restyle, style_context
 
 if TYPE_CHECKING:
@@ -69,8 +70,10 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
       `check_content` accepts), or raise `InvalidAnswer` to keep the modal open with the
       message shown and the focus on its widget. `accept_content()`, `action_decline()`
       and `action_cancel()` dismiss with the result; override them to do more first.
-    - Text an agent wrote is shown literally (`Static(text, markup=False)`, an OptionList
-      with `markup=False`) and through `scrubbed()`, so no secret answered so far shows.
+    - Text an agent wrote is shown literally: give a widget `literal(text)`, a `Text` no
+      widget parses as markup (or `scrubbed(text)` to one made with `markup=False`), so that
+      no markup acts, no control character reaches the terminal and no secret answered so
+      far shows.
     - Where the answer travels (an inbox in another process), the app sets `send`: the
       modal's `dismiss(result)` then hands the result over and the modal stays, showing it
       is sending and ignoring further answers, until the app `close()`s it or says it was
@@ -443,8 +446,16 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
     def scrubbed(text: str) -> str:
         """`text` as agents' text is shown: every secret answered so far replaced by •••, each
         control character as its picture (ESC as ␛), never sent on to the terminal, and each
-        character that reorders or hides text as its code point (`\\u202e`)."""
+        character that reorders or hides text as its code point (`\\u202e`). A string, for
+        a widget made with `markup=False`; any other widget takes `literal()`."""
         return shown(text)
+
+    @staticmethod
+    def literal(text: str) -> Text:
+        """`text` as `scrubbed()` makes it, as a rich `Text`, which every widget shows as it
+        is: most widgets parse a `str` as markup, so `[/x]` in an option's or a button's label
+        would crash the app and `[@click=app.quit]` would become an action."""
+        return literal(text)
 
     # -- answering --------------------------------------------------------------------
 

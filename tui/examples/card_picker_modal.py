@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
@@ -41,8 +40,11 @@ class CardPickerModal(ElicitationModal[CardRequest]):
         with Horizontal(id="cards-and-preview"):
             names = [card.name for card in self.request.cards]
             yield OptionList(
-                # Text, never markup; one line each, a long name cut with an ellipsis (CSS).
-                *(Text(f"{n if n <= 9 else ' '} {name}") for n, name in enumerate(names, 1)),
+                # Literal text, never markup; one line each, a long name cut with an ellipsis.
+                *(
+                    self.literal(f"{n if n <= 9 else ' '} {name}")
+                    for n, name in enumerate(names, 1)
+                ),
                 id="cards",
             )
             with VerticalScroll(id="preview-pane", can_focus=False):
@@ -55,7 +57,7 @@ class CardPickerModal(ElicitationModal[CardRequest]):
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         card = self.request.cards[event.option_index]
-        self.query_one("#preview", Static).update(self.scrubbed(card.preview or "(no preview)"))
+        self.query_one("#preview", Static).update(self.literal(card.preview or "(no preview)"))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()  # a click on a card answers with it
