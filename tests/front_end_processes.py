@@ -101,16 +101,17 @@ def stop_process_group(process: subprocess.Popen[Any]) -> None:
 
 
 class HeadlessInbox:
-    """`elicit-tui serve --headless --port 0` in a process of its own; `url` is its base."""
+    """`elicit-tui serve --headless --port 0` in a process of its own, `env` added to its
+    environment; `url` is its base."""
 
-    def __init__(self, config: Path, token: str = TOKEN) -> None:
+    def __init__(self, config: Path, token: str = TOKEN, **env: str) -> None:
         self.token = token
         self.process = subprocess.Popen(
             [sys.executable, "-m", "tui.cli.main", "serve", "--headless", "--port", "0"],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             cwd=REPO,
-            env=environment(config, ELICIT_TUI_TOKEN=token),
+            env=environment(config, ELICIT_TUI_TOKEN=token, **env),
             start_new_session=True,
         )
         assert self.process.stdout is not None

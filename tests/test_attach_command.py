@@ -122,6 +122,30 @@ def test_attach_shows_what_waits_then_what_comes_and_answers_it(
         terminal.close()
 
 
+def test_a_kind_not_registered_here_is_said_and_cancelled_naming_it(tmp_path: Path) -> None:
+    # The inbox knows the example's card kind; this front end's process was not told of it.
+    # Dropped unseen, the question waited with "nothing waiting" on screen.
+    inbox = HeadlessInbox(tmp_path / "inbox", ELICIT_TUI_KINDS="tui.examples.card_picker")
+    try:
+        card = inbox.submit({"kind": "card", "message": "Which file?", "cards": [{"name": "a"}]})
+        terminal = AttachedTerminal(
+            tmp_path / "config", inbox.url, env={"ELICIT_TUI_TOKEN": inbox.token}
+        )
+        try:
+            terminal.wait_for_plain("Cannot show 'card' requests here")
+            assert inbox.result(card, wait=10) == {
+                "action": "cancel",
+                "content": None,
+                "reason": "unsupported_kind: card",
+            }
+            terminal.wait_for_plain("ELICIT_TUI_KINDS")
+            terminal.wait_for_plain("Which file?")  # its row in the timeline
+        finally:
+            terminal.close()
+    finally:
+        inbox.stop()
+
+
 @pytest.mark.parametrize(
     ("env", "expected"),
     [

@@ -33,6 +33,11 @@ def modal_for(
 ) -> ElicitationModal[Any]:
     """A new modal for `request`; raises LookupError for a kind no modal shows."""
     modal_class = modal_class_for(request.kind)
+    if modal_class is None and kind(request.kind) is None:
+        raise LookupError(
+            f"kind {request.kind!r} is not registered in this process:"
+            " name its module in ELICIT_TUI_KINDS"
+        )
     if modal_class is None:
         raise LookupError(f"no modal shows requests of kind {request.kind!r}")
     return modal_class(request, deadline=deadline, input_grace=input_grace)

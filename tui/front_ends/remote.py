@@ -21,10 +21,14 @@ from collections.abc import Callable, Iterator
 from typing import Any
 from urllib.parse import quote
 
+from pydantic import ValidationError
+
 from tui.core.front_end import AnswerNotSent
 from tui.core.http_url import http_url_parts
+from tui.core.kinds import kind
 from tui.core.models import ENDED_UNSEEN, ElicitationResult, Request, parse_request
 from tui.core.queue import ANSWERS_KEPT, Answered, QueueEvent, Subscriber
+from tui.core.request_base import RequestBase
 from tui.inbox.discovery import checked_token
 from tui.inbox.wire import result_json
 
@@ -412,9 +416,28 @@ def event_from_wire(data: dict[str, Any]) -> QueueEvent:
     by = data.get("answered_by")
     return QueueEvent(
         kind,
-        parse_request(data["request"]),
+        request_from_wire(data["request"]),
         result=None if result is None else ElicitationResult.model_validate(result),
         deadline=None if deadline_in is None else time.monotonic() + float(deadline_in),
         at=float(data.get("at") or time.time()),
         answered_by=by if isinstance(by, str) else None,
     )
+
+
+def request_from_wire(data: Any) -> Request:
+    """The request an event carries; raises `ValidationError` if it is malformed.
+
+    A request of a kind registered in the inbox but not here (its module is not named by
+    `ELICIT_TUI_KINDS` in this process) is read as the fields every request has: the app then
+    shows it as a kind it cannot show (the person is told, the asker hears `unsupported_kind:
+    name`), as it does any kind it has no modal for, instead of it waiting unseen.
+    """
+    try:
+        return parse_request(data)
+    except ValidationError:
+        name = data.get("kind") if isinstance(data, dict) else None
+        if not isinstance(name, str) or kind(name) is not None:
+            raise
+        return RequestBase.model_validate(
+            {field: data[field] for field in RequestBase.model_fields if field in data}
+        )
