@@ -43,7 +43,9 @@ GREEK = [
 ]  # fmt: skip
 
 
-def ask(tmp_path: Path, *args: str, shown: str, burst: str) -> tuple[int, dict[str, Any]]:
+def ask(
+    tmp_path: Path, *args: str, shown: str, burst: str, **extra_env: str
+) -> tuple[int, dict[str, Any]]:
     """Run `elicit-tui ask ARGS` on an 80x24 pty, wait for `shown`, write `burst` at once."""
     answer = tmp_path / "answer.json"
     env = {k: v for k, v in os.environ.items() if k not in {"COLUMNS", "LINES"}}
@@ -52,6 +54,7 @@ def ask(tmp_path: Path, *args: str, shown: str, burst: str) -> tuple[int, dict[s
         ELICIT_TUI_CONFIG_DIR=str(tmp_path / "config"),
         PYTHON_KEYRING_BACKEND="keyring.backends.fail.Keyring",
         ANSWER=str(answer),
+        **extra_env,
     )
     command = [sys.executable, "-m", "tui.cli.main", "ask", *args]
     child = pexpect.spawn(
@@ -124,3 +127,21 @@ def test_ctrl_q_cancels_as_closed_and_exits_2(tmp_path: Path) -> None:
     result = ask(tmp_path, "text", "Service name?", shown="Service name?", burst="\x11")
 
     assert result == (2, {"action": "cancel", "content": None, "reason": "closed"})
+
+
+def test_a_radio_set_of_one_s_own_modal_is_pressed_before_the_enter_behind_it(
+    tmp_path: Path,
+) -> None:
+    # Space presses a radio button; its set hears of it in a message, after the key. Enter
+    # in the same burst came first and found no colour pressed.
+    request = {"kind": "palette_test", "message": "Accent?", "palette": ["teal", "plum", "sand"]}
+    code, result = ask(
+        tmp_path,
+        "--json",
+        json.dumps(request),
+        shown="Accent?",
+        burst="\x1b[B\x1b[B \r",
+        ELICIT_TUI_KINDS="palette_kind",
+        PYTHONPATH=str(REPO / "tests"),
+    )
+    assert (code, result) == (0, {"action": "accept", "content": "sand", "reason": None})

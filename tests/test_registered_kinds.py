@@ -15,9 +15,8 @@ from typing import Literal
 import pexpect
 import pytest
 from app_driver import SIZE, screen_text, wait_for, wait_for_modal
+from palette_kind import PaletteRequest
 from pydantic import ValidationError
-from textual.app import ComposeResult
-from textual.widgets import RadioButton, RadioSet
 
 from tui import ElicitationApp, ElicitationQueue, ElicitationResult, RequestBase, register_kind
 from tui.app.replay_app import ReplayApp
@@ -28,7 +27,6 @@ from tui.examples.card_picker import EXAMPLE_CARDS, Card, CardRequest, ask_for_a
 from tui.examples.card_picker_modal import CardPickerModal
 from tui.transcript.reader import read_transcript
 from tui.transcript.timing import Timing
-from widgets import ElicitationModal
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -134,26 +132,6 @@ async def test_the_example_shows_agents_card_names_and_previews_literally() -> N
             assert f"{n} {name}" in screen_text(app)
         assert "\x1b" not in screen_text(app)
         assert "\u202e" not in screen_text(app)
-
-
-class PaletteRequest(RequestBase):
-    """A kind of one's own whose modal labels radio buttons with an agent's text."""
-
-    kind: Literal["palette_test"] = "palette_test"
-    palette: list[str]
-
-
-class PaletteModal(ElicitationModal[PaletteRequest]):
-    def compose_body(self) -> ComposeResult:
-        with RadioSet(id="palette"):
-            for name in self.request.palette:
-                yield RadioButton(self.literal(name))
-
-    def content(self) -> str:
-        return self.request.palette[self.query_one(RadioSet).pressed_index]
-
-
-register_kind(PaletteRequest, modal=f"{__name__}:PaletteModal")
 
 
 async def test_literal_gives_any_widget_of_one_s_own_modal_agents_text_as_written() -> None:

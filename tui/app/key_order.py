@@ -10,6 +10,7 @@ of it reach their field, and the keys typed after a Tab go to the field Tab leav
 
 from __future__ import annotations
 
+import asyncio
 import sys
 import time
 import weakref
@@ -33,6 +34,10 @@ Typed = events.Key | events.Paste
 LONGEST_WAIT = 1.0
 """Seconds a key waits for the one before it, at most: a handler stuck on something else
 must not freeze the keyboard."""
+
+SETTLE_TURNS = 20
+"""Turns of the event loop a key waits, at most, for the messages the key before it caused:
+each turn takes a message one widget further up (a radio button's, then its set's)."""
 
 _CHECK_EVERY = 0.05
 """Seconds between checks, while keys wait, that the key being handled can still finish."""
@@ -145,8 +150,22 @@ class KeyOrderApp(App[ResultT], Generic[ResultT]):
     async def on_key_order_app_key_handled(self, message: KeyOrderApp.KeyHandled) -> None:
         message.stop()
         if self._in_flight is not None and self._in_flight.last == message.number:
+            if self._typed:
+                await self._settle()
             self._in_flight = None
             await self._dispatch_typed()
+
+    async def _settle(self) -> None:
+        """Let the widgets of the screen handle the messages the keys just handled posted,
+        before the next key: a radio button pressed by Space tells its set so in a message, and
+        Enter right behind it would otherwise find the set with no button pressed. At most
+        `SETTLE_TURNS` turns of the event loop (a widget that never stops posting must not
+        hold the keyboard)."""
+        for _ in range(SETTLE_TURNS):
+            nodes = self.screen.walk_children(with_self=True)
+            if not any(node.message_queue_size for node in nodes):
+                return
+            await asyncio.sleep(0)
 
     async def _check_in_flight(self) -> None:
         if not self.is_running:
