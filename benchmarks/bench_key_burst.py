@@ -22,7 +22,7 @@ import asyncio
 import statistics
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from textual import events
 from textual.app import App, ComposeResult
@@ -33,6 +33,7 @@ from textual.widgets import Input, OptionList, Tabs
 from tui.app.app import ElicitationApp
 from tui.core.models import ChoiceRequest, Question, QuestionsRequest, Request, TextRequest
 from tui.core.queue import ElicitationQueue
+from widgets.questions import QuestionsModal
 
 
 class BareModal(ModalScreen[None]):
@@ -101,7 +102,7 @@ def on_last_page(app: App[Any], widget: Widget) -> bool:
     """Ours on Review; bare's strip on its fifth tab (its ids count from 1)."""
     if isinstance(widget, Tabs):
         return widget.active == f"tab-{PAGES}"
-    return app.screen.query_one(Tabs).active == "tab-review"
+    return cast("QuestionsModal", app.screen).on_review
 
 
 def batch() -> QuestionsRequest:
