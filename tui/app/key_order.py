@@ -149,20 +149,27 @@ class KeyOrderApp(App[ResultT], Generic[ResultT]):
 
     async def on_key_order_app_key_handled(self, message: KeyOrderApp.KeyHandled) -> None:
         message.stop()
-        if self._in_flight is not None and self._in_flight.last == message.number:
+        flight = self._in_flight
+        if flight is not None and flight.last == message.number:
             if self._typed:
-                await self._settle()
+                await self._settle(flight)
             self._in_flight = None
             await self._dispatch_typed()
 
-    async def _settle(self) -> None:
-        """Let the widgets of the screen handle the messages the keys just handled posted,
+    @staticmethod
+    async def _settle(flight: _InFlight) -> None:
+        """Let the widgets the keys in flight went to handle the messages that handling posted,
         before the next key: a radio button pressed by Space tells its set so in a message, and
-        Enter right behind it would otherwise find the set with no button pressed. At most
-        `SETTLE_TURNS` turns of the event loop (a widget that never stops posting must not
-        hold the keyboard)."""
+        Enter right behind it would otherwise find the set with no button pressed.
+
+        Those messages start in the target or a widget inside it and bubble up the keys' way.
+        At most `SETTLE_TURNS` turns of the event loop: a widget that never stops posting must
+        not hold the keyboard."""
+        target = flight.target()
+        if target is None:
+            return
+        nodes = [*target.walk_children(Widget), *filter(None, (ref() for ref in flight.route))]
         for _ in range(SETTLE_TURNS):
-            nodes = self.screen.walk_children(with_self=True)
             if not any(node.message_queue_size for node in nodes):
                 return
             await asyncio.sleep(0)
