@@ -168,7 +168,7 @@ async def measure(kind: str, fields: int, runs: int, warmup: int) -> list[Timing
         shown.set()
 
     def on_screen_change(screen: Screen[Any]) -> None:
-        if isinstance(screen, modal_type) and not screen.is_mounted:
+        if isinstance(screen, modal_type):  # a new modal, or one kept and reloaded
             screen.call_after_refresh(mark, screen)
 
     go = threading.Semaphore(0)
