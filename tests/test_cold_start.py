@@ -374,7 +374,6 @@ def test_parse_request_builds_the_validator_of_its_own_kind_only() -> None:
         {"kind": "choice", "message": "", "options": ["yes"], "surprise": 1},
         {"kind": "text", "message": "Name?", "min_length": 5, "max_length": 2},
         {"kind": "form", "message": "Deploy", "requested_schema": {"type": "array"}},
-        {"kind": "nothing", "message": "Zebra?"},
         {"message": "Zebra?"},
     ],
 )
@@ -389,6 +388,21 @@ def test_a_refused_request_is_refused_as_the_union_of_kinds_refuses_it(
     assert refused.value.errors(include_context=False) == expected.value.errors(
         include_context=False
     )
+
+
+def test_a_request_of_an_unknown_kind_is_refused_naming_it_the_known_ones_and_the_way_in() -> None:
+    with pytest.raises(ValidationError) as refused:
+        parse_request({"kind": "nothing", "message": "Zebra?"})
+    (problem,) = refused.value.errors(include_url=False)
+    assert (problem["type"], problem["loc"], problem["input"]) == (
+        "unknown_kind",
+        ("kind",),
+        "nothing",
+    )
+    assert problem["msg"].startswith(
+        "'nothing' is not a kind registered here (registered: 'text', 'choice', 'multi_choice',"
+    )
+    assert problem["msg"].endswith("whose ELICIT_TUI_KINDS names the module that registers it")
 
 
 def test_every_built_in_kind_names_a_modal_of_its_own_module() -> None:

@@ -22,6 +22,7 @@ from pydantic import (
     field_validator,
     model_validator,
 )
+from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from tui.core.kinds import kind, kind_names, register_kind
 from tui.core.one_line import one_line
@@ -720,6 +721,8 @@ def parse_request(data: dict[str, Any]) -> Request:
     `pydantic.ValidationError` naming the field, or the registered kinds for an unknown one."""
     name = data.get("kind") if isinstance(data, dict) else None
     found = kind(name) if isinstance(name, str) else None
+    if isinstance(name, str) and found is None:
+        raise _unknown_kind(name)
     if found is not None:
         # A request of a known kind is validated by its own model alone, so the first one
         # builds one validator, not one for every kind (a cold start's largest single cost).
@@ -729,6 +732,22 @@ def parse_request(data: dict[str, Any]) -> Request:
             pass  # refused the same either way; the union's error says which kind it tried
     request: Request = request_adapter().validate_python(data)
     return request
+
+
+def _unknown_kind(name: str) -> ValidationError:
+    """The refusal of a request whose kind is not registered in this process, saying how a
+    kind of one's own gets registered (a process that never imported its module: `serve`,
+    `ask`, `replay`)."""
+    known = ", ".join(repr(known) for known in kind_names())
+    problem = PydanticCustomError(
+        "unknown_kind",
+        "{kind} is not a kind registered here (registered: {known}); a kind of your own is"
+        " registered in a process whose ELICIT_TUI_KINDS names the module that registers it",
+        {"kind": repr(name), "known": known},
+    )
+    return ValidationError.from_exception_data(
+        "Request", [InitErrorDetails(type=problem, loc=("kind",), input=name)]
+    )
 
 
 UNSUPPORTED_KIND = "unsupported_kind"
