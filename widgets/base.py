@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Awaitable, Callable, Hashable
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
@@ -37,6 +38,16 @@ scrolls in its own frame in the room the rest leaves, and the body does not scro
 FITTED_ROWS = 5
 """The fewest rows, its frame's included, a dialog too tall for the screen fits its `FITTED`
 part in; with less room left, the body scrolls instead."""
+
+
+def _is_open_menu(widget: Widget | None) -> bool:
+    """True for the open menu of a `Select`, which takes Enter to pick its highlighted option.
+
+    The module of `Select` is not imported here (a dialog without one should not load it):
+    until something has loaded it, no widget can be its menu.
+    """
+    select = sys.modules.get("textual.widgets._select")
+    return select is not None and isinstance(widget, select.SelectOverlay)
 
 
 class InvalidAnswer(ValueError):
@@ -368,7 +379,8 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "scroll_message":
             return self._message_box is not None and self._message_box.max_scroll_y > 0
-        return True
+        # Enter goes to the open menu of a Select, which picks the option it highlights.
+        return not (action == "submit" and _is_open_menu(self.focused))
 
     def action_scroll_message(self, lines: int) -> None:
         if self._message_box is not None:
