@@ -1,12 +1,13 @@
-"""A kind of one's own whose modal is a Textual RadioSet, labelled with an agent's text: a
-radio set learns which button was pressed from a message, after the key that pressed it."""
+"""Kinds of one's own whose modals use stock Textual widgets that act after the key that
+moves them: a RadioSet learns which button was pressed from a message, and a Select opens
+its menu and focuses it through the app's queue."""
 
 from __future__ import annotations
 
 from typing import Literal
 
 from textual.app import ComposeResult
-from textual.widgets import RadioButton, RadioSet
+from textual.widgets import RadioButton, RadioSet, Select
 
 from tui import RequestBase, register_kind
 from widgets import ElicitationModal, InvalidAnswer
@@ -37,4 +38,30 @@ class PaletteModal(ElicitationModal[PaletteRequest]):
         return self.request.palette[palette.pressed_index]
 
 
-register_kind(PaletteRequest, modal="palette_kind:PaletteModal")
+register_kind(PaletteRequest, modal="stock_widget_kinds:PaletteModal")
+
+
+class SizeRequest(RequestBase):
+    """Pick one of `sizes` from a drop-down; the content is its name."""
+
+    kind: Literal["size_test"] = "size_test"
+    sizes: list[str]
+
+
+class SizeModal(ElicitationModal[SizeRequest]):
+    """Down opens the menu, Enter in the menu picks, Enter then accepts."""
+
+    def compose_body(self) -> ComposeResult:
+        yield Select([(self.literal(size), size) for size in self.request.sizes])
+
+    def fill(self) -> None:
+        self.query_one(Select).focus()
+
+    def content(self) -> str:
+        picked = self.query_one(Select).value
+        if picked == Select.NULL:
+            raise InvalidAnswer("Pick a size first.", self.query_one(Select))
+        return str(picked)
+
+
+register_kind(SizeRequest, modal="stock_widget_kinds:SizeModal")

@@ -141,7 +141,25 @@ def test_a_radio_set_of_one_s_own_modal_is_pressed_before_the_enter_behind_it(
         json.dumps(request),
         shown="Accent?",
         burst="\x1b[B\x1b[B \r",
-        ELICIT_TUI_KINDS="palette_kind",
+        ELICIT_TUI_KINDS="stock_widget_kinds",
         PYTHONPATH=str(REPO / "tests"),
     )
     assert (code, result) == (0, {"action": "accept", "content": "sand", "reason": None})
+
+
+def test_a_select_of_one_s_own_modal_opens_takes_the_keys_after_it_and_picks(
+    tmp_path: Path,
+) -> None:
+    # Down opens the menu and focuses it through the app's queue: the next Down went to the
+    # closed Select, and both Enters were the dialog's, refused with no size picked.
+    request = {"kind": "size_test", "message": "Size?", "sizes": ["small", "medium", "large"]}
+    code, result = ask(
+        tmp_path,
+        "--json",
+        json.dumps(request),
+        shown="Size?",
+        burst="\x1b[B\x1b[B\x1b[B\r\r",
+        ELICIT_TUI_KINDS="stock_widget_kinds",
+        PYTHONPATH=str(REPO / "tests"),
+    )
+    assert (code, result) == (0, {"action": "accept", "content": "medium", "reason": None})

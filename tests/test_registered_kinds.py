@@ -15,8 +15,8 @@ from typing import Literal
 import pexpect
 import pytest
 from app_driver import SIZE, screen_text, wait_for, wait_for_modal
-from palette_kind import PaletteRequest
 from pydantic import ValidationError
+from stock_widget_kinds import PaletteRequest, SizeRequest
 
 from tui import ElicitationApp, ElicitationQueue, ElicitationResult, RequestBase, register_kind
 from tui.app.replay_app import ReplayApp
@@ -153,6 +153,30 @@ async def test_literal_gives_any_widget_of_one_s_own_modal_agents_text_as_writte
         await pilot.press("down", "space", "enter")
         await wait_for(pilot, lambda: bool(results))
     assert (results[0].action, results[0].content) == ("accept", "[b]bold[/b]")
+
+
+async def test_enter_in_the_open_menu_of_a_select_picks_and_then_accepts() -> None:
+    # The dialog's Enter accepted with the menu open, whatever it highlighted.
+    results: list[ElicitationResult] = []
+    app = ElicitationApp(
+        ElicitationQueue(),
+        lambda queue: results.append(
+            queue.ask(SizeRequest(message="Size?", sizes=["small", "medium", "large"]))
+        ),
+        input_grace=0,
+    )
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_modal(pilot, "Size?")
+        await wait_for(pilot, lambda: "⏎ Accept" in screen_text(app))
+        await pilot.press("down")
+        await wait_for(pilot, lambda: "Dismiss menu" in screen_text(app))
+        assert "⏎ Accept" not in screen_text(app)
+        await pilot.press("down", "down", "enter")
+        await wait_for(pilot, lambda: "⏎ Accept" in screen_text(app))
+        assert results == []
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: bool(results))
+    assert (results[0].action, results[0].content) == ("accept", "medium")
 
 
 async def test_a_front_end_without_the_modal_cancels_naming_the_kind() -> None:

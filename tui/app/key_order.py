@@ -150,9 +150,19 @@ class KeyOrderApp(App[ResultT], Generic[ResultT]):
     async def on_key_order_app_key_handled(self, message: KeyOrderApp.KeyHandled) -> None:
         message.stop()
         flight = self._in_flight
-        if flight is not None and flight.last == message.number:
-            if self._typed:
-                await self._settle(flight)
+        if flight is None or flight.last != message.number:
+            return
+        if not self._typed:
+            self._in_flight = None
+            return
+        await self._settle(flight)
+        # The keys' bindings ran as the keys reached the app, just before this message: what
+        # they left in the app's own queue comes before the next key. A `focus()` is one: a
+        # Select's Down opens its menu and focuses it, and the next Down is the menu's.
+        self.call_later(self._next_key, flight)
+
+    async def _next_key(self, flight: _InFlight) -> None:
+        if self._in_flight is flight:
             self._in_flight = None
             await self._dispatch_typed()
 
