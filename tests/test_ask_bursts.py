@@ -129,37 +129,37 @@ def test_ctrl_q_cancels_as_closed_and_exits_2(tmp_path: Path) -> None:
     assert result == (2, {"action": "cancel", "content": None, "reason": "closed"})
 
 
-def test_a_radio_set_of_one_s_own_modal_is_pressed_before_the_enter_behind_it(
-    tmp_path: Path,
+STOCK_WIDGETS = [
+    # Space presses a radio button; its set hears of it in a message, after the key. Enter in
+    # the same burst came first and found no colour pressed.
+    (
+        {"kind": "palette_test", "message": "Accent?", "palette": ["teal", "plum", "sand"]},
+        "\x1b[B\x1b[B \r",
+        "sand",
+    ),
+    # Down opens a Select's menu and focuses it through the app's queue: the next Down went to
+    # the closed Select, and both Enters were the dialog's, refused with no size picked.
+    (
+        {"kind": "size_test", "message": "Accent?", "sizes": ["small", "medium", "large"]},
+        "\x1b[B\x1b[B\x1b[B\r\r",
+        "medium",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("request_data", "burst", "picked"), STOCK_WIDGETS, ids=["radio_set", "select"]
+)
+def test_stock_widgets_of_one_s_own_modal_take_a_burst_in_order(
+    tmp_path: Path, request_data: dict[str, Any], burst: str, picked: str
 ) -> None:
-    # Space presses a radio button; its set hears of it in a message, after the key. Enter
-    # in the same burst came first and found no colour pressed.
-    request = {"kind": "palette_test", "message": "Accent?", "palette": ["teal", "plum", "sand"]}
     code, result = ask(
         tmp_path,
         "--json",
-        json.dumps(request),
+        json.dumps(request_data),
         shown="Accent?",
-        burst="\x1b[B\x1b[B \r",
+        burst=burst,
         ELICIT_TUI_KINDS="stock_widget_kinds",
         PYTHONPATH=str(REPO / "tests"),
     )
-    assert (code, result) == (0, {"action": "accept", "content": "sand", "reason": None})
-
-
-def test_a_select_of_one_s_own_modal_opens_takes_the_keys_after_it_and_picks(
-    tmp_path: Path,
-) -> None:
-    # Down opens the menu and focuses it through the app's queue: the next Down went to the
-    # closed Select, and both Enters were the dialog's, refused with no size picked.
-    request = {"kind": "size_test", "message": "Size?", "sizes": ["small", "medium", "large"]}
-    code, result = ask(
-        tmp_path,
-        "--json",
-        json.dumps(request),
-        shown="Size?",
-        burst="\x1b[B\x1b[B\x1b[B\r\r",
-        ELICIT_TUI_KINDS="stock_widget_kinds",
-        PYTHONPATH=str(REPO / "tests"),
-    )
-    assert (code, result) == (0, {"action": "accept", "content": "medium", "reason": None})
+    assert (code, result) == (0, {"action": "accept", "content": picked, "reason": None})
