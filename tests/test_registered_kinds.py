@@ -219,6 +219,37 @@ def test_elicit_tui_kinds_imports_the_modules_that_register_kinds() -> None:
     assert done.stdout.split() == ["CardRequest", "False"]
 
 
+def test_a_module_elicit_tui_kinds_names_that_cannot_load_is_named_and_the_rest_still_load() -> (
+    None
+):
+    # A typo raised ModuleNotFoundError out of `ask`: a traceback, and exit status 1, which
+    # says "declined".
+    env = {**os.environ, "ELICIT_TUI_KINDS": "no_such_kinds_module, tui.examples.card_picker"}
+    card = {"kind": "card", "message": "Pick", "cards": [{"name": "a"}]}
+    code = f"import tui\nprint(type(tui.parse_request({card!r})).__name__)"
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True, text=True
+    )
+    assert (done.returncode, done.stdout) == (0, "CardRequest\n")
+
+    colour = json.dumps({"kind": "colour", "message": "Accent?", "palette": ["teal"]})
+    done = subprocess.run(
+        [sys.executable, "-m", "tui.cli.main", "ask", "--json", colour],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+    )
+    assert done.returncode == 3
+    assert "Traceback" not in done.stderr
+    assert "kind: 'colour' is not a kind registered here" in done.stderr
+    assert (
+        "ELICIT_TUI_KINDS names no_such_kinds_module, which cannot be imported"
+        " (ModuleNotFoundError: No module named 'no_such_kinds_module')" in done.stderr
+    )
+
+
 def test_the_example_runs_with_python_dash_m_and_prints_the_pick() -> None:
     child = pexpect.spawn(
         sys.executable,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import Any
 
-from tui.core.kinds import kind
+from tui.core.kinds import kind, unloaded_kind_modules
 from tui.core.models import Request
 from widgets.base import ElicitationModal
 
@@ -36,7 +36,7 @@ def modal_for(
     if modal_class is None and kind(request.kind) is None:
         raise LookupError(
             f"kind {request.kind!r} is not registered in this process:"
-            " name its module in ELICIT_TUI_KINDS"
+            f" name its module in ELICIT_TUI_KINDS{unloaded_kind_modules()}"
         )
     if modal_class is None:
         raise LookupError(f"no modal shows requests of kind {request.kind!r}")

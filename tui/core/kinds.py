@@ -9,6 +9,7 @@ front end first shows that kind, so registering a kind never loads Textual.
 from __future__ import annotations
 
 import importlib
+import logging
 import os
 import threading
 from dataclasses import dataclass
@@ -35,6 +36,10 @@ _lock = threading.Lock()
 _kinds: dict[str, Kind] = {}
 _modules_loaded: str | None = None
 """The value of `ELICIT_TUI_KINDS` whose modules were imported last."""
+_import_failures: dict[str, str] = {}
+"""Each module of that value that could not be imported, and why."""
+
+_log = logging.getLogger(__name__)
 
 
 def register_kind(model: type[ModelT], *, modal: str | None = None) -> type[ModelT]:
@@ -83,14 +88,32 @@ def kind_names() -> list[str]:
 
 
 def _load_kind_modules() -> bool:
-    """Import the modules `ELICIT_TUI_KINDS` names, once per value; True if this call did."""
+    """Import the modules `ELICIT_TUI_KINDS` names, once per value; True if this call did.
+
+    A module that cannot be imported (a typo, a module of the program that raises) is noted,
+    not raised: the request that wanted a kind from it is refused as of an unknown kind, with
+    the reason (`unloaded_kind_modules`), and the process goes on.
+    """
     global _modules_loaded
     wanted = os.environ.get(KINDS_VARIABLE, "")
     with _lock:
         if not wanted.strip() or wanted == _modules_loaded:
             return False
         _modules_loaded = wanted
-    for name in wanted.split(","):
-        if name.strip():
-            importlib.import_module(name.strip())
+        _import_failures.clear()
+    for name in filter(None, (part.strip() for part in wanted.split(","))):
+        try:
+            importlib.import_module(name)
+        except Exception as error:  # a program's module: its failure must not end this process
+            _import_failures[name] = f"{type(error).__name__}: {error}"
+            _log.warning("%s names %s, which cannot be imported: %s", KINDS_VARIABLE, name, error)
     return True
+
+
+def unloaded_kind_modules() -> str:
+    """The modules `ELICIT_TUI_KINDS` names that could not be imported, and why, as a clause
+    for an error message about an unknown kind ("" if every one was imported)."""
+    return "".join(
+        f"; {KINDS_VARIABLE} names {name}, which cannot be imported ({why})"
+        for name, why in list(_import_failures.items())
+    )

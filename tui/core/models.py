@@ -24,7 +24,7 @@ from pydantic import (
 )
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
-from tui.core.kinds import kind, kind_names, register_kind
+from tui.core.kinds import kind, kind_names, register_kind, unloaded_kind_modules
 from tui.core.one_line import one_line
 from tui.core.options import Option
 from tui.core.request_base import RequestBase
@@ -742,8 +742,9 @@ def _unknown_kind(name: str) -> ValidationError:
     problem = PydanticCustomError(
         "unknown_kind",
         "{kind} is not a kind registered here (registered: {known}); a kind of your own is"
-        " registered in a process whose ELICIT_TUI_KINDS names the module that registers it",
-        {"kind": repr(name), "known": known},
+        " registered in a process whose ELICIT_TUI_KINDS names the module that registers"
+        " it{unloaded}",
+        {"kind": repr(name), "known": known, "unloaded": unloaded_kind_modules()},
     )
     return ValidationError.from_exception_data(
         "Request", [InitErrorDetails(type=problem, loc=("kind",), input=name)]
