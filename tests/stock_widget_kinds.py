@@ -1,13 +1,13 @@
 """Kinds of one's own whose modals use stock Textual widgets that act after the key that
-moves them: a RadioSet learns which button was pressed from a message, and a Select opens
-its menu and focuses it through the app's queue."""
+moves them (a RadioSet learns which button was pressed from a message, a Select opens its
+menu and focuses it through the app's queue) or take Enter themselves (a TextArea)."""
 
 from __future__ import annotations
 
 from typing import Literal
 
 from textual.app import ComposeResult
-from textual.widgets import RadioButton, RadioSet, Select
+from textual.widgets import RadioButton, RadioSet, Select, TextArea
 
 from tui import RequestBase, register_kind
 from widgets import ElicitationModal, InvalidAnswer
@@ -65,3 +65,25 @@ class SizeModal(ElicitationModal[SizeRequest]):
 
 
 register_kind(SizeRequest, modal="stock_widget_kinds:SizeModal")
+
+
+class LinesRequest(RequestBase):
+    """Write a note of several lines; the content is its text."""
+
+    kind: Literal["lines_test"] = "lines_test"
+
+
+class LinesModal(ElicitationModal[LinesRequest]):
+    """Enter starts a line, Ctrl+S accepts."""
+
+    def compose_body(self) -> ComposeResult:
+        yield TextArea()
+
+    def fill(self) -> None:
+        self.query_one(TextArea).focus()
+
+    def content(self) -> str:
+        return self.query_one(TextArea).text
+
+
+register_kind(LinesRequest, modal="stock_widget_kinds:LinesModal")

@@ -144,11 +144,13 @@ STOCK_WIDGETS = [
         "\x1b[B\x1b[B\x1b[B\r\r",
         "medium",
     ),
+    # Enter in a text area starts a line; Ctrl+S accepts. Enter accepted "first" alone.
+    ({"kind": "lines_test", "message": "Accent?"}, "first\rsecond\x13", "first\nsecond"),
 ]
 
 
 @pytest.mark.parametrize(
-    ("request_data", "burst", "picked"), STOCK_WIDGETS, ids=["radio_set", "select"]
+    ("request_data", "burst", "picked"), STOCK_WIDGETS, ids=["radio_set", "select", "text_area"]
 )
 def test_stock_widgets_of_one_s_own_modal_take_a_burst_in_order(
     tmp_path: Path, request_data: dict[str, Any], burst: str, picked: str

@@ -16,7 +16,7 @@ import pexpect
 import pytest
 from app_driver import SIZE, screen_text, wait_for, wait_for_modal
 from pydantic import ValidationError
-from stock_widget_kinds import PaletteRequest, SizeRequest
+from stock_widget_kinds import LinesRequest, PaletteRequest, SizeRequest
 
 from tui import ElicitationApp, ElicitationQueue, ElicitationResult, RequestBase, register_kind
 from tui.app.replay_app import ReplayApp
@@ -177,6 +177,25 @@ async def test_enter_in_the_open_menu_of_a_select_picks_and_then_accepts() -> No
         await pilot.press("enter")
         await wait_for(pilot, lambda: bool(results))
     assert (results[0].action, results[0].content) == ("accept", "medium")
+
+
+async def test_enter_in_a_text_area_starts_a_line_and_ctrl_s_accepts() -> None:
+    results: list[ElicitationResult] = []
+    app = ElicitationApp(
+        ElicitationQueue(),
+        lambda queue: results.append(queue.ask(LinesRequest(message="Release notes?"))),
+        input_grace=0,
+    )
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_modal(pilot, "Release notes?")
+        await wait_for(pilot, lambda: "^s Accept" in screen_text(app))
+        assert "⏎ Accept" not in screen_text(app)
+        await pilot.press("a", "enter", "b")
+        await pilot.pause()
+        assert results == []
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: bool(results))
+    assert (results[0].action, results[0].content) == ("accept", "a\nb")
 
 
 async def test_a_front_end_without_the_modal_cancels_naming_the_kind() -> None:

@@ -50,6 +50,13 @@ def _is_open_menu(widget: Widget | None) -> bool:
     return select is not None and isinstance(widget, select.SelectOverlay)
 
 
+def _is_text_area(widget: Widget | None) -> bool:
+    """True for a `TextArea`, which takes Enter to start a line (its module is not imported
+    here either)."""
+    text_area = sys.modules.get("textual.widgets._text_area")
+    return text_area is not None and isinstance(widget, text_area.TextArea)
+
+
 class InvalidAnswer(ValueError):
     """What the person entered cannot be accepted; `widget` is where to put the focus."""
 
@@ -110,17 +117,21 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         # Shown only while the question is too long for its room (see `check_action`).
         Binding("shift+down", "scroll_message(1)", "Scroll question", key_display="⇧↑↓"),
         Binding("shift+up", "scroll_message(-1)", "Scroll question", show=False),
+        # Shown and bound only while a text area has the focus, where Enter starts a line;
+        # last, so that a kind's own Ctrl+S keeps its place in the footer.
+        Binding("ctrl+s", "accept_text", "Accept"),
     ]
     """
     | Key(s) | Description |
     | :- | :- |
-    | enter | Accept the answer (a kind may first move to its next field). |
+    | enter | Accept the answer (a kind may first move to its next field); in a `Select`'s open menu, pick; in a `TextArea`, start a line. |
     | escape | Cancel: the agent learns the question was dismissed. |
     | ctrl+n | Decline: the person refuses to answer. |
     | ctrl+q | Quit the app. |
     | ctrl+c | What it does on the app's main screen (say how to quit). |
     | ctrl+z | What it does on the app's main screen (stop the process until `fg`). |
     | shift+down, shift+up | Scroll a question too long for the screen (its answers keep their room). |
+    | ctrl+s | Accept the answer, from a `TextArea`. |
     """
 
     ERROR_LINE_AHEAD: ClassVar[bool] = False
@@ -379,8 +390,13 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "scroll_message":
             return self._message_box is not None and self._message_box.max_scroll_y > 0
-        # Enter goes to the open menu of a Select, which picks the option it highlights.
-        return not (action == "submit" and _is_open_menu(self.focused))
+        if action == "submit":
+            # Enter goes to the open menu of a Select, which picks the option it highlights,
+            # and to a text area, where it starts a line (Ctrl+S accepts from there).
+            return not (_is_open_menu(self.focused) or _is_text_area(self.focused))
+        if action == "accept_text":
+            return _is_text_area(self.focused)
+        return True
 
     def action_scroll_message(self, lines: int) -> None:
         if self._message_box is not None:
@@ -501,6 +517,8 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
                 invalid.widget.focus()
             return
         self.accept_content(content)
+
+    action_accept_text = action_accept
 
     def accept_content(self, content: Any) -> None:
         """Dismiss with `content` accepted; a kind may do more first (store a secret, ...)."""
