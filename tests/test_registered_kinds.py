@@ -44,6 +44,13 @@ def card_request(message: str = "Which file should I open next?") -> CardRequest
     return CardRequest(message=message, cards=EXAMPLE_CARDS)
 
 
+def asking(request: RequestBase, results: list[ElicitationResult]) -> ElicitationApp:
+    """An app whose agent asks `request` and appends its result to `results`."""
+    return ElicitationApp(
+        ElicitationQueue(), lambda queue: results.append(queue.ask(request)), input_grace=0
+    )
+
+
 def test_parse_request_builds_a_registered_kind_and_names_it_among_the_known_ones() -> None:
     data = {"kind": "card", "message": "Pick", "cards": [{"name": "a", "preview": "A"}]}
     request = parse_request(data)
@@ -138,13 +145,7 @@ async def test_literal_gives_any_widget_of_one_s_own_modal_agents_text_as_writte
     # A radio button parses a string label as markup: `[/x]` given as `scrubbed()` returns
     # it crashes the app.
     results: list[ElicitationResult] = []
-    app = ElicitationApp(
-        ElicitationQueue(),
-        lambda queue: results.append(
-            queue.ask(PaletteRequest(message="Colour?", palette=AGENTS_TEXT))
-        ),
-        input_grace=0,
-    )
+    app = asking(PaletteRequest(message="Colour?", palette=AGENTS_TEXT), results)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for_modal(pilot, "Colour?")
         text = screen_text(app)
@@ -158,13 +159,7 @@ async def test_literal_gives_any_widget_of_one_s_own_modal_agents_text_as_writte
 async def test_enter_in_the_open_menu_of_a_select_picks_and_then_accepts() -> None:
     # The dialog's Enter accepted with the menu open, whatever it highlighted.
     results: list[ElicitationResult] = []
-    app = ElicitationApp(
-        ElicitationQueue(),
-        lambda queue: results.append(
-            queue.ask(SizeRequest(message="Size?", sizes=["small", "medium", "large"]))
-        ),
-        input_grace=0,
-    )
+    app = asking(SizeRequest(message="Size?", sizes=["small", "medium", "large"]), results)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for_modal(pilot, "Size?")
         await wait_for(pilot, lambda: "⏎ Accept" in screen_text(app))
@@ -181,11 +176,7 @@ async def test_enter_in_the_open_menu_of_a_select_picks_and_then_accepts() -> No
 
 async def test_enter_in_a_text_area_starts_a_line_and_ctrl_s_accepts() -> None:
     results: list[ElicitationResult] = []
-    app = ElicitationApp(
-        ElicitationQueue(),
-        lambda queue: results.append(queue.ask(LinesRequest(message="Release notes?"))),
-        input_grace=0,
-    )
+    app = asking(LinesRequest(message="Release notes?"), results)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for_modal(pilot, "Release notes?")
         await wait_for(pilot, lambda: "^s Accept" in screen_text(app))
