@@ -1,13 +1,14 @@
 """Kinds of one's own whose modals use stock Textual widgets that act after the key that
 moves them (a RadioSet learns which button was pressed from a message, a Select opens its
-menu and focuses it through the app's queue) or take Enter themselves (a TextArea)."""
+menu and focuses it through the app's queue) or take Enter themselves (a TextArea, a
+Button)."""
 
 from __future__ import annotations
 
 from typing import Literal
 
 from textual.app import ComposeResult
-from textual.widgets import RadioButton, RadioSet, Select, TextArea
+from textual.widgets import Button, Input, RadioButton, RadioSet, Select, TextArea
 
 from tui import RequestBase, register_kind
 from widgets import ElicitationModal, InvalidAnswer
@@ -87,3 +88,33 @@ class LinesModal(ElicitationModal[LinesRequest]):
 
 
 register_kind(LinesRequest, modal="stock_widget_kinds:LinesModal")
+
+
+class NameRequest(RequestBase):
+    """Type a name, or have one suggested; the content is the name."""
+
+    kind: Literal["name_test"] = "name_test"
+    suggestion: str
+
+
+class NameModal(ElicitationModal[NameRequest]):
+    """Enter on the Suggest button fills the field; Enter in the field accepts."""
+
+    def compose_body(self) -> ComposeResult:
+        yield Input()
+        yield Button("Suggest")
+
+    def fill(self) -> None:
+        self.query_one(Input).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        field = self.query_one(Input)
+        field.value = self.request.suggestion
+        field.focus()
+
+    def content(self) -> str:
+        return self.query_one(Input).value
+
+
+register_kind(NameRequest, modal="stock_widget_kinds:NameModal")

@@ -16,7 +16,7 @@ import pexpect
 import pytest
 from app_driver import SIZE, screen_text, wait_for, wait_for_modal
 from pydantic import ValidationError
-from stock_widget_kinds import LinesRequest, PaletteRequest, SizeRequest
+from stock_widget_kinds import LinesRequest, NameRequest, PaletteRequest, SizeRequest
 
 from tui import ElicitationApp, ElicitationQueue, ElicitationResult, RequestBase, register_kind
 from tui.app.replay_app import ReplayApp
@@ -187,6 +187,20 @@ async def test_enter_in_a_text_area_starts_a_line_and_ctrl_s_accepts() -> None:
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: bool(results))
     assert (results[0].action, results[0].content) == ("accept", "a\nb")
+
+
+async def test_enter_on_a_button_of_one_s_own_presses_it() -> None:
+    # Enter accepted the dialog from the button: a keyboard could not press it at all.
+    results: list[ElicitationResult] = []
+    app = asking(NameRequest(message="Service name?", suggestion="orders-api"), results)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_modal(pilot, "Service name?")
+        await pilot.press("tab", "enter")
+        await wait_for(pilot, lambda: "orders-api" in screen_text(app))
+        assert results == []
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: bool(results))
+    assert (results[0].action, results[0].content) == ("accept", "orders-api")
 
 
 async def test_a_front_end_without_the_modal_cancels_naming_the_kind() -> None:

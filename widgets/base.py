@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Awaitable, Callable, Hashable
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
 
 from rich.text import Text
 from textual import events
@@ -26,7 +26,7 @@ from widgets.literal import literal, shown
 from widgets.style_context import skip_needless_restyle, style_context
 
 if TYPE_CHECKING:
-    from textual.widgets import SelectionList
+    from textual.widgets import Button, SelectionList
 
 RequestT = TypeVar("RequestT", bound=Request)
 
@@ -40,21 +40,22 @@ FITTED_ROWS = 5
 part in; with less room left, the body scrolls instead."""
 
 
-def _is_open_menu(widget: Widget | None) -> bool:
-    """True for the open menu of a `Select`, which takes Enter to pick its highlighted option.
+def _is_stock(widget: Widget | None, module: str, name: str) -> bool:
+    """True if `widget` is Textual's widget `name`, of `textual.widgets.<module>`.
 
-    The module of `Select` is not imported here (a dialog without one should not load it):
-    until something has loaded it, no widget can be its menu.
+    That module is not imported here (a dialog without such a widget should not load it):
+    until something has loaded it, no widget can be one.
     """
-    select = sys.modules.get("textual.widgets._select")
-    return select is not None and isinstance(widget, select.SelectOverlay)
+    loaded = sys.modules.get(f"textual.widgets.{module}")
+    return loaded is not None and isinstance(widget, getattr(loaded, name))
 
 
-def _is_text_area(widget: Widget | None) -> bool:
-    """True for a `TextArea`, which takes Enter to start a line (its module is not imported
-    here either)."""
-    text_area = sys.modules.get("textual.widgets._text_area")
-    return text_area is not None and isinstance(widget, text_area.TextArea)
+def _takes_enter(widget: Widget | None) -> bool:
+    """True for a widget that takes Enter itself: the open menu of a `Select` (to pick the
+    option it highlights) and a `TextArea` (to start a line)."""
+    return _is_stock(widget, "_select", "SelectOverlay") or _is_stock(
+        widget, "_text_area", "TextArea"
+    )
 
 
 class InvalidAnswer(ValueError):
@@ -393,9 +394,9 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         if action == "submit":
             # Enter goes to the open menu of a Select, which picks the option it highlights,
             # and to a text area, where it starts a line (Ctrl+S accepts from there).
-            return not (_is_open_menu(self.focused) or _is_text_area(self.focused))
+            return not _takes_enter(self.focused)
         if action == "accept_text":
-            return _is_text_area(self.focused)
+            return _is_stock(self.focused, "_text_area", "TextArea")
         return True
 
     def action_scroll_message(self, lines: int) -> None:
@@ -504,7 +505,12 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
 
     def action_submit(self) -> Awaitable[None] | None:
         """Enter: accept; a kind with several fields may move to the next one instead (the
-        app handles the next key once what this returns, if anything, is awaited)."""
+        app handles the next key once what this returns, if anything, is awaited). On a
+        button of the dialog's own, Enter presses it, as it does anywhere else."""
+        focused = self.focused
+        if _is_stock(focused, "_button", "Button"):
+            cast("Button", focused).press()
+            return None
         self.action_accept()
         return None
 
