@@ -146,11 +146,20 @@ STOCK_WIDGETS = [
     ),
     # Enter in a text area starts a line; Ctrl+S accepts. Enter accepted "first" alone.
     ({"kind": "lines_test", "message": "Accent?"}, "first\rsecond\x13", "first\nsecond"),
+    # Enter on a button presses it, and the button's handler fills the field; the Enter
+    # behind it came first and pressed the button again.
+    (
+        {"kind": "name_test", "message": "Accent?", "suggestion": "orders-api"},
+        "\t\r\r",
+        "orders-api",
+    ),
 ]
 
 
 @pytest.mark.parametrize(
-    ("request_data", "burst", "picked"), STOCK_WIDGETS, ids=["radio_set", "select", "text_area"]
+    ("request_data", "burst", "picked"),
+    STOCK_WIDGETS,
+    ids=["radio_set", "select", "text_area", "button"],
 )
 def test_stock_widgets_of_one_s_own_modal_take_a_burst_in_order(
     tmp_path: Path, request_data: dict[str, Any], burst: str, picked: str

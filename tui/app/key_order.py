@@ -217,8 +217,10 @@ class KeyOrderApp(App[ResultT], Generic[ResultT]):
             # Where Textual forwards a key that no priority binding takes.
             target = self.focused or self.screen
             await super().on_event(event)
-            if not event.is_forwarded:
-                continue  # a priority binding handled it, here and now
+            if not event.is_forwarded and not self._typed:
+                continue  # a priority binding handled it, here and now, and no key waits
+            # Forwarded, or handled by a priority binding with keys waiting: what it set off
+            # (a button's press, a focus moved) is handled before the next key.
             self._dispatched += 1
             if not target.post_message(self.KeyHandled(self._dispatched)):
                 continue  # the target is closing: nothing more will come of the key
