@@ -211,4 +211,31 @@ def test_under_a_pty_ask_to_prints_the_answer(inbox: InboxProcess) -> None:
     answering.join(10)
 
     assert child.exitstatus == 0
+    # The answer, after the line saying where the question waits if it took a moment.
+    lines = (child.before or "").strip().splitlines()
+    assert lines[-1] == "Ada"
+    assert all(line.startswith("elicit-tui ask: waiting for an answer") for line in lines[:-1])
+
+
+def test_under_a_pty_ask_to_says_where_a_question_waits_unanswered(inbox: InboxProcess) -> None:
+    # Printing nothing, a question waiting in the inbox looked like a hung command.
+    child = pexpect.spawn(
+        ASK[0],
+        [*ASK[1:], "--to", inbox.base, "--token", inbox.token, "--raw", "text", "Name?"],
+        env={**os.environ, "TERM": "xterm"},
+        encoding="utf-8",
+        timeout=20,
+    )
+    try:
+        child.expect_exact(
+            f"elicit-tui ask: waiting for an answer at {inbox.base} (Ctrl+C withdraws it)"
+        )
+        (pending,) = inbox.wait_pending(1)
+        inbox.answer(pending["id"], {"action": "accept", "content": "Ada"})
+        child.expect(pexpect.EOF)
+        child.close()
+    finally:
+        if child.isalive():
+            child.terminate(force=True)
+    assert child.exitstatus == 0
     assert (child.before or "").strip() == "Ada"

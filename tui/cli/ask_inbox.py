@@ -6,8 +6,15 @@ Nothing is drawn here, so no terminal is needed: a hook, a CI job or a container
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
 from tui.core.models import ElicitationResult, Request
+
+if TYPE_CHECKING:
+    from tui.inbox.remote_queue import RemoteQueue
+
+SAY_WAITING_AFTER = 0.5
+"""Seconds a question waits unanswered before `ask` says, on a terminal, where it waits."""
 
 
 def ask_inbox(request: Request, url: str | None, token: str | None) -> ElicitationResult:
@@ -25,7 +32,7 @@ def ask_inbox(request: Request, url: str | None, token: str | None) -> Elicitati
 
     queue = RemoteQueue(url, token)
     try:
-        result = queue.ask(request)
+        result = _answer(queue, request)
     except KeyboardInterrupt:
         return ElicitationResult(action="cancel", reason="interrupted")
     except InboxRefusedError as refused:
@@ -45,3 +52,27 @@ def ask_inbox(request: Request, url: str | None, token: str | None) -> Elicitati
             file=sys.stderr,
         )
     return result
+
+
+def _answer(queue: RemoteQueue, request: Request) -> ElicitationResult:
+    """`queue.ask(request)`, saying on a terminal where the question waits once it has waited
+    `SAY_WAITING_AFTER` seconds unanswered: a command that prints nothing looks hung. Refused,
+    unreachable or answered at once, nothing is said."""
+    future = queue.submit(request)
+    try:
+        try:
+            return future.result(timeout=SAY_WAITING_AFTER)
+        except TimeoutError:
+            if sys.stderr.isatty():
+                print(
+                    f"elicit-tui ask: waiting for an answer at {queue.address.base}"
+                    " (Ctrl+C withdraws it)",
+                    file=sys.stderr,
+                    flush=True,
+                )
+            return future.result()
+    except BaseException:
+        # As `queue.ask` does: an interrupted asker withdraws its question.
+        if future.cancel():
+            queue.cancel(request.id)
+        raise
