@@ -169,17 +169,22 @@ def test_an_inbox_that_quits_mid_wait_exits_2(inbox: InboxProcess) -> None:
     assert json.loads(out)["reason"] == "closed"
 
 
-def test_under_a_pty_ask_to_waits_and_ctrl_c_withdraws_with_130(inbox: InboxProcess) -> None:
-    child = pexpect.spawn(
+def ask_on_a_pty(inbox: InboxProcess, *arguments: str) -> pexpect.spawn:
+    """`elicit-tui ask --to` the inbox on a pseudo-terminal, started as a shell starts a
+    command: with Ctrl+C's signal not ignored, even where the tests run as a background job
+    (which ignores it, and passes that on)."""
+    return pexpect.spawn(
         ASK[0],
-        [*ASK[1:], "--to", inbox.base, "--token", inbox.token, "text", "Name?"],
+        [*ASK[1:], "--to", inbox.base, "--token", inbox.token, *arguments],
         env={**os.environ, "TERM": "xterm"},
         encoding="utf-8",
         timeout=20,
-        # As a shell starts a command in a terminal: with Ctrl+C's signal not ignored, even
-        # where the tests run as a background job (which ignores it, and passes that on).
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
+
+
+def test_under_a_pty_ask_to_waits_and_ctrl_c_withdraws_with_130(inbox: InboxProcess) -> None:
+    child = ask_on_a_pty(inbox, "text", "Name?")
     try:
         inbox.wait_pending(1)
         child.sendintr()
@@ -195,13 +200,7 @@ def test_under_a_pty_ask_to_waits_and_ctrl_c_withdraws_with_130(inbox: InboxProc
 
 def test_under_a_pty_ask_to_prints_the_answer(inbox: InboxProcess) -> None:
     answering = answer_soon(inbox, {"action": "accept", "content": "Ada"})
-    child = pexpect.spawn(
-        ASK[0],
-        [*ASK[1:], "--to", inbox.base, "--token", inbox.token, "--raw", "text", "Name?"],
-        env={**os.environ, "TERM": "xterm"},
-        encoding="utf-8",
-        timeout=20,
-    )
+    child = ask_on_a_pty(inbox, "--raw", "text", "Name?")
     try:
         child.expect(pexpect.EOF)
         child.close()
@@ -219,13 +218,7 @@ def test_under_a_pty_ask_to_prints_the_answer(inbox: InboxProcess) -> None:
 
 def test_under_a_pty_ask_to_says_where_a_question_waits_unanswered(inbox: InboxProcess) -> None:
     # Printing nothing, a question waiting in the inbox looked like a hung command.
-    child = pexpect.spawn(
-        ASK[0],
-        [*ASK[1:], "--to", inbox.base, "--token", inbox.token, "--raw", "text", "Name?"],
-        env={**os.environ, "TERM": "xterm"},
-        encoding="utf-8",
-        timeout=20,
-    )
+    child = ask_on_a_pty(inbox, "--raw", "text", "Name?")
     try:
         child.expect_exact(
             f"elicit-tui ask: waiting for an answer at {inbox.base} (Ctrl+C withdraws it)"
