@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 import time
 from pathlib import Path
@@ -44,9 +45,15 @@ GREEK = [
 
 
 def ask(
-    tmp_path: Path, *args: str, shown: str, burst: str, **extra_env: str
+    tmp_path: Path,
+    *args: str,
+    shown: str,
+    burst: str,
+    printed: list[str] | None = None,
+    **extra_env: str,
 ) -> tuple[int, dict[str, Any]]:
-    """Run `elicit-tui ask ARGS` on an 80x24 pty, wait for `shown`, write `burst` at once."""
+    """Run `elicit-tui ask ARGS` on an 80x24 pty, wait for `shown`, write `burst` at once;
+    what it draws after that is added to `printed`, its styles taken out."""
     answer = tmp_path / "answer.json"
     env = {k: v for k, v in os.environ.items() if k not in {"COLUMNS", "LINES"}}
     env.update(
@@ -70,6 +77,9 @@ def ask(
         time.sleep(GRACE)
         child.send(burst)  # one write(2) call
         child.expect(pexpect.EOF)
+        if printed is not None:
+            drawn = child.before.decode(errors="replace")
+            printed.append(re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", drawn))
     finally:
         child.close(force=True)
     return child.exitstatus, json.loads(answer.read_text())

@@ -184,6 +184,9 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         self.send: Callable[[ElicitationResult], None] | None = None
         """Set by the app where an answer must travel before the modal may close: called
         with the answer instead of closing (see `dismiss`)."""
+        self.failed: BaseException | None = None
+        """Set by the app once code of this modal raised an error: the modal has ended its
+        question and is not shown again."""
 
     # -- what a kind provides --------------------------------------------------------
 

@@ -33,12 +33,19 @@ class ModalPool:
         """The modal `prebuild()` is mounting, not yet given out."""
 
     def take(self, request: Request, *, deadline: float | None = None) -> ElicitationModal[Any]:
-        """A modal showing `request`; raises LookupError for a kind no modal shows."""
+        """A modal showing `request`; raises LookupError for a kind no modal shows, and what
+        a kind's own modal raised as it was made or filled."""
         shape = _shape_of(request)
         idle = self._idle.pop(shape, None) if shape is not None else None
         self._undrawn.discard(shape)
         if idle is not None:
-            idle.reload(request, deadline=deadline)
+            try:
+                idle.reload(request, deadline=deadline)
+            except Exception:
+                # A kind's own `fill` raised: the modal may be half filled; it goes.
+                self.discard(idle)
+                idle.remove()
+                raise
             return idle
         modal = modal_for(request, deadline=deadline, input_grace=self._input_grace)
         if shape is not None:
@@ -47,11 +54,18 @@ class ModalPool:
 
     def give_back(self, modal: ElicitationModal[Any]) -> None:
         """`modal` is answered: keep it for the next request of its shape, with what was
-        entered in it forgotten."""
+        entered in it forgotten, unless it `failed` (also as it forgot)."""
         shape = modal.shape(modal.request)
         if shape is None:
             return
-        modal.release()
+        if modal.failed is None:
+            try:
+                modal.release()
+            except Exception as error:  # a kind's own `forget` raised
+                modal.failed = error
+        if modal.failed is not None:
+            self.discard(modal)
+            return
         kept = self._idle.get(shape)
         if kept is not None:
             # Built ahead (`prebuild`) while this one was shown: one idle per shape is enough.
@@ -59,6 +73,16 @@ class ModalPool:
             kept.remove()
         self._idle[shape] = modal
         self._undrawn.discard(shape)  # it has been on screen
+
+    def discard(self, modal: ElicitationModal[Any]) -> None:
+        """Forget `modal`, which is off the screen stack (its code raised an error): it is
+        never given out again, and no longer installed, so Textual removes it as it leaves
+        the stack (or, never shown, as it is removed)."""
+        for shape, idle in list(self._idle.items()):
+            if idle is modal:
+                del self._idle[shape]
+                self._undrawn.discard(shape)
+        self._app.uninstall_screen(modal)
 
     async def prebuild(self, request: Request) -> ElicitationModal[Any] | None:
         """Build a modal for requests of `request`'s shape and keep it idle, composed and

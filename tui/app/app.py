@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import logging
 import os
 import threading
 from collections import deque
@@ -28,6 +29,7 @@ from textual.widgets import Static
 from styles import APP_CSS
 from tui.app.collector_hold import CollectorHold
 from tui.app.crash_report import crash_report
+from tui.app.dialog_failure import FailedDialogs, failing_modal, modal_of
 from tui.app.hang_up import watch_for_hang_up
 from tui.app.key_order import KeyOrderApp, Typed
 from tui.app.key_recorder import KeyRecorder, secret_lengths
@@ -56,6 +58,7 @@ from tui.core.models import (
     SecretRequest,
     TextRequest,
     ToolApprovalRequest,
+    dialog_failed,
     flagged,
     unsupported,
 )
@@ -79,6 +82,8 @@ from widgets.modal_pool import ModalPool
 from widgets.style_context import style_context
 
 if TYPE_CHECKING:
+    from textual.dom import DOMNode
+
     # Loaded with the main screen: `elicit-tui ask` shows none, and loads none of them.
     from widgets.agent_status import AgentStatus
     from widgets.secret import SecretModal
@@ -86,6 +91,8 @@ if TYPE_CHECKING:
 
 Agent = Callable[[ElicitationQueue], Any]
 """A callable that asks through the queue; it runs in a thread of its own."""
+
+_log = logging.getLogger(__name__)
 
 BELL_VARIABLE = "ELICIT_TUI_BELL"
 """Set to 0 (or "off", "no", "false") to keep the terminal bell quiet when a question arrives."""
@@ -218,6 +225,7 @@ class ElicitationApp(KeyOrderApp[Any]):
         """The request whose modal the app closes with nothing left to send: it ended without
         this front end, or the answer given here was sent already."""
         self._modals = ModalPool(self, input_grace=input_grace)
+        self._failed_dialogs = FailedDialogs()
         self._unsubscribe: Callable[[], None] | None = None
         self.approvals = approvals if approvals is not None else ApprovalPolicy()
         self._detach_approvals: Callable[[], None] | None = None
@@ -553,6 +561,10 @@ class ElicitationApp(KeyOrderApp[Any]):
                 )
                 self.queue.respond(event.request.id, unsupported(event.request))
                 continue
+            except Exception as error:  # a kind's own modal raised as it was made or filled
+                self._report_failed_dialog(event.request, error)
+                self.queue.respond(event.request.id, dialog_failed(event.request, error))
+                continue
             if event.request.kind == "secret":
                 # The built-in kind's modal: no kind of a program's own can take its name.
                 secret = cast("SecretModal", modal)
@@ -655,7 +667,12 @@ class ElicitationApp(KeyOrderApp[Any]):
         self._collector.release()
         self._write_keys(request)
         if self._shown is not None:
+            failed = self._shown.failed
             self._modals.give_back(self._shown)
+            if failed is None and self._shown.failed is not None:
+                self._report_failed_dialog(
+                    request, self._shown.failed, " after its answer was given"
+                )
         unsent = self._nothing_to_send != request.id
         self._nothing_to_send = None
         if result is not None and unsent:
@@ -814,6 +831,68 @@ class ElicitationApp(KeyOrderApp[Any]):
         self.post_message(Notify(notification))
         if until_asked:
             self._until_asked.append(notification)
+
+    def _handle_exception(self, error: Exception) -> None:
+        modal = failing_modal()
+        if modal is None or self._exiting:
+            super()._handle_exception(error)
+        else:
+            self._dialog_failed(modal, error)
+
+    async def _dispatch_action(self, namespace: DOMNode, action_name: str, params: Any) -> bool:
+        # A binding's action runs in the app's own message loop, which an error would end.
+        try:
+            return await super()._dispatch_action(namespace, action_name, params)
+        except Exception as error:
+            modal = modal_of(namespace)
+            if modal is None or self._exiting:
+                raise
+            self._dialog_failed(modal, error)
+            return True
+
+    def _dialog_failed(self, modal: ElicitationModal[Any], error: Exception) -> None:
+        """Code of `modal` (a handler, an action, its compose or mount) raised `error`: the
+        modal closes, its question is cancelled with `dialog_failed` and the app goes on.
+        Textual ends a widget's message loop at its error: the modal may be dead already."""
+        if modal.failed is not None:
+            return  # ended by its first error
+        modal.failed = error
+        self._report_failed_dialog(modal.request, error)
+        if modal is not self._shown:
+            # Built ahead, or kept idle: no question waits on it.
+            self._modals.discard(modal)
+            modal.remove()
+            return
+        if self.screen is not modal and modal in self.screen_stack:
+            modal.pop_until_active()
+        modal.dismiss(dialog_failed(modal.request, error))
+        self.call_later(self._take_apart, modal)
+
+    def _take_apart(self, modal: ElicitationModal[Any]) -> None:
+        """Remove the widgets of failed `modal` if its message loop ended before it began
+        (an error in its compose or mount): Textual removes a screen's widgets from that
+        loop, and they would run on, unseen, until the app exits."""
+        if not modal._running and modal.children:
+            self._prune(*modal.children)
+
+    def _report_failed_dialog(
+        self, request: Request, error: BaseException, outcome: str = "; its question was cancelled"
+    ) -> None:
+        """Say that the dialog of `request` failed with `error`, and its `outcome`: on screen,
+        in the log and, with its traceback, as the app exits (where it failed is for the
+        kind's author)."""
+        kind = request.kind
+        _log.error("the %r dialog failed", kind, exc_info=error)
+        self.notify(
+            f"The {kind!r} dialog failed ({type(error).__name__}: {error}){outcome}.",
+            severity="error",
+        )
+        self._failed_dialogs.add(kind, error, self.console)
+
+    def _print_error_renderables(self) -> None:
+        super()._print_error_renderables()
+        if self._failed_dialogs:
+            self.error_console.print(self._failed_dialogs)
 
     def _fatal_error(self) -> None:
         # Textual's report prints every frame's locals, where a typed secret may sit unregistered.

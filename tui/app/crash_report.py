@@ -11,8 +11,9 @@ if TYPE_CHECKING:
     from rich.traceback import Trace, Traceback
 
 
-def crash_report() -> Traceback:
-    """The exception being handled as a Rich traceback, safe to print on the terminal.
+def crash_report(error: BaseException | None = None) -> Traceback:
+    """`error`, or the exception being handled, as a Rich traceback, safe to print on the
+    terminal.
 
     Textual's own report shows every frame's local variables, and a frame that was checking a
     form holds the typed password in one. Here locals are left out and every registered secret
@@ -23,10 +24,11 @@ def crash_report() -> Traceback:
     import rich
     from rich.traceback import Traceback
 
-    error_type, error, trace = sys.exc_info()
-    if error_type is None or error is None:
-        raise RuntimeError("crash_report() is called while an exception is handled")
-    extracted = Traceback.extract(error_type, error, trace, show_locals=False)
+    if error is None:
+        error = sys.exc_info()[1]
+    if error is None:
+        raise RuntimeError("crash_report() is called with an error or while one is handled")
+    extracted = Traceback.extract(type(error), error, error.__traceback__, show_locals=False)
     _scrub(extracted)
     return Traceback(extracted, width=None, suppress=[rich])
 

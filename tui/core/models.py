@@ -760,6 +760,17 @@ def unsupported(request: RequestBase) -> ElicitationResult:
     return ElicitationResult(action="cancel", reason=f"{UNSUPPORTED_KIND}: {request.kind}")
 
 
+DIALOG_FAILED = "dialog_failed"
+"""The start of a result's reason when the dialog showing a request raised an error."""
+
+
+def dialog_failed(request: RequestBase, error: BaseException) -> ElicitationResult:
+    """The cancel a front end answers with when the dialog showing `request` raised `error`:
+    the kind and the error's type, not its message, which may quote what was typed."""
+    reason = f"{DIALOG_FAILED}: {request.kind} ({type(error).__name__})"
+    return ElicitationResult(action="cancel", reason=reason)
+
+
 KEYRING_UNAVAILABLE = "keyring_unavailable"
 """A result's reason when a secret meant for the keyring could not be stored there."""
 

@@ -1,0 +1,79 @@
+"""A kind of one's own whose dialog raises an error where its request says: as it is made,
+composed, mounted or filled, in a handler, an action, a timer, as it gives its content or
+forgets it. A dialog that fails ends its own question; the app goes on."""
+
+from __future__ import annotations
+
+from typing import ClassVar, Literal
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.widgets import Button, Input
+
+from tui import RequestBase, register_kind
+from widgets import ElicitationModal
+
+Where = Literal[
+    "nowhere", "init", "compose", "mount", "fill", "handler", "action", "timer", "content", "forget"
+]
+
+
+class BrokenRequest(RequestBase):
+    """A line of text; the dialog raises `DialogBroke` at `where`."""
+
+    kind: Literal["broken_test"] = "broken_test"
+    where: Where = "nowhere"
+
+
+class DialogBroke(RuntimeError):
+    """What the dialog raises."""
+
+
+class BrokenModal(ElicitationModal[BrokenRequest]):
+    """An Input and a button; F2 runs an action, the button its handler."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("f2", "explode", "Explode")]
+
+    def __init__(self, request: BrokenRequest, **kwargs: object) -> None:
+        self._fail_at(request, "init")
+        super().__init__(request, **kwargs)  # type: ignore[arg-type]
+
+    @classmethod
+    def body_shape(cls, request: BrokenRequest) -> tuple[str, ...]:
+        return ()
+
+    @staticmethod
+    def _fail_at(request: BrokenRequest, where: Where) -> None:
+        if request.where == where:
+            raise DialogBroke(f"broke in {where} asking {request.message!r}")
+
+    def compose_body(self) -> ComposeResult:
+        self._fail_at(self.request, "compose")
+        yield Input(id="line")
+        yield Button("Press", id="press")
+
+    def on_mount(self) -> None:
+        self._fail_at(self.request, "mount")
+        if self.request.where == "timer":
+            self.set_timer(0.05, lambda: self._fail_at(self.request, "timer"))
+
+    def fill(self) -> None:
+        self._fail_at(self.request, "fill")
+        self.query_one(Input).focus()
+
+    def on_button_pressed(self) -> None:
+        self._fail_at(self.request, "handler")
+
+    def action_explode(self) -> None:
+        raise DialogBroke(f"broke in action asking {self.request.message!r}")
+
+    def content(self) -> str:
+        self._fail_at(self.request, "content")
+        return self.query_one(Input).value
+
+    def forget(self) -> None:
+        self._fail_at(self.request, "forget")
+        self.query_one(Input).value = ""
+
+
+register_kind(BrokenRequest, modal="failing_kinds:BrokenModal")

@@ -1,0 +1,201 @@
+"""A dialog whose code raises an error (a kind of one's own, most often) ends its own question
+with `dialog_failed`: the person is told, the asker hears it, and the app goes on to the next
+question. Before, the error ended the whole app, and with it every waiting asker's question.
+
+Keys go in as messages, not through `Pilot.press`: Pilot waits for the screen in front to
+handle a message of its own, and a modal whose message loop the error ended never does."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import logging
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from app_driver import SIZE, screen_text
+from asking import Asker, burst
+from failing_kinds import BrokenRequest, DialogBroke, Where
+from front_end_processes import AttachedTerminal, HeadlessInbox
+from rich.console import Console
+from secret_session import CANARY, CANARY_PIECES
+from test_ask_bursts import ask
+
+from tui import ElicitationApp, ElicitationQueue, ElicitationResult, SecretRequest
+from tui.app.ask_app import AskApp
+from widgets import ElicitationModal
+from widgets.secret import SecretModal
+
+REPO = Path(__file__).resolve().parent.parent
+FAILED = ElicitationResult(action="cancel", reason="dialog_failed: broken_test (DialogBroke)")
+FAILED_JSON = {"action": "cancel", "content": None, "reason": FAILED.reason}
+"""`FAILED` as `ask` prints it and the inbox gives it."""
+KEYS: dict[str, tuple[str, ...]] = {
+    "handler": ("tab", "enter"),  # to the dialog's button, and press it
+    "action": ("f2",),
+    "content": ("x", "enter"),
+}
+"""The keys that reach the failing code; the other places fail as the dialog is shown."""
+SHOWN_FAILING: list[Where] = ["init", "compose", "mount", "fill", "timer"]
+
+
+async def until(condition: Callable[[], bool], timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "condition not met in time"
+        await asyncio.sleep(0.02)
+
+
+def said(app: ElicitationApp) -> str:
+    """The screen's words in one line: a notice's lines joined, its border left out."""
+    return " ".join(screen_text(app).replace("▌", " ").split())
+
+
+def showing(app: ElicitationApp, message: str) -> bool:
+    screen = app.screen
+    return isinstance(screen, ElicitationModal) and screen.request.message == message
+
+
+@pytest.mark.parametrize("where", [*SHOWN_FAILING, *KEYS])
+async def test_a_dialog_that_raises_cancels_its_question_and_the_next_one_is_asked(
+    where: Where,
+) -> None:
+    asker = Asker(BrokenRequest(message="Broken?", where=where), BrokenRequest(message="Next?"))
+    app = ElicitationApp(ElicitationQueue(), asker, input_grace=0)
+    async with app.run_test(size=SIZE, notifications=True):
+        if where in KEYS:
+            await until(lambda: showing(app, "Broken?"))
+            broken = app.screen
+            burst(app, *KEYS[where])
+        await until(lambda: showing(app, "Next?"))
+        assert asker.results == [FAILED]
+        await until(lambda: f"broke in {where}" in said(app))
+        assert (
+            f"The 'broken_test' dialog failed (DialogBroke: broke in {where} asking 'Broken?');"
+            " its question was cancelled." in said(app)
+        )
+        if where in KEYS:
+            # Never reused: the next question of its shape has a dialog of its own.
+            assert app.screen is not broken
+            assert not app.is_screen_installed(broken)
+        burst(app, *"ok", "enter")
+        await until(lambda: len(asker.results) == 2)
+        assert asker.results[1] == ElicitationResult(action="accept", content="ok")
+        assert app.is_running
+    assert app.return_code is None  # not set: no error ended the app
+
+
+async def test_a_dialog_that_raises_as_it_forgets_its_answer_keeps_the_answer() -> None:
+    asker = Asker(BrokenRequest(message="Broken?", where="forget"), BrokenRequest(message="Next?"))
+    app = ElicitationApp(ElicitationQueue(), asker, input_grace=0)
+    async with app.run_test(size=SIZE, notifications=True):
+        await until(lambda: showing(app, "Broken?"))
+        broken = app.screen
+        burst(app, *"given", "enter")
+        await until(lambda: showing(app, "Next?"))
+        assert asker.results == [ElicitationResult(action="accept", content="given")]
+        await until(lambda: "broke in forget" in said(app))
+        assert "asking 'Broken?') after its answer was given." in said(app)
+        assert app.screen is not broken
+        burst(app, "escape")
+        await until(lambda: len(asker.results) == 2)
+    assert app.return_code is None  # not set: no error ended the app
+
+
+async def test_a_secret_answered_earlier_is_in_no_report_of_a_failed_dialog(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    # The agent echoes the secret in its next question, whose dialog fails quoting it.
+    asker = Asker(
+        SecretRequest(message="API key?"),
+        BrokenRequest(message=f"Is {CANARY} right?", where="mount"),
+    )
+    app = ElicitationApp(ElicitationQueue(), asker, input_grace=0)
+    with caplog.at_level(logging.ERROR):
+        async with app.run_test(size=SIZE, notifications=True):
+            await until(lambda: isinstance(app.screen, SecretModal))
+            burst(app, *CANARY, "enter")
+            await until(lambda: "broke in mount" in screen_text(app))
+            on_screen = screen_text(app)
+    report = Console(file=io.StringIO(), width=80)
+    report.print(app._failed_dialogs)
+    printed = report.file.getvalue()  # type: ignore[attr-defined]
+    assert "broke in mount" in printed
+    assert "broke in mount" in caplog.text
+    assert asker.results[1] == FAILED
+    for text in (on_screen, printed, caplog.text):
+        assert not any(piece in text for piece in CANARY_PIECES), text
+
+
+async def test_an_error_of_the_app_itself_still_ends_it() -> None:
+    # Only a dialog's errors are contained: the app's own are not hidden behind a notice.
+    app = ElicitationApp(ElicitationQueue(), input_grace=0)
+    with pytest.raises(DialogBroke, match="the app's own"):
+        async with app.run_test(size=SIZE, notifications=True):
+            app.call_later(lambda: (_ for _ in ()).throw(DialogBroke("the app's own")))
+            await asyncio.sleep(0.5)
+    assert app.return_code == 1
+
+
+async def test_ask_s_app_returns_the_failure_and_keeps_its_report_for_the_exit() -> None:
+    app = AskApp(BrokenRequest(message="Broken?", where="mount"), input_grace=0)
+    async with app.run_test(size=SIZE, notifications=True):
+        await until(lambda: app.return_value is not None)
+    assert app.return_value == FAILED
+    assert app.return_code == 0
+    assert app._failed_dialogs  # printed on the error console as it exits (the pty test)
+
+
+def test_ask_on_a_pty_exits_2_with_the_failure_and_prints_where_it_failed(
+    tmp_path: Path,
+) -> None:
+    request = {"kind": "broken_test", "message": "Broken?", "where": "handler"}
+    printed: list[str] = []
+    code, result = ask(
+        tmp_path,
+        "--json",
+        json.dumps(request),
+        shown="Press",
+        burst="\t\r",  # to the button and press it
+        printed=printed,
+        ELICIT_TUI_KINDS="failing_kinds",
+        PYTHONPATH=str(REPO / "tests"),
+    )
+    assert (code, result) == (2, FAILED_JSON)
+    # The traceback, without locals, for the kind's author: the line that raised.
+    assert "failing_kinds.py" in printed[0]
+    assert "DialogBroke: broke in handler" in printed[0]
+
+
+def test_an_attached_front_end_sends_the_failure_and_shows_the_next_question(
+    tmp_path: Path,
+) -> None:
+    kinds = {"ELICIT_TUI_KINDS": "failing_kinds", "PYTHONPATH": str(REPO / "tests")}
+    inbox = HeadlessInbox(tmp_path / "inbox", **kinds)
+    try:
+        terminal = AttachedTerminal(
+            tmp_path / "config", inbox.url, env={"ELICIT_TUI_TOKEN": inbox.token, **kinds}
+        )
+        try:
+            terminal.wait_for_plain("Attached to")
+            broken = inbox.submit({"kind": "broken_test", "message": "Broken?", "where": "mount"})
+            assert inbox.result(broken, wait=10) == FAILED_JSON
+            terminal.wait_for_plain("broke in mount")
+            nxt = inbox.submit({"kind": "broken_test", "message": "Next?"})
+            terminal.wait_for_plain("Next?")
+            time.sleep(0.5)
+            terminal.type("fine\r", pause=0)
+            assert inbox.result(nxt, wait=10) == {
+                "action": "accept",
+                "content": "fine",
+                "reason": None,
+            }
+        finally:
+            code = terminal.quit()
+        assert code == 0
+        assert "DialogBroke: broke in mount" in terminal.plain  # printed as it exited
+    finally:
+        inbox.stop()
