@@ -8,14 +8,26 @@ from typing import ClassVar, Literal
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.widgets import Button, Input
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label
 
 from tui import RequestBase, register_kind
 from widgets import ElicitationModal
 
 Where = Literal[
-    "nowhere", "init", "compose", "mount", "fill", "handler", "action", "timer", "content", "forget"
+    "nowhere",
+    "init",
+    "compose",
+    "mount",
+    "fill",
+    "handler",
+    "action",
+    "timer",
+    "over",
+    "content",
+    "forget",
 ]
+"""Where the dialog fails; "over": in a timer, under a screen the dialog opened over itself."""
 
 
 class BrokenRequest(RequestBase):
@@ -27,6 +39,13 @@ class BrokenRequest(RequestBase):
 
 class DialogBroke(RuntimeError):
     """What the dialog raises."""
+
+
+class Picker(ModalScreen[None]):
+    """A screen a dialog opens over itself."""
+
+    def compose(self) -> ComposeResult:
+        yield Label("Picking…")
 
 
 class BrokenModal(ElicitationModal[BrokenRequest]):
@@ -54,8 +73,10 @@ class BrokenModal(ElicitationModal[BrokenRequest]):
 
     def on_mount(self) -> None:
         self._fail_at(self.request, "mount")
-        if self.request.where == "timer":
-            self.set_timer(0.05, lambda: self._fail_at(self.request, "timer"))
+        if self.request.where in ("timer", "over"):
+            self.set_timer(0.05, lambda: self._fail_at(self.request, self.request.where))
+        if self.request.where == "over":
+            self.app.push_screen(Picker())
 
     def fill(self) -> None:
         self._fail_at(self.request, "fill")

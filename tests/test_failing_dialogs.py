@@ -39,7 +39,7 @@ KEYS: dict[str, tuple[str, ...]] = {
     "content": ("x", "enter"),
 }
 """The keys that reach the failing code; the other places fail as the dialog is shown."""
-SHOWN_FAILING: list[Where] = ["init", "compose", "mount", "fill", "timer"]
+SHOWN_FAILING: list[Where] = ["init", "compose", "mount", "fill", "timer", "over"]
 
 
 async def until(condition: Callable[[], bool], timeout: float = 10.0) -> None:

@@ -863,8 +863,11 @@ class ElicitationApp(KeyOrderApp[Any]):
             self._modals.discard(modal)
             modal.remove()
             return
-        if self.screen is not modal and modal in self.screen_stack:
-            modal.pop_until_active()
+        if modal not in self.screen_stack:
+            return  # answered, on its way out: given back, it is discarded
+        # What it opened over itself goes first (Textual's dismiss pops the top screen).
+        for above in reversed(self.screen_stack[self.screen_stack.index(modal) + 1 :]):
+            above.dismiss()
         modal.dismiss(dialog_failed(modal.request, error))
         self.call_later(self._take_apart, modal)
 
