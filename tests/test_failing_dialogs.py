@@ -23,10 +23,18 @@ from front_end_processes import AttachedTerminal, HeadlessInbox
 from rich.console import Console
 from secret_session import CANARY, CANARY_PIECES
 from test_ask_bursts import ask
+from test_prebuilt_modals import LateAsker
 
-from tui import ElicitationApp, ElicitationQueue, ElicitationResult, SecretRequest
+from tui import (
+    ChoiceRequest,
+    ElicitationApp,
+    ElicitationQueue,
+    ElicitationResult,
+    SecretRequest,
+)
 from tui.app.ask_app import AskApp
 from widgets import ElicitationModal
+from widgets.choice import ChoiceModal
 from widgets.secret import SecretModal
 
 REPO = Path(__file__).resolve().parent.parent
@@ -128,6 +136,34 @@ async def test_a_secret_answered_earlier_is_in_no_report_of_a_failed_dialog(
     assert asker.results[1] == FAILED
     for text in (on_screen, printed, caplog.text):
         assert not any(piece in text for piece in CANARY_PIECES), text
+
+
+async def test_a_dialog_built_ahead_that_fails_is_dropped_and_its_shape_built_at_the_ask(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Only built-in dialogs are built ahead: one with a bug in its first filling.
+    fill = ChoiceModal.fill
+    fills: list[ChoiceModal] = []
+
+    def fill_failing_first(modal: ChoiceModal) -> None:
+        fills.append(modal)
+        if len(fills) == 1:
+            raise DialogBroke("broke as it was built ahead")
+        fill(modal)
+
+    monkeypatch.setattr(ChoiceModal, "fill", fill_failing_first)
+    asker = LateAsker(ChoiceRequest(message="Region?", options=["eu", "us"]))
+    app = ElicitationApp(ElicitationQueue(), asker, input_grace=0)
+    async with app.run_test(size=SIZE, notifications=True):
+        await until(lambda: app._prebuilt)
+        assert fills[0] not in app._installed_screens.values()
+        asker.go.set()
+        await until(lambda: showing(app, "Region?"))
+        assert app.screen is not fills[0]
+        burst(app, "down", "enter")
+        await until(lambda: len(asker.results) == 1)
+    assert asker.results == [ElicitationResult(action="accept", content="us")]
+    assert app.return_code is None  # not set: no error ended the app
 
 
 async def test_an_error_of_the_app_itself_still_ends_it() -> None:

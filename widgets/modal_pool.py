@@ -106,6 +106,8 @@ class ModalPool:
             await modal._mounted_event.wait()
         finally:
             self.building = None
+        if modal.failed is not None:
+            return None  # its code raised as it was built: the app has discarded it
         if shape in self._idle:
             # A request of this shape was shown meanwhile, in a modal of its own, now kept.
             self._app.uninstall_screen(modal)
