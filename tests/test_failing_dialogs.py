@@ -113,6 +113,16 @@ async def test_a_dialog_that_raises_as_it_forgets_its_answer_keeps_the_answer() 
     assert app.return_code is None  # not set: no error ended the app
 
 
+async def test_the_notice_of_a_long_error_is_cut_with_an_ellipsis() -> None:
+    asker = Asker(BrokenRequest(message="Why? " * 300, where="mount"))
+    app = ElicitationApp(ElicitationQueue(), asker, input_grace=0)
+    async with app.run_test(size=SIZE, notifications=True):
+        await until(lambda: "broke in mount" in said(app))
+        assert "Why? Why…); its question was cancelled." in said(app)
+        assert said(app).count("Why?") < 40
+    assert asker.results == [FAILED]
+
+
 async def test_a_secret_answered_earlier_is_in_no_report_of_a_failed_dialog(
     caplog: pytest.LogCaptureFixture,
 ) -> None:

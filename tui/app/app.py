@@ -62,6 +62,7 @@ from tui.core.models import (
     flagged,
     unsupported,
 )
+from tui.core.one_line import one_line
 from tui.core.options import Option
 from tui.core.queue import Answered, ElicitationQueue, QueueEvent
 from tui.front_ends.notify import (
@@ -115,6 +116,9 @@ modal being built."""
 QUIT_KEYS = frozenset({"ctrl+q", "ctrl+c", "ctrl+z"})
 """Keys the input grace never drops: quitting (or stopping, in `elicit-tui ask`) is never an
 answer to the question on screen."""
+
+FAILURE_NOTICE_LENGTH = 160
+"""Characters of a failed dialog's error its notice shows."""
 
 AGENT_EXIT_GRACE = 1.0
 """Seconds quitting waits for the agent to return once its questions are closed, at most:
@@ -886,10 +890,9 @@ class ElicitationApp(KeyOrderApp[Any]):
         kind's author)."""
         kind = request.kind
         _log.error("the %r dialog failed", kind, exc_info=error)
-        self.notify(
-            f"The {kind!r} dialog failed ({type(error).__name__}: {error}){outcome}.",
-            severity="error",
-        )
+        # The notice stays short; the whole message is in the log and the exit's report.
+        why = one_line(f"{type(error).__name__}: {error}", FAILURE_NOTICE_LENGTH)
+        self.notify(f"The {kind!r} dialog failed ({why}){outcome}.", severity="error")
         self._failed_dialogs.add(kind, error, self.console)
 
     def _print_error_renderables(self) -> None:
