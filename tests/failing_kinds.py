@@ -1,11 +1,13 @@
-"""A kind of one's own whose dialog raises an error where its request says: as it is made,
-composed, mounted or filled, in a handler, an action, a timer, as it gives its content or
-forgets it. A dialog that fails ends its own question; the app goes on."""
+"""Kinds of one's own with bugs. One's dialog raises an error where its request says: as it
+is made, composed, mounted or filled, in a handler, an action, a timer, as it gives its
+content or forgets it; a dialog that fails ends its own question, the app goes on. Another's
+model has a validator that raises what pydantic does not make a validation error of."""
 
 from __future__ import annotations
 
 from typing import ClassVar, Literal
 
+from pydantic import field_validator
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import ModalScreen
@@ -98,3 +100,18 @@ class BrokenModal(ElicitationModal[BrokenRequest]):
 
 
 register_kind(BrokenRequest, modal="failing_kinds:BrokenModal")
+
+
+class ZoneRequest(RequestBase):
+    """A zone; its validator knows one, and raises KeyError for any other."""
+
+    kind: Literal["zone_test"] = "zone_test"
+    zone: str
+
+    @field_validator("zone")
+    @classmethod
+    def _known(cls, zone: str) -> str:
+        return {"eu": "eu-west-1"}[zone]
+
+
+register_kind(ZoneRequest)

@@ -1,6 +1,7 @@
 """A dialog whose code raises an error (a kind of one's own, most often) ends its own question
 with `dialog_failed`: the person is told, the asker hears it, and the app goes on to the next
 question. Before, the error ended the whole app, and with it every waiting asker's question.
+A kind's validator that raises any error refuses the request as invalid at every boundary.
 
 Keys go in as messages, not through `Pilot.press`: Pilot waits for the screen in front to
 handle a message of its own, and a modal whose message loop the error ended never does."""
@@ -11,6 +12,9 @@ import asyncio
 import io
 import json
 import logging
+import os
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -18,8 +22,9 @@ from pathlib import Path
 import pytest
 from app_driver import SIZE, screen_text
 from asking import Asker, burst
-from failing_kinds import BrokenRequest, DialogBroke, Where
+from failing_kinds import BrokenRequest, DialogBroke, Where, ZoneRequest
 from front_end_processes import AttachedTerminal, HeadlessInbox
+from pydantic import ValidationError
 from rich.console import Console
 from secret_session import CANARY, CANARY_PIECES
 from test_ask_bursts import ask
@@ -33,6 +38,7 @@ from tui import (
     SecretRequest,
 )
 from tui.app.ask_app import AskApp
+from tui.core.models import parse_request
 from widgets import ElicitationModal
 from widgets.choice import ChoiceModal
 from widgets.secret import SecretModal
@@ -245,3 +251,40 @@ def test_an_attached_front_end_sends_the_failure_and_shows_the_next_question(
         assert "DialogBroke: broke in mount" in terminal.plain  # printed as it exited
     finally:
         inbox.stop()
+
+
+ZONE_BUG = (
+    "validating this 'zone_test' request raised KeyError: 'us'; a validator refuses a value"
+    " by raising ValueError"
+)
+
+
+def test_a_validator_that_raises_any_error_refuses_the_request_at_every_boundary(
+    tmp_path: Path,
+) -> None:
+    zone = {"kind": "zone_test", "message": "Deploy where?", "zone": "us"}
+    assert isinstance(parse_request({**zone, "zone": "eu"}), ZoneRequest)
+    with pytest.raises(ValidationError, match="raised KeyError: 'us'"):
+        parse_request(zone)
+    kinds = {"ELICIT_TUI_KINDS": "failing_kinds", "PYTHONPATH": str(REPO / "tests")}
+    # `ask` exited 1 with a traceback: "declined", to the script that ran it.
+    done = subprocess.run(
+        [sys.executable, "-m", "tui.cli.main", "ask", "--json", json.dumps(zone)],
+        cwd=REPO,
+        env={**os.environ, **kinds},
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=30,
+    )
+    assert done.returncode == 3
+    assert "Traceback" not in done.stderr
+    assert ZONE_BUG in done.stderr
+    # The inbox answered 500 Internal Server Error.
+    inbox = HeadlessInbox(tmp_path / "inbox", **kinds)
+    try:
+        status, reply = inbox.call("POST", "/v1/requests", {"request": zone})
+    finally:
+        inbox.stop()
+    assert status == 422
+    assert ZONE_BUG in reply["error"]

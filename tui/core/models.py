@@ -723,15 +723,34 @@ def parse_request(data: dict[str, Any]) -> Request:
     found = kind(name) if isinstance(name, str) else None
     if isinstance(name, str) and found is None:
         raise _unknown_kind(name)
-    if found is not None:
-        # A request of a known kind is validated by its own model alone, so the first one
-        # builds one validator, not one for every kind (a cold start's largest single cost).
-        try:
-            return found.model.model_validate(data)
-        except ValidationError:
-            pass  # refused the same either way; the union's error says which kind it tried
-    request: Request = request_adapter().validate_python(data)
+    try:
+        if found is not None:
+            # A request of a known kind is validated by its own model alone, so the first one
+            # builds one validator, not one for every kind (a cold start's largest single cost).
+            try:
+                return found.model.model_validate(data)
+            except ValidationError:
+                pass  # refused the same either way; the union's error says which kind it tried
+        request: Request = request_adapter().validate_python(data)
+    except ValidationError:
+        raise
+    except Exception as error:
+        # A validator of a kind's model that raised what pydantic does not turn into an
+        # error of the request (a KeyError, a TypeError): refused all the same, saying so.
+        raise _validator_failed(name, data, error) from error
     return request
+
+
+def _validator_failed(name: object, data: object, error: Exception) -> ValidationError:
+    problem = PydanticCustomError(
+        "validator_failed",
+        "validating this {kind} request raised {error}; a validator refuses a value by"
+        " raising ValueError",
+        {"kind": repr(name), "error": f"{type(error).__name__}: {error}"},
+    )
+    return ValidationError.from_exception_data(
+        "Request", [InitErrorDetails(type=problem, loc=(), input=data)]
+    )
 
 
 def _unknown_kind(name: str) -> ValidationError:
