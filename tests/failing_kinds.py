@@ -28,8 +28,11 @@ Where = Literal[
     "over",
     "content",
     "forget",
+    "describe",
+    "check",
 ]
-"""Where the dialog fails; "over": in a timer, under a screen the dialog opened over itself."""
+"""Where the dialog fails; "over": in a timer, under a screen the dialog opened over itself;
+"describe", "check": the request's `describe_content`, `check_content`."""
 
 
 class BrokenRequest(RequestBase):
@@ -37,6 +40,14 @@ class BrokenRequest(RequestBase):
 
     kind: Literal["broken_test"] = "broken_test"
     where: Where = "nowhere"
+
+    def describe_content(self, content: object) -> str:
+        BrokenModal._fail_at(self, "describe")
+        return f"line {content}"
+
+    def check_content(self, content: object) -> object:
+        BrokenModal._fail_at(self, "check")
+        return content
 
 
 class DialogBroke(RuntimeError):

@@ -119,6 +119,47 @@ async def test_a_dialog_that_raises_as_it_forgets_its_answer_keeps_the_answer() 
     assert app.return_code is None  # not set: no error ended the app
 
 
+async def test_a_kind_whose_describe_content_raises_is_shown_answered_as_its_content_is() -> None:
+    # The timeline's row is written by the main screen: its error ended the app.
+    asker = Asker(
+        BrokenRequest(message="Broken?", where="describe"), BrokenRequest(message="Next?")
+    )
+    app = ElicitationApp(ElicitationQueue(), asker, input_grace=0)
+    async with app.run_test(size=SIZE):
+        await until(lambda: showing(app, "Broken?"))
+        burst(app, *"ok", "enter")
+        await until(lambda: showing(app, "Next?"))
+        burst(app, *"fine", "enter")
+        await until(lambda: len(asker.results) == 2)
+        await until(lambda: "✔ line fine" in screen_text(app))
+        assert "✔ ok " in screen_text(app)
+    assert [r.content for r in asker.results] == ["ok", "fine"]
+    assert app.return_code is None  # not set: no error ended the app
+
+
+def test_an_answer_whose_check_raises_is_refused_with_422_naming_the_error(
+    tmp_path: Path,
+) -> None:
+    # The inbox answered 500 Internal Server Error to the front end.
+    kinds = {"ELICIT_TUI_KINDS": "failing_kinds", "PYTHONPATH": str(REPO / "tests")}
+    inbox = HeadlessInbox(tmp_path / "inbox", **kinds)
+    try:
+        broken = inbox.submit({"kind": "broken_test", "message": "Broken?", "where": "check"})
+        answer = {"front_end": "test", "result": {"action": "accept", "content": "ok"}}
+        status, reply = inbox.call("POST", f"/v1/requests/{broken}/answer", answer)
+        assert status == 422
+        assert reply["error"] == (
+            "checking the answer raised DialogBroke: broke in check asking 'Broken?'"
+            " (check_content refuses an answer by raising ValueError)"
+        )
+        assert inbox.pending_ids() == [broken]  # still waiting: it can be cancelled
+        cancel = {"front_end": "test", "result": {"action": "cancel"}}
+        assert inbox.call("POST", f"/v1/requests/{broken}/answer", cancel)[0] == 200
+        assert inbox.result(broken, wait=5) == {"action": "cancel", "content": None, "reason": None}
+    finally:
+        inbox.stop()
+
+
 async def test_the_notice_of_a_long_error_is_cut_with_an_ellipsis() -> None:
     asker = Asker(BrokenRequest(message="Why? " * 300, where="mount"))
     app = ElicitationApp(ElicitationQueue(), asker, input_grace=0)

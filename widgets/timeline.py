@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable
 
@@ -14,6 +15,8 @@ from textual.widgets import DataTable
 from tui.core.models import AUTO_APPROVED, ENDED_UNSEEN, ElicitationResult, Request
 from tui.secrets.redaction import MASK
 from widgets.literal import shown
+
+_log = logging.getLogger(__name__)
 
 TimeLabel = Callable[[float], str]
 
@@ -58,7 +61,7 @@ def outcome_text(request: Request, result: ElicitationResult) -> str:
     if result.action == "accept":
         # A remembered approval answered, not the person: the row must say so.
         mark = "⚡ auto-approved ·" if result.reason == AUTO_APPROVED else "✔"
-        content = MASK if result.sensitive else request.describe_content(result.content)
+        content = MASK if result.sensitive else _described(request, result.content)
         return f"{mark} {content}"
     if result.reason == ENDED_UNSEEN:
         return "◌ ended while away"
@@ -68,6 +71,16 @@ def outcome_text(request: Request, result: ElicitationResult) -> str:
     if result.reason in CANCELLED_BECAUSE:
         return f"⊘ {CANCELLED_BECAUSE[result.reason]}"
     return f"⊘ cancelled ({result.reason})" if result.reason else "⊘ cancelled"
+
+
+def _described(request: Request, content: object) -> str:
+    """`request.describe_content(content)`; if a kind's own raises, the content as it is (the
+    row is written by the main screen, which an error would end, and every question with it)."""
+    try:
+        return request.describe_content(content)
+    except Exception:
+        _log.exception("describe_content of the %r kind failed", request.kind)
+        return str(content)
 
 
 def fitted(text: str, width: int) -> Text:

@@ -80,6 +80,11 @@ def answer_from_json(request: Request, data: Any) -> ElicitationResult:
             checked = request.check_content(content)
     except (ValueError, ValidationError) as error:
         raise InvalidAnswer(f"the answer does not fit the request: {error}") from None
+    except Exception as error:  # a kind's own check_content that raised what it should not
+        raise InvalidAnswer(
+            f"checking the answer raised {type(error).__name__}: {error} (check_content"
+            " refuses an answer by raising ValueError)"
+        ) from None
     return result.model_copy(update={"content": checked})
 
 
