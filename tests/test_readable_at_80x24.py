@@ -134,6 +134,8 @@ async def test_a_denial_shows_its_reason_in_the_timeline() -> None:
         ("cancelled_by_agent", "⊘ withdrawn"),
         ("closed", "⊘ closed"),
         ("keyring_unavailable", "⊘ cancelled (keyring_unavailable)"),
+        ("unsupported_kind: card", "⊘ cannot show here"),
+        ("dialog_failed: card (KeyError)", "⊘ dialog failed"),
         (None, "⊘ cancelled"),
     ],
 )

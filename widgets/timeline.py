@@ -12,7 +12,14 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import DataTable
 
-from tui.core.models import AUTO_APPROVED, ENDED_UNSEEN, ElicitationResult, Request
+from tui.core.models import (
+    AUTO_APPROVED,
+    DIALOG_FAILED,
+    ENDED_UNSEEN,
+    UNSUPPORTED_KIND,
+    ElicitationResult,
+    Request,
+)
 from tui.secrets.redaction import MASK
 from widgets.literal import shown
 
@@ -51,6 +58,11 @@ CANCELLED_BECAUSE = {
 (other reasons are shown as they are, after "cancelled")."""
 
 
+CANCELLED_BY = {UNSUPPORTED_KIND: "cannot show here", DIALOG_FAILED: "dialog failed"}
+"""The outcome of a request cancelled by a front end for a reason of the form "cause: detail",
+by its cause."""
+
+
 def local_clock(at: float) -> str:
     """`at` (seconds since the epoch) as local HH:MM:SS."""
     return time.strftime("%H:%M:%S", time.localtime(at))
@@ -70,6 +82,10 @@ def outcome_text(request: Request, result: ElicitationResult) -> str:
         return f"✖ declined: {reason}" if reason else "✖ declined"
     if result.reason in CANCELLED_BECAUSE:
         return f"⊘ {CANCELLED_BECAUSE[result.reason]}"
+    # "dialog_failed: card (KeyError)": the kind and the error are in the notice shown then.
+    cause = (result.reason or "").partition(": ")[0]
+    if cause in CANCELLED_BY:
+        return f"⊘ {CANCELLED_BY[cause]}"
     return f"⊘ cancelled ({result.reason})" if result.reason else "⊘ cancelled"
 
 
