@@ -889,7 +889,8 @@ class ElicitationApp(KeyOrderApp[Any]):
         in the log and, with its traceback, as the app exits (where it failed is for the
         kind's author)."""
         kind = request.kind
-        _log.error("the %r dialog failed", kind, exc_info=error)
+        # One line: the traceback is printed as the app exits (`FailedDialogs`).
+        _log.error("the %r dialog failed: %s: %s", kind, type(error).__name__, error)
         # The notice stays short; the whole message is in the log and the exit's report.
         why = one_line(f"{type(error).__name__}: {error}", FAILURE_NOTICE_LENGTH)
         self.notify(f"The {kind!r} dialog failed ({why}){outcome}.", severity="error")
