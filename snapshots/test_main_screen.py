@@ -1,5 +1,6 @@
 """The main screen at 80x24 in each state: idle, running, connected, serving, finished, failed,
-and a long timeline whose cells are cut with an ellipsis instead of pushed off the edge."""
+a long timeline whose cells are cut with an ellipsis instead of pushed off the edge, and a
+question whose dialog failed."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from tui.core.config_folder import CONFIG_DIR_ENV
 from tui.core.models import ElicitationResult, parse_request
 from tui.core.queue import ElicitationQueue
 from widgets.agent_status import AgentStatus
+from widgets.choice import ChoiceModal
 
 SIZE = (80, 24)
 
@@ -180,6 +182,28 @@ class TestMainScreen:
             status = app.query_one(AgentStatus)
             await settle(pilot, lambda: "Serving" in status.summary)
             app.clear_notifications()
+            await settle(pilot)
+
+        assert snap_compare(app, run_before=ready, terminal_size=SIZE)
+
+    def test_a_question_whose_dialog_failed(
+        self, snap_compare: Any, release: threading.Event, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        def broken(modal: ChoiceModal) -> Any:
+            raise RuntimeError("the palette file is missing")
+
+        monkeypatch.setattr(ChoiceModal, "compose_body", broken)
+        results: list[ElicitationResult] = []
+
+        def agent(queue: ElicitationQueue) -> None:
+            request = {"kind": "choice", "message": "Accent colour?", "options": ["teal", "plum"]}
+            results.append(queue.ask(parse_request({"source": "designer", **request})))
+            release.wait()
+
+        app = main_app(agent, agent_name="designer")
+
+        async def ready(pilot: Pilot[Any]) -> None:
+            await settle(pilot, lambda: bool(results))
             await settle(pilot)
 
         assert snap_compare(app, run_before=ready, terminal_size=SIZE)
