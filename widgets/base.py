@@ -97,6 +97,10 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
       modal's `dismiss(result)` then hands the result over and the modal stays, showing it
       is sending and ignoring further answers, until the app `close()`s it or says it was
       not sent (`send_failed()`: what was entered is still there, to be sent again).
+    - Any other error the modal's code raises (in compose, mount, `fill`, `content`, a
+      handler, an action, a timer) ends its question, not the app: the app cancels it with
+      `dialog_failed: <kind> (<error type>)`, says so, sets `failed` and never shows the
+      modal again.
 
     A kind whose `body_shape()` is not None can show one request after another without
     being composed again: the app keeps the answered modal and `reload()`s it with the next
