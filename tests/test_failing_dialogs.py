@@ -44,6 +44,8 @@ from widgets.choice import ChoiceModal
 from widgets.secret import SecretModal
 
 REPO = Path(__file__).resolve().parent.parent
+KINDS = {"ELICIT_TUI_KINDS": "failing_kinds", "PYTHONPATH": str(REPO / "tests")}
+"""The environment of a process that knows this module's kinds."""
 FAILED = ElicitationResult(action="cancel", reason="dialog_failed: broken_test (DialogBroke)")
 FAILED_JSON = {"action": "cancel", "content": None, "reason": FAILED.reason}
 """`FAILED` as `ask` prints it and the inbox gives it."""
@@ -141,8 +143,7 @@ def test_an_answer_whose_check_raises_is_refused_with_422_naming_the_error(
     tmp_path: Path,
 ) -> None:
     # The inbox answered 500 Internal Server Error to the front end.
-    kinds = {"ELICIT_TUI_KINDS": "failing_kinds", "PYTHONPATH": str(REPO / "tests")}
-    inbox = HeadlessInbox(tmp_path / "inbox", **kinds)
+    inbox = HeadlessInbox(tmp_path / "inbox", **KINDS)
     try:
         broken = inbox.submit({"kind": "broken_test", "message": "Broken?", "where": "check"})
         answer = {"front_end": "test", "result": {"action": "accept", "content": "ok"}}
@@ -254,8 +255,7 @@ def test_ask_on_a_pty_exits_2_with_the_failure_and_prints_where_it_failed(
         shown="Press",
         burst="\t\r",  # to the button and press it
         printed=printed,
-        ELICIT_TUI_KINDS="failing_kinds",
-        PYTHONPATH=str(REPO / "tests"),
+        **KINDS,
     )
     assert (code, result) == (2, FAILED_JSON)
     # The traceback, without locals, for the kind's author: the line that raised.
@@ -266,11 +266,10 @@ def test_ask_on_a_pty_exits_2_with_the_failure_and_prints_where_it_failed(
 def test_an_attached_front_end_sends_the_failure_and_shows_the_next_question(
     tmp_path: Path,
 ) -> None:
-    kinds = {"ELICIT_TUI_KINDS": "failing_kinds", "PYTHONPATH": str(REPO / "tests")}
-    inbox = HeadlessInbox(tmp_path / "inbox", **kinds)
+    inbox = HeadlessInbox(tmp_path / "inbox", **KINDS)
     try:
         terminal = AttachedTerminal(
-            tmp_path / "config", inbox.url, env={"ELICIT_TUI_TOKEN": inbox.token, **kinds}
+            tmp_path / "config", inbox.url, env={"ELICIT_TUI_TOKEN": inbox.token, **KINDS}
         )
         try:
             terminal.wait_for_plain("Attached to")
@@ -307,12 +306,11 @@ def test_a_validator_that_raises_any_error_refuses_the_request_at_every_boundary
     assert isinstance(parse_request({**zone, "zone": "eu"}), ZoneRequest)
     with pytest.raises(ValidationError, match="raised KeyError: 'us'"):
         parse_request(zone)
-    kinds = {"ELICIT_TUI_KINDS": "failing_kinds", "PYTHONPATH": str(REPO / "tests")}
     # `ask` exited 1 with a traceback: "declined", to the script that ran it.
     done = subprocess.run(
         [sys.executable, "-m", "tui.cli.main", "ask", "--json", json.dumps(zone)],
         cwd=REPO,
-        env={**os.environ, **kinds},
+        env={**os.environ, **KINDS},
         capture_output=True,
         text=True,
         stdin=subprocess.DEVNULL,
@@ -322,7 +320,7 @@ def test_a_validator_that_raises_any_error_refuses_the_request_at_every_boundary
     assert "Traceback" not in done.stderr
     assert ZONE_BUG in done.stderr
     # The inbox answered 500 Internal Server Error.
-    inbox = HeadlessInbox(tmp_path / "inbox", **kinds)
+    inbox = HeadlessInbox(tmp_path / "inbox", **KINDS)
     try:
         status, reply = inbox.call("POST", "/v1/requests", {"request": zone})
     finally:

@@ -52,20 +52,22 @@ class ModalPool:
             self._app.install_screen(modal, name=f"elicitation-modal-{next(self._names)}")
         return modal
 
-    def give_back(self, modal: ElicitationModal[Any]) -> None:
+    def give_back(self, modal: ElicitationModal[Any]) -> BaseException | None:
         """`modal` is answered: keep it for the next request of its shape, with what was
-        entered in it forgotten, unless it `failed` (also as it forgot)."""
+        entered in it forgotten, unless it `failed`; returns the error a kind's own `forget`
+        raised now (the modal is then `failed` too, and not kept)."""
         shape = modal.shape(modal.request)
         if shape is None:
-            return
+            return None
+        forgot: BaseException | None = None
         if modal.failed is None:
             try:
                 modal.release()
-            except Exception as error:  # a kind's own `forget` raised
-                modal.failed = error
+            except Exception as error:
+                modal.failed = forgot = error
         if modal.failed is not None:
             self.discard(modal)
-            return
+            return forgot
         kept = self._idle.get(shape)
         if kept is not None:
             # Built ahead (`prebuild`) while this one was shown: one idle per shape is enough.
@@ -73,6 +75,7 @@ class ModalPool:
             kept.remove()
         self._idle[shape] = modal
         self._undrawn.discard(shape)  # it has been on screen
+        return None
 
     def discard(self, modal: ElicitationModal[Any]) -> None:
         """Forget `modal`, which is off the screen stack (its code raised an error): it is

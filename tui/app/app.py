@@ -671,12 +671,9 @@ class ElicitationApp(KeyOrderApp[Any]):
         self._collector.release()
         self._write_keys(request)
         if self._shown is not None:
-            failed = self._shown.failed
-            self._modals.give_back(self._shown)
-            if failed is None and self._shown.failed is not None:
-                self._report_failed_dialog(
-                    request, self._shown.failed, " after its answer was given"
-                )
+            forgot = self._modals.give_back(self._shown)
+            if forgot is not None:  # a kind's own `forget` raised: the answer stands
+                self._report_failed_dialog(request, forgot, " after its answer was given")
         unsent = self._nothing_to_send != request.id
         self._nothing_to_send = None
         if result is not None and unsent:
