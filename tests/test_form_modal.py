@@ -15,7 +15,7 @@ from schemas import EVERYTHING
 from test_app import wait_for
 from textual import events
 from textual.pilot import Pilot
-from textual.widgets import Input, Select, Static, Switch
+from textual.widgets import Input, OptionList, Select, Static, Switch
 from textual.widgets._select import SelectCurrent, SelectOverlay
 
 from tui.app.app import ElicitationApp
@@ -226,6 +226,33 @@ class TestContent:
             await s.pilot.press("enter")
             result = await s.answered()
         assert result.content == {}
+
+    async def test_a_required_pick_without_default_shows_nothing_picked_until_one_is(
+        self,
+    ) -> None:
+        schema = {
+            "type": "object",
+            "properties": {"region": {"type": "string", "enum": ["eu", "us", "ap"]}},
+            "required": ["region"],
+        }
+
+        def marks(s: Session) -> list[str]:
+            radio = s.modal.fields[0].control
+            assert isinstance(radio, OptionList)
+            return [str(option.prompt)[0] for option in radio.options]
+
+        async with showing(form(schema)) as s:
+            await s.pilot.pause()
+            assert s.value("region") is None
+            assert marks(s) == ["○", "○", "○"]
+            await s.pilot.press("ctrl+s")
+            assert s.error("region") == "required"
+            assert marks(s) == ["○", "○", "○"]
+            await s.pilot.press("down")
+            assert (s.value("region"), marks(s)) == ("eu", ["●", "○", "○"])
+            await s.pilot.press("down", "enter")
+            result = await s.answered()
+        assert result.content == {"region": "us"}
 
     async def test_a_switch_says_yes_or_no(self) -> None:
         schema = {"type": "object", "properties": {"ok": {"type": "boolean", "default": True}}}

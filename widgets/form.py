@@ -181,7 +181,9 @@ class FormModal(ElicitationModal[FormRequest]):
             return
         form_field = self.field_of(event.option_list)
         if form_field is not None:
-            form_field.show_choice(event.option_index)
+            # The option highlighted now, not the message's: a list made with options
+            # highlights its first, and that message comes after its highlight was cleared.
+            form_field.show_choice(event.option_list.highlighted)
             self._changed(event.option_list)
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:

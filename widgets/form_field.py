@@ -370,8 +370,8 @@ class FormField:
         if self._state is not None:
             self._state.update(_yes_no(value))
 
-    def show_choice(self, index: int) -> None:
-        """Mark the option at `index` of a radio list as the chosen one."""
+    def show_choice(self, index: int | None) -> None:
+        """Mark the option at `index` of a radio list as the chosen one (None: none is)."""
         if self.field.type == "enum" and isinstance(self.control, OptionList):
             for at, option in enumerate(_radio_choices(self.field)):
                 self.control.replace_option_prompt_at_index(at, _radio_prompt(option, at == index))
