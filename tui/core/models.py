@@ -513,6 +513,32 @@ _SCOPE_TEXT: dict[ApprovalScope, str] = {
 }
 
 
+SHELL_OPERATORS = ";&|<>$`()\n\r"
+"""Characters that chain, pipe, substitute or redirect shell commands: no wildcard of an
+`ArgumentPattern` stands for one."""
+
+
+def _outside_sets(pattern: str) -> str:
+    """The characters of an fnmatch `pattern` outside its `[...]` sets (as fnmatch reads a
+    set: a `]` first, or after `!`, is part of it; a `[` never closed is a literal)."""
+    kept: list[str] = []
+    at = 0
+    while at < len(pattern):
+        if pattern[at] == "[":
+            end = at + 1
+            if end < len(pattern) and pattern[end] == "!":
+                end += 1
+            if end < len(pattern) and pattern[end] == "]":
+                end += 1
+            end = pattern.find("]", end)
+            if end != -1:
+                at = end + 1
+                continue
+        kept.append(pattern[at])
+        at += 1
+    return "".join(kept)
+
+
 class ArgumentPattern(BaseModel):
     """Which calls of a tool a remembered approval covers, by a glob over their arguments.
 
@@ -520,6 +546,10 @@ class ArgumentPattern(BaseModel):
     value (strings as they are, anything else as JSON); a call without the argument never
     matches. Without `argument`, it is matched against all arguments as compact JSON with
     sorted keys, e.g. `{"command":"pytest -q"}`.
+
+    A wildcard (`*`, `?`, `[...]`) never stands for a shell operator (`SHELL_OPERATORS`):
+    `uv run pytest*` covers `uv run pytest -q`, not `uv run pytest -q; curl … | sh`. A
+    pattern that spells an operator out covers calls with it there.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
@@ -536,7 +566,12 @@ class ArgumentPattern(BaseModel):
         else:
             value = arguments[self.argument]
             subject = value if isinstance(value, str) else json.dumps(value, default=str)
-        return fnmatch.fnmatchcase(subject, self.pattern)
+        if not fnmatch.fnmatchcase(subject, self.pattern):
+            return False
+        # Each operator the pattern spells out matches one in the subject; any more were
+        # matched by a wildcard.
+        spelled = _outside_sets(self.pattern)
+        return all(subject.count(c) == spelled.count(c) for c in SHELL_OPERATORS)
 
     def describe(self) -> str:
         """A short rendering for people: `command ~ pytest*`, or `arguments ~ ...`."""
