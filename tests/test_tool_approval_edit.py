@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from app_driver import SIZE, wait_for, wait_for_modal
 from asking import burst
+from test_readable_at_80x24 import footer_keys
 from textual.widgets import TextArea
 
 from tui.app.app import ElicitationApp
@@ -96,9 +97,16 @@ async def test_escape_leaves_the_editor_and_an_unchanged_edit_is_a_plain_allow(
     app, results = await editing_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         modal = await wait_for_modal(pilot)
+        assert footer_keys(app)["escape"] == "Cancel"
         await pilot.press("e")
+        assert footer_keys(app)["escape"] == "Back"
         await pilot.press("escape")
         assert not modal.has_class("editing") and not results
+        assert footer_keys(app)["escape"] == "Cancel"
+        await pilot.press("n")
+        assert footer_keys(app)["escape"] == "Back"
+        await pilot.press("escape")
+        assert not modal.has_class("denying") and not results
         await pilot.press("e", "ctrl+s")
         await wait_for(pilot, lambda: bool(results))
     assert results[0].content == {"scope": "once"}

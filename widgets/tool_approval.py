@@ -82,6 +82,9 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
         Binding("ctrl+n", "decline", "Decline", show=False),
         Binding("enter", "choose", "Choose", priority=True),
         Binding("enter", "deny_with_reason", "Deny", priority=True),
+        # Escape leaves the reason field or the editor, else it cancels: the footer says which.
+        Binding("escape", "back", "Back"),
+        Binding("escape", "cancel", "Cancel"),
         Binding("pagedown", "scroll_call(1)", "Scroll", show=False, priority=True),
         Binding("pageup", "scroll_call(-1)", "Scroll", show=False, priority=True),
     ]
@@ -95,6 +98,7 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
     | e | Edit the call's arguments (JSON), then Ctrl+S allows it once as edited. |
     | ctrl+s | While editing: allow the edited call once. |
     | enter | Answer with the highlighted choice; in the reason field, deny. |
+    | escape | In the reason field or the editor: back to the choices. |
     | pagedown, pageup | Scroll a long call (arguments and diff). |
     """
 
@@ -225,7 +229,7 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
 
             editor = TextArea(arguments, id="edited", soft_wrap=True)
             label = Label(
-                "Arguments as JSON · Ctrl+S allows the call once so · Esc: back", id="edit-label"
+                "Arguments as JSON · Ctrl+S allows the call once, as edited · Esc: back", id="edit-label"
             )
             pane = Vertical(label, editor, id="edit-pane")
             await self.query_one("#body", VerticalScroll).mount(pane)
@@ -279,25 +283,24 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
             return self.denying
         if action == "allow_edited":
             return self.editing
+        if action == "back":
+            return self.editing or self.denying
+        if action == "cancel":
+            return not (self.editing or self.denying)
         if action in ("allow", "deny", "edit"):
             # Typing a reason, the person has denied: a `y` or `1` that reaches the dialog
             # rather than the field, however the focus left it, must not allow.
             return not (self.editing or self.denying)
         return super().check_action(action, parameters)
 
-    def action_cancel(self) -> None:
-        # Escape first leaves the reason field or the editor; from the choices it cancels.
+    def action_back(self) -> None:
+        """Leave the reason field or the editor for the choices."""
         if self.editing:
             self.remove_class("editing")
             self.show_error("")
-            self.set_focus(self.query_one("#choices", OptionList))
-            self.refresh_bindings()
-        elif self.denying:
-            self.remove_class("denying")
-            self.set_focus(self.query_one("#choices", OptionList))
-            self.refresh_bindings()
-        else:
-            super().action_cancel()
+        self.remove_class("denying")
+        self.set_focus(self.query_one("#choices", OptionList))
+        self.refresh_bindings()
 
     async def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         # A click on a choice answers with it.
