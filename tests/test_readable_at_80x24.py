@@ -162,6 +162,32 @@ async def test_the_reason_field_of_a_denial_is_in_view_at_80x24() -> None:
         assert dialog.contains_region(region)
 
 
+@pytest.mark.parametrize(
+    ("width", "footer"),
+    [
+        (
+            80,
+            " ⏎ Choose  1/y Once  2 Session  3 Always  4/n Deny  e Edit  esc Cancel  ^q Quit",
+        ),
+        (50, " ⏎ Choose  1/y Once  2 Session  3 Always …"),
+        (30, " ⏎ Choose  1/y Once …"),
+    ],
+)
+async def test_the_footer_shows_the_dialogs_own_keys_first_and_says_when_keys_are_cut(
+    width: int, footer: str
+) -> None:
+    app, _ = asking(health_check_edit("call-2", "billing-api"))
+    async with app.run_test(size=(width, 24)) as pilot:
+        await wait_for(pilot, lambda: screen_text(app).splitlines()[-1].strip() != "")
+        await pilot.pause()
+        assert screen_text(app).splitlines()[-1].rstrip() == footer
+        if width < 80:
+            # Wider again, every key shows and the "…" goes.
+            await pilot.resize_terminal(80, 24)
+            await wait_for(pilot, lambda: "^q Quit" in screen_text(app).splitlines()[-1])
+            assert "…" not in screen_text(app).splitlines()[-1]
+
+
 async def test_long_yes_and_no_labels_wrap_in_their_buttons_both_in_full_view() -> None:
     yes = "Yes, delete everything including all of the nightly backups forever"
     no = "No, keep it and take me back to safety right now please"

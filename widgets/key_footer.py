@@ -6,8 +6,16 @@ from collections.abc import Hashable
 from typing import Any
 
 from textual.app import ComposeResult
-from textual.widgets import Footer
+from textual.widget import Widget
+from textual.widgets import Footer, Label
 from textual.widgets._footer import FooterKey
+
+LAST_ACTIONS = ("cancel", "decline", "app.quit")
+"""The keys every dialog has, in this order after the dialog's own keys: in a narrow pane
+they are the ones cut, not the keys only this dialog has."""
+
+MORE = "…"
+"""Shown after the last key that fits whole when the keys are cut."""
 
 
 class KeyFooter(Footer):
@@ -24,6 +32,9 @@ class KeyFooter(Footer):
     A screen covered by another (the main screen under a question) rebuilds nothing: the
     question just asked would wait for it. Textual refreshes a screen's bindings as it comes
     back into view, and the footer catches up then.
+
+    The dialog's own keys come first, then `LAST_ACTIONS`. Keys that do not fit whole are
+    hidden, and "…" after the last one shown says there are more.
     """
 
     _keys_built: Hashable = None
@@ -56,6 +67,8 @@ class KeyFooter(Footer):
         return any(covering.styles.background.a == 1 for covering in above)
 
     def compose(self) -> ComposeResult:
+        first: list[Widget] = []
+        last: list[FooterKey] = []
         for widget in super().compose():
             if isinstance(widget, FooterKey) and not widget.has_class("-command-palette"):
                 # A key starts compact and its binding to the footer's `compact` then sets it
@@ -63,7 +76,41 @@ class KeyFooter(Footer):
                 # is, neither happens (a fifth of building a question's dialog ahead). The
                 # command palette's key is not bound: it stays compact.
                 widget.set_reactive(FooterKey.compact, self.compact)
-            yield widget
+                if widget.action in LAST_ACTIONS:
+                    last.append(widget)
+                    continue
+            first.append(widget)
+        yield from first
+        yield from sorted(last, key=lambda key: LAST_ACTIONS.index(key.action))
+        if first or last:  # (none before the first frame: the keys are built after it)
+            more = Label(MORE, classes="more")
+            more.display = False
+            yield more
+
+    def on_resize(self) -> None:
+        self._fit()
+
+    def _fit(self) -> None:
+        """Show the keys that fit whole, in order, and "…" after them if any do not."""
+        room = self.size.width
+        if not room:
+            return  # not laid out yet: its first resize fits it
+        keys: list[FooterKey] = []
+        for child in self.children:
+            if isinstance(child, FooterKey):
+                if child.has_class("-command-palette"):
+                    room -= _width(child)  # docked at the right
+                else:
+                    keys.append(child)
+        widths = [_width(key) for key in keys]
+        cut = sum(widths) > room
+        if cut:
+            room -= len(MORE)
+        for key, width in zip(keys, widths, strict=True):
+            key.display = width <= room
+            room = room - width if key.display else -1
+        for more in self.query_children(".more"):
+            more.display = cut
 
     async def recompose(self) -> None:
         if not self.is_attached:
@@ -80,3 +127,9 @@ class KeyFooter(Footer):
         watchers: dict[str, list[tuple[Any, Any]]] = getattr(self, "__watchers", {})
         bound = watchers.get("compact", [])
         bound[:] = [(node, callback) for node, callback in bound if node.is_attached]
+        self._fit()
+
+
+def _width(key: FooterKey) -> int:
+    """The cells `key` takes in the footer: its text and its margins."""
+    return key.render().cell_len + key.styles.margin.width

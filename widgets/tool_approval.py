@@ -229,7 +229,8 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
 
             editor = TextArea(arguments, id="edited", soft_wrap=True)
             label = Label(
-                "Arguments as JSON · Ctrl+S allows the call once, as edited · Esc: back", id="edit-label"
+                "Arguments as JSON · Ctrl+S allows the call once, as edited · Esc: back",
+                id="edit-label",
             )
             pane = Vertical(label, editor, id="edit-pane")
             await self.query_one("#body", VerticalScroll).mount(pane)
