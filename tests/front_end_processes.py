@@ -101,17 +101,19 @@ def stop_process_group(process: subprocess.Popen[Any]) -> None:
 
 
 class HeadlessInbox:
-    """`elicit-tui serve --headless --port 0` in a process of its own, `env` added to its
-    environment; `url` is its base."""
+    """`elicit-tui serve --headless --port PORT` in a process of its own, `env` added to its
+    environment; `url` is its base. With `token` None, serve makes one and writes it to the
+    config folder's serve-token, as it does for a person."""
 
-    def __init__(self, config: Path, token: str = TOKEN, **env: str) -> None:
-        self.token = token
+    def __init__(self, config: Path, token: str | None = TOKEN, port: int = 0, **env: str) -> None:
+        if token is not None:
+            env["ELICIT_TUI_TOKEN"] = token
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "tui.cli.main", "serve", "--headless", "--port", "0"],
+            [sys.executable, "-m", "tui.cli.main", "serve", "--headless", "--port", str(port)],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             cwd=REPO,
-            env=environment(config, ELICIT_TUI_TOKEN=token, **env),
+            env=environment(config, **env),
             start_new_session=True,
         )
         assert self.process.stdout is not None
@@ -121,6 +123,7 @@ class HeadlessInbox:
             self.stop()
             raise RuntimeError(f"serve --headless printed {line!r}")
         self.url = f"http://127.0.0.1:{found.group(1)}"
+        self.token = token or (config / "serve-token").read_text().strip()
         # The rest of what it prints must be drained, or it could block on a full pipe.
         threading.Thread(target=self.process.stdout.read, daemon=True).start()
 
@@ -262,15 +265,17 @@ class AttachedTerminal:
 
 
 class WebServer:
-    """`elicit-tui web URL --port 0` in a process of its own; `link` is its first login link."""
+    """`elicit-tui web URL --port 0` in a process of its own; `link` is its first login link.
+    `token_file`: it finds the inbox's token in the config folder's serve-token, else it is
+    given it in its environment."""
 
-    def __init__(self, config: Path, inbox: HeadlessInbox) -> None:
+    def __init__(self, config: Path, inbox: HeadlessInbox, *, token_file: bool = False) -> None:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "tui.cli.main", "web", inbox.url, "--port", "0"],
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             cwd=REPO,
-            env=environment(config, ELICIT_TUI_TOKEN=inbox.token),
+            env=environment(config, **({} if token_file else {"ELICIT_TUI_TOKEN": inbox.token})),
             start_new_session=True,
         )
         self.lines: list[str] = []

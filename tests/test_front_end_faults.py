@@ -281,3 +281,38 @@ def test_three_front_ends_many_askers_every_question_answered_exactly_once(
     assert by_front_end == {
         name: sum(1 for v in results.values() if v == name) for name in by_front_end
     }
+
+
+def test_a_front_end_that_read_the_token_file_reaches_the_inbox_restarted_with_a_new_one(
+    tmp_path: Path,
+) -> None:
+    # No token given anywhere: `serve` writes a new one at each start, and the front end,
+    # which read the first from the file, reads the file again as it reconnects.
+    config = tmp_path / "config"
+    first = HeadlessInbox(config, token=None)
+    port = int(first.url.rsplit(":", 1)[1])
+    terminal = AttachedTerminal(config, first.url, "--name", "terminal A")
+    try:
+        first.submit(text("Asked before the restart?"))
+        terminal.wait_for("Asked before the restart?")
+        first.process.send_signal(signal.SIGKILL)
+        first.process.wait(10)
+        terminal.wait_for("reconnecting")
+        second = HeadlessInbox(config, token=None, port=port)
+        try:
+            assert second.token != first.token
+            terminal.wait_for("Reconnected")
+            asked = second.submit(text("Asked after the restart?"))
+            terminal.wait_for("Asked after the restart?")
+            time.sleep(GRACE)
+            terminal.type("yes", ENTER)
+            assert second.result(asked, wait=10) == {
+                "action": "accept",
+                "content": "yes",
+                "reason": None,
+            }
+        finally:
+            second.stop()
+    finally:
+        terminal.quit()
+        first.stop()

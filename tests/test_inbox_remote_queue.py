@@ -166,12 +166,23 @@ def test_discovery_takes_the_flag_then_the_environment_then_the_token_file(
     monkeypatch.delenv(TOKEN_ENV, raising=False)
     save_token("from-file", Path(os.environ[CONFIG_DIR_ENV]))
 
-    assert find_inbox() == type(find_inbox())("http://127.0.0.1:8765", "from-file")
+    from_file = find_inbox()
+    assert (from_file.base, from_file.token) == ("http://127.0.0.1:8765", "from-file")
+    assert from_file.token_saved  # read again by a front end that reconnects
     monkeypatch.setenv(URL_ENV, "http://127.0.0.1:9/mcp")
     monkeypatch.setenv(TOKEN_ENV, "from-env")
-    assert (find_inbox().base, find_inbox().token) == ("http://127.0.0.1:9", "from-env")
+    from_env = find_inbox()
+    assert (from_env.base, from_env.token, from_env.token_saved) == (
+        "http://127.0.0.1:9",
+        "from-env",
+        False,
+    )
     flagged = find_inbox("http://localhost:7/", "from-flag")
-    assert (flagged.base, flagged.token) == ("http://localhost:7", "from-flag")
+    assert (flagged.base, flagged.token, flagged.token_saved) == (
+        "http://localhost:7",
+        "from-flag",
+        False,
+    )
 
 
 def test_import_tui_stays_light_with_remote_queue_named() -> None:

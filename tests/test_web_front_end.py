@@ -6,6 +6,7 @@ import base64
 import http.client
 import os
 import shutil
+import signal
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -316,3 +317,57 @@ def test_a_question_for_a_tab_in_the_background_becomes_a_browser_notification(
             assert "release-bot" in body and "Deploy window?" in body
         finally:
             browser.close()
+
+
+def test_a_tab_reaches_the_inbox_restarted_with_a_new_token_and_so_does_a_reload(
+    tmp_path: Path,
+) -> None:
+    # Neither the inbox nor `web` is given a token: `serve` writes a new one at each start,
+    # and each tab's front end reads it from the file, again as it reconnects.
+    sync_api = browser_or_skip()
+    config = tmp_path / "config"
+    first = HeadlessInbox(config, token=None)
+    port = int(first.url.rsplit(":", 1)[1])
+    server = WebServer(config, first, token_file=True)
+    second: HeadlessInbox | None = None
+    try:
+        with sync_api.sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            try:
+                page = browser.new_page(viewport={"width": 1000, "height": 700})
+                page.add_init_script(RECORD_FRAMES)
+                page.goto(server.link)
+                page.wait_for_selector("body.-first-byte", state="attached", timeout=20000)
+                wait_painted(page, "Attached to", 0)
+                page.mouse.click(500, 350)
+
+                first.process.send_signal(signal.SIGKILL)
+                first.process.wait(10)
+                second = HeadlessInbox(config, token=None, port=port)
+                assert second.token != first.token
+                since = time.time() * 1000
+                asked = second.submit({"kind": "text", "message": "Asked after the restart?"})
+                wait_painted(page, "Asked after the restart?", since)
+                time.sleep(0.5)
+                page.keyboard.type("yes", delay=20)
+                page.keyboard.press("Enter")
+                assert second.result(asked, wait=10) == {
+                    "action": "accept",
+                    "content": "yes",
+                    "reason": None,
+                }
+
+                # A tab opened (here: reloaded) after the restart starts with the new token.
+                since = time.time() * 1000
+                page.reload()
+                wait_painted(page, "Attached to", since)
+                since = time.time() * 1000
+                second.submit({"kind": "text", "message": "Asked after the reload?"})
+                wait_painted(page, "Asked after the reload?", since)
+            finally:
+                browser.close()
+    finally:
+        server.stop()
+        first.stop()
+        if second is not None:
+            second.stop()

@@ -44,11 +44,16 @@ def add_attach_command(commands: argparse._SubParsersAction[argparse.ArgumentPar
 
 def _run(args: argparse.Namespace) -> int:
     from tui.front_ends.remote import InboxRefused, InboxUnreachable, RemoteFrontEnd
-    from tui.inbox.discovery import find_inbox
+    from tui.inbox.discovery import find_inbox, saved_token
 
     try:
         address = find_inbox(inbox_url(args), args.token)
-        front_end = RemoteFrontEnd(address.base, address.token, args.name)
+        front_end = RemoteFrontEnd(
+            address.base,
+            address.token,
+            args.name,
+            reread_token=saved_token if address.token_saved else None,
+        )
         front_end.connect()
     except ValueError as error:
         print(f"elicit-tui attach: {error}", file=sys.stderr)

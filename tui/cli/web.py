@@ -82,7 +82,9 @@ def _run(args: argparse.Namespace) -> int:
         return 1
     server = WebFrontEnds(
         address.base,
-        address.token,
+        # A token from the file `serve` writes is left for each tab to read there: a tab
+        # opened, or reconnecting, after the inbox restarted reads the new one.
+        None if address.token_saved else address.token,
         listener,
         allowed_hosts=frozenset(args.allow_host),
         say=lambda text: print(text, flush=True),

@@ -70,7 +70,13 @@ class RemoteFrontEnd:
     """
 
     def __init__(
-        self, url: str, token: str | None, name: str, *, stale_after: float = STALE_AFTER
+        self,
+        url: str,
+        token: str | None,
+        name: str,
+        *,
+        stale_after: float = STALE_AFTER,
+        reread_token: Callable[[], str | None] | None = None,
     ) -> None:
         parts = http_url_parts(url)
         self.base = f"{parts.scheme}://{parts.netloc}{parts.path.rstrip('/').removesuffix('/mcp')}"
@@ -80,7 +86,10 @@ class RemoteFrontEnd:
         self._scheme = parts.scheme
         self._netloc = parts.netloc
         self._prefix = parts.path.rstrip("/").removesuffix("/mcp")
-        self._headers = {} if token is None else {"Authorization": f"Bearer {checked_token(token)}"}
+        self._headers = _headers(token)
+        self._reread_token = reread_token
+        """Where the token is read again before each reconnection, if given: the file an
+        inbox writes anew as it starts, so that one restarted is reached with its new token."""
         self._lock = threading.RLock()
         self._pending: dict[str, QueueEvent] = {}
         self._answered: OrderedDict[str, Answered] = OrderedDict()
@@ -149,8 +158,11 @@ class RemoteFrontEnd:
             time.sleep(BACKOFF[min(attempt, len(BACKOFF) - 1)])
             attempt += 1
             try:
+                if self._reread_token is not None:
+                    self._headers = _headers(self._reread_token())
                 self._open(HTTP_TIMEOUT)
-            except (InboxRefused, InboxUnreachable) as error:
+            # (ValueError: a token read again that no header can carry)
+            except (InboxRefused, InboxUnreachable, ValueError) as error:
                 _log.info("reconnecting to the inbox failed: %s", error)
                 continue
             if self._closed.is_set():
@@ -360,6 +372,11 @@ class RemoteFrontEnd:
         if response.status != 200:
             raise ValueError(f"HTTP {response.status}")
         return json.loads(text)
+
+
+def _headers(token: str | None) -> dict[str, str]:
+    """The headers that carry `token` (none for None); ValueError if no header can."""
+    return {} if token is None else {"Authorization": f"Bearer {checked_token(token)}"}
 
 
 def _keep(kept: OrderedDict[str, Any], request_id: str, value: Any) -> None:

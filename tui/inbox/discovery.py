@@ -30,6 +30,9 @@ class InboxAddress:
 
     base: str
     token: str | None
+    token_saved: bool = False
+    """Whether the token was read from the `serve-token` file, which `serve` writes anew at
+    each start: a front end that outlives one inbox reads it again (`saved_token`)."""
 
     def headers(self) -> dict[str, str]:
         """The headers every request to the inbox carries."""
@@ -43,8 +46,11 @@ def find_inbox(url: str | None = None, token: str | None = None) -> InboxAddress
     (the token then from the `serve-token` file; None if there is none). Raises ValueError
     naming the URL unless it is an http(s) URL with a host, and unless a header can carry the
     token (see `checked_token`)."""
-    token = token or os.environ.get(TOKEN_ENV) or _saved_token()
-    return InboxAddress(inbox_base(url), checked_token(token))
+    token = token or os.environ.get(TOKEN_ENV) or None
+    if token is not None:
+        return InboxAddress(inbox_base(url), checked_token(token))
+    saved = saved_token()
+    return InboxAddress(inbox_base(url), checked_token(saved), token_saved=saved is not None)
 
 
 def inbox_base(url: str | None = None) -> str:
@@ -79,7 +85,8 @@ def listening(base: str, timeout: float = 2.0) -> bool:
         return False
 
 
-def _saved_token() -> str | None:
+def saved_token() -> str | None:
+    """The token in the `serve-token` file, if there is one."""
     from tui.core.config_folder import TOKEN_FILE, config_folder
 
     try:
