@@ -371,3 +371,50 @@ def test_a_tab_reaches_the_inbox_restarted_with_a_new_token_and_so_does_a_reload
         first.stop()
         if second is not None:
             second.stop()
+
+
+def test_a_tab_whose_front_end_cannot_start_offers_to_attach_again(
+    web: WebServer, inbox: HeadlessInbox
+) -> None:
+    # The inbox has gone: the tab's `elicit-tui attach` exits at once, and the page says so
+    # instead of showing its splash forever.
+    sync_api = browser_or_skip()
+    inbox.process.send_signal(signal.SIGKILL)
+    inbox.process.wait(10)
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1000, "height": 700})
+            page.goto(web.link)
+            page.wait_for_selector("body.-closed", state="attached", timeout=20000)
+            assert page.is_visible("#restart")
+            assert "could not reach the inbox" in page.inner_text(".closed-dialog")
+        finally:
+            browser.close()
+
+
+def test_keys_reach_the_question_without_a_click_first(
+    web: WebServer, inbox: HeadlessInbox
+) -> None:
+    sync_api = browser_or_skip()
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1000, "height": 700})
+            page.add_init_script(RECORD_FRAMES)
+            page.goto(web.link)
+            since = time.time() * 1000
+            asked = inbox.submit(
+                {"kind": "choice", "message": "Which database?", "options": ["Postgres", "SQLite"]}
+            )
+            wait_painted(page, "SQLite", since)
+            time.sleep(0.5)
+            page.keyboard.press("ArrowDown")
+            page.keyboard.press("Enter")
+            assert inbox.result(asked, wait=10) == {
+                "action": "accept",
+                "content": "SQLite",
+                "reason": None,
+            }
+        finally:
+            browser.close()

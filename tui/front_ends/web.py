@@ -81,6 +81,12 @@ class _AttachService(AppService):
     def _build_environment(self, width: int = 80, height: int = 24) -> dict[str, str]:
         return {**super()._build_environment(width, height), **self._extra}
 
+    async def run(self) -> None:
+        await super().run()
+        # Ended without saying so (it could not start: no inbox, a token refused): the tab's
+        # connection closes too, and the page offers to attach again.
+        await self.remote_close()
+
 
 class WebFrontEnds(Server):
     """Serves the attach front end of the inbox at `inbox_url` to browsers, one per tab, on
