@@ -92,7 +92,9 @@ async def test_a_replay_gives_the_recorded_results_in_the_recorded_order(recorde
     expected = [(r["id"], r["result"]) for r in lines(recorded) if r["type"] == "result"]
     assert app.replay_agent.results == expected
     assert app.replay_agent.mismatches == []
-    assert app.return_value == "6 results, all as recorded"
+    assert app.replay_agent.summary() == "6 results, all as recorded"
+    # It ends as the recorded session did: the agent's return, as the main screen showed it.
+    assert repr(app.return_value) == "'done'"
     # The secret went to a keyring in memory, typed as a dummy that fits its pattern.
     assert len(app.player.errors) == sum(
         len(r["keys"]) for r in lines(recorded) if r["type"] == "keys"
@@ -170,7 +172,7 @@ def test_a_transcript_from_a_newer_version_is_refused(tmp_path: Path) -> None:
     assert run.returncode == 2
     assert run.stderr == (
         f"elicit-tui replay: {path} is a version 99 transcript, written by a newer elicit-tui; "
-        "this one reads version 1. Upgrade elicit-tui to replay it.\n"
+        "this one reads version 2. Upgrade elicit-tui to replay it.\n"
     )
 
 
@@ -208,7 +210,7 @@ def test_cast_is_asciicast_v2_of_the_given_size_ending_on_the_final_screen(
         stream.feed(data)
     shown = "\n".join(screen.display)
     assert "✔ Agent finished and returned:" in shown
-    assert "'6 results, all as recorded'" in shown
+    assert "'done'" in shown and "all as recorded" not in shown  # as the agent returned
     assert "✔ Ada" in shown and "Deploy with •••?" in shown
     assert not carries_canary(cast.read_text(encoding="utf-8"))
 
@@ -438,7 +440,7 @@ async def test_an_answer_that_took_long_is_waited_for_as_long_as_its_keys_take(
     app = ReplayApp(read_transcript(path), timing=timing)
     await app.run_async(headless=True, size=(80, 24), auto_pilot=app.player.drive)
     assert app.replay_agent.mismatches == []
-    assert app.return_value == "1 result, all as recorded"
+    assert app.replay_agent.summary() == "1 result, all as recorded"
 
 
 async def test_a_session_quit_with_a_question_open_replays_to_its_end(tmp_path: Path) -> None:
@@ -455,4 +457,4 @@ async def test_a_session_quit_with_a_question_open_replays_to_its_end(tmp_path: 
     replayed = await asyncio.wait_for(replay(path), timeout=30)
 
     assert replayed.replay_agent.results == recorded
-    assert replayed.return_value == "2 results, all as recorded"
+    assert replayed.replay_agent.summary() == "2 results, all as recorded"

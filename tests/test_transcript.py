@@ -11,6 +11,7 @@ from secret_session import CANARY, carries_canary
 
 from tui.core.models import ElicitationResult, TextRequest, parse_request
 from tui.core.queue import ElicitationQueue
+from tui.secrets.redaction import Redactor
 from tui.transcript.reader import TranscriptError, read_transcript
 from tui.transcript.records import KeysRecord, RequestRecord, ResultRecord, SessionEnd
 from tui.transcript.writer import TranscriptWriter
@@ -22,7 +23,7 @@ async def test_a_session_is_written_line_by_line(tmp_path: Path) -> None:
     results = await record_session(path)
 
     records = lines(path)
-    assert records[0]["v"] == 1 and records[0]["type"] == "session"
+    assert records[0]["v"] == 2 and records[0]["type"] == "session"
     kinds = [(r["type"], r.get("id") or r.get("request", {}).get("id")) for r in records[1:]]
     assert kinds == [
         *[
@@ -32,6 +33,7 @@ async def test_a_session_is_written_line_by_line(tmp_path: Path) -> None:
         ],
         ("end", None),
     ]
+    assert records[-1]["returned"] == "'done'"  # what the agent returned, as it was shown
     # Each request in full: parse_request rebuilds it.
     requests = [parse_request(r["request"]) for r in records if r["type"] == "request"]
     assert requests[4].requested_schema == TOKEN_FORM
@@ -95,6 +97,24 @@ def test_each_line_is_on_disk_as_soon_as_it_happens(tmp_path: Path) -> None:
     assert lines(path)[-1]["result"]["content"] == "Ada"
     writer.close()
     assert lines(path)[-1]["type"] == "end"
+
+
+def test_what_the_agent_returned_is_written_as_shown_with_secrets_scrubbed(
+    tmp_path: Path,
+) -> None:
+    redactor = Redactor()
+    redactor.register(CANARY)
+    cases = [
+        (None, None),
+        ({"key": f"sk {CANARY}", "count": 3}, {"key": "sk •••", "count": "3"}),
+        ([1, CANARY], "[1, '•••']"),
+    ]
+    for returned, written in cases:
+        path = tmp_path / "t.jsonl"
+        TranscriptWriter(path, redactor=redactor).close(returned)
+        assert lines(path)[-1].get("returned") == written
+        assert read_transcript(path).returned == written
+        assert not carries_canary(path.read_text(encoding="utf-8"))
 
 
 async def test_the_reader_gives_back_what_was_written(tmp_path: Path) -> None:

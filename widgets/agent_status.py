@@ -12,6 +12,7 @@ from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
+from tui.core.returned import returned_text
 from widgets.literal import shown
 
 
@@ -58,13 +59,14 @@ class AgentStatus(Static):
         self._show("running", f"◌ Quitting: waiting for agent {name} to return (Ctrl+Q: quit now)")
 
     def show_finished(self, value: Any) -> None:
-        if value is None:
+        text = returned_text(value)
+        if text is None:
             self._show("finished", "✔ Agent finished")
-        elif isinstance(value, Mapping) and value:
-            self._show("finished", "✔ Agent finished and returned:", answers_table(value))
+        elif isinstance(text, dict):
+            self._show("finished", "✔ Agent finished and returned:", answers_table(text))
         else:
             # One wrapped paragraph, not one line per key: the timeline below must stay in view.
-            returned = ReprHighlighter()(Text(shown(safe_repr(value))))
+            returned = ReprHighlighter()(Text(shown(text)))
             self._show("finished", "✔ Agent finished and returned:", returned)
 
     def show_failed(self, error: BaseException) -> None:
@@ -76,24 +78,15 @@ class AgentStatus(Static):
         )
 
 
-def answers_table(value: Mapping[Any, Any]) -> Table:
-    """A mapping as two columns, key and value, each value on its own line(s), scrubbed."""
+def answers_table(value: Mapping[str, str]) -> Table:
+    """Keys and values (`returned_text`'s) as two columns, each value on its own line(s),
+    scrubbed."""
     table = Table.grid(padding=(0, 2))
     table.add_column(style="bold", no_wrap=True)
     table.add_column(overflow="fold")
     for key, item in value.items():
-        text = item if isinstance(item, str) else safe_repr(item)
-        table.add_row(Text(shown(str(key))), Text(shown(text)))
+        table.add_row(Text(shown(key)), Text(shown(item)))
     return table
-
-
-def safe_repr(value: Any) -> str:
-    """`repr(value)`, or a placeholder naming its type when its `__repr__` raises."""
-    try:
-        return repr(value)
-    except Exception as error:
-        # The failure's message may quote what the object holds: only its type is shown.
-        return f"<{type(value).__name__} object; its repr raised {type(error).__name__}>"
 
 
 def error_text(error: BaseException) -> str:

@@ -363,7 +363,7 @@ class ElicitationApp(KeyOrderApp[Any]):
             self._detach_transcript()
             self._detach_transcript = None
         if self.transcript is not None:
-            self.transcript.close()
+            self.transcript.close(self.agent_result)
         # The secrets were registered for this run only; the redactor holds them in plain text.
         REDACTOR.clear()
         release_rendered_lines()

@@ -17,6 +17,7 @@ from tui.transcript.records import (
     Record,
     RequestRecord,
     ResultRecord,
+    SessionEnd,
 )
 
 
@@ -45,6 +46,12 @@ class Transcript:
             isinstance(record, ResultRecord) and record.result.get("reason") == KEYRING_UNAVAILABLE
             for record in self.records
         )
+
+    @property
+    def returned(self) -> str | dict[str, str] | None:
+        """What the agent returned, as the session's end recorded it (see `SessionEnd`)."""
+        ends = [record for record in self.records if isinstance(record, SessionEnd)]
+        return ends[-1].returned if ends else None
 
     def shown_order(self) -> list[str]:
         """The ids of the requests a modal was shown for, in the order they were shown."""

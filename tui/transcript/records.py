@@ -15,8 +15,9 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr, TypeAdapter
 from tui.core.models import ElicitationResult, Request
 from tui.core.secret_ref import SecretRef
 
-VERSION = 1
-"""The transcript format this version writes and reads."""
+VERSION = 2
+"""The transcript format this version writes, and the newest it reads (version 1 has no
+`SessionEnd.returned`)."""
 
 SECRET_SHOWN = "•••"
 """What a secret value becomes in a transcript."""
@@ -88,6 +89,9 @@ class SessionEnd(_Record):
 
     type: Literal["end"] = "end"
     t: float
+    returned: str | dict[str, str] | None = None
+    """What the agent returned, as the main screen showed it (`tui.core.returned`), secrets
+    scrubbed; None if it returned None, or had not returned when the session ended."""
 
 
 Record = Annotated[

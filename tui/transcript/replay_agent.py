@@ -11,6 +11,7 @@ from typing import Any
 
 from tui.core.models import ElicitationResult, Request
 from tui.core.queue import ElicitationQueue, Policy
+from tui.core.returned import RecordedReturn, Returned
 from tui.transcript.reader import Transcript
 from tui.transcript.records import (
     KeysRecord,
@@ -40,6 +41,11 @@ ENDED_WITHOUT_KEYS = AGENT_REASONS | {"closed"}
 """Results no key of the person's gave, which the replay gives the same way: those the agent
 caused, and a request open when the person quit (a modal left open would wait for keys that
 never come, and the replay would never end)."""
+
+
+def _as_recorded(returned: Returned) -> Any:
+    """A value the main screen shows as the recorded agent's return was shown."""
+    return RecordedReturn(returned) if isinstance(returned, str) else returned
 
 
 @dataclass(frozen=True)
@@ -80,7 +86,7 @@ class ReplayAgent:
     the session began) before the event, it returns once the event may happen, True if the
     replay was stopped. A renderer steps through the session with it, faster than real time."""
 
-    def __call__(self, queue: ElicitationQueue) -> str:
+    def __call__(self, queue: ElicitationQueue) -> Any:
         futures: dict[str, Future[ElicitationResult]] = {}
         unattended = {
             record.id: record.result["action"]
@@ -116,7 +122,7 @@ class ReplayAgent:
                 self._sleep(previous, record.t)
                 break
             previous = record.t
-        return self.summary()
+        return _as_recorded(self.transcript.returned)
 
     def summary(self) -> str:
         checked = len(self.results)

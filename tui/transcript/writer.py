@@ -7,10 +7,11 @@ import time
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from tui.core.front_end import FrontEndSource
 from tui.core.queue import QueueEvent
+from tui.core.returned import returned_text
 from tui.secrets.redaction import REDACTOR, Redactor
 from tui.transcript.records import (
     VERSION,
@@ -82,12 +83,20 @@ class TranscriptWriter:
         )
         self._write(record.model_dump_json(exclude_none=True))
 
-    def close(self) -> None:
-        """Write the end of the session and close the file; later events are ignored."""
+    def close(self, returned: Any = None) -> None:
+        """Write the end of the session, with what the agent `returned` (None: nothing, or
+        not yet), and close the file; later events are ignored."""
         with self._lock:
             if self._file is None:
                 return
-        self._write(SessionEnd(t=self._since_start(time.monotonic())).model_dump_json())
+        text = returned_text(returned)
+        scrub = self._redactor.scrub
+        if isinstance(text, dict):
+            text = {scrub(key): scrub(item) for key, item in text.items()}
+        elif text is not None:
+            text = scrub(text)
+        end = SessionEnd(t=self._since_start(time.monotonic()), returned=text)
+        self._write(end.model_dump_json(exclude_none=True))
         with self._lock:
             if self._file is not None:
                 self._file.close()
