@@ -12,7 +12,7 @@ from recorded_session import run_cli
 from render_demo import DEMO, TIMING
 
 from tui.render.edits import Edits, EditsError, edited_transcript, load_edits
-from tui.render.script import build_script
+from tui.render.script import KEY_HOLD, build_script
 from tui.transcript.reader import read_transcript
 from tui.transcript.timing import Timing
 
@@ -94,3 +94,27 @@ def test_the_sidecar_and_redact_change_the_render_not_the_transcript(tmp_path: P
     assert not any("invoice-api" in text or "us-east-1" in text for text in texts.values())
     assert "•••" in texts["08-where-and-how-should-it-be-deployed.txt"]
     assert transcript.read_bytes() == before
+
+
+def test_keys_recorded_in_one_burst_are_each_shown_for_a_while(tmp_path: Path) -> None:
+    # As tmux send-keys or expect deliver them: every key of the first answer at one instant.
+    lines = DEMO.read_text(encoding="utf-8").splitlines()
+    keys = json.loads(lines[2])
+    assert keys["type"] == "keys"
+    burst_at = keys["keys"][0]["t"]
+    for press in keys["keys"]:
+        press["t"] = burst_at
+    lines[2] = json.dumps(keys)
+    burst = tmp_path / "burst.jsonl"
+    burst.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+    script = build_script(read_transcript(burst), Timing(max_pause=1.0))
+
+    pressed = [s for s in script.steps if s.kind == "key" and s.request_id == keys["id"]]
+    assert len(pressed) == len(keys["keys"]) > 5
+    following = script.steps[script.steps.index(pressed[-1]) + 1]
+    shown_for = [b.at - a.at for a, b in zip(pressed, [*pressed[1:], following], strict=True)]
+    assert min(shown_for) >= KEY_HOLD - 1e-6
+    # Keys a person typed keep their pace: the demo's own are not held longer.
+    typed = build_script(read_transcript(DEMO), Timing())
+    assert typed.duration == pytest.approx(max(r.t for r in read_transcript(DEMO).records))

@@ -374,6 +374,25 @@ def test_an_unknown_theme_is_named_before_anything_runs(recorded: Path) -> None:
     assert "textual-dark" in run.stderr
 
 
+@pytest.mark.parametrize(
+    ("option", "value", "said"),
+    [
+        ("--max-pause", "0", "not a duration above 0 like 2s or 500ms: '0'"),
+        ("--max-pause", "0ms", "not a duration above 0 like 2s or 500ms: '0ms'"),
+        ("--speed", "0", "not a number above 0: '0'"),
+        ("--fps", "-5", "not a number above 0: '-5'"),
+    ],
+)
+def test_a_pace_that_would_play_nothing_is_refused(
+    recorded: Path, tmp_path: Path, option: str, value: str, said: str
+) -> None:
+    run = run_cli("replay", str(recorded), option, value, "-o", str(tmp_path / "out.gif"))
+
+    assert run.returncode == 2
+    assert f"argument {option}: {said}" in run.stderr
+    assert not (tmp_path / "out.gif").exists()
+
+
 async def test_a_session_recorded_without_a_keyring_replays_without_one(
     no_keyring: object, tmp_path: Path
 ) -> None:

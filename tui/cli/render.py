@@ -18,6 +18,17 @@ EXIT_DRIFT = 1
 EXIT_USAGE = 2
 
 
+def positive(value: str) -> float:
+    """A command-line number above 0."""
+    try:
+        number = float(value)
+    except ValueError:
+        number = 0.0
+    if not number > 0:
+        raise argparse.ArgumentTypeError(f"not a number above 0: {value!r}")
+    return number
+
+
 def add_render_options(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
     """The options that turn a replay into files (shared with `demo --replay`)."""
     parser.add_argument(
@@ -56,7 +67,10 @@ def add_render_options(parser: argparse.ArgumentParser | argparse._ArgumentGroup
         help="keep each GIF, MP4 and WebM under SIZE, like 2MB, by lowering the frame rate",
     )
     parser.add_argument(
-        "--fps", type=float, default=20.0, help="the highest frame rate of an output (default: 20)"
+        "--fps",
+        type=positive,
+        default=20.0,
+        help="the highest frame rate of an output (default: 20)",
     )
     parser.add_argument(
         "--update", type=Path, metavar="DIR", help="save each chapter's final screen as text in DIR"

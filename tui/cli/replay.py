@@ -10,7 +10,7 @@ import tempfile
 from pathlib import Path
 
 from tui.cli.ask import EXIT_INTERRUPTED
-from tui.cli.render import add_render_options, run_render, wants_render
+from tui.cli.render import add_render_options, positive, run_render, wants_render
 from tui.cli.report import print_report
 from tui.core.loading import loading_modules
 
@@ -44,7 +44,7 @@ def add_replay_options(parser: argparse.ArgumentParser | argparse._ArgumentGroup
     """The options of a replay, shared with `demo --replay`."""
     parser.add_argument(
         "--speed",
-        type=_positive,
+        type=positive,
         default=1.0,
         metavar="FACTOR",
         help="play FACTOR times as fast: 2 halves every pause (default: 1)",
@@ -85,21 +85,11 @@ def add_replay_options(parser: argparse.ArgumentParser | argparse._ArgumentGroup
     add_render_options(parser)
 
 
-def _positive(value: str) -> float:
-    try:
-        number = float(value)
-    except ValueError:
-        number = 0.0
-    if not number > 0:
-        raise argparse.ArgumentTypeError(f"not a number above 0: {value!r}")
-    return number
-
-
 def _duration(value: str) -> float:
     match = re.fullmatch(r"\s*(\d+(?:\.\d*)?|\.\d+)\s*(ms|s)?\s*", value)
-    if match is None:
-        raise argparse.ArgumentTypeError(f"not a duration like 2s or 500ms: {value!r}")
-    number = float(match.group(1))
+    number = 0.0 if match is None else float(match.group(1))
+    if match is None or not number > 0:
+        raise argparse.ArgumentTypeError(f"not a duration above 0 like 2s or 500ms: {value!r}")
     return number / 1000 if match.group(2) == "ms" else number
 
 

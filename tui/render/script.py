@@ -18,6 +18,14 @@ NAME_WIDTH = 60
 
 NO_EDIT = ChapterEdit()
 
+BURST_GAP = 0.03
+"""Keys recorded closer together than this seconds came in one burst (a terminal multiplexer,
+an expect script, keys typed while the app was busy): faster than any person types."""
+
+KEY_HOLD = 0.1
+"""Seconds the screen after a key of a burst shows: a burst is drawn key by key, not all in
+one frame. Keys a person typed keep their own pace, scaled as every pause is."""
+
 StepKind = Literal["start", "request", "key", "cancel", "end"]
 
 
@@ -147,6 +155,7 @@ def _timed(steps: list[Step], timing: Timing, edits: Edits) -> list[Step]:
     timed: list[Step] = []
     at = previous = 0.0
     showing = 0
+    after_key = False
     for step in steps:
         # A pause belongs to the chapter on screen during it: the one of the step before.
         edit = edits.chapters.get(showing, NO_EDIT)
@@ -157,6 +166,9 @@ def _timed(steps: list[Step], timing: Timing, edits: Edits) -> list[Step]:
             pause = timing.pause((step.recorded - previous) / edit.speed)
             if edits.max_idle is not None:
                 pause = min(pause, edits.max_idle)
+            if after_key and step.recorded - previous < BURST_GAP:
+                pause = max(pause, KEY_HOLD)
+        after_key = step.kind == "key"
         at += pause
         previous = step.recorded
         timed.append(replace(step, at=round(at, 6)))
