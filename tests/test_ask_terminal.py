@@ -196,6 +196,35 @@ def test_a_tool_call_cannot_reorder_or_hide_what_the_person_approves(tmp_path: P
     assert (code, result["action"]) == (0, "accept")
 
 
+def test_an_inline_form_shows_its_first_field_whole_and_types_into_it(tmp_path: Path) -> None:
+    # The focus goes to the first field while the inline dialog is still a row high: the
+    # body must not keep the scroll that row needed (the field's top cut off, out of sight).
+    schema = {
+        "type": "object",
+        "properties": {
+            "name": {"type": "string", "title": "Service name", "description": "lowercase"},
+            "replicas": {"type": "integer", "title": "Replicas", "default": 2},
+            "region": {"type": "string", "title": "Region", "enum": ["eu", "us", "ap"]},
+            "public": {"type": "boolean", "title": "Public", "default": False},
+        },
+        "required": ["name", "region"],
+    }
+    request = {"kind": "form", "message": "Deployment settings", "requested_schema": schema}
+    run = TerminalRun(tmp_path, "ask", stdin=json.dumps(request))
+    run.wait_for("Submit")
+    time.sleep(GRACE)
+    run.type("web")
+    time.sleep(GRACE)
+    screen = pyte.Screen(80, 24)
+    pyte.Stream(screen).feed(run.screen)
+    lines = [line.rstrip() for line in screen.display]
+    title = next(i for i, line in enumerate(lines) if "╭─ Service name * " in line)
+    assert lines[title + 1].startswith("│ │ web ")
+    run.type("\x1b")
+    code, _result = run.finish()
+    assert code == 2
+
+
 def test_request_piped_to_stdin_is_answered_on_the_terminal(tmp_path: Path) -> None:
     request = {"kind": "text", "message": "Which DB?", "default": "x"}
 

@@ -188,7 +188,10 @@ class FormModal(ElicitationModal[FormRequest]):
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         self.refresh_bindings()
-        self._show_field_of(event.widget)
+        # Once laid out: scrolled to where it is before, as the focus first goes to a field
+        # (in an inline `ask`, while the dialog is still a row high), the body would keep that
+        # offset, the first field's top cut off.
+        self.call_after_refresh(self._show_field_of, event.widget)
 
     def show_error(self, message: str) -> None:
         super().show_error(message)
