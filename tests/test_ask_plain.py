@@ -230,3 +230,25 @@ def test_a_secret_to_store_without_a_keyring_is_refused_up_front(tmp_path: Path)
     assert said.startswith("elicit-tui ask: cannot store the secret, so it is not asked for: ")
     assert "PYTHON_KEYRING_BACKEND" in said
     assert "Token?" not in said
+
+
+@pytest.mark.parametrize(
+    ("where", "why"),
+    [
+        (("--plain",), "in plain mode (--plain, ELICIT_TUI_PLAIN or TERM=dumb) there is none"),
+        (
+            ("--to", "http://127.0.0.1:9"),
+            "with --to, the inbox records it: `elicit-tui serve --transcript FILE`",
+        ),
+    ],
+)
+def test_a_transcript_with_no_dialog_to_record_is_refused_before_asking(
+    tmp_path: Path, where: tuple[str, ...], why: str
+) -> None:
+    transcript = tmp_path / "session.jsonl"
+    args = ("--transcript", str(transcript), *where, "choice", "Which DB?", "-o", "Postgres")
+    code, result, said = plain(tmp_path, "1\n", *args)
+
+    assert (code, result) == (3, None)
+    assert said == f"elicit-tui ask: --transcript records the dialog on this terminal; {why}\n"
+    assert not transcript.exists()

@@ -116,6 +116,17 @@ def main(argv: Sequence[str]) -> int:
         except ValueError as error:
             print(f"elicit-tui ask: {error}", file=sys.stderr)
             return EXIT_INVALID
+    if args.transcript is not None and (inbox or plain_wanted(args.plain)):
+        why = (
+            "with --to, the inbox records it: `elicit-tui serve --transcript FILE`"
+            if inbox
+            else "in plain mode (--plain, ELICIT_TUI_PLAIN or TERM=dumb) there is none"
+        )
+        print(
+            f"elicit-tui ask: --transcript records the dialog on this terminal; {why}",
+            file=sys.stderr,
+        )
+        return EXIT_INVALID
     refusal = None if inbox else _keyring_refusal(request)
     if inbox:
         from tui.cli.ask_inbox import ask_inbox
