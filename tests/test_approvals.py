@@ -90,10 +90,14 @@ async def test_session_auto_approves_the_next_matching_call_without_a_modal(
         await wait_for_modal(pilot, "Run rm x")  # no pattern match: asked
         await pilot.press("1")
         await wait_for(pilot, lambda: len(asker.results) == 3)
-        outcome = app.query_one(Timeline).cells("toolApproval:c2")["outcome"]
+        timeline = app.query_one(Timeline)
+        outcome = timeline.cells("toolApproval:c2")["outcome"]
+        questions = [timeline.cells(f"toolApproval:{c}")["question"] for c in ("c1", "c2")]
     assert asker.results == [person("session"), auto("session"), person("once")]
     assert shown == ["toolApproval:c1", "toolApproval:c3"]
     assert outcome == "⚡ auto-approved · allowed for this session"
+    # Nobody saw the call a rule allowed: its row names the call, not the agent's words.
+    assert questions == ["Run pytest -q", 'shell(command="pytest tests/api")']
     assert not rules_path().exists()  # a session rule is never written down
 
 

@@ -19,6 +19,8 @@ from tui.core.models import (
     UNSUPPORTED_KIND,
     ElicitationResult,
     Request,
+    ToolApprovalRequest,
+    call_summary,
 )
 from tui.secrets.redaction import MASK
 from widgets.literal import shown
@@ -220,6 +222,12 @@ class Timeline(DataTable[Text]):
         if key is None:
             return
         cells = self._cells[key]
+        if result.reason == AUTO_APPROVED and isinstance(request, ToolApprovalRequest):
+            # Nobody saw the call a rule allowed: the row names the call itself, not the
+            # agent's words about it.
+            who = f"{request.source}: " if request.source else ""
+            call = call_summary(request.tool_name, request.arguments)
+            cells["question"] = shown(f"{who}{call}")
         outcome = outcome_text(request, result)
         if elsewhere is not None:
             outcome = f"{outcome} · {elsewhere}"
