@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from pydantic import SecretStr
 from rich.console import RenderableType
+from textual import events
 from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import Input
@@ -157,6 +158,26 @@ async def test_invalid_input_keeps_modal_open_and_text() -> None:
         await pilot.press("c", "enter")
         await wait_for(pilot, lambda: bool(results))
     assert results[0].content == "abc"
+
+
+async def test_a_paste_longer_than_the_field_shows_its_end_and_the_cursor() -> None:
+    results: list[ElicitationResult] = []
+    app = ElicitationApp(ElicitationQueue(), one_question(TEXT, results), input_grace=0)
+    pasted = "word " * 400
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.focused, Input))
+        field = app.focused
+        assert isinstance(field, Input)
+        app.post_message(events.Paste(pasted))
+        await wait_for(pilot, lambda: field.value == pasted)
+        await pilot.pause()
+        # The cursor, after the text's end, is in view (an Input draws one cell more than
+        # its width for it), not the text's first cells.
+        assert field.scroll_x > 0
+        assert 0 <= field._cursor_offset - field.scroll_x <= field.scrollable_content_region.width
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: bool(results))
+    assert results[0].content == pasted
 
 
 async def test_multi_choice_bounds_are_enforced_with_a_message() -> None:

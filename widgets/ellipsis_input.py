@@ -1,9 +1,12 @@
-"""A one-line `Input` whose placeholder, when too long for it, ends in an ellipsis."""
+"""A one-line `Input` whose placeholder, when too long for it, ends in an ellipsis, and whose
+view follows the cursor after a paste."""
 
 from __future__ import annotations
 
 from rich.cells import cell_len
 from rich.text import Text
+from textual import events
+from textual.geometry import Region
 from textual.strip import Strip
 from textual.widgets import Input
 
@@ -15,7 +18,20 @@ class EllipsisInput(Input):
     hint (an agent's, a form field's format) looks whole when it is not. The field is
     drawn as an `Input` is in every other case: its value, a placeholder that fits, the
     cursor on the first cell of the placeholder while focused.
+
+    After a paste longer than the field, Textual's `Input` scrolls to the cursor before it
+    knows the new width of its text, and so stays at the start, the cursor out of view until
+    the next key: this one scrolls to the cursor once it is laid out.
     """
+
+    def _on_paste(self, event: events.Paste) -> None:
+        # (Input's own handler, called after this one as Textual calls each class's, pastes.)
+        self.call_after_refresh(self._show_cursor)
+
+    def _show_cursor(self) -> None:
+        self.scroll_to_region(
+            Region(self._cursor_offset, 0, width=1, height=1), force=True, animate=False
+        )
 
     def render_line(self, y: int) -> Strip:
         if y != 0 or self.value:
