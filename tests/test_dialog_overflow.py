@@ -244,6 +244,25 @@ async def test_a_field_cut_off_as_the_screen_shrinks_is_scrolled_back_into_view(
     assert results[0].content == "api"
 
 
+async def test_a_text_area_too_tall_for_the_screen_keeps_the_line_typed_in_view() -> None:
+    results: list[ElicitationResult] = []
+    request = TextRequest(message="Release notes?", multiline=True)
+    app = ElicitationApp(ElicitationQueue(), asking(request, results), input_grace=0)
+    async with app.run_test(size=(100, 12)) as pilot:
+        modal = await wait_for_modal(pilot, "Release notes?")
+        for n in range(1, 8):
+            await pilot.press(*f"line {n}", "enter")
+        await pilot.press(*"TYPING HERE")
+        await wait_for(pilot, lambda: "TYPING HERE" in screen_text(app))
+        # The whole text area, its frame too, inside the dialog's.
+        area = modal.query_one("#answer").region
+        assert modal.query_one("#dialog").region.contains_region(area)
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: bool(results))
+    lines = [f"line {n}" for n in range(1, 8)]
+    assert results[0].content == "\n".join([*lines, "TYPING HERE"])
+
+
 async def test_a_question_longer_than_the_screen_scrolls_and_its_answers_stay_on_screen() -> None:
     plan = "\n".join(f"Step {n}: migrate shard {n}." for n in range(1, 41))
     request = ConfirmationRequest(message=f"{plan}\nRun this plan?")

@@ -10,7 +10,7 @@ from textual.binding import Binding, BindingType
 from textual.widgets import Input, Static
 
 from tui.core.models import TextRequest
-from widgets.base import ElicitationModal, InvalidAnswer
+from widgets.base import FITTED, ElicitationModal, InvalidAnswer
 from widgets.ellipsis_input import EllipsisInput
 from widgets.literal import shown
 
@@ -58,7 +58,11 @@ class TextModal(ElicitationModal[TextRequest]):
             # shown sooner in a new process without it.
             from textual.widgets import TextArea
 
-            area = TextArea(_shown_default(self.request), id="answer", soft_wrap=True)
+            # Fitted: too tall for a short terminal, it scrolls in the room left to it, the
+            # line being typed in view, instead of running past the dialog's edge.
+            area = TextArea(
+                _shown_default(self.request), id="answer", soft_wrap=True, classes=FITTED
+            )
             area.show_line_numbers = False
             yield area
         else:
