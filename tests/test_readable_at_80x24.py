@@ -250,6 +250,23 @@ async def test_option_descriptions_hang_under_their_label() -> None:
     assert lines[2][:label_at].strip() == "" and lines[2][label_at] != " "
 
 
+async def test_tool_approval_hints_wrap_in_their_column_in_a_narrow_pane() -> None:
+    app, _ = asking(health_check_edit("call-2", "billing-api"))
+    async with app.run_test(size=(45, 24)) as pilot:
+        await wait_for(pilot, lambda: shown(app) is not None)
+        await pilot.pause()
+        choices = app.screen.query_one("#choices")
+        lines = [choices.render_line(y).text.rstrip() for y in range(choices.size.height)]
+
+    # Each hint wraps under its own start, never back at the list's left edge.
+    numbered = [n for n, line in enumerate(lines) if line[:2] in ("1 ", "2 ", "3 ", "4 ")]
+    assert len(numbered) == 4
+    column = lines[0].index("just this call")
+    wrapped = [line for n, line in enumerate(lines) if n not in numbered and line.strip()]
+    assert wrapped
+    assert all(line[:column].strip() == "" for line in wrapped)
+
+
 async def test_a_long_pick_one_label_in_a_form_wraps_beside_its_mark() -> None:
     long = "eu-west-1-in-the-dublin-availability-zones-behind-the-shared-edge-proxies-of-2024"
     schema = {

@@ -4,7 +4,6 @@ to correct the arguments before allowing it."""
 from __future__ import annotations
 
 import json
-import textwrap
 from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
@@ -22,6 +21,7 @@ from tui.core.models import ApprovalScope, ElicitationResult, ToolApprovalReques
 from tui.core.one_line import one_line
 from tui.secrets.redaction import REDACTOR
 from widgets.base import FITTED, ElicitationModal, InvalidAnswer
+from widgets.hanging import Hanging
 from widgets.labelled_input import LabelledInput
 from widgets.literal import shown, shown_on_one_line
 from widgets.screen_share import ScreenShare
@@ -48,12 +48,8 @@ REACH_LENGTH = 100
 """The most characters a choice's reach takes: two lines under its label."""
 
 HINT_ROOM = 50
-"""The columns beside the choices' labels at 80 columns: a longer hint goes under its label
-(wrapped beside it, its lines would go on at the list's left edge)."""
-
-HINT_UNDER_WIDTH = 72
-"""The width a hint under its label is wrapped at: the list's at 80 columns, less the
-indent."""
+"""The columns beside the choices' labels at 80 columns: a longer hint goes under its label.
+Either way it wraps under itself in a narrower pane, never back to the list's left edge."""
 
 
 class _Call(VerticalScroll, ScreenShare):
@@ -332,15 +328,14 @@ def _choices(reach: str) -> list[ListOption]:
     width = max(len(label) for _, label, _ in rows)
     options = []
     for number, (value, label, hint) in enumerate(rows, 1):
-        prompt = Text(f"{number} ", style="dim")
+        number_mark = Content.styled(f"{number} ", "dim")
         if len(hint) <= HINT_ROOM:
-            prompt.append(label.ljust(width))
-            prompt.append(f"  {hint}", style="dim")
+            # The hint in a column of its own, beside the label.
+            mark = Content.assemble(number_mark, f"{label.ljust(width)}  ")
+            prompt = Hanging(mark, Content.styled(hint, "dim"))
         else:
             # Under the label, each line starting where the label does.
-            prompt.append(label)
-            lines = textwrap.wrap(hint, HINT_UNDER_WIDTH, break_on_hyphens=False)
-            prompt.append("".join(f"\n  {line}" for line in lines), style="dim")
+            prompt = Hanging(number_mark, Content.assemble(label, "\n", (hint, "dim")))
         options.append(ListOption(prompt, id=value))
     return options
 
