@@ -27,6 +27,7 @@ from tui.app.messages import AgentFinished
 from tui.app.replay_app import ReplayApp
 from tui.core.models import ElicitationResult, SecretRequest
 from tui.core.queue import ElicitationQueue
+from tui.render.script import build_script
 from tui.secrets.memory_keyring import memory_keyring
 from tui.transcript.reader import read_transcript
 from tui.transcript.timing import Timing
@@ -469,9 +470,15 @@ async def test_a_session_quit_with_a_question_open_replays_to_its_end(tmp_path: 
         await on_request(pilot, "name")
         await pilot.press("ctrl+u", *"Ada", "enter")
         await on_request(pilot, "pick")
-        await pilot.press("ctrl+q")
+        await pilot.press("down", "ctrl+q")
     recorded = [(r["id"], r["result"]) for r in lines(path) if r["type"] == "result"]
     assert recorded[-1] == ("pick", {"action": "cancel", "content": None, "reason": "closed"})
+    # The question on screen as the app quit was shown: its keys are written (not the one
+    # that quit, which a replay would press), and a render gives it its chapter.
+    keys = {r["id"]: [k.get("key") for k in r["keys"]] for r in lines(path) if r["type"] == "keys"}
+    assert keys["pick"] == ["down"]
+    script = build_script(read_transcript(path), Timing())
+    assert [chapter.request_id for chapter in script.chapters] == ["name", "pick"]
 
     replayed = await asyncio.wait_for(replay(path), timeout=30)
 

@@ -144,7 +144,7 @@ def test_a_newer_version_is_refused_with_a_clear_message(tmp_path: Path) -> None
 
     assert str(raised.value) == (
         f"{path} is a version 99 transcript, written by a newer elicit-tui; this one reads "
-        "version 1. Upgrade elicit-tui to replay it."
+        "version 2. Upgrade elicit-tui to replay it."
     )
 
 

@@ -393,6 +393,10 @@ class ElicitationApp(KeyOrderApp[Any]):
 
     async def _stop_asking(self) -> None:
         """End every waiting request with `cancel`/`closed`, ready for the app to exit."""
+        if self._shown is not None:
+            # Shown when the app quit: its keys are written as an answered one's are, so that
+            # a replay, a render and its chapters show it too.
+            self._write_keys(self._shown.request, quitting=True)
         # Close first, so every waiting agent thread wakes before the UI goes away.
         self._close_queue()
         shown = self._shown
@@ -964,8 +968,10 @@ class ElicitationApp(KeyOrderApp[Any]):
             self.screen.mount(badge)
         badge.show_key(label)
 
-    def _write_keys(self, request: Request) -> None:
+    def _write_keys(self, request: Request, *, quitting: bool = False) -> None:
         presses = self.key_recorder.take(request.id)
+        while quitting and presses and presses[-1].key in QUIT_KEYS:
+            presses.pop()  # a replay of it would quit the replay there, not at its end
         shown = self._shown
         if self.transcript is None or shown is None or shown.request.id != request.id:
             return
