@@ -205,6 +205,16 @@ async def test_many_options_filter_by_typing() -> None:
     # Digits pick by the number shown beside the filtered options: zone-2 is third.
     assert (await answer(data, "z", "o", "n", "e", "3")).content == "zone-2"
     assert (await answer(data, "x", "y", "backspace", "backspace", "2")).content == "region-south"
+    # ... unless the digit continues what is typed so far into a match: then it filters, and
+    # so does a 0, which no option is numbered.
+    numbered = {
+        "kind": "choice",
+        "message": "Where?",
+        "options": [f"zone-{n:02}-{side}" for n in range(1, 13) for side in ("eu", "us")],
+    }
+    assert (await answer(numbered, *"08-us", "enter")).content == "zone-08-us"
+    assert (await answer(numbered, *"-1", "2", "-e", "enter")).content == "zone-12-eu"
+    assert (await answer(numbered, *"us", "3")).content == "zone-03-us"
 
 
 async def test_keys_in_the_grace_period_are_ignored() -> None:

@@ -95,14 +95,7 @@ class ChoiceModal(ElicitationModal[ChoiceRequest]):
         self.query_one(OptionList).clear_options()
 
     def _apply_filter(self) -> None:
-        needle = self._filter_text.casefold()
-        matches = self._shown = [
-            o
-            for o in self.request.options
-            if not needle
-            or needle in o.label.casefold()
-            or needle in (o.description or "").casefold()
-        ]
+        matches = self._shown = self._matching(self._filter_text)
         options = self.query_one(LongOptionList)
         options.show_rows(
             # most options are one printable line, their label: no call each for those
@@ -127,7 +120,7 @@ class ChoiceModal(ElicitationModal[ChoiceRequest]):
             self._filter_text = self._filter_text[:-1]
         elif event.key == "escape" and self._filter_text:
             self._filter_text = ""
-        elif event.is_printable and event.character and not event.character.isdigit():
+        elif event.is_printable and event.character and not self._picks(event.character):
             self._filter_text += event.character
         else:
             return
@@ -139,6 +132,29 @@ class ChoiceModal(ElicitationModal[ChoiceRequest]):
         # A mouse click on an option answers with it.
         event.stop()
         self.action_accept()
+
+    def _picks(self, character: str) -> bool:
+        """Whether `character` picks an option by the number shown beside it rather than
+        going into the filter: a digit from 1 to 9, unless the filter typed so far, the
+        digit added, still matches an option ("us-0" then "8": "us-08").
+
+        A "0" never picks: it is always the filter's."""
+        if character not in "123456789":
+            return False
+        if not self._filter_text:
+            return True
+        return not self._matching(self._filter_text + character)
+
+    def _matching(self, text: str) -> list[Option]:
+        """The options whose label or description holds `text`, in any case."""
+        needle = text.casefold()
+        return [
+            o
+            for o in self.request.options
+            if not needle
+            or needle in o.label.casefold()
+            or needle in (o.description or "").casefold()
+        ]
 
     def action_pick(self, number: int) -> None:
         if number <= len(self._shown):
