@@ -17,13 +17,16 @@ import pytest
 from PIL import Image
 from recorded_session import run_cli
 from render_demo import DEMO, HAS_FFMPEG, NO_FFMPEG, Rendered, render_demo
+from textual.app import App, ComposeResult
+from textual.widgets import Static
 
 from tui.render.captions import CaptionsError, Cue, read_webvtt
-from tui.render.cells import Cell, grid_text
+from tui.render.cells import Cell, grid_text, screen_grid
 from tui.render.frames import END_SECONDS, Overlays, compose
 from tui.render.outputs import write_outputs
 from tui.render.raster import draw_grid
 from tui.render.video import VideoError, find_ffmpeg
+from tui.secrets.redaction import Redactor
 
 
 @pytest.fixture(scope="module")
@@ -224,3 +227,21 @@ def test_bold_and_italic_text_is_drawn_in_its_own_face() -> None:
 
     faces = {drawn(bold, italic) for bold in (False, True) for italic in (False, True)}
     assert len(faces) == 4
+
+
+async def test_a_grapheme_of_several_code_points_takes_the_cells_the_app_gave_it() -> None:
+    """A family emoji (three people joined by ZWJs) is two cells wide on the app's screen:
+    the rendered row must put the border after it where the app does, not four cells on."""
+
+    class Row(App[None]):
+        def compose(self) -> ComposeResult:
+            yield Static("│👨\u200d👩\u200d👧 family│\n│日本 ok  │", markup=False)
+
+    app = Row()
+    async with app.run_test(size=(20, 3)):
+        grid = screen_grid(app, Redactor(), ((255, 255, 255), (0, 0, 0)))
+    first, second = (grid_text((row,)) for row in grid[:2])
+    assert len(grid[0]) == len(grid[1]) == 20
+    borders = [[column for column, cell in enumerate(row) if cell.char == "│"] for row in grid[:2]]
+    assert borders[0] == borders[1] == [0, 10]
+    assert first.startswith("│👨\u200d👩\u200d👧 family│") and second.startswith("│日本 ok")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from rich.cells import cell_len
+from rich.cells import split_graphemes
 from rich.color import Color as RichColor
 from rich.segment import Segment
 from rich.style import Style
@@ -76,13 +76,14 @@ def _cells(text: str, style: Style | None, default: tuple[RGB, RGB]) -> list[Cel
     if style and style.dim:
         fg = blend(fg, bg, 0.5)
     cells: list[Cell] = []
-    for char in text:
-        width = cell_len(char)
+    # A cell per grapheme, as wide as the app laid it out: a family emoji joined by ZWJs is
+    # one glyph of two cells, not three of two each (the row's borders pushed right).
+    spans, _width = split_graphemes(text)
+    for start, end, width in spans:
         if width == 0:
             continue
-        cells.append(Cell(char, fg, bg, bold, italic, underline))
-        if width == 2:
-            cells.append(Cell("", fg, bg, bold, italic, underline))
+        cells.append(Cell(text[start:end], fg, bg, bold, italic, underline))
+        cells += [Cell("", fg, bg, bold, italic, underline)] * (width - 1)
     return cells
 
 
