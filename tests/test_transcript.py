@@ -152,13 +152,18 @@ def test_a_newer_version_is_refused_with_a_clear_message(tmp_path: Path) -> None
     ("header", "line", "message"),
     [
         ({"type": "session"}, None, ':1: not an elicit-tui transcript (the first line has no "v"'),
-        (None, "{not json", ":2: "),
+        (None, "{not json", ":2: not a JSON object: key must be a string at line 1 column 2"),
         (
             None,
             {"type": "request", "t": 0, "request": {"kind": "text"}},
             ":2: text.message: Field required",
         ),
-        (None, {"type": "teleport", "t": 0}, ":2: "),
+        (
+            None,
+            {"type": "teleport", "t": 0},
+            ":2: unknown line type 'teleport' (a transcript has 'request', 'keys', 'result', "
+            "'end')",
+        ),
     ],
     ids=["no-version", "bad-json-line", "invalid-request", "unknown-type"],
 )

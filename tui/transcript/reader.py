@@ -133,6 +133,11 @@ def _first_error(error: ValidationError) -> str:
     if not details:
         return str(error)
     first = details[0]
-    location = ".".join(str(part) for part in first["loc"])
     more = f" (and {len(details) - 1} more)" if len(details) > 1 else ""
+    if first["type"] == "json_invalid":
+        return f"not a JSON object: {first['ctx'].get('error', first['msg'])}"
+    if first["type"] == "union_tag_invalid":
+        tags = first["ctx"]["expected_tags"]
+        return f"unknown line type {first['ctx']['tag']!r} (a transcript has {tags})"
+    location = ".".join(str(part) for part in first["loc"])
     return f"{location or 'line'}: {first['msg']}{more}"
