@@ -370,6 +370,18 @@ async def test_a_required_field_keeps_its_mark_whatever_its_title() -> None:
     assert "╭─ The fully qualified domain name under which the production serv… * ─" in tops[0]
     assert "╭─ Owner ⏎ of the service * ─" in tops[1]
 
+    # In a narrow pane, and as one is narrowed, cut shorter: the `*` still shows.
+    app, _ = asking(FormRequest(message="Where?", requested_schema=schema))
+    async with app.run_test(size=(40, 20)) as pilot:
+        await wait_for(pilot, lambda: shown(app) is not None)
+        await pilot.pause()
+        narrow = [line for line in screen_text(app).splitlines() if "╭─ " in line]
+        await pilot.resize_terminal(32, 20)
+        await pilot.pause()
+        narrower = [line for line in screen_text(app).splitlines() if "╭─ " in line]
+    assert "╭─ The fully qualified dom… * ─" in narrow[0]
+    assert "╭─ The fully quali… * ─" in narrower[0]
+
 
 async def test_a_tab_named_by_a_header_of_two_lines_shows_both() -> None:
     batch = {

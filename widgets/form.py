@@ -17,7 +17,7 @@ from tui.core.models import FormRequest
 from tui.core.schema import FieldSpec, FormSpec, build_content, validate_content
 from tui.secrets.redaction import REDACTOR
 from widgets.base import ElicitationModal, InvalidAnswer
-from widgets.form_field import FormField, field_rows, field_shape, field_values
+from widgets.form_field import FormField, field_rows, field_shape, field_values, title_cells
 
 _CHROME_ROWS = 12
 """Rows of the dialog around its fields: borders, source, title, message, button, error."""
@@ -79,7 +79,8 @@ class FormModal(ElicitationModal[FormRequest]):
 
     def _build(self, specs: tuple[FieldSpec, ...]) -> list[Widget]:
         """Build fields for `specs`; returns their widgets to mount, top to bottom."""
-        built = [FormField(spec) for spec in specs]
+        cells = title_cells(self.app.size.width)
+        built = [FormField(spec, cells) for spec in specs]
         if self.request.sensitive:
             # A sensitive form is typed masked throughout, its answers stay the types asked.
             for form_field in built:
@@ -128,6 +129,10 @@ class FormModal(ElicitationModal[FormRequest]):
 
     def on_resize(self) -> None:
         self.set_class(self._taller_than_screen(), "tall")
+        cells = title_cells(self.app.size.width)
+        for form_field in self.fields:
+            if form_field.title_cells != cells:
+                form_field.fit_title(cells)
 
     def fill(self) -> None:
         if len(self.fields) < len(self.spec.fields):

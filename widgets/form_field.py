@@ -37,6 +37,15 @@ TITLE_CELLS = 64
 """The most of a required field's title its box's top border shows: with the `*` after it,
 a box at 80 columns has room for both."""
 
+TITLE_MARGIN = 80 - TITLE_CELLS
+"""Columns of the screen besides a required field's title: a narrower screen cuts the title
+shorter, the `*` after it kept in view."""
+
+
+def title_cells(screen_width: int) -> int:
+    """The most of a required field's title shown on a screen `screen_width` columns wide."""
+    return max(8, min(TITLE_CELLS, screen_width - TITLE_MARGIN))
+
 
 class _LiteralCurrent(SelectCurrent):
     """What a Select shows closed: the picked label, literally (never as markup)."""
@@ -244,8 +253,10 @@ class FormField:
     Not a container widget: one per field would double what a long form costs to show.
     """
 
-    def __init__(self, field: FieldSpec) -> None:
+    def __init__(self, field: FieldSpec, title_cells: int = TITLE_CELLS) -> None:
         self.field = field
+        self.title_cells = title_cells
+        """The most of a required field's title shown (see `fit_title`)."""
         box_classes = f"form-field type-{field.type}"
         self._state: Static | None = None
         if field.type == "boolean":
@@ -306,17 +317,22 @@ class FormField:
 
     def _show_fresh(self) -> None:
         """Title, hint and no error for the field as it starts, its value untouched."""
-        field = self.field
         self._initial = _comparable(self.raw)
-        # One line (a border has no second), cut short enough that a required field's `*`
-        # stays in view: past the border's room, Textual cuts the title's end, `*` and all.
+        self.fit_title(self.title_cells)
+        self.show_error(None)
+
+    def fit_title(self, cells: int) -> None:
+        """Title the box, a required field's title cut at `cells` with "…": one line (a
+        border has no second), short enough that its `*` stays in view (past the border's
+        room, Textual cuts the title's end, `*` and all)."""
+        self.title_cells = cells
+        field = self.field
         title = Content(shown_on_one_line(field.title))
         self.box.border_title = (
-            Content.assemble(title.truncate(TITLE_CELLS, ellipsis=True), (" *", "bold $text-error"))
+            Content.assemble(title.truncate(cells, ellipsis=True), (" *", "bold $text-error"))
             if field.required
             else title
         )
-        self.show_error(None)
 
     @property
     def widgets(self) -> list[Widget]:
