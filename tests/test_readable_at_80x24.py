@@ -94,11 +94,13 @@ async def test_a_form_checklist_uses_the_same_glyphs() -> None:
 # -- the timeline at 80 columns ------------------------------------------------------------------
 
 
-async def test_timeline_cells_fit_80_columns_and_are_cut_with_an_ellipsis() -> None:
+@pytest.mark.parametrize("columns", [SIZE[0], 36])
+async def test_timeline_cells_fit_80_columns_and_are_cut_with_an_ellipsis(columns: int) -> None:
+    # 36: `attach` in a side pane.
     question = "Which of these deployment regions should the billing service run in " * 2
     request = parse_request({"kind": "text", "source": "setup-agent", "message": question})
     app, queue = asking(request)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=(columns, SIZE[1])) as pilot:
         await wait_for(pilot, lambda: shown(app) is not None)
         queue.respond(request.id, ElicitationResult(action="accept", content="eu-west-1 " * 8))
         await wait_for(pilot, lambda: shown(app) is None)
@@ -108,9 +110,9 @@ async def test_timeline_cells_fit_80_columns_and_are_cut_with_an_ellipsis() -> N
         row = [str(cell) for cell in timeline.get_row(request.id)]
         width = sum(column.get_render_width(timeline) for column in timeline.columns.values())
 
-    assert width <= SIZE[0]
+    assert width <= columns
     assert row[2].endswith("…") and row[3].endswith("…")
-    assert row[3].startswith("setup-agent: Which of these")
+    assert row[3].startswith("setup-agent: Which of these"[: len(row[3]) - 1])
     assert timeline.cells(request.id)["question"] == f"setup-agent: {question}"
 
 

@@ -36,6 +36,8 @@ COLUMNS = ("time", "kind", "outcome", "question")
 OUTCOME_SHARE = 0.4
 """The outcome column takes at most this share of the width left after time and kind."""
 MIN_QUESTION = 12
+"""The question column gets at least this much, room allowing; a narrower pane splits what
+is left between it and the outcome."""
 WAITING = "… waiting"
 """The outcome of a request still waiting."""
 REFUSED_ROW = "refused"
@@ -323,5 +325,10 @@ class Timeline(DataTable[Text]):
         widths = {"time": needed["time"], "kind": needed["kind"]}
         left = room - widths["time"] - widths["kind"]
         widths["outcome"] = max(8, min(needed["outcome"], int(left * OUTCOME_SHARE)))
-        widths["question"] = max(MIN_QUESTION, left - widths["outcome"])
+        widths["question"] = left - widths["outcome"]
+        if widths["question"] < MIN_QUESTION:
+            # A narrow pane: the two share what is left, each cut with an ellipsis, never by
+            # the screen's edge.
+            widths["outcome"] = max(1, left // 2)
+            widths["question"] = max(1, left - widths["outcome"])
         return widths
