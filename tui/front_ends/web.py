@@ -137,10 +137,15 @@ class WebFrontEnds(Server):
             return _refusal(403, "Requests from other sites are refused.")
         if request.method not in ("GET", "HEAD"):
             return _refusal(405, "Only the page and its websocket are served here.")
-        if LOGIN_PARAMETER in request.query:
-            return self._log_in(request)
         session = request.cookies.get(COOKIE, "")
-        if not any(hmac.compare_digest(session, known) for known in self._sessions):
+        logged_in = any(hmac.compare_digest(session, known) for known in self._sessions)
+        if LOGIN_PARAMETER in request.query:
+            if logged_in:
+                # This browser is in already (a link used again from its history): the page,
+                # the code left unused for the next browser.
+                return _to_page()
+            return self._log_in(request)
+        if not logged_in:
             return _refusal(
                 401, "Open the link that `elicit-tui web` printed to use this page here."
             )
@@ -156,9 +161,7 @@ class WebFrontEnds(Server):
         self._login_code = secrets.token_urlsafe(24)
         session = secrets.token_urlsafe(32)
         self._sessions.add(session)
-        # Relative: back to this address without the code, whatever the browser calls it.
-        response = web.HTTPSeeOther(location="./")
-        response.headers.update(SECURITY_HEADERS)
+        response = _to_page()
         secure = request.secure or request.headers.get("X-Forwarded-Proto") == "https"
         response.set_cookie(
             COOKIE, session, httponly=True, samesite="Strict", secure=secure, path="/"
@@ -245,6 +248,13 @@ def _number(value: str | None, default: int) -> int:
         return int(value or default)
     except ValueError:
         return default
+
+
+def _to_page() -> web.Response:
+    """Back to this address without the login code (relative: whatever the browser calls it)."""
+    response = web.HTTPSeeOther(location="./")
+    response.headers.update(SECURITY_HEADERS)
+    return response
 
 
 def _refusal(status: int, text: str) -> web.Response:
