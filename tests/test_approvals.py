@@ -250,15 +250,12 @@ def test_a_policy_that_is_not_persistent_never_touches_the_file(tmp_path: Path) 
             ]
         ),
         # ... unless the pattern spells the operator out itself
-        (
-            ArgumentPattern(argument="command", pattern="make build && make*"),
-            {"command": "make build && make test -j4"},
-            True,
-        ),
-        (
-            ArgumentPattern(argument="command", pattern="uv run pytest*"),
-            {"command": "uv run pytest -q tests/test_x.py::test_y"},
-            True,
+        *(
+            (ArgumentPattern(argument="command", pattern=pattern), {"command": command}, True)
+            for pattern, command in [
+                ("make build && make*", "make build && make test -j4"),
+                ("uv run pytest*", "uv run pytest -q tests/test_x.py::test_y"),
+            ]
         ),
     ],
 )

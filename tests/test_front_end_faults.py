@@ -42,6 +42,16 @@ def attach(
     )
 
 
+def answered_in(terminal: AttachedTerminal, inbox: HeadlessInbox, message: str, typed: str) -> None:
+    """Ask `message` in `inbox`, type `typed` and Enter in `terminal` once it shows; the
+    asker gets it."""
+    asked = inbox.submit(text(message))
+    terminal.wait_for(message)
+    time.sleep(GRACE)
+    terminal.type(typed, ENTER)
+    assert inbox.result(asked, wait=10) == {"action": "accept", "content": typed, "reason": None}
+
+
 def test_a_front_end_killed_mid_answer_answers_nothing_and_the_question_moves_on(
     inbox: HeadlessInbox, tmp_path: Path
 ) -> None:
@@ -142,15 +152,7 @@ def test_an_answer_to_a_stopped_inbox_is_sent_off_the_ui_thread_and_never_lost(
         result = inbox.result(request_id, wait=10)
         assert result is not None and result["content"] in ("v1.2", "v1.23")
         # The modal closed (one is shown at a time): the next question is answered as usual.
-        later = inbox.submit(text("Next?"))
-        terminal.wait_for("Next?")
-        time.sleep(GRACE)
-        terminal.type("fine", ENTER)
-        assert inbox.result(later, wait=10) == {
-            "action": "accept",
-            "content": "fine",
-            "reason": None,
-        }
+        answered_in(terminal, inbox, "Next?", "fine")
     finally:
         terminal.quit()
 
@@ -302,15 +304,7 @@ def test_a_front_end_that_read_the_token_file_reaches_the_inbox_restarted_with_a
         try:
             assert second.token != first.token
             terminal.wait_for("Reconnected")
-            asked = second.submit(text("Asked after the restart?"))
-            terminal.wait_for("Asked after the restart?")
-            time.sleep(GRACE)
-            terminal.type("yes", ENTER)
-            assert second.result(asked, wait=10) == {
-                "action": "accept",
-                "content": "yes",
-                "reason": None,
-            }
+            answered_in(terminal, second, "Asked after the restart?", "yes")
         finally:
             second.stop()
     finally:

@@ -9,6 +9,7 @@ import shutil
 import signal
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -148,6 +149,20 @@ def wait_painted(page: Any, text: str, since_ms: float, timeout: float = 20) -> 
                 return float(at)
         time.sleep(0.02)
     raise AssertionError(f"{text!r} never reached the page")
+
+
+def answered_in(
+    page: Any, inbox: HeadlessInbox, request: dict[str, Any], keys: list[str], content: Any
+) -> None:
+    """Ask `request` in `inbox`, press `keys` in `page` once its message is painted there;
+    the asker gets `content`."""
+    since = time.time() * 1000
+    asked = inbox.submit(request)
+    wait_painted(page, request["message"], since)
+    time.sleep(0.5)
+    for key in keys:
+        page.keyboard.press(key)
+    assert inbox.result(asked, wait=10) == {"action": "accept", "content": content, "reason": None}
 
 
 def screenshot(page: Any, tmp_path: Path, name: str) -> None:
@@ -322,53 +337,49 @@ def test_a_question_for_a_tab_in_the_background_becomes_a_browser_notification(
             browser.close()
 
 
+@contextmanager
+def desktop_page() -> Iterator[Any]:
+    """A page of a headless Chromium, 1000x700, recording the frames it is sent."""
+    sync_api = browser_or_skip()
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1000, "height": 700})
+            page.add_init_script(RECORD_FRAMES)
+            yield page
+        finally:
+            browser.close()
+
+
 def test_a_tab_reaches_the_inbox_restarted_with_a_new_token_and_so_does_a_reload(
     tmp_path: Path,
 ) -> None:
     # Neither the inbox nor `web` is given a token: `serve` writes a new one at each start,
     # and each tab's front end reads it from the file, again as it reconnects.
-    sync_api = browser_or_skip()
     config = tmp_path / "config"
     first = HeadlessInbox(config, token=None)
     port = int(first.url.rsplit(":", 1)[1])
     server = WebServer(config, first, token_file=True)
     second: HeadlessInbox | None = None
     try:
-        with sync_api.sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            try:
-                page = browser.new_page(viewport={"width": 1000, "height": 700})
-                page.add_init_script(RECORD_FRAMES)
-                page.goto(server.link)
-                page.wait_for_selector("body.-first-byte", state="attached", timeout=20000)
-                wait_painted(page, "Attached to", 0)
-                page.mouse.click(500, 350)
+        with desktop_page() as page:
+            page.goto(server.link)
+            wait_painted(page, "Attached to", 0)
 
-                first.process.send_signal(signal.SIGKILL)
-                first.process.wait(10)
-                second = HeadlessInbox(config, token=None, port=port)
-                assert second.token != first.token
-                since = time.time() * 1000
-                asked = second.submit({"kind": "text", "message": "Asked after the restart?"})
-                wait_painted(page, "Asked after the restart?", since)
-                time.sleep(0.5)
-                page.keyboard.type("yes", delay=20)
-                page.keyboard.press("Enter")
-                assert second.result(asked, wait=10) == {
-                    "action": "accept",
-                    "content": "yes",
-                    "reason": None,
-                }
+            first.process.send_signal(signal.SIGKILL)
+            first.process.wait(10)
+            second = HeadlessInbox(config, token=None, port=port)
+            assert second.token != first.token
+            text = {"kind": "text", "message": "Asked after the restart?"}
+            answered_in(page, second, text, [*"yes", "Enter"], "yes")
 
-                # A tab opened (here: reloaded) after the restart starts with the new token.
-                since = time.time() * 1000
-                page.reload()
-                wait_painted(page, "Attached to", since)
-                since = time.time() * 1000
-                second.submit({"kind": "text", "message": "Asked after the reload?"})
-                wait_painted(page, "Asked after the reload?", since)
-            finally:
-                browser.close()
+            # A tab opened (here: reloaded) after the restart starts with the new token.
+            since = time.time() * 1000
+            page.reload()
+            wait_painted(page, "Attached to", since)
+            since = time.time() * 1000
+            second.submit({"kind": "text", "message": "Asked after the reload?"})
+            wait_painted(page, "Asked after the reload?", since)
     finally:
         server.stop()
         first.stop()
@@ -381,43 +392,19 @@ def test_a_tab_whose_front_end_cannot_start_offers_to_attach_again(
 ) -> None:
     # The inbox has gone: the tab's `elicit-tui attach` exits at once, and the page says so
     # instead of showing its splash forever.
-    sync_api = browser_or_skip()
     inbox.process.send_signal(signal.SIGKILL)
     inbox.process.wait(10)
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1000, "height": 700})
-            page.goto(web.link)
-            page.wait_for_selector("body.-closed", state="attached", timeout=20000)
-            assert page.is_visible("#restart")
-            assert "could not reach the inbox" in page.inner_text(".closed-dialog")
-        finally:
-            browser.close()
+    with desktop_page() as page:
+        page.goto(web.link)
+        page.wait_for_selector("body.-closed", state="attached", timeout=20000)
+        assert page.is_visible("#restart")
+        assert "could not reach the inbox" in page.inner_text(".closed-dialog")
 
 
 def test_keys_reach_the_question_without_a_click_first(
     web: WebServer, inbox: HeadlessInbox
 ) -> None:
-    sync_api = browser_or_skip()
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1000, "height": 700})
-            page.add_init_script(RECORD_FRAMES)
-            page.goto(web.link)
-            since = time.time() * 1000
-            asked = inbox.submit(
-                {"kind": "choice", "message": "Which database?", "options": ["Postgres", "SQLite"]}
-            )
-            wait_painted(page, "SQLite", since)
-            time.sleep(0.5)
-            page.keyboard.press("ArrowDown")
-            page.keyboard.press("Enter")
-            assert inbox.result(asked, wait=10) == {
-                "action": "accept",
-                "content": "SQLite",
-                "reason": None,
-            }
-        finally:
-            browser.close()
+    with desktop_page() as page:
+        page.goto(web.link)
+        choice = {"kind": "choice", "message": "Which database?", "options": ["A", "SQLite"]}
+        answered_in(page, inbox, choice, ["ArrowDown", "Enter"], "SQLite")
