@@ -194,9 +194,20 @@ async def test_page_down_scrolls_a_long_diff() -> None:
         modal = await wait_for_modal(pilot)
         call = modal.query_one("#call", VerticalScroll)
         assert call.scroll_y == 0 and call.max_scroll_y > 0
+        # Its box says there is more, and how to see it.
+        await wait_for(pilot, lambda: "PgDn/PgUp: more" in screen_text(app))
         await pilot.press("pagedown")
         assert call.scroll_y > 0
         assert modal.is_current  # scrolling answers nothing
+
+
+async def test_a_call_that_fits_says_nothing_of_scrolling() -> None:
+    app = ElicitationApp(ElicitationQueue(), Asker(parse_request(EDIT)), input_grace=0)
+    async with app.run_test(size=(100, 40)) as pilot:
+        modal = await wait_for_modal(pilot)
+        await pilot.pause()
+        assert modal.query_one("#call", VerticalScroll).max_scroll_y == 0
+        assert "PgDn" not in screen_text(app)
 
 
 async def test_action_only_answers_close_the_modal_and_reach_the_agent() -> None:

@@ -44,6 +44,9 @@ class _DiffTheme(HighlightTheme):
     }
 
 
+CALL_SCROLLS = " · PgDn/PgUp: more"
+"""After the arguments' title while the call is longer than its room."""
+
 REACH_LENGTH = 100
 """The most characters a choice's reach takes: two lines under its label."""
 
@@ -100,6 +103,9 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
 
     _listed_reach: str | None = None
     """The reach the choices listed now were made for (None: none listed yet)."""
+
+    _call_scrolls = False
+    """Whether the call is longer than its room, and its box's title says how to scroll it."""
 
     def compose_body(self) -> ComposeResult:
         yield Static(id="tool")
@@ -266,6 +272,16 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
             await self.action_deny()
         else:
             self.action_accept()
+
+    def _fit_to_screen(self, screen: object) -> None:
+        super()._fit_to_screen(screen)
+        # A call longer than its room: its title says how to see the rest, before anyone
+        # allows a diff they saw only the top of.
+        scrolls = self.query_one("#call", VerticalScroll).max_scroll_y > 0
+        if scrolls != self._call_scrolls:
+            self._call_scrolls = scrolls
+            title = f"arguments{CALL_SCROLLS if scrolls else ''}"
+            self.query_one("#arguments", Static).border_title = title
 
     def action_scroll_call(self, pages: int) -> None:
         call = self.query_one("#call", VerticalScroll)
