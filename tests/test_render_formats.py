@@ -154,10 +154,13 @@ def test_the_video_has_the_sessions_duration_and_its_chapters(demo: Rendered, su
 
 @pytest.mark.skipif(not HAS_FFMPEG, reason=NO_FFMPEG)
 def test_a_webvtt_chapters_file_sits_beside_the_video(demo: Rendered) -> None:
-    vtt = demo.written[".chapters.vtt"].path.read_text(encoding="utf-8")
+    written = demo.written[".chapters.vtt"]
+    vtt = written.path.read_text(encoding="utf-8")
     assert vtt.startswith("WEBVTT")
     assert vtt.count(" --> ") == 9
     assert "\nNew service\n" in vtt
+    # What `replay -o` prints for it: no "0 frames" for a file of chapters.
+    assert written.describe() == f"wrote {written.path} ({written.size / 1000:.1f} kB, 9 chapters)"
 
 
 def test_a_size_budget_lowers_the_frame_rate_until_the_gif_fits(

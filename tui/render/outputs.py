@@ -30,8 +30,11 @@ class Written:
     over_budget: bool = False
 
     def describe(self) -> str:
-        extra = f", {self.note}" if self.note else ""
-        return f"wrote {self.path} ({_size(self.size)}, {self.frames} frames{extra})"
+        # (A file of frames says how many; one of chapters only, as the VTT beside a video,
+        # says nothing of frames.)
+        parts = [_size(self.size), *([f"{self.frames} frames"] if self.frames else [])]
+        parts += [self.note] if self.note else []
+        return f"wrote {self.path} ({', '.join(parts)})"
 
 
 @dataclass
