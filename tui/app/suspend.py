@@ -5,10 +5,11 @@ it back; a stop that came from outside (SIGSTOP) is recovered from the same way,
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import threading
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from types import FrameType
 from typing import Any
 
@@ -68,19 +69,31 @@ def stop_until_continued(release: Callable[[], None], retake: Callable[[], None]
     again; the caller then draws the app afresh.
     """
     release()
-    handlers = {number: signal.getsignal(number) for number in (signal.SIGTSTP, signal.SIGCONT)}
-    try:
-        for number in handlers:
-            signal.signal(number, signal.SIG_DFL)
+    with _default_signals(signal.SIGTSTP, signal.SIGCONT, signal.SIGTERM):
         # SIGTSTP, not SIGSTOP: the shell reports the job as stopped from the keyboard.
         os.kill(os.getpid(), signal.SIGTSTP)
         while not _in_foreground():
             os.kill(os.getpid(), signal.SIGSTOP)
+    retake()
+
+
+@contextlib.contextmanager
+def _default_signals(*numbers: signal.Signals) -> Iterator[None]:
+    """The default actions for `numbers` meanwhile, the handlers before put back after.
+
+    SIGTERM among them, a stopped job that is killed (`kill %1`: SIGTERM, then SIGCONT) ends
+    as the kernel ends it, not by a Python handler, which runs only once the main thread
+    checks for signals: it could first stop the process again, the SIGTERM pending forever.
+    The shell has the terminal then, which the process leaves as it is."""
+    handlers = {number: signal.getsignal(number) for number in numbers}
+    try:
+        for number in numbers:
+            signal.signal(number, signal.SIG_DFL)
+        yield
     finally:
         for number, handler in handlers.items():
             if handler is not None:
                 signal.signal(number, handler)
-    retake()
 
 
 def _in_foreground() -> bool:
@@ -187,8 +200,9 @@ def _continued(app: App[Any]) -> None:
     finds the terminal as it left it; its reader still has the keys typed meanwhile, read
     in order.
     """
-    while not _in_foreground():
-        os.kill(os.getpid(), signal.SIGSTOP)
+    with _default_signals(signal.SIGTERM):
+        while not _in_foreground():
+            os.kill(os.getpid(), signal.SIGSTOP)
     driver = app._driver
     if driver is None:
         return
