@@ -16,6 +16,7 @@ from test_app import wait_for
 from textual import events
 from textual.pilot import Pilot
 from textual.widgets import Input, OptionList, Select, Static, Switch
+from textual.widgets._footer import FooterKey
 from textual.widgets._select import SelectCurrent, SelectOverlay
 
 from tui.app.app import ElicitationApp
@@ -378,6 +379,24 @@ async def test_enter_moves_on_and_shift_tab_goes_back() -> None:
         await s.pilot.press("shift+tab")
         assert s.app.focused is controls[0]
         await s.pilot.press("enter", "enter", "enter")
+        result = await s.answered()
+    assert result.action == "accept"
+
+
+def footer_keys(app: ElicitationApp) -> list[tuple[str, str]]:
+    """The keys the footer shows, as (key, description)."""
+    return [(key.key, key.description) for key in app.screen.query(FooterKey) if key.display]
+
+
+async def test_the_footer_says_submit_once_whichever_key_submits() -> None:
+    async with showing(form(long_form(2))) as s:
+        await wait_for(s.pilot, lambda: ("enter", "Next") in footer_keys(s.app))
+        assert ("ctrl+s", "Submit") in footer_keys(s.app)
+        await s.pilot.press("tab")
+        # Enter submits on the last field: Ctrl+S still does, and is not listed twice.
+        await wait_for(s.pilot, lambda: ("enter", "Submit") in footer_keys(s.app))
+        assert [d for _, d in footer_keys(s.app)].count("Submit") == 1
+        await s.pilot.press("ctrl+s")
         result = await s.answered()
     assert result.action == "accept"
 

@@ -41,7 +41,9 @@ class FormModal(ElicitationModal[FormRequest]):
         # One key, two labels: the footer says what Enter does on the focused field.
         Binding("enter", "submit", "Next", priority=True),
         Binding("enter", "submit_here", "Submit", priority=True),
+        # Shown while Enter moves on; while Enter submits too, one "Submit" in the footer is enough.
         Binding("ctrl+s", "accept", "Submit"),
+        Binding("ctrl+s", "accept_unlisted", "Submit", show=False),
         # Priority, like Enter: keys typed in a burst then reach the field they were meant for
         Binding("tab", "step_focus(1)", "Next field", show=False, priority=True),
         Binding("shift+tab", "step_focus(-1)", "Previous field", show=False, priority=True),
@@ -228,6 +230,8 @@ class FormModal(ElicitationModal[FormRequest]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("submit", "submit_here"):
             return self.enter_submits == (action == "submit_here")
+        if action in ("accept", "accept_unlisted"):
+            return self.enter_submits == (action == "accept_unlisted")
         return super().check_action(action, parameters)
 
     def action_submit(self) -> None:
@@ -245,6 +249,9 @@ class FormModal(ElicitationModal[FormRequest]):
         self.action_step_focus(1)
 
     action_submit_here = action_submit
+
+    def action_accept_unlisted(self) -> None:
+        self.action_accept()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         """Submit pressed by a click or a tap: submit the form, as Ctrl+S does."""
