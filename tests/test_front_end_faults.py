@@ -310,3 +310,52 @@ def test_a_front_end_that_read_the_token_file_reaches_the_inbox_restarted_with_a
     finally:
         terminal.quit()
         first.stop()
+
+
+def choice(message: str) -> dict[str, object]:
+    return {"kind": "choice", "message": message, "options": ["yes", "no"]}
+
+
+def approval(command: str) -> dict[str, object]:
+    return {
+        "kind": "tool_approval",
+        "tool_name": "shell",
+        "arguments": {"command": command},
+        "tool_call_id": command.replace(" ", "-"),
+    }
+
+
+def test_a_burst_that_answers_one_question_never_answers_the_next_one_unseen(
+    inbox: HeadlessInbox, tmp_path: Path
+) -> None:
+    # The answer is sent, and the next question shown, while the burst's second key is on
+    # its way up from the first question's widget: that key must not pick in the next one,
+    # shown in the same dialog reloaded (a choice after a choice) or in another (a choice
+    # after a tool approval, whose 1 allows once).
+    terminal = attach(tmp_path, inbox, "terminal A")
+    try:
+        for round_ in range(10):
+            if round_ % 2:
+                shown = f"make deploy-{round_}"
+                first = inbox.submit(approval(shown))
+                allowed = {"action": "accept", "content": {"scope": "once"}, "reason": None}
+            else:
+                shown = f"Deploy {round_}?"
+                first = inbox.submit(choice(shown))
+                allowed = {"action": "accept", "content": "yes", "reason": None}
+            second = inbox.submit(choice(f"Drop the database {round_}?"))
+            terminal.wait_for(shown)
+            time.sleep(GRACE)
+            terminal.type("11", pause=0)
+            assert inbox.result(first, wait=10) == allowed
+            terminal.wait_for(f"Drop the database {round_}?")
+            time.sleep(GRACE)
+            assert inbox.result(second) is None, f"answered unseen in round {round_}"
+            terminal.type("2", pause=0)
+            assert inbox.result(second, wait=10) == {
+                "action": "accept",
+                "content": "no",
+                "reason": None,
+            }
+    finally:
+        terminal.quit()

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from app_driver import SIZE, wait_for, wait_for_modal
 from textual import events
 from textual.pilot import Pilot, _get_mouse_message_arguments
 from textual.widget import Widget
 from textual.widgets import OptionList
 
-from tui import ElicitationApp, ElicitationQueue, ElicitationResult, parse_request
+from tui import ChoiceRequest, ElicitationApp, ElicitationQueue, ElicitationResult, parse_request
+from widgets.base import ElicitationModal
 
 APPROVAL = {
     "kind": "tool_approval",
@@ -54,3 +56,41 @@ async def test_a_click_in_the_grace_period_does_not_answer_and_one_after_it_does
         await click(pilot, choices, (4, 0))
         await wait_for(pilot, future.done)
     assert future.result() == ElicitationResult(action="accept", content={"scope": "once"})
+
+
+@pytest.mark.parametrize("first_kind", ["choice", "tool_approval"])
+async def test_a_key_handed_to_one_question_never_acts_on_the_next(first_kind: str) -> None:
+    # Keys typed in one burst: the first answers, the second is handed to the same dialog
+    # and is still on its way up from the list when the answer (sent to an inbox, or given
+    # elsewhere) comes back and the next question is shown, in that dialog reloaded (a
+    # choice after a choice) or in another (a choice after an approval, whose 1 allows).
+    queue = ElicitationQueue()
+    app = ElicitationApp(queue, input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        shown = (
+            parse_request(APPROVAL)
+            if first_kind == "tool_approval"
+            else ChoiceRequest(message="Deploy?", options=["yes", "no"])
+        )
+        queue.submit(shown)
+        modal = await wait_for_modal(pilot)
+        await wait_for(pilot, lambda: app.focused is not None and app.focused.screen is modal)
+        unseen = queue.submit(ChoiceRequest(message="Drop the database?", options=["yes", "no"]))
+        target = app.focused
+        assert target is not None
+        key = events.Key("1", "1")
+        app.handing_out(key)  # its turn came while the first question was in front
+        queue.respond(shown.id, ElicitationResult(action="cancel"), "browser 1")
+        await wait_for(
+            pilot,
+            lambda: (
+                isinstance(app.screen, ElicitationModal)
+                and app.screen.request.message == "Drop the database?"
+            ),
+        )
+        target._forward_event(key)  # up from the first question's list, as Textual sends it
+        await pilot.pause(0.2)
+        assert not unseen.done(), "a key typed for one question answered the next, unseen"
+        await pilot.press("2")
+        await wait_for(pilot, unseen.done)
+    assert unseen.result() == ElicitationResult(action="accept", content="no")

@@ -9,7 +9,7 @@ import logging
 import os
 import threading
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
@@ -942,6 +942,11 @@ class ElicitationApp(KeyOrderApp[Any]):
             return False
         self._key_seen(event)
         return True
+
+    def showing(self) -> Hashable:
+        # A modal reloaded with the next question is not what the keys handed to it saw.
+        screen = self.screen
+        return (screen, screen.request.id) if isinstance(screen, ElicitationModal) else screen
 
     def _modal_unarmed(self) -> bool:
         """True while the modal in front is still in its input grace period."""

@@ -15,6 +15,7 @@ import sys
 import time
 import weakref
 from collections import deque
+from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -128,6 +129,11 @@ class KeyOrderApp(App[ResultT], Generic[ResultT]):
         self._dispatched = 0
         self._check: Timer | None = None
         self._dispatching = False
+        self._handed_to: weakref.WeakKeyDictionary[events.Key, Hashable] = (
+            weakref.WeakKeyDictionary()
+        )
+        """What was in front (`showing()`) as each key was handed to Textual, until the key
+        reaches the app."""
 
     @property
     def keys_pending(self) -> bool:
@@ -146,6 +152,25 @@ class KeyOrderApp(App[ResultT], Generic[ResultT]):
                 self._check = self.set_interval(_CHECK_EVERY, self._check_in_flight)
             return
         await super().on_event(event)
+
+    def showing(self) -> Hashable:
+        """What is in front for the keys: the screen (a subclass may say more, such as what
+        the screen shows). A key acts only while what was in front as it was handed out is."""
+        return self.screen
+
+    def handing_out(self, key: events.Key) -> None:
+        """`key` is about to be handed to Textual: what is in front is noted, so that the
+        key's bindings act on nothing else."""
+        self._handed_to[key] = self.showing()
+
+    async def _on_key(self, event: events.Key) -> None:
+        # Textual runs a key's bindings (those of the screen in front) as the key reaches the
+        # app, some turns of the event loop after it was handed out. If what was in front
+        # changed meanwhile (a dialog answered by the key before it), what is in front now
+        # never saw the key: its binding must not act on it (answer a question unread).
+        handed_to = self._handed_to.pop(event, None)
+        if handed_to is not None and handed_to != self.showing():
+            event.prevent_default()  # App's own handler, after this one, would run them
 
     async def on_key_order_app_key_handled(self, message: KeyOrderApp.KeyHandled) -> None:
         message.stop()
@@ -216,6 +241,8 @@ class KeyOrderApp(App[ResultT], Generic[ResultT]):
                 continue
             # Where Textual forwards a key that no priority binding takes.
             target = self.focused or self.screen
+            if isinstance(event, events.Key):
+                self.handing_out(event)
             await super().on_event(event)
             if not event.is_forwarded and not self._typed:
                 continue  # a priority binding handled it, here and now, and no key waits
