@@ -17,7 +17,7 @@ from starlette.requests import Request as HTTPRequest
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from tui.core.limits import MAX_TIMEOUT
+from tui.core.limits import MAX_TIMEOUT, LimitError
 from tui.core.models import ElicitationResult, Request
 from tui.inbox.http_api import WITHDRAWN, BadInput, read_json
 from tui.inbox.inbox import Inbox
@@ -44,6 +44,8 @@ def hook_routes(inbox: Inbox) -> list[Route]:
         async def ask(request: Request) -> ElicitationResult:
             try:
                 future = inbox.submit(request, wait)
+            except LimitError:
+                raise  # said as such by `run_hook`
             except ValueError:  # the same call waits already, asked by another hook run
                 return ElicitationResult(action="cancel", reason=INBOX_REFUSED)
             try:

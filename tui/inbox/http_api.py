@@ -18,6 +18,7 @@ from starlette.requests import Request as HTTPRequest
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from tui.core.limits import LimitError
 from tui.core.models import Request, parse_request
 from tui.core.validation_text import describe_validation_error
 from tui.inbox.inbox import Inbox
@@ -41,7 +42,7 @@ def asker_routes(inbox: Inbox) -> list[Route]:
         try:
             request, timeout = await _read_request(http)
             inbox.submit(request, timeout)
-        except BadInput as error:
+        except (BadInput, LimitError) as error:
             return JSONResponse({"error": str(error)}, status_code=422)
         except ValueError as error:  # the id waits already
             return JSONResponse({"error": str(error)}, status_code=409)
@@ -72,7 +73,7 @@ def asker_routes(inbox: Inbox) -> list[Route]:
         try:
             request, timeout = await _read_request(http)
             future = inbox.submit(request, timeout)
-        except BadInput as error:
+        except (BadInput, LimitError) as error:
             return JSONResponse({"error": str(error)}, status_code=422)
         except ValueError as error:
             return JSONResponse({"error": str(error)}, status_code=409)

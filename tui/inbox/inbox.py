@@ -19,6 +19,7 @@ from pathlib import Path
 from pydantic import SecretStr
 
 from tui.approvals.rules import ApprovalPolicy
+from tui.core.limits import check_size
 from tui.core.models import (
     AUTO_APPROVED,
     KEYRING_UNAVAILABLE,
@@ -27,6 +28,7 @@ from tui.core.models import (
     SecretRequest,
 )
 from tui.core.queue import ElicitationQueue, QueueEvent
+from tui.inbox.wire import request_json
 from tui.transcript.writer import TranscriptWriter
 
 REMEMBERED = 10_000
@@ -91,8 +93,12 @@ class Inbox:
 
         A secret to be stored while this machine has no usable keyring is answered
         `cancel`/`keyring_unavailable` at once: nobody types a secret that cannot be kept.
-        Raises ValueError for an id already waiting, `ValidationError` for a bad timeout.
+        Raises `LimitError` for a request whose JSON form, what front ends get, is over the
+        request limits (a tool call's remembered pattern repeats its command: a call of half
+        the limit, queued, would reach no front end), ValueError for an id already waiting,
+        `ValidationError` for a bad timeout.
         """
+        check_size(request_json(request))
         if isinstance(request, SecretRequest) and request.store is not None:
             from tui.secrets.keyring_store import keyring_status
 

@@ -16,6 +16,7 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from tui.core.limits import LimitError
 from tui.core.models import (
     AUTO_APPROVED,
     ArgumentPattern,
@@ -115,6 +116,8 @@ async def run_hook(hook: HookFormat, stdin: str, ask: Asker, *, wait: float) -> 
         return HookRun("", f"cannot read {hook.cli}'s hook input: {error}")
     try:
         result = await ask(call.request)
+    except LimitError as error:
+        return HookRun("", f"cannot ask {hook.cli}'s call: {error}")
     except Exception as error:  # no inbox, a wrong token, a broken connection: never a verdict
         return HookRun("", f"the inbox did not answer ({_first_line(error)})")
     try:
@@ -290,7 +293,8 @@ def _first_line(error: BaseException) -> str:
     if isinstance(error, ValidationError):
         first = error.errors()[0]
         where = ".".join(str(part) for part in first["loc"]) or "input"
-        return f"{where}: {first['msg']}"
+        said = first.get("ctx", {}).get("error") if first["type"] == "value_error" else None
+        return f"{where}: {said or first['msg']}"  # "cause", not pydantic's "Value error, cause"
     text = str(error).strip().splitlines()
     return f"{type(error).__name__}: {text[0]}" if text else type(error).__name__
 
