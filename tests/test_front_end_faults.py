@@ -359,3 +359,30 @@ def test_a_burst_that_answers_one_question_never_answers_the_next_one_unseen(
             }
     finally:
         terminal.quit()
+
+
+def test_ctrl_x_in_attach_cancels_every_question_even_over_a_dialog_but_not_in_a_field(
+    inbox: HeadlessInbox, tmp_path: Path
+) -> None:
+    terminal = attach(tmp_path, inbox, "terminal A")
+    try:
+        shown = inbox.submit(choice("Deploy?"))
+        behind = inbox.submit(text("Release name?"))
+        terminal.wait_for("Deploy?")
+        time.sleep(GRACE)
+        terminal.type("\x18")  # Ctrl+X, the choice's dialog in front
+        closed = {"action": "cancel", "content": None, "reason": "closed"}
+        assert inbox.result(shown, wait=10) == closed
+        assert inbox.result(behind, wait=10) == closed
+        terminal.wait_for_plain("Cancelled 2 waiting questions")
+
+        typed = inbox.submit(text("Tag?"))
+        terminal.wait_for("Tag?")
+        time.sleep(GRACE)
+        terminal.type("v1", "\x18")  # in the text field: cuts, cancels nothing
+        time.sleep(1)
+        assert inbox.result(typed) is None
+        terminal.type(ENTER)
+        assert inbox.result(typed, wait=10) == {"action": "accept", "content": "v1", "reason": None}
+    finally:
+        terminal.quit()

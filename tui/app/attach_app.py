@@ -8,6 +8,7 @@ from typing import ClassVar
 from textual.binding import Binding, BindingType
 
 from tui.app.app import ElicitationApp
+from tui.app.key_order import is_text_field
 from tui.front_ends.remote import RECONNECTING, RemoteFrontEnd
 from widgets.agent_status import AgentStatus
 
@@ -24,13 +25,14 @@ class AttachApp(ElicitationApp):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("q", "quit", "Quit"),
-        Binding("ctrl+x", "cancel_all", "Cancel all", show=False),
+        # Priority: a question's dialog in front hides the app's other keys.
+        Binding("ctrl+x", "cancel_all", "Cancel all", show=False, priority=True),
     ]
     """
     | Key(s) | Description |
     | :- | :- |
     | q | Quit; the questions stay waiting in the inbox. |
-    | ctrl+x | Cancel every question waiting in the inbox (reason `closed`). |
+    | ctrl+x | Cancel every question waiting in the inbox (reason `closed`); in a text field, cut. |
     """
 
     def __init__(
@@ -70,6 +72,12 @@ class AttachApp(ElicitationApp):
     def _show_connection(self, connected: bool) -> None:
         for status in self.query(AgentStatus):
             status.show_attached(self.front_end.base, self.front_end.name, connected)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "cancel_all":
+            # In a text field Ctrl+X cuts, as everywhere: what is typed there never cancels.
+            return self.focused is None or not is_text_field(self.focused)
+        return super().check_action(action, parameters)
 
     def action_cancel_all(self) -> None:
         """Ask the inbox to cancel every waiting request."""

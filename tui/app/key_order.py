@@ -44,7 +44,7 @@ _CHECK_EVERY = 0.05
 """Seconds between checks, while keys wait, that the key being handled can still finish."""
 
 
-def _is_text_field(widget: Widget) -> bool:
+def is_text_field(widget: Widget) -> bool:
     """True for an `Input` or a `TextArea`.
 
     TextArea's module is not imported here (it costs a cold start more than a frame): until
@@ -59,7 +59,7 @@ def _is_text_field(widget: Widget) -> bool:
 def _only_types_text(widget: Widget, event: Typed) -> bool:
     """True if `widget` takes `event` as text typed into it, which triggers no binding."""
     return (
-        _is_text_field(widget)
+        is_text_field(widget)
         and isinstance(event, events.Key)
         and widget.check_consume_key(event.key, event.character)
     )
