@@ -77,6 +77,31 @@ def test_a_denial_sends_the_reason_to_the_model() -> None:
     assert _outputs(model) == ["Denied by the user: too dangerous"]
 
 
+def test_an_edited_call_never_runs_as_asked_and_the_model_is_told_the_edit() -> None:
+    model = ScriptedModel(
+        [
+            [function_call("shell", {"command": "rm -rf /"}, call_id="c1")],
+            # what a model does on reading the edited arguments
+            [function_call("shell", {"command": "echo safe"}, call_id="c2")],
+            [assistant_message("done")],
+        ]
+    )
+    queue = ElicitationQueue()
+    answers = {
+        'shell(command="rm -rf /")': {"scope": "once", "arguments": {"command": "echo safe"}},
+        'shell(command="echo safe")': {"scope": "once"},
+    }
+    ScriptedResponder(queue, answers)
+    assert run(_agent(model), "clean up", queue).final_output == "done"
+    assert RAN == ["echo safe"]
+    *_, told, ran = _outputs(model)  # the last turn was sent both outputs
+    assert (
+        "did not run" in told
+        and 'again with exactly these arguments: {"command": "echo safe"}' in told
+    )
+    assert ran == "ran echo safe"
+
+
 def test_always_is_honoured_on_the_next_call_without_asking() -> None:
     model = ScriptedModel(
         [

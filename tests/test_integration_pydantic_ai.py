@@ -92,6 +92,14 @@ def test_an_approved_call_runs_and_a_denied_one_tells_the_model_why() -> None:
     assert [r.source for r in scripted.asked] == ["helper", "helper"]
 
 
+def test_an_edited_call_runs_with_the_edited_arguments_only() -> None:
+    queue = ElicitationQueue()
+    edited = {"scope": "once", "arguments": {"command": "echo safe"}}
+    ScriptedResponder(queue, {'shell(command="rm -rf /")': edited})
+    output = _agent(scripted_model(("shell", {"command": "rm -rf /"})), queue).run_sync("go").output
+    assert output == repr(["ran echo safe"])
+
+
 def test_a_session_approval_is_honoured_on_the_next_call() -> None:
     queue = ElicitationQueue()
     ApprovalPolicy(persistent=False).attach(queue)

@@ -4,7 +4,10 @@ A tool made with `needs_approval` interrupts the run; each interruption becomes 
 `ToolApprovalRequest`. "Allow once" approves the call; "for this session" and "always" approve
 it with `always_approve=True`, so the SDK runs that tool without asking for the rest of the
 run (and the front end's approval rules remember it beyond); "deny" rejects it, the person's
-reason going to the model. A cancel stops the run with `RunCancelled`.
+reason going to the model. The SDK approves a call only with the model's own arguments, so a
+call the person edited is rejected with a message giving the model the edited arguments to
+call the tool again with: the call as the model made it never runs. A cancel stops the run
+with `RunCancelled`.
 """
 
 from __future__ import annotations
@@ -68,8 +71,22 @@ def _decide(
     state: Any, item: ToolApprovalItem, request: ToolApprovalRequest, answer: ElicitationResult
 ) -> None:
     scope = request.scope_of(answer)
+    edited = request.edited_arguments(answer)
+    if scope is not None and edited is not None and edited != request.arguments:
+        state.reject(item, rejection_message=_call_again_as_edited(request, edited))
+        return
     if scope is not None:
         state.approve(item, always_approve=scope != "once")
         return
     reason = request.denial_reason(answer)
     state.reject(item, rejection_message=f"Denied by the user: {reason}" if reason else None)
+
+
+def _call_again_as_edited(request: ToolApprovalRequest, edited: dict[str, Any]) -> str:
+    """What the model reads for an edited call: the SDK cannot run a call with other arguments
+    than the model's, so the model is asked to make the call again as the person edited it."""
+    return (
+        "The person allowed this call only with edited arguments, so it did not run. "
+        f"Call {request.tool_name} again with exactly these arguments: "
+        + json.dumps(edited, ensure_ascii=False, sort_keys=True)
+    )

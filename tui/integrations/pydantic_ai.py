@@ -2,10 +2,10 @@
 
 `deferred_tool_handler(queue)` is the handler of a `HandleDeferredToolCalls` capability:
 every call of a `requires_approval` tool becomes a `ToolApprovalRequest` (allowed once, for
-the session or always; denied with the person's reason, which the model reads), and every
-call a tool deferred with `CallDeferred(kind="question")` becomes the request its arguments
-describe. Calls deferred for outside execution are left to the caller. A cancel stops the run
-with `RunCancelled`.
+the session or always, and run with the person's edited arguments if they edited it; denied
+with the person's reason, which the model reads), and every call a tool deferred with
+`CallDeferred(kind="question")` becomes the request its arguments describe. Calls deferred
+for outside execution are left to the caller. A cancel stops the run with `RunCancelled`.
 
 `elicitation_handler(queue)` is the `elicitation_handler` of an `MCPToolset`: the server's
 form and URL elicitations are asked as elicit-tui's MCP bridge asks them.
@@ -145,7 +145,8 @@ def _approval_result(
     request: ToolApprovalRequest, answer: ElicitationResult
 ) -> ToolApproved | ToolDenied:
     if request.scope_of(answer) is not None:
-        return ToolApproved()
+        # An edited call runs as edited, never as the model asked (None keeps the model's).
+        return ToolApproved(override_args=request.edited_arguments(answer))
     reason = request.denial_reason(answer)
     return ToolDenied(f"Denied by the user: {reason}") if reason else ToolDenied()
 
