@@ -75,6 +75,11 @@ def _agent(model: FunctionModel, queue: ElicitationQueue) -> Agent[None, str]:
             kind="question", metadata={"request": {"kind": "secret", "message": message}}
         )
 
+    @agent.tool_plain
+    def ask_privately(message: str) -> str:
+        request = {"kind": "text", "message": message, "sensitive": True}
+        raise CallDeferred(kind="question", metadata={"request": request})
+
     return agent
 
 
@@ -127,6 +132,14 @@ def test_question_calls_become_requests_of_their_kind_and_secrets_stay_out_of_th
         ["us", "The user provided the secret; it is held by the program and not shown here."]
     )
     assert CANARY not in repr(result.all_messages())
+
+
+def test_a_sensitive_answer_stays_out_of_the_model() -> None:
+    queue = ElicitationQueue()
+    ScriptedResponder(queue, {"PIN?": "1234-CANARY"})
+    result = _agent(scripted_model(("ask_privately", {"message": "PIN?"})), queue).run_sync("go")
+    assert result.output == repr(["The user answered; the answer is sensitive and not shown here."])
+    assert "1234-CANARY" not in repr(result.all_messages())
 
 
 def test_a_cancel_stops_the_run() -> None:

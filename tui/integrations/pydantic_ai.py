@@ -152,8 +152,9 @@ def _approval_result(
 
 
 def _for_model(answer: ElicitationResult) -> Any:
-    """What the model reads as the question's result: the answer, never a secret's value."""
-    if not answer.accepted:
+    """What the model reads as the question's result: the answer, never a secret's value nor
+    a sensitive answer (that is the asker's alone)."""
+    if not answer.accepted or answer.sensitive:
         return answer.to_llm_text()
     content = answer.content
     if isinstance(content, BaseModel):
