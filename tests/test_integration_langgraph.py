@@ -23,7 +23,7 @@ from tui import (
     ScriptedResponder,
     TextRequest,
 )
-from tui.integrations.langgraph import RunCancelled, run_graph
+from tui.integrations.langgraph import RunCancelled, RunDeclined, run_graph
 
 
 class Booking(BaseModel):
@@ -31,10 +31,15 @@ class Booking(BaseModel):
     note: str | None
 
 
+class Deploy(BaseModel):
+    target: str
+
+
 class State(TypedDict, total=False):
     name: Any
     booking: Any
     region: Any
+    deploy: Any
 
 
 def _graph(*nodes: tuple[str, Any]) -> Any:
@@ -96,6 +101,20 @@ def test_a_decline_resumes_with_none_and_a_cancel_stops_the_run() -> None:
         run_graph(graph, {}, queue, config)
     # the graph is still waiting at its checkpoint
     assert graph.get_state(config).interrupts[0].value == "What is your name?"
+
+
+def test_a_declined_form_stops_the_run_and_the_graph_keeps_waiting() -> None:
+    def ask_deploy(state: State) -> State:
+        return {"deploy": interrupt("Deploy where?", response_schema=Deploy)}
+
+    queue = ElicitationQueue()
+    ScriptedResponder(queue, {"Deploy where?": ElicitationResult(action="decline")})
+    graph = _graph(("deploy", ask_deploy))
+    config = {"configurable": {"thread_id": "declined"}}
+    with pytest.raises(RunDeclined, match=r"declined to answer 'Deploy where\?'") as stopped:
+        run_graph(graph, {}, queue, config)
+    assert isinstance(stopped.value, RunCancelled) and stopped.value.result.action == "decline"
+    assert graph.get_state(config).interrupts[0].value == "Deploy where?"
 
 
 def test_a_graph_without_interrupts_just_runs() -> None:

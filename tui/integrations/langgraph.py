@@ -3,9 +3,12 @@
 An interrupt's value decides what is asked: an elicit-tui request (a `Request`, or a dict with
 a `kind`) is asked as is and resumed with its result as a dict (`action`, `content`, `reason`);
 a `response_schema` (a pydantic type or JSON Schema) becomes a form resumed with its content;
-a string, or anything else, becomes a text question resumed with the text. A declined form or
-text resumes with None; a cancel stops the run with `RunCancelled` (the graph stays
-interrupted at its checkpoint).
+a string, or anything else, becomes a text question resumed with the text. A declined text
+resumes with None. A declined form stops the run with `RunDeclined`: LangGraph checks the
+resume value against the `response_schema` inside the node, where None fails, and a value it
+accepts would be an answer the person did not give. A cancel stops the run with
+`RunCancelled`. A stopped run sends none of its pass's answers, so the graph stays
+interrupted at its checkpoint.
 """
 
 from __future__ import annotations
@@ -22,9 +25,18 @@ from tui.core.models import ElicitationResult, FormRequest, Request, TextRequest
 from tui.core.queue import ElicitationQueue
 from tui.integrations.ask_all import RunCancelled, ask_all
 
-__all__ = ["RunCancelled", "request_for_interrupt", "run_graph"]
+__all__ = ["RunCancelled", "RunDeclined", "request_for_interrupt", "run_graph"]
 
 SOURCE = "langgraph"
+
+
+class RunDeclined(RunCancelled):
+    """The person declined an interrupt with a `response_schema`, so the run stops as on a
+    cancel (a `RunCancelled`, with `request` and `result`)."""
+
+    def __init__(self, request: Request, result: ElicitationResult) -> None:
+        super().__init__(request, result)
+        self.args = (f"the person declined to answer {request.message!r}",)
 
 
 def run_graph(
@@ -45,7 +57,8 @@ def run_graph(
         requests = [request_for_interrupt(i) for i in interrupts]
         answers = ask_all(queue, requests)
         resume = {
-            i.id: _resume_value(i, answer) for i, answer in zip(interrupts, answers, strict=True)
+            i.id: _resume_value(i, request, answer)
+            for i, request, answer in zip(interrupts, requests, answers, strict=True)
         }
         output = graph.invoke(Command(resume=resume), run_config)
     return output
@@ -88,12 +101,17 @@ def _message(value: Any) -> str:
     return json.dumps(value, default=str) if value is not None else "The graph asks for input"
 
 
-def _resume_value(interrupt: Interrupt, result: ElicitationResult) -> Any:
+def _resume_value(interrupt: Interrupt, request: Request, result: ElicitationResult) -> Any:
+    """What `interrupt` is resumed with; `RunDeclined` if the person declined its form."""
     value = interrupt.value
     if (isinstance(value, BaseModel) and hasattr(value, "kind")) or (
         isinstance(value, Mapping) and "kind" in value
     ):
         return {"action": result.action, "content": result.content, "reason": result.reason}
+    if not result.accepted and interrupt.response_schema is not None:
+        # The Interrupt holds a JSON Schema even for a pydantic type, which LangGraph still
+        # checks the resume value against, so whether None would pass cannot be known here.
+        raise RunDeclined(request, result)
     if not result.accepted:
         return None
     content = result.content
