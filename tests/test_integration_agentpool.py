@@ -107,6 +107,16 @@ async def test_a_denied_call_is_skipped_and_a_cancel_aborts_the_run() -> None:
     assert RAN == []
 
 
+async def test_a_call_allowed_with_edited_arguments_is_skipped_never_run_as_asked() -> None:
+    # AgentPool runs a call only with the model's arguments: never the call the person edited.
+    queue = ElicitationQueue()
+    edited = {"scope": "once", "arguments": {"command": "ls -la"}}
+    ScriptedResponder(queue, {"shell": edited})
+    with pytest.raises(ToolSkippedError):
+        await _run(queue)
+    assert RAN == []
+
+
 class Booking(BaseModel):
     guests: int
     note: str | None = None

@@ -665,6 +665,16 @@ class ToolApprovalRequest(RequestBase):
         arguments = content.get("arguments")
         return dict(arguments) if isinstance(arguments, dict) else None
 
+    def call_again_as_edited(self, edited: dict[str, Any]) -> str:
+        """What the model reads where its harness can run a call only with the model's own
+        arguments and the person allowed it edited: the call did not run, and how to make it
+        as the person edited it."""
+        return (
+            "The person allowed this call only with edited arguments, so it did not run. "
+            f"Call {self.tool_name} again with exactly these arguments: "
+            + json.dumps(edited, ensure_ascii=False, sort_keys=True)
+        )
+
     def denial_reason(self, result: ElicitationResult) -> str | None:
         """What the person told the agent when denying, if they said anything."""
         content = result.content

@@ -57,7 +57,10 @@ class InputProvider(_AgentPoolInputProvider):  # type: ignore[misc]
         return content
 
     async def get_tool_confirmation(self, context: Any, tool_description: str = "") -> Confirmation:
-        """ "allow" when the person allows the call, "skip" when they deny it, else "abort_run"."""
+        """ "allow" when the person allows the call, "skip" when they deny it, else "abort_run".
+
+        AgentPool runs a call only as the model made it: one the person allowed with edited
+        arguments is skipped, never run as it was asked."""
         request = ToolApprovalRequest(
             tool_name=context.tool_name or "tool",
             arguments=dict(context.tool_input or {}),
@@ -68,7 +71,10 @@ class InputProvider(_AgentPoolInputProvider):  # type: ignore[misc]
         result = await self.queue.ask_async(request)
         if result.action == "cancel":
             return "abort_run"
-        return "allow" if request.scope_of(result) is not None else "skip"
+        if request.scope_of(result) is None:
+            return "skip"
+        edited = request.edited_arguments(result)
+        return "allow" if edited is None or edited == request.arguments else "skip"
 
     async def get_elicitation(self, params: ElicitRequestParams) -> ElicitResult | ErrorData:
         """The MCP answer to a server's (or a tool's) elicitation."""

@@ -73,20 +73,10 @@ def _decide(
     scope = request.scope_of(answer)
     edited = request.edited_arguments(answer)
     if scope is not None and edited is not None and edited != request.arguments:
-        state.reject(item, rejection_message=_call_again_as_edited(request, edited))
+        state.reject(item, rejection_message=request.call_again_as_edited(edited))
         return
     if scope is not None:
         state.approve(item, always_approve=scope != "once")
         return
     reason = request.denial_reason(answer)
     state.reject(item, rejection_message=f"Denied by the user: {reason}" if reason else None)
-
-
-def _call_again_as_edited(request: ToolApprovalRequest, edited: dict[str, Any]) -> str:
-    """What the model reads for an edited call: the SDK cannot run a call with other arguments
-    than the model's, so the model is asked to make the call again as the person edited it."""
-    return (
-        "The person allowed this call only with edited arguments, so it did not run. "
-        f"Call {request.tool_name} again with exactly these arguments: "
-        + json.dumps(edited, ensure_ascii=False, sort_keys=True)
-    )

@@ -142,11 +142,7 @@ def verdict_for(hook: HookFormat, call: PendingCall, result: ElicitationResult) 
             return Allow(_allowed_because(result))
         if hook.can_update(call, edited):
             return Allow("Allowed in elicit-tui with edited arguments", edited)
-        return Deny(
-            "The person allowed this call only with edited arguments, so it did not run. "
-            f"Call {request.tool_name} again with exactly these arguments: "
-            + json.dumps(edited, ensure_ascii=False, sort_keys=True)
-        )
+        return Deny(request.call_again_as_edited(edited))
     if result.action == "decline":
         reason = request.denial_reason(result)
         return Deny(
