@@ -306,8 +306,15 @@ def test_serve_headless_records_a_transcript_without_the_secrets(tmp_path: Path)
         secret = post(inbox, {"kind": "secret", "message": "Password?"})
         inbox.answer(question, {"action": "accept", "content": "SQLite"})
         inbox.answer(secret, {"action": "accept", "content": "canary-4471"})
+        # An agent that echoes the secret in its next question (a sensitive answer's too).
+        pin = post(inbox, {"kind": "text", "message": "PIN?", "sensitive": True})
+        inbox.answer(pin, {"action": "accept", "content": "pin-canary-9921"})
+        post(
+            inbox, {"kind": "text", "message": "Is canary-4471 right?", "title": "pin-canary-9921"}
+        )
         inbox.stop()
 
     text = transcript.read_text()
     assert "Which database?" in text and "SQLite" in text and "Password?" in text
-    assert "canary-4471" not in text
+    assert "canary-4471" not in text and "pin-canary-9921" not in text
+    assert "Is ••• right?" in text

@@ -59,7 +59,6 @@ from tui.core.models import (
     TextRequest,
     ToolApprovalRequest,
     dialog_failed,
-    flagged,
     unsupported,
 )
 from tui.core.one_line import one_line
@@ -72,7 +71,7 @@ from tui.front_ends.notify import (
     run_notify_command,
     terminal_notification,
 )
-from tui.secrets.redaction import REDACTOR, install_log_redaction
+from tui.secrets.redaction import REDACTOR, install_log_redaction, registered
 from tui.transcript.writer import TranscriptWriter
 from widgets.base import ElicitationModal
 from widgets.key_badge import KeyBadge, key_label
@@ -681,7 +680,7 @@ class ElicitationApp(KeyOrderApp[Any]):
         unsent = self._nothing_to_send != request.id
         self._nothing_to_send = None
         if result is not None and unsent:
-            result = _registered(request, result)
+            result = registered(request, result)
             if not self.queue.respond(request.id, result, self.front_end_name):
                 self._refused(request)
         self._shown = None
@@ -693,7 +692,7 @@ class ElicitationApp(KeyOrderApp[Any]):
         # A daemon thread, not a worker: quitting must not wait for an inbox that never replies.
         threading.Thread(
             target=self._send_answer,
-            args=(modal, modal.request, _registered(modal.request, result)),
+            args=(modal, modal.request, registered(modal.request, result)),
             name=f"answer-{modal.request.id}",
             daemon=True,
         ).start()
@@ -1026,14 +1025,3 @@ def _load_validation() -> None:
 def bell_wanted() -> bool:
     """False when `$ELICIT_TUI_BELL` says no (0, off, no, false); True otherwise."""
     return os.environ.get(BELL_VARIABLE, "1").strip().lower() not in ("0", "off", "no", "false")
-
-
-def _registered(request: Request, result: ElicitationResult) -> ElicitationResult:
-    """`result` flagged as sensitive where it is, its secrets registered for redaction: done
-    before the answer leaves, so nothing the agent does with a secret can show it."""
-    result = flagged(request, result)
-    if result.sensitive:
-        REDACTOR.register_all(result.content)
-    else:
-        REDACTOR.register_found(result.content)
-    return result

@@ -24,6 +24,7 @@ from tui.core.queue import QueueEvent
 from tui.inbox.http_api import BadInput, read_json
 from tui.inbox.inbox import Inbox, Outcome, clock
 from tui.inbox.wire import InvalidAnswer, answer_from_json, request_json, result_json
+from tui.secrets.redaction import registered
 
 KEEPALIVE = 15.0
 """Seconds between two keepalive comments on an idle event stream."""
@@ -60,6 +61,8 @@ def front_end_routes(inbox: Inbox, *, keepalive: float = KEEPALIVE) -> list[Rout
             result = answer_from_json(request, data.get("result"))
         except InvalidAnswer as error:
             return JSONResponse({"error": str(error)}, status_code=422)
+        # Before the keyring takes a secret's value: nothing this inbox writes shows it again.
+        result = registered(request, result)
         # The keyring may block; the request may end meanwhile, and then this answer loses.
         result = await asyncio.to_thread(inbox.stored, request, result)
         outcome = inbox.answer(request, result, name)

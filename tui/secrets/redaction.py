@@ -9,6 +9,9 @@ from collections.abc import Callable
 
 from pydantic import BaseModel, SecretStr
 
+from tui.core.models import ElicitationResult, flagged
+from tui.core.request_base import RequestBase
+
 MASK = "•••"
 """What a scrubbed secret becomes: the same mark the UI shows for a hidden answer."""
 
@@ -215,3 +218,16 @@ def install_log_redaction() -> Callable[[], None]:
 
         _uninstall = uninstall
         return uninstall
+
+
+def registered(request: RequestBase, result: ElicitationResult) -> ElicitationResult:
+    """`result` flagged as sensitive where it is, its secrets registered with `REDACTOR`: done
+    where an answer enters (a front end, an inbox), before it goes anywhere, so that nothing
+    written later (the agent echoing a secret in its next question, a transcript, a log) can
+    show it."""
+    result = flagged(request, result)
+    if result.sensitive:
+        REDACTOR.register_all(result.content)
+    else:
+        REDACTOR.register_found(result.content)
+    return result
