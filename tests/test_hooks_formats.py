@@ -222,11 +222,21 @@ def test_an_edit_shows_its_change_as_a_diff() -> None:
     assert request.summary == "Edit: /home/user/my-project/src/app.py"
 
 
-def test_a_multi_line_command_is_summed_up_on_one_line() -> None:
+@pytest.mark.parametrize(
+    ("command", "summary"),
+    [
+        ("for f in *.log\ndo\n  gzip $f\ndone", "Bash: for f in *.log ⏎ do ⏎ gzip $f ⏎ done"),
+        # Two commands, not one with arguments: the line break shows.
+        ("npm test\nrm -rf x", "Bash: npm test ⏎ rm -rf x"),
+    ],
+)
+def test_a_multi_line_command_is_summed_up_on_one_line_its_breaks_shown(
+    command: str, summary: str
+) -> None:
     data = _input("codex_permission_request_bash.json")
-    data["tool_input"]["command"] = "for f in *.log\ndo\n  gzip $f\ndone"
+    data["tool_input"]["command"] = command
     request = hook_format("codex").read(data, wait=WAIT).request
-    assert request.summary == "Bash: for f in *.log do gzip $f done"
+    assert request.summary == summary
 
 
 ASK = "claude_code_pre_tool_use_ask_user_question.json"

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+LINE_BREAK = " ⏎ "
+"""Where `one_line` shows a line break: `npm test` then `rm -rf x` on the next line must not
+read as one command, `npm test rm -rf x`."""
+
 
 def one_line(text: str, limit: int) -> str:
-    """`text` with each run of whitespace (line breaks too) made one space, cut to `limit`
-    characters with … when longer."""
-    line = " ".join(text.split())
+    """`text` on one line: each run of spaces and tabs made one space, line breaks shown as
+    ⏎ (blank lines left out), cut to `limit` characters with … when longer."""
+    lines = (" ".join(line.split()) for line in text.splitlines())
+    line = LINE_BREAK.join(line for line in lines if line)
     return line if len(line) <= limit else line[: limit - 1] + "…"
