@@ -386,3 +386,24 @@ def test_ctrl_x_in_attach_cancels_every_question_even_over_a_dialog_but_not_in_a
         assert inbox.result(typed, wait=10) == {"action": "accept", "content": "v1", "reason": None}
     finally:
         terminal.quit()
+
+
+def test_a_question_cancelled_in_another_front_end_is_said_cancelled_there_not_answered(
+    inbox: HeadlessInbox, tmp_path: Path
+) -> None:
+    terminal = attach(tmp_path, inbox, "terminal A")
+    other = RemoteFrontEnd(inbox.url, inbox.token, "browser 1")
+    other.connect()
+    try:
+        cancelled = inbox.submit(text("Release name?"))
+        terminal.wait_for("Release name?")
+        assert other.respond(cancelled, ElicitationResult(action="cancel"))
+        terminal.wait_for_plain("Cancelled in browser 1 at")
+        declined = inbox.submit(text("Tag?"))
+        terminal.wait_for("Tag?")
+        assert other.respond(declined, ElicitationResult(action="decline"))
+        terminal.wait_for_plain("Declined in browser 1 at")
+        assert "Answered in browser 1" not in terminal.plain
+    finally:
+        other.close()
+        terminal.quit()

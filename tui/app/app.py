@@ -525,7 +525,7 @@ class ElicitationApp(KeyOrderApp[Any]):
         request, result, by = event.request, event.result, event.answered_by
         assert result is not None
         elsewhere = by is not None and by != self.front_end_name
-        answered = Answered(by, event.at).describe() if elsewhere else None
+        answered = Answered(by, event.at, result.action).describe() if elsewhere else None
         if (timeline := self._timeline()) is not None:
             self._main_screen_news.append(lambda: timeline.resolve(request, result, answered))
         shown = self._shown
@@ -536,7 +536,7 @@ class ElicitationApp(KeyOrderApp[Any]):
             shown.close(result)
             if by is not None and (elsewhere or not sending):
                 # Answered elsewhere, or here by an answer whose sending had seemed to fail.
-                described = Answered(by, event.at).describe(here=self.front_end_name)
+                described = Answered(by, event.at, result.action).describe(here=self.front_end_name)
                 label = described[0].upper() + described[1:]
             elif by is None:
                 label = _ENDED_WITHOUT_USER.get(result.reason or "", "Ended")

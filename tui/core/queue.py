@@ -64,16 +64,23 @@ class Answered:
     by: str | None
     at: float
     """Wall-clock time (seconds since the epoch)."""
+    action: str = "accept"
+    """What the front end did: `accept` (answered), `decline` or `cancel`."""
 
     def describe(self, here: str | None = None) -> str:
-        """In words for the person: "answered in browser 1 at 14:02" (local time), or
-        "answered here at 14:02" told to the front end named `here` of its own answer."""
+        """In words for the person: "answered in browser 1 at 14:02" (local time; "declined",
+        "cancelled" for those), or "answered here at 14:02" told to the front end named
+        `here` of its own answer."""
         clock = time.strftime("%H:%M", time.localtime(self.at))
         if self.by is None:
             return f"it ended at {clock}"
+        done = _DONE.get(self.action, "answered")
         if self.by == here:
-            return f"answered here at {clock}"
-        return f"answered in {self.by} at {clock}"
+            return f"{done} here at {clock}"
+        return f"{done} in {self.by} at {clock}"
+
+
+_DONE = {"accept": "answered", "decline": "declined", "cancel": "cancelled"}
 
 
 ANSWERS_KEPT = 4096
@@ -296,7 +303,7 @@ class ElicitationQueue:
             if pending is None:
                 return False
             event = QueueEvent("resolved", pending.request, result, answered_by=answered_by)
-            self._answered[request_id] = Answered(answered_by, event.at)
+            self._answered[request_id] = Answered(answered_by, event.at, result.action)
             if len(self._answered) > ANSWERS_KEPT:
                 self._answered.popitem(last=False)
             if pending.timer is not None:

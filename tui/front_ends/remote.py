@@ -223,7 +223,8 @@ class RemoteFrontEnd:
             else:
                 if self._pending.pop(request_id, None) is None and request_id in self._answered:
                     return
-                _keep(self._answered, request_id, Answered(event.answered_by, event.at))
+                action = event.result.action if event.result is not None else "accept"
+                _keep(self._answered, request_id, Answered(event.answered_by, event.at, action))
             self._dispatch(event)
 
     def _dispatch(self, event: QueueEvent) -> None:

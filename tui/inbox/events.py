@@ -20,7 +20,7 @@ from starlette.requests import Request as HTTPRequest
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from tui.core.queue import QueueEvent
+from tui.core.queue import Answered, QueueEvent
 from tui.inbox.http_api import BadInput, read_json
 from tui.inbox.inbox import Inbox, Outcome, clock
 from tui.inbox.wire import InvalidAnswer, answer_from_json, request_json, result_json
@@ -126,7 +126,7 @@ def _conflict(outcome: Outcome) -> Response:
     by = outcome.answered_by
     reason = outcome.result.reason
     message = (
-        f"answered in {by} at {clock(outcome.at)}"
+        Answered(by, outcome.at, outcome.result.action).describe()
         if by is not None
         else f"ended ({reason or outcome.result.action}) at {clock(outcome.at)}"
     )
