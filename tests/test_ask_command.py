@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import datetime
 import io
 import json
 import time
@@ -10,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from pydantic import SecretStr
+from pydantic import BaseModel, SecretStr
 from textual.pilot import Pilot
 
 from tui import (
@@ -34,6 +35,7 @@ from tui.cli.ask import (
     build_request,
     exit_status,
     main,
+    raw_text,
     result_json,
 )
 from widgets.base import ElicitationModal
@@ -221,6 +223,29 @@ def test_a_typed_secret_is_redacted_unless_revealed() -> None:
     assert "sk-CANARY" not in result_json(result)
     assert json.loads(result_json(result))["content"] == REDACTED
     assert json.loads(result_json(result, reveal_secret=True))["content"] == "sk-CANARY-never"
+
+
+class Login(BaseModel):
+    user: str
+    password: SecretStr
+    when: datetime.date
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        {"user": "ada", "password": SecretStr("pw-CANARY-form"), "when": datetime.date(2026, 1, 2)},
+        Login(user="ada", password=SecretStr("pw-CANARY-form"), when=datetime.date(2026, 1, 2)),
+    ],
+)
+def test_a_forms_password_field_is_redacted_unless_revealed(content: Any) -> None:
+    result = ElicitationResult(action="accept", content=content)
+
+    assert "pw-CANARY" not in result_json(result)
+    assert json.loads(result_json(result))["content"]["password"] == REDACTED
+    revealed = json.loads(result_json(result, reveal_secret=True))["content"]
+    assert revealed == {"user": "ada", "password": "pw-CANARY-form", "when": "2026-01-02"}
+    assert "pw-CANARY-form" in raw_text(result, reveal_secret=True)
 
 
 def test_a_stored_secret_prints_its_reference_even_when_revealing() -> None:

@@ -476,9 +476,15 @@ def _shown(result: ElicitationResult, reveal_secret: bool) -> Any:
 
 
 def _jsonable(content: Any, reveal_secret: bool) -> Any:
+    """`content` as JSON data, each `SecretStr` in it (a form's password field too) as its
+    value if `reveal_secret`, else as `REDACTED`."""
     if isinstance(content, SecretStr):
         return content.get_secret_value() if reveal_secret else REDACTED
     if isinstance(content, BaseModel):
         # A keyring reference prints as {"service": ..., "username": ...}.
-        return content.model_dump(mode="json")
+        return _jsonable(dict(content), reveal_secret)
+    if isinstance(content, dict):
+        return {key: _jsonable(value, reveal_secret) for key, value in content.items()}
+    if isinstance(content, list | tuple):
+        return [_jsonable(item, reveal_secret) for item in content]
     return TypeAdapter(Any).dump_python(content, mode="json")
