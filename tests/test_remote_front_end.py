@@ -11,6 +11,7 @@ import pytest
 from keyring_backends import MemoryKeyring
 from running_inbox import RunningInbox, running_inbox
 from textual.pilot import Pilot
+from textual.widgets import Static
 
 from tui import ElicitationApp, ElicitationResult, parse_request
 from tui.core.front_end import AnswerNotSent
@@ -297,3 +298,32 @@ async def test_an_answer_not_sent_to_a_modal_being_taken_down_raises_nothing() -
             assert not modal.sending
     finally:
         queue.close()
+
+
+async def test_an_answer_the_inbox_refuses_keeps_the_question_open_to_answer_again() -> None:
+    # A kind's own `check_content` may refuse in the inbox what the dialog let through: the
+    # question still waits there, so the modal stays, saying why, and can be answered again.
+    with running_inbox() as inbox:
+        future = ask(inbox, "Which database?")
+        front_end = RemoteFrontEnd(inbox.url, inbox.token, "terminal 1")
+        front_end.connect()
+        refusing = ElicitationResult(action="accept", content="Oracle")
+        with pytest.raises(AnswerNotSent, match=r"HTTP 422: .*Oracle"):
+            front_end.respond(future_id := inbox.queue.pending()[0].id, refusing)
+        app = ElicitationApp(front_end, front_end_name="terminal 1", input_grace=0)
+        try:
+            async with app.run_test(size=(80, 24)) as pilot:
+                await wait_for(pilot, lambda: isinstance(app.screen, ElicitationModal))
+                modal = app.screen
+                assert isinstance(modal, ElicitationModal)
+                modal.dismiss(refusing)  # as a dialog of a kind's own that lets it through
+                await wait_for(pilot, lambda: "Not sent" in error_line(modal))
+                assert app.screen is modal and future_id in [r.id for r in inbox.queue.pending()]
+                await pilot.press("down", "enter")
+                assert future.result(5).content == "SQLite"
+        finally:
+            front_end.close()
+
+
+def error_line(modal: ElicitationModal[Any]) -> str:
+    return str(modal.query_one("#error", Static).render()) if modal.error_shown else ""

@@ -272,7 +272,8 @@ class RemoteFrontEnd:
 
         Sent once, never again on its own: raises `AnswerNotSent` if the inbox could not be
         reached or did not reply in time (it may still apply it, if it got it: sending it
-        again then counts as this front end's answer, once).
+        again then counts as this front end's answer, once), or refused the answer as one
+        that does not fit the request (422): the request still waits, to be answered again.
         """
         name = front_end or self.name
         body = json.dumps(
@@ -303,6 +304,8 @@ class RemoteFrontEnd:
                     message if isinstance(message, str) and message else answered.describe(),
                 )
             return False
+        if status == 422:
+            raise AnswerNotSent(_refusal_text(status, json.dumps(reply)))
         with self._lock:
             _keep(self._refusals, request_id, _refusal_text(status, json.dumps(reply)))
         return False
