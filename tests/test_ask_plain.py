@@ -120,7 +120,7 @@ def test_secret_never_echoed_and_checked(tmp_path: Path) -> None:
         tmp_path, f"nope-nope\n{CANARY}\n", "--json", json.dumps(request), "--plain"
     )
     assert (code, result) == (0, accepted("**********"))
-    assert "✖ That does not look like sk-...." in prompts
+    assert "✖ That does not look like sk-...\n" in prompts  # one sentence, not "sk-...."
     assert "nope-nope" not in prompts
     assert CANARY not in prompts
 
@@ -149,6 +149,20 @@ def test_form_field_by_field_with_its_error_repeated(tmp_path: Path) -> None:
     assert prompts.count("  Value:") == 3
     assert "  Value: 0\n  ✖ " in prompts
     assert "✖ Type a number from 1 to 2." in prompts
+
+
+def test_a_fields_error_keeps_its_words_as_written(tmp_path: Path) -> None:
+    schema = {
+        "type": "object",
+        "properties": {"site": {"type": "string", "format": "uri", "title": "Site"}},
+        "required": ["site"],
+    }
+    typed = "nowhere\nhttps://example.com\n"
+    args = ("form", "Where?", "--schema", json.dumps(schema), "--plain")
+    code, result, prompts = plain(tmp_path, typed, *args)
+
+    assert (code, result) == (0, accepted({"site": "https://example.com"}))
+    assert "✖ Not a URL (like https://example.com)" in prompts  # not "Not a url"
 
 
 def test_questions_tool_approval_and_url(tmp_path: Path) -> None:

@@ -118,6 +118,15 @@ def test_the_wait_comes_from_the_flag_else_the_environment_else_the_default(
     assert "ELICIT_TUI_HOOK_WAIT: not a number of seconds" in capsys.readouterr().err
 
 
+def test_a_wait_over_the_limit_is_refused_naming_the_limit(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit):
+        elicit_tui(["hook", "claude-code", "--wait", "1e9"])
+    err = capsys.readouterr().err
+    assert "above 0 and at most 2592000 (30 days): '1e9'" in err
+
+
 @pytest.mark.parametrize(
     "argv",
     [["claude-code", "--wait", "0"], ["claude-code", "--bogus"], ["cursor"], [], ["--help"]],

@@ -597,3 +597,18 @@ def test_describe_form_lists_fields() -> None:
     assert request.describe_content({"name": "api", "replicas": 2}) == "name=api, replicas=2"
     assert request.describe_content({}) == "(empty)"
     assert request.describe_content(Settings(name="api")) == "name=api"
+
+
+def test_a_forms_content_from_elsewhere_comes_in_the_schemas_order_defaults_filled_in() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "name": {"type": "string"},
+            "replicas": {"type": "integer", "default": 2},
+            "region": {"type": "string", "default": "eu"},
+        },
+    }
+    request = FormRequest(message="Deploy", requested_schema=schema)
+    content = request.check_content({"region": "us", "name": "api"})
+    assert list(content) == ["name", "replicas", "region"]
+    assert content == {"name": "api", "replicas": 2, "region": "us"}

@@ -766,6 +766,12 @@ HINTS = [
     pytest.param({"type": "number", "minimum": 0.5}, "at least 0.5", id="minimum"),
     pytest.param({"type": "integer", "maximum": 9}, "at most 9", id="maximum"),
     pytest.param({"type": "integer", "minimum": 2, "maximum": 2}, "exactly 2", id="exact"),
+    pytest.param(
+        {"type": "number", "minimum": 0.001, "maximum": 1e21}, "0.001–1e+21", id="huge bound"
+    ),
+    pytest.param(
+        {"type": "integer", "minimum": 1, "maximum": 999_999_999_999}, "1–999999999999", id="long"
+    ),
     pytest.param({"type": "integer"}, "whole number", id="integer"),
     pytest.param({"type": "number"}, "", id="number"),
     pytest.param({"type": "boolean"}, "", id="boolean"),

@@ -73,7 +73,7 @@ class TestEntry:
             await pilot.press(*"pk-live-123", "enter")
             await pilot.pause()
 
-            assert error_line(modal) == "That does not look like sk-...."
+            assert error_line(modal) == "That does not look like sk-..."
             assert results == []
             modal.query_one("#secret", Input).clear()
             await pilot.press(*CANARY, "enter")

@@ -23,6 +23,10 @@ _CHROME_ROWS = 12
 """Rows of the dialog around its fields: borders, source, title, message, button, error."""
 
 
+NAMED_ERRORS = 3
+"""Fields the line under a refused form names, at most; it counts the rest."""
+
+
 class FormModal(ElicitationModal[FormRequest]):
     """Fields in schema order; Enter takes a valid field and moves on (on the last field and
     the button it submits), Ctrl+S (or the button) submits when all is valid.
@@ -281,7 +285,11 @@ class FormModal(ElicitationModal[FormRequest]):
             form_field.check(show_required=True)
         content, errors = build_content(self.spec, field_values(self.fields))
         if errors:
-            names = ", ".join(f.title for f in self.spec.fields if f.name in errors)
+            titles = [f.title for f in self.spec.fields if f.name in errors]
+            # A few names: the line must leave the dialog room for the fields to fix.
+            names = ", ".join(titles[:NAMED_ERRORS]) + (
+                f" and {len(titles) - NAMED_ERRORS} more" if len(titles) > NAMED_ERRORS else ""
+            )
             mounted = [f.control for f in self.fields if f.control.is_mounted]
             first = next((c for c in mounted if self._by_control[c].field.name in errors), None)
             raise InvalidAnswer(

@@ -151,8 +151,8 @@ class SecretModal(ElicitationModal[SecretRequest]):
                 f"Too short: at least {request.min_length} characters (you typed {len(value)}).",
                 first,
             )
-        if not request.fits_pattern(value):
-            raise InvalidAnswer(f"That does not look like {request.pattern}.", first)
+        if (problem := request.pattern_problem(value)) is not None:
+            raise InvalidAnswer(problem, first)
         if request.confirm:
             again = self.query_one("#again", Input)
             if again.value != value:

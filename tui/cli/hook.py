@@ -134,7 +134,9 @@ def _seconds(value: str) -> float:
     except ValueError:
         seconds = float("nan")
     if not 0 < seconds <= MAX_TIMEOUT:  # NaN fails every comparison, so it lands here too
-        raise argparse.ArgumentTypeError(f"not a number of seconds above 0: {value!r}")
+        raise argparse.ArgumentTypeError(
+            f"not a number of seconds above 0 and at most {MAX_TIMEOUT:.0f} (30 days): {value!r}"
+        )
     return seconds
 
 

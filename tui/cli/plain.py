@@ -303,7 +303,7 @@ class PlainPrompter:
             try:
                 return parse_value(field, raw if raw != "" else None)
             except ValueError as error:
-                raise _Invalid(str(error).capitalize()) from None
+                raise _Invalid(_sentence(str(error))) from None
 
         default = field.default
         shown = f" [{', '.join(default) if isinstance(default, list) else default}]"
@@ -418,9 +418,7 @@ def _secret_problem(request: SecretRequest, value: str) -> str | None:
         return "Type the secret, or press Ctrl+D to cancel."
     if request.min_length and len(value) < request.min_length:
         return f"Too short: at least {request.min_length} characters (you typed {len(value)})."
-    if not request.fits_pattern(value):
-        return f"That does not look like {request.pattern}."
-    return None
+    return request.pattern_problem(value)
 
 
 @contextmanager
@@ -436,3 +434,9 @@ def plain_streams(stdin: TextIO, stderr: TextIO) -> Iterator[tuple[TextIO, TextI
         return
     with tty:
         yield tty, tty
+
+
+def _sentence(text: str) -> str:
+    """`text` with its first letter made a capital, the rest as it is ("not a URL" → "Not a
+    URL", where `str.capitalize` would give "Not a url")."""
+    return text[:1].upper() + text[1:]

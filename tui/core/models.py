@@ -211,6 +211,13 @@ class SecretRequest(RequestBase):
         parts = (re.escape(part) for part in self.pattern.split("..."))
         return re.fullmatch(".+".join(parts), value) is not None
 
+    def pattern_problem(self, value: str) -> str | None:
+        """What to tell a person whose `value` does not have the shape of `pattern` (one
+        sentence, "sk-..." not followed by a fourth dot), else None."""
+        if self.pattern is None or self.fits_pattern(value):
+            return None
+        return f"That does not look like {self.pattern}" + ("" if self.pattern[-1:] == "." else ".")
+
     def describe_content(self, content: Any) -> str:
         if isinstance(content, SecretRef):
             return f"stored in keyring {content.service}/{content.username}"
@@ -357,7 +364,12 @@ class FormRequest(RequestBase):
         if unknown:
             raise ValueError(f"the form has no field {unknown[0]!r}")
         defaults = {f.name: f.default for f in fields if f.default is not None}
-        filled = {**defaults, **content}
+        # In the schema's order, as the form's own content is, whoever answered.
+        filled = {
+            f.name: content.get(f.name, defaults.get(f.name))
+            for f in fields
+            if f.name in content or f.name in defaults
+        }
         plain = {
             k: v.get_secret_value() if isinstance(v, SecretStr) else v for k, v in filled.items()
         }

@@ -389,7 +389,13 @@ def _format_checker() -> Any:
 
 
 def _num(value: float) -> str:
-    return str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
+    text = str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
+    # A hint has a few cells: 1e+21, not 1000000000000000000000.
+    return text if len(text) <= _NUMBER_CELLS else f"{value:.6g}"
+
+
+_NUMBER_CELLS = 12
+"""The longest number a hint spells out in full."""
 
 
 def _span(low: float | None, high: float | None) -> str:

@@ -70,5 +70,7 @@ def _read_hook_call(data: dict[str, Any]) -> tuple[str, float]:
     if not isinstance(text, str):
         raise BadInput("input must be the hook's input as text")
     if isinstance(wait, bool) or not isinstance(wait, int | float) or not 0 < wait <= MAX_TIMEOUT:
-        raise BadInput(f"wait must be a number of seconds above 0, at most {MAX_TIMEOUT:g}")
+        raise BadInput(
+            f"wait must be a number of seconds above 0 and at most {MAX_TIMEOUT:.0f} (30 days)"
+        )
     return text, float(wait)
