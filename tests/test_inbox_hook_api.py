@@ -90,7 +90,7 @@ def test_the_same_call_asked_twice_at_once_is_asked_once(inbox: InboxProcess) ->
     assert denied["hookSpecificOutput"]["permissionDecision"] == "deny"
 
 
-_REFUSED = "the inbox refused the question (a wrong token, or the same call waiting already)"
+_REFUSED = "the same call waits in the inbox already, asked by another run of the hook"
 
 
 def test_a_call_too_large_to_reach_the_front_ends_is_refused_at_once_saying_so(

@@ -14,7 +14,10 @@ from urllib.parse import urlsplit
 
 from tui.core.terminal_text import literal_line
 from tui.inbox.discovery import InboxAddress
-from tui.integrations.hooks.undecided import undecided
+
+TOKEN_REFUSED = (
+    "the inbox refused the token (wrong or missing: pass --token, or set ELICIT_TUI_TOKEN)"
+)
 
 
 def run_in_inbox(
@@ -37,7 +40,10 @@ def run_in_inbox(
     finally:
         connection.close()
     if status in (401, 403):
-        return "", undecided("inbox_refused")
+        return (
+            "",
+            "no decision: the inbox refused the token (wrong or missing: pass --token, or set ELICIT_TUI_TOKEN)",
+        )
     if status == 404:
         return (
             "",

@@ -7,7 +7,7 @@ _CANCELLED_BECAUSE = {
     "closed": "the inbox closed",
     "cancelled_by_agent": "the question was withdrawn",
     "inbox_unreachable": "no inbox could be reached",
-    "inbox_refused": "the inbox refused the question (a wrong token, or the same call waiting already)",
+    "inbox_refused": "the same call waits in the inbox already, asked by another run of the hook",
 }
 
 
