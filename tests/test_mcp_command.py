@@ -353,16 +353,13 @@ async def test_a_server_that_crashes_mid_call_is_a_clear_error_and_the_app_goes_
 
 @pytest.fixture(scope="module")
 def http_server() -> Iterator[str]:
-    """The example server on streamable HTTP at a free 127.0.0.1 port; its URL."""
+    """The example server on streamable HTTP at a free 127.0.0.1 port, started as the README
+    says; its URL."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    serve = (
-        "from tui.examples.mcp_elicit_server import server; "
-        f"server.run('streamable-http', host='127.0.0.1', port={port})"
-    )
     process = subprocess.Popen(
-        [sys.executable, "-c", serve],
+        [*EXAMPLE, "--http", str(port)],
         cwd=ROOT,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,

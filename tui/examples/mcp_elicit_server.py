@@ -1,4 +1,5 @@
-"""An MCP server (stdio) whose tools ask the person: try `elicit-tui mcp -- python -m tui.examples.mcp_elicit_server`.
+"""An MCP server whose tools ask the person: try `elicit-tui mcp -- python -m tui.examples.mcp_elicit_server`
+(stdio), or serve it on streamable HTTP with `--http PORT` (at http://127.0.0.1:PORT/mcp).
 
 `book_table` asks for the booking's details with a form (every field has a default, so
 `--auto accept-defaults` books with them); `connect_account` asks to open a sign-in page
@@ -7,6 +8,7 @@
 
 from __future__ import annotations
 
+import argparse
 from typing import Annotated, Literal
 
 from mcp.server.mcpserver import (
@@ -89,9 +91,16 @@ async def connect_account(ctx: Context, service: str = "GitHub") -> str | InputR
     return f"Not connected: the person chose to {action}."
 
 
-def main() -> None:
-    """Serve on stdin/stdout until the client goes away."""
-    server.run()
+def main(argv: list[str] | None = None) -> None:
+    """Serve on stdin/stdout until the client goes away, or with `--http PORT` on
+    http://127.0.0.1:PORT/mcp until interrupted."""
+    parser = argparse.ArgumentParser(prog="python -m tui.examples.mcp_elicit_server")
+    parser.add_argument("--http", type=int, metavar="PORT", help="serve on streamable HTTP")
+    port = parser.parse_args(argv).http
+    if port is None:
+        server.run()
+    else:
+        server.run(transport="streamable-http", host="127.0.0.1", port=port)
 
 
 if __name__ == "__main__":
