@@ -144,3 +144,27 @@ def test_a_program_that_runs_the_app_keeps_sigterm_as_it_had_it() -> None:
 
     assert child.signalstatus == signal.SIGTERM
     assert b"after run" not in child.before
+
+
+@pytest.mark.parametrize(
+    ("args", "said", "status"),
+    [
+        (("--call", "nope"), b"the server has no tool 'nope'", 2),
+        (("--url", "http://127.0.0.1:9/mcp", "--call", "x"), b"elicit-tui mcp:", 1),
+    ],
+    ids=["unknown tool", "no server"],
+)
+def test_mcp_that_cannot_call_ends_by_itself_saying_why(
+    args: tuple[str, ...], said: bytes, status: int
+) -> None:
+    # Nothing is left to answer: the command ends, the terminal given back, and says why;
+    # no full screen waiting for q.
+    server = ("--", sys.executable, "-m", "tui.examples.mcp_elicit_server")
+    child = spawn("mcp", *args, *(server if "--url" not in args else ()))
+    child.expect(pexpect.EOF, timeout=30)
+    child.close()
+    assert child.exitstatus == status
+    after: bytes = child.before
+    assert said in after
+    assert b"Traceback" not in after
+    assert LEFT_ALTERNATE_SCREEN in after and CURSOR_SHOWN in after

@@ -220,8 +220,10 @@ def _run_in_tui(options: McpOptions, transcript: Path | None = None) -> tuple[Re
                 session = run_session(queue, options, errlog=errlog, on_connected=connected)
                 finished.append(asyncio.run(session))
             except Exception as error:
+                # Said as the command ends, the app closed (there is nothing left to answer):
+                # a tool the server lacks, a server that cannot be reached or went away.
                 failures.append(error)
-                raise
+                return []
             return finished[0]
 
         app = ElicitationApp(
