@@ -338,3 +338,21 @@ def test_the_cli_says_when_the_file_is_unreadable(
     (config_dir / "approvals.json").write_text('{"rules": [{"tool": ""}]}')
     assert main(["approvals", "list"]) == 2
     assert "is unreadable" in capsys.readouterr().err
+
+
+def test_a_rule_for_one_exact_command_is_shown_and_revoked_as_that_command(
+    config_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A hook remembers `ls *.py` exactly, as the glob `ls [*].py`: people read and type the
+    # command, never the escapes.
+    policy = ApprovalPolicy()
+    exact = ArgumentPattern(argument="command", pattern='echo "[[]/x]" ls [*].py [?]')
+    policy.allow("Bash", exact, scope="always")
+    assert exact.exact_value() == 'echo "[/x]" ls *.py ?'
+    assert ArgumentPattern(argument="command", pattern="ls [ab].py").exact_value() is None
+    assert ArgumentPattern(argument="command", pattern="ls *.py").exact_value() is None
+
+    assert main(["approvals", "list"]) == 0
+    assert 'Bash (command = echo "[/x]" ls *.py ?)' in capsys.readouterr().out
+    assert main(["approvals", "revoke", "Bash", "--pattern", 'echo "[/x]" ls *.py ?']) == 0
+    assert capsys.readouterr().out == 'Revoked: Bash (command = echo "[/x]" ls *.py ?)\n'

@@ -257,11 +257,11 @@ async def test_a_script_of_many_lines_is_allowed_for_the_session_by_a_reach_cut_
             # Every choice on screen, the reach of the second on one line cut with …, under
             # its label and each of its lines starting where the label does.
             assert all(f"{n} " in text for n in ("1 Allow once", "3 Always", "4 Deny"))
-            reach = text[text.index("Bash, command ~") : text.index("3 Always")]
+            reach = text[text.index("Bash, command =") : text.index("3 Always")]
             assert "⏎" in reach and "…" in reach and "table_1'" not in reach
             rows = text.splitlines()
             session = next(i for i, row in enumerate(rows) if "2 Allow for this session" in row)
-            assert rows[session + 1].startswith("│   Bash, command ~ echo")
+            assert rows[session + 1].startswith("│   Bash, command = echo")
             assert rows[session + 2].startswith("│   ") and rows[session + 2][4] != " "
             # Scrubbed before it was cut: not even the start of the secret shows.
             assert MASK in reach and canary[:6] not in text

@@ -91,7 +91,8 @@ def revoke_always_rules(
     tool: str | None, pattern: str | None = None, path: Path | None = None
 ) -> list[ApprovalRule]:
     """Remove the "always" rules for `tool` (every tool if None), only those whose pattern is
-    `pattern` if given; returns the rules removed. Raises `ApprovalsFileError`."""
+    `pattern` if given (as stored, or the one value it matches, as `approvals list` shows
+    it); returns the rules removed. Raises `ApprovalsFileError`."""
     path = path or rules_path()
     with _file_locked(path):
         rules = load_always_rules(path)
@@ -99,7 +100,13 @@ def revoke_always_rules(
             rule
             for rule in rules
             if (tool is None or rule.tool == tool)
-            and (pattern is None or (rule.match is not None and rule.match.pattern == pattern))
+            and (
+                pattern is None
+                or (
+                    rule.match is not None
+                    and pattern in (rule.match.pattern, rule.match.exact_value())
+                )
+            )
         ]
         if removed:
             _write_rules(path, [rule for rule in rules if rule not in removed])

@@ -109,7 +109,11 @@ def _revoke(args: argparse.Namespace) -> int:
         print(f"elicit-tui approvals: {problem}", file=sys.stderr)
         return 2
     if not removed:
-        print("No remembered approval matched; nothing revoked.", file=sys.stderr)
+        print(
+            'No "always" approval matched; nothing revoked. (Approvals "for this session"'
+            " end with the inbox that holds them.)",
+            file=sys.stderr,
+        )
         return 1
     for rule in removed:
         print(f"Revoked: {literal_line(rule.describe())}")

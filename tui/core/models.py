@@ -585,8 +585,30 @@ class ArgumentPattern(BaseModel):
         spelled = _outside_sets(self.pattern)
         return all(subject.count(c) == spelled.count(c) for c in SHELL_OPERATORS)
 
+    def exact_value(self) -> str | None:
+        """The one value the pattern matches if it has no wildcard (`ls [*].py`: `ls *.py`,
+        each `[c]` a character spelled out), else None."""
+        value, rest = [], self.pattern
+        while rest:
+            if rest[0] in "*?":
+                return None
+            if rest[0] == "[":
+                if len(rest) < 3 or rest[2] != "]" or rest[1] in "!^]":
+                    return None  # a set of characters, or a range: a wildcard
+                value.append(rest[1])
+                rest = rest[3:]
+            else:
+                value.append(rest[0])
+                rest = rest[1:]
+        return "".join(value)
+
     def describe(self) -> str:
-        """A short rendering for people: `command ~ pytest*`, or `arguments ~ ...`."""
+        """A short rendering for people: `command ~ pytest*` for a glob, `command = ls *.py`
+        for a pattern that matches one value (written without its escapes), or `arguments`
+        for the whole call."""
+        exact = self.exact_value()
+        if exact is not None:
+            return f"{self.argument or 'arguments'} = {exact}"
         return f"{self.argument or 'arguments'} ~ {self.pattern}"
 
 
