@@ -12,7 +12,7 @@ from app_driver import SIZE, wait_for_modal
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import END, START, StateGraph
 from langgraph.types import interrupt
-from pydantic import BaseModel
+from pydantic import BaseModel, SecretStr
 
 from tui import (
     ChoiceRequest,
@@ -23,7 +23,7 @@ from tui import (
     ScriptedResponder,
     TextRequest,
 )
-from tui.integrations.langgraph import RunCancelled, RunDeclined, run_graph
+from tui.integrations.langgraph import RunCancelled, RunDeclined, SecretNotKept, run_graph
 
 
 class Booking(BaseModel):
@@ -137,3 +137,42 @@ async def test_the_person_answers_the_graph_in_the_app() -> None:
                 break
             await pilot.pause(0.02)
     assert app.agent_result == {"name": "Grace"}
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"kind": "secret", "message": "API key?"},
+        {"kind": "text", "message": "PIN?", "sensitive": True},
+        {
+            "kind": "form",
+            "message": "Log in",
+            "requested_schema": {
+                "type": "object",
+                "properties": {"password": {"type": "string", "format": "password"}},
+            },
+        },
+    ],
+    ids=["secret", "sensitive", "password field"],
+)
+def test_a_secret_the_checkpointer_would_keep_is_refused_before_anyone_is_asked(
+    value: dict[str, Any],
+) -> None:
+    graph = _graph(("ask", lambda state: {"name": interrupt(value)}))
+    queue = ElicitationQueue()
+    scripted = ScriptedResponder(queue, {})
+    with pytest.raises(SecretNotKept, match="checkpointer"):
+        run_graph(graph, {}, queue)
+    assert scripted.asked == []
+
+
+def test_a_secret_for_the_keyring_never_reaches_the_checkpointer_as_its_value() -> None:
+    canary = "sk-CANARY-graph"
+    value = {"kind": "secret", "message": "API key?", "store": {"service": "s", "username": "u"}}
+    graph = _graph(("ask", lambda state: {"name": interrupt(value)}))
+    queue = ElicitationQueue()
+    # A value not kept by the keyring (as when the person keeps it in memory only).
+    ScriptedResponder(queue, {"API key?": SecretStr(canary)})
+    output = run_graph(graph, {}, queue)
+    assert output["name"] == {"action": "accept", "content": None, "reason": None}
+    assert canary not in repr(vars(graph.checkpointer))

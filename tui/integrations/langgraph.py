@@ -8,7 +8,10 @@ resumes with None. A declined form stops the run with `RunDeclined`: LangGraph c
 resume value against the `response_schema` inside the node, where None fails, and a value it
 accepts would be an answer the person did not give. A cancel stops the run with
 `RunCancelled`. A stopped run sends none of its pass's answers, so the graph stays
-interrupted at its checkpoint.
+interrupted at its checkpoint. LangGraph writes every resume value to its checkpointer, so an
+interrupt that asks for a secret (a secret request without `store`, a form with a password
+field, a `sensitive` request) is refused with `SecretNotKept` before anyone is asked; a secret
+request with `store` resumes with the keyring's reference.
 """
 
 from __future__ import annotations
@@ -19,13 +22,20 @@ from collections.abc import Mapping
 from typing import Any
 
 from langgraph.types import Command, Interrupt
-from pydantic import BaseModel, TypeAdapter
+from pydantic import BaseModel, SecretStr, TypeAdapter
 
-from tui.core.models import ElicitationResult, FormRequest, Request, TextRequest, parse_request
+from tui.core.models import (
+    ElicitationResult,
+    FormRequest,
+    Request,
+    SecretRequest,
+    TextRequest,
+    parse_request,
+)
 from tui.core.queue import ElicitationQueue
 from tui.integrations.ask_all import RunCancelled, ask_all
 
-__all__ = ["RunCancelled", "RunDeclined", "request_for_interrupt", "run_graph"]
+__all__ = ["RunCancelled", "RunDeclined", "SecretNotKept", "request_for_interrupt", "run_graph"]
 
 SOURCE = "langgraph"
 
@@ -65,17 +75,39 @@ def run_graph(
 
 
 def request_for_interrupt(interrupt: Interrupt) -> Request:
-    """The question an interrupt asks (see the module's docstring); ValidationError if malformed."""
+    """The question an interrupt asks (see the module's docstring); ValidationError if
+    malformed, `SecretNotKept` if it asks for a secret the checkpointer would keep."""
     value = interrupt.value
     if isinstance(value, BaseModel) and hasattr(value, "kind"):
-        return value  # type: ignore[return-value]
-    if isinstance(value, Mapping) and "kind" in value:
-        return parse_request({"source": SOURCE, **value})
-    message = _message(value)
-    schema = _json_schema(interrupt)
-    if schema is not None:
-        return FormRequest(message=message, requested_schema=schema, source=SOURCE)
-    return TextRequest(message=message, source=SOURCE)
+        request: Request = value  # type: ignore[assignment]
+    elif isinstance(value, Mapping) and "kind" in value:
+        request = parse_request({"source": SOURCE, **value})
+    elif (schema := _json_schema(interrupt)) is not None:
+        request = FormRequest(message=_message(value), requested_schema=schema, source=SOURCE)
+    else:
+        request = TextRequest(message=_message(value), source=SOURCE)
+    if isinstance(request, SecretRequest):
+        typed_in = request.store is None  # else the keyring keeps it, the graph its reference
+    else:
+        typed_in = request.sensitive or (
+            isinstance(request, FormRequest) and bool(request.secret_fields())
+        )
+    if typed_in:
+        raise SecretNotKept(request)
+    return request
+
+
+class SecretNotKept(ValueError):
+    """An interrupt asks for a secret typed into the graph: LangGraph writes every resume
+    value to its checkpointer (a database, a file), so it is refused before anyone is asked.
+    A secret request with `store` resumes with the keyring's reference instead."""
+
+    def __init__(self, request: Request) -> None:
+        super().__init__(
+            f"{request.message!r} asks for a secret or a sensitive answer, which LangGraph"
+            " would write to its checkpointer: ask a secret as a secret request with `store`"
+            " (a keyring entry), and the graph is resumed with its reference"
+        )
 
 
 def _json_schema(interrupt: Interrupt) -> dict[str, Any] | None:
@@ -107,7 +139,10 @@ def _resume_value(interrupt: Interrupt, request: Request, result: ElicitationRes
     if (isinstance(value, BaseModel) and hasattr(value, "kind")) or (
         isinstance(value, Mapping) and "kind" in value
     ):
-        return {"action": result.action, "content": result.content, "reason": result.reason}
+        # A secret's value never: the checkpointer writes the resume value down. A stored one
+        # is its reference; one the keyring did not take (kept in memory) resumes as None.
+        content = None if isinstance(result.content, SecretStr) else result.content
+        return {"action": result.action, "content": content, "reason": result.reason}
     if not result.accepted and interrupt.response_schema is not None:
         # The Interrupt holds a JSON Schema even for a pydantic type, which LangGraph still
         # checks the resume value against, so whether None would pass cannot be known here.
