@@ -122,26 +122,45 @@ def test_attach_shows_what_waits_then_what_comes_and_answers_it(
         terminal.close()
 
 
-def test_a_kind_not_registered_here_is_said_and_cancelled_naming_it(tmp_path: Path) -> None:
-    # The inbox knows the example's card kind; this front end's process was not told of it.
-    # Dropped unseen, the question waited with "nothing waiting" on screen.
+def test_a_kind_not_registered_here_is_said_and_left_to_a_front_end_that_can_show_it(
+    tmp_path: Path,
+) -> None:
+    # The inbox knows the example's card kind; the first front end's process was not told of
+    # it: it says so, and leaves the question for the second, which was (cancelled, the
+    # question would have been lost to every front end).
     inbox = HeadlessInbox(tmp_path / "inbox", ELICIT_TUI_KINDS="tui.examples.card_picker")
     try:
         card = inbox.submit({"kind": "card", "message": "Which file?", "cards": [{"name": "a"}]})
-        terminal = AttachedTerminal(
+        unaware = AttachedTerminal(
             tmp_path / "config", inbox.url, env={"ELICIT_TUI_TOKEN": inbox.token}
         )
         try:
-            terminal.wait_for_plain("Cannot show 'card' requests here")
-            assert inbox.result(card, wait=10) == {
-                "action": "cancel",
-                "content": None,
-                "reason": "unsupported_kind: card",
-            }
-            terminal.wait_for_plain("ELICIT_TUI_KINDS")
-            terminal.wait_for_plain("Which file?")  # its row in the timeline
+            unaware.wait_for_plain("Cannot show 'card' requests here")
+            unaware.wait_for_plain("ELICIT_TUI_KINDS")
+            unaware.wait_for_plain("a front end that can.")
+            unaware.wait_for_plain("Which file?")  # its row in the timeline
+            time.sleep(0.5)
+            assert inbox.result(card) is None
+            aware = AttachedTerminal(
+                tmp_path / "config",
+                inbox.url,
+                "--name",
+                "aware",
+                env={
+                    "ELICIT_TUI_TOKEN": inbox.token,
+                    "ELICIT_TUI_KINDS": "tui.examples.card_picker",
+                },
+            )
+            try:
+                aware.wait_for("Which file?")
+                time.sleep(0.5)
+                aware.type("\r")
+                result = inbox.result(card, wait=10)
+                assert result is not None and result["action"] == "accept"
+            finally:
+                aware.close()
         finally:
-            terminal.close()
+            unaware.close()
     finally:
         inbox.stop()
 

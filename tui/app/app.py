@@ -560,13 +560,18 @@ class ElicitationApp(KeyOrderApp[Any]):
             try:
                 modal = self._modals.take(event.request, deadline=event.deadline)
             except LookupError as error:
-                # Never a crash and never a guess: the agent hears which kind could not be shown.
+                # Never a crash and never a guess. An inbox elsewhere may have front ends that
+                # can show the kind: the question is left to them. Here, the agent hears
+                # which kind could not be shown.
+                kept = not isinstance(self.queue, ElicitationQueue)
                 self.notify(
-                    f"Cannot show {event.request.kind!r} requests here ({error}); cancelled.",
+                    f"Cannot show {event.request.kind!r} requests here ({error}); "
+                    + ("left waiting for a front end that can." if kept else "cancelled."),
                     severity="error",
                     markup=False,
                 )
-                self.queue.respond(event.request.id, unsupported(event.request))
+                if not kept:
+                    self.queue.respond(event.request.id, unsupported(event.request))
                 continue
             except Exception as error:  # a kind's own modal raised as it was made or filled
                 self._report_failed_dialog(event.request, error)
