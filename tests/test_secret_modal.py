@@ -236,6 +236,9 @@ class TestKeyring:
             assert warning.display
             headline = static_text(warning.query_one(".headline", Static))
             assert headline.endswith("can be kept in memory for this run only.")
+            # Not "saved to" a keyring the warning under it says cannot save it.
+            hint = static_text(modal.query_one("#hint", Static))
+            assert "saved to" not in hint and f"meant for keyring {TARGET.service}" in hint
             detail = static_text(warning.query_one(".detail", Static))
             assert detail.startswith("No usable keyring: no keyring backend is available")
             assert detail.endswith(NO_BACKEND_HINT)

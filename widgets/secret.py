@@ -78,21 +78,21 @@ class SecretModal(ElicitationModal[SecretRequest]):
         yield EllipsisInput(password=True, placeholder=placeholder, id="secret")
         if request.confirm:
             yield EllipsisInput(password=True, placeholder="type it again", id="again")
-        yield Static(_hint(request), id="hint", markup=False)
         if request.store and self.stores_here:
             self._known_problem = keyring_status()
-            if self._known_problem is not None:
-                with Vertical(id="keyring-warning"):
-                    yield Static(
-                        "⚠ The keyring cannot save secrets here: this one can be kept in memory "
-                        "for this run only."
-                        if self.offer_memory
-                        else "⚠ The keyring cannot save secrets here.",
-                        classes="headline",
-                    )
-                    yield Static(self._known_problem, classes="detail", markup=False)
-            # What to do when the keyring refuses it is mounted then (`_offer_memory`): its
-            # buttons would cost every dialog that stores a secret a third of its first frame.
+        yield Static(_hint(request, saved=self._known_problem is None), id="hint", markup=False)
+        if self._known_problem is not None:
+            with Vertical(id="keyring-warning"):
+                yield Static(
+                    "⚠ The keyring cannot save secrets here: this one can be kept in memory "
+                    "for this run only."
+                    if self.offer_memory
+                    else "⚠ The keyring cannot save secrets here.",
+                    classes="headline",
+                )
+                yield Static(self._known_problem, classes="detail", markup=False)
+        # What to do when the keyring refuses a secret is mounted then (`_offer_memory`): its
+        # buttons would cost every dialog that stores a secret a third of its first frame.
 
     def reload(self, request: SecretRequest, *, deadline: float | None = None) -> None:
         self.query_one("#secret", Input).placeholder = shown(request.placeholder or "")
@@ -248,13 +248,15 @@ class SecretModal(ElicitationModal[SecretRequest]):
             super().action_cancel()
 
 
-def _hint(request: SecretRequest) -> str:
-    """What the secret should look like, and where it will be kept."""
+def _hint(request: SecretRequest, *, saved: bool = True) -> str:
+    """What the secret should look like, and where it will be kept (where it was meant to be,
+    unless `saved`: the keyring cannot, as the warning under it says)."""
     hints = []
     if request.pattern:
         hints.append(f"looks like {request.pattern}")
     if request.min_length:
         hints.append(f"at least {request.min_length} characters")
     if request.store:
-        hints.append(f"saved to keyring {request.store.service}/{request.store.username}")
+        where = f"keyring {request.store.service}/{request.store.username}"
+        hints.append(f"saved to {where}" if saved else f"meant for {where}")
     return shown(" · ".join(hints))
