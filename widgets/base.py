@@ -7,6 +7,7 @@ import time
 from collections.abc import Awaitable, Callable, Hashable
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
@@ -64,6 +65,11 @@ class InvalidAnswer(ValueError):
     def __init__(self, message: str, widget: Widget | None = None) -> None:
         super().__init__(message)
         self.widget = widget
+
+
+MIN_SOURCE_CELLS = 8
+"""The least of the source a narrow dialog's first line keeps, cut with …, beside the counts;
+narrower still, the line wraps."""
 
 
 class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
@@ -148,6 +154,9 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
 
     remaining: reactive[float | None] = reactive(None)
     """Seconds left before the request times out, or None without a timeout."""
+
+    _meta_shown = ""
+    """The text `#meta` shows now."""
 
     sending: reactive[bool] = reactive(False)
     """True while an answer given here is on its way (see `send`)."""
@@ -263,7 +272,8 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
     def compose(self) -> ComposeResult:
         request = self.request
         with self._dialog:
-            yield Static(self._meta_text(), id="meta", markup=False)
+            self._meta_shown = self._meta_text()
+            yield Static(self._meta_shown, id="meta", markup=False)
             if request.title:
                 yield Static(shown(request.title), id="title", markup=False)
             yield self._message
@@ -329,6 +339,7 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         A question (the message) longer than half the room scrolls too, in what the body
         leaves of the room, but never more than half of it: else it would push the answers
         off the screen."""
+        self._render_meta()  # at the width it now has: a source too long is cut to fit
         dialog, body = self._dialog, self._body
         message = self._message_box or self._message
         if self.has_class("-overflow"):
@@ -468,15 +479,29 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
 
     def _render_meta(self) -> None:
         if self._has_widgets():
-            self.query_one("#meta", Static).update(self._meta_text())
+            meta = self.query_one("#meta", Static)
+            text = self._meta_text(meta.content_size.width)
+            if text != self._meta_shown:
+                self._meta_shown = text
+                meta.update(text)
 
-    def _meta_text(self) -> str:
-        parts = [shown(self.request.source or "agent")]
+    def _meta_text(self, room: int = 0) -> str:
+        """The source, then how many more wait and the time left, on one line of `room`
+        cells (0: not laid out yet): a source too long for it is cut with …, never the
+        counts after it."""
+        source = shown(self.request.source or "agent")
+        counts = []
         if self.waiting:
-            parts.append(f"{self.waiting} more waiting")
+            counts.append(f"{self.waiting} more waiting")
         if self.remaining is not None:
-            parts.append(f"⏱ {format_seconds(self.remaining)}")
-        return " · ".join(parts)
+            counts.append(f"⏱ {format_seconds(self.remaining)}")
+        tail = "".join(f" · {part}" for part in counts)
+        left = room - cell_len(tail)
+        if room and cell_len(source) > left >= MIN_SOURCE_CELLS:
+            cut = Text(source)
+            cut.truncate(left, overflow="ellipsis")
+            source = cut.plain
+        return source + tail
 
     @staticmethod
     def scrubbed(text: str) -> str:
