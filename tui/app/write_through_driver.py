@@ -3,6 +3,8 @@ that makes it."""
 
 from __future__ import annotations
 
+import os
+import sys
 import threading
 from typing import Any, TextIO
 
@@ -46,3 +48,16 @@ class WriteThroughDriver(LinuxDriver):
                 self._terminal.flush()
             except OSError:
                 self._terminal_gone = True
+
+    def _get_terminal_size(self) -> tuple[int, int]:
+        # Textual asks standard output, which a program that prints its answer may have sent
+        # to a file (`python agent.py > answer.txt`): the screen was then taken as 80x24,
+        # whatever the terminal's size. The terminal drawn on (standard error) knows it.
+        stdout = sys.__stdout__
+        if stdout is not None and stdout.isatty():
+            return super()._get_terminal_size()
+        try:
+            size = os.get_terminal_size(self._terminal.fileno())
+        except (OSError, ValueError):
+            return super()._get_terminal_size()
+        return size.columns or 80, size.lines or 24
