@@ -548,6 +548,17 @@ def test_subscriber_gets_requested_then_resolved_with_timestamps(
     assert mono_before <= requested.monotonic <= resolved.monotonic <= mono_after
 
 
+def test_a_subscriber_coming_later_hears_when_a_waiting_request_was_asked(
+    queue: ElicitationQueue, recorder: Recorder
+) -> None:
+    queue.submit(text_request())
+    asked = recorder.next("requested").at
+    time.sleep(0.05)
+    later: list[QueueEvent] = []
+    queue.subscribe(later.append)
+    assert [(e.type, e.at) for e in later] == [("requested", asked)]
+
+
 def test_requested_event_has_no_deadline_without_a_timeout(
     queue: ElicitationQueue, recorder: Recorder
 ) -> None:

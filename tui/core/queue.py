@@ -102,6 +102,8 @@ class _Pending:
     future: Future[ElicitationResult]
     deadline: float | None = None
     timer: threading.Timer | None = None
+    at: float = field(default_factory=time.time)
+    """When it was asked (wall clock): what a front end subscribing later is told."""
 
 
 class ElicitationQueue:
@@ -156,7 +158,7 @@ class ElicitationQueue:
             future.add_done_callback(
                 lambda done: self.cancel(request.id) if done.cancelled() else None
             )
-            self._emit(QueueEvent("requested", request, deadline=deadline))
+            self._emit(QueueEvent("requested", request, deadline=deadline, at=pending.at))
             if not self._has_front_end() and self.policy != "wait":
                 # Observers have heard of the request; with nobody to answer it, the policy does.
                 self._resolve(request.id, self._policy_result(request))
@@ -230,7 +232,10 @@ class ElicitationQueue:
             if loop_thread is not None:
                 self._loop_threads.append(loop_thread)
             for pending in list(self._pending.values()):
-                event = QueueEvent("requested", pending.request, deadline=pending.deadline)
+                # Asked when it was, not now: a front end attached later shows the same time.
+                event = QueueEvent(
+                    "requested", pending.request, deadline=pending.deadline, at=pending.at
+                )
                 self._deliver(subscription, event)
 
         def unsubscribe() -> None:
