@@ -10,7 +10,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import pexpect
 import pytest
@@ -85,6 +85,27 @@ def test_the_content_type_and_check_content_keep_scripted_answers_to_real_cards(
     ScriptedResponder(queue, {"Other?": "Dockerfile"})
     with pytest.raises(ImpossibleAnswerError, match="'Dockerfile' is not one of the cards"):
         queue.ask(card_request(message="Other?"))
+
+
+class LookupRequest(RequestBase):
+    """A kind whose own check raises what a lookup does, not a ValueError."""
+
+    kind: Literal["lookup_check"] = "lookup_check"
+
+    def check_content(self, content: Any) -> Any:
+        return {"teal": "#008080"}[content]
+
+
+register_kind(LookupRequest)
+
+
+def test_a_check_content_raising_a_key_error_refuses_a_scripted_answer_as_a_value_error_does() -> (
+    None
+):
+    queue = ElicitationQueue()
+    ScriptedResponder(queue, {"Colour?": "plum"})
+    with pytest.raises(ImpossibleAnswerError, match="not one the UI could give: KeyError: 'plum'"):
+        queue.ask(LookupRequest(message="Colour?"))
 
 
 async def test_an_agent_thread_asks_a_card_and_gets_the_picked_name(tmp_path: Path) -> None:

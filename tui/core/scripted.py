@@ -79,8 +79,9 @@ class ScriptedResponder:
 def _checked(request: Request, content: Any) -> Any:
     try:
         return request.check_content(content)
-    except ValueError as error:
+    except Exception as error:  # a kind's own check may raise anything (a KeyError): refused
+        why = str(error) if isinstance(error, ValueError) else f"{type(error).__name__}: {error}"
         raise ImpossibleAnswerError(
             f"the scripted answer to {request.kind} request {request.message!r} "
-            f"(id {request.id}) is not one the UI could give: {error}"
+            f"(id {request.id}) is not one the UI could give: {why}"
         ) from None
