@@ -239,6 +239,25 @@ def test_a_multi_line_command_is_summed_up_on_one_line_its_breaks_shown(
     assert request.summary == summary
 
 
+def test_gemini_replace_and_codex_apply_patch_show_their_change_as_a_diff() -> None:
+    data = _input("gemini_before_tool_write_file.json")
+    data["tool_name"] = "replace"
+    data["tool_input"] = {
+        "file_path": "src/app.py",
+        "old_string": "DEBUG = True\n",
+        "new_string": "DEBUG = False\n",
+    }
+    replaced = hook_format("gemini").read(data, wait=WAIT).request
+    assert isinstance(replaced, ToolApprovalRequest) and replaced.diff is not None
+    assert "-DEBUG = True\n+DEBUG = False\n" in replaced.diff
+
+    data = _input("codex_permission_request_bash.json")
+    patch = "*** Begin Patch\n*** Update File: src/app.py\n@@\n-DEBUG = True\n+DEBUG = False\n*** End Patch"
+    data["tool_name"], data["tool_input"] = "apply_patch", {"command": patch}
+    patched = hook_format("codex").read(data, wait=WAIT).request
+    assert isinstance(patched, ToolApprovalRequest) and patched.diff == patch
+
+
 ASK = "claude_code_pre_tool_use_ask_user_question.json"
 QUESTION = "Which library should we use for date formatting?"
 

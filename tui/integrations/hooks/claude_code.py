@@ -13,7 +13,6 @@ allow, so Claude Code takes them without showing its own question.
 
 from __future__ import annotations
 
-import difflib
 from typing import Any, Literal
 
 from pydantic import Field
@@ -30,6 +29,7 @@ from tui.integrations.hooks.flow import (
     derived_call_id,
     pending_approval,
     permission_request_output,
+    replacement_diff,
 )
 
 ASK_USER_QUESTION = "AskUserQuestion"
@@ -76,7 +76,7 @@ class ClaudeCodeHook:
             wait=wait,
             naming_arguments=NAMING_ARGUMENTS,
             description=_text(hook.tool_input.get(DESCRIBING_ARGUMENTS.get(hook.tool_name, ""))),
-            diff=_edit_diff(hook.tool_name, hook.tool_input),
+            diff=replacement_diff(hook.tool_input) if hook.tool_name == "Edit" else None,
             metadata={"permission_mode": hook.permission_mode},
         )
 
@@ -121,17 +121,3 @@ def _questions(hook: ClaudeCodeHookInput, call_id: str, wait: float) -> PendingC
 
 def _text(value: Any) -> str | None:
     return value if isinstance(value, str) and value.strip() else None
-
-
-def _edit_diff(tool_name: str, tool_input: dict[str, Any]) -> str | None:
-    """For an Edit call, the change as a unified diff of the replaced text."""
-    old, new, path = (tool_input.get(k) for k in ("old_string", "new_string", "file_path"))
-    if tool_name != "Edit" or not all(isinstance(v, str) for v in (old, new, path)):
-        return None
-    lines = difflib.unified_diff(
-        str(old).splitlines(keepends=True),
-        str(new).splitlines(keepends=True),
-        fromfile=str(path),
-        tofile=str(path),
-    )
-    return "".join(line if line.endswith("\n") else line + "\n" for line in lines) or None

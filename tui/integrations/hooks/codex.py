@@ -56,6 +56,10 @@ class CodexHook:
             wait=wait,
             naming_arguments=NAMING_ARGUMENTS,
             description=string_argument(hook.tool_input, "description"),
+            # A patch shows as one, its lines marked, not as one JSON string of \n.
+            diff=string_argument(hook.tool_input, "command")
+            if hook.tool_name == "apply_patch"
+            else None,
             metadata={"turn_id": hook.turn_id, "model": hook.model},
         )
 

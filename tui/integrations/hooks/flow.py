@@ -8,6 +8,7 @@ prints nothing, so the CLI asks the person in its own way, and the reason goes t
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import json
 from collections.abc import Awaitable, Callable, Mapping
@@ -297,3 +298,15 @@ def _first_line(error: BaseException) -> str:
 
 def _folder(cwd: str) -> str:
     return cwd.rstrip("/").rsplit("/", 1)[-1] or cwd
+
+
+def replacement_diff(tool_input: Mapping[str, Any]) -> str | None:
+    """For a call that replaces text in a file (`file_path`, `old_string`, `new_string`:
+    Claude Code's Edit, Gemini CLI's replace), the change as a unified diff; else None."""
+    old, new, path = (tool_input.get(k) for k in ("old_string", "new_string", "file_path"))
+    if not (isinstance(old, str) and isinstance(new, str) and isinstance(path, str)):
+        return None
+    lines = difflib.unified_diff(
+        old.splitlines(keepends=True), new.splitlines(keepends=True), fromfile=path, tofile=path
+    )
+    return "".join(line if line.endswith("\n") else line + "\n" for line in lines) or None

@@ -19,6 +19,7 @@ from tui.integrations.hooks.flow import (
     Verdict,
     derived_call_id,
     pending_approval,
+    replacement_diff,
     string_argument,
 )
 
@@ -57,6 +58,7 @@ class GeminiHook:
             wait=wait,
             naming_arguments=NAMING_ARGUMENTS,
             description=string_argument(hook.tool_input, "description"),
+            diff=replacement_diff(hook.tool_input) if hook.tool_name == "replace" else None,
             metadata={"mcp_server": (hook.mcp_context or {}).get("server_name")},
         )
 
