@@ -267,11 +267,23 @@ class AttachedTerminal:
 class WebServer:
     """`elicit-tui web URL --port 0` in a process of its own; `link` is its first login link.
     `token_file`: it finds the inbox's token in the config folder's serve-token, else it is
-    given it in its environment."""
+    given it in its environment. `sigint_ignored`: started with SIGINT ignored."""
 
-    def __init__(self, config: Path, inbox: HeadlessInbox, *, token_file: bool = False) -> None:
+    def __init__(
+        self,
+        config: Path,
+        inbox: HeadlessInbox,
+        *,
+        token_file: bool = False,
+        sigint_ignored: bool = False,
+    ) -> None:
+        command = [sys.executable, "-m", "tui.cli.main", "web", inbox.url, "--port", "0"]
+        if sigint_ignored:
+            # As a shell without job control starts a command in the background (`web &` in
+            # a script): SIGINT ignored from the start.
+            command = ["sh", "-c", 'trap "" INT; exec "$@"', "sh", *command]
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "tui.cli.main", "web", inbox.url, "--port", "0"],
+            command,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             cwd=REPO,

@@ -5,11 +5,12 @@ from __future__ import annotations
 import base64
 import http.client
 import os
+import re
 import shutil
 import signal
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -408,3 +409,177 @@ def test_keys_reach_the_question_without_a_click_first(
         page.goto(web.link)
         choice = {"kind": "choice", "message": "Which database?", "options": ["A", "SQLite"]}
         answered_in(page, inbox, choice, ["ArrowDown", "Enter"], "SQLite")
+
+
+# -- each tab's process ends with its tab, and with `web` ----------------------------------------
+
+
+def _stat(pid: int) -> list[str] | None:
+    """The fields of /proc/PID/stat after the command's name; None once the process has gone
+    (a zombie, ended but not yet reaped, has gone too)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return None if fields[0] in ("Z", "X") else fields
+
+
+def alive(pid: int) -> bool:
+    return _stat(pid) is not None
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """The processor time `pid` has used so far (user and system); None once it has gone."""
+    fields = _stat(pid)
+    return (
+        None if fields is None else (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    )
+
+
+def descendants(pid: int) -> set[int]:
+    """The processes `pid` started, the ones they started, and so on (those still running)."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and (fields := _stat(int(entry.name))) is not None:
+            parents[int(entry.name)] = int(fields[1])
+    found: set[int] = set()
+    level = {pid}
+    while level:
+        level = {child for child, parent in parents.items() if parent in level} - found
+        found |= level
+    return found
+
+
+def tab_front_ends(web: WebServer, count: int = 1, timeout: float = 20) -> set[int]:
+    """The pids of the `elicit-tui attach` processes `web` runs for its tabs, once there are
+    `count`."""
+    deadline = time.monotonic() + timeout
+    while True:
+        found = set()
+        for pid in descendants(web.process.pid):
+            with suppress(OSError):
+                if b"attach" in Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0"):
+                    found.add(pid)
+        if len(found) >= count or time.monotonic() > deadline:
+            assert len(found) == count, f"the tabs' front ends: {found}"
+            return found
+        time.sleep(0.05)
+
+
+def wait_ended(pids: set[int], timeout: float) -> dict[int, float]:
+    """Wait up to `timeout` seconds for every process in `pids` to end; returns the processor
+    time each used meanwhile (as last seen alive). Fails naming the ones still running."""
+    start = {pid: cpu_seconds(pid) or 0.0 for pid in pids}
+    used = dict.fromkeys(pids, 0.0)
+    deadline = time.monotonic() + timeout
+    while True:
+        running = set()
+        for pid in pids:
+            if (now := cpu_seconds(pid)) is not None:
+                used[pid] = now - start[pid]
+                running.add(pid)
+        if not running:
+            return used
+        if time.monotonic() > deadline:
+            raise AssertionError(f"still running after {timeout} s: {running}, CPU used {used}")
+        time.sleep(0.05)
+
+
+@contextmanager
+def killed_afterwards(pids: set[int]) -> Iterator[None]:
+    """Whatever the test finds, none of `pids` outlives it."""
+    try:
+        yield
+    finally:
+        for pid in pids:
+            if alive(pid):
+                with suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+
+
+def test_a_tab_closed_ends_its_front_end_at_once_idle_the_questions_left_waiting(
+    web: WebServer, inbox: HeadlessInbox
+) -> None:
+    asked = inbox.submit({"kind": "text", "message": "Still waiting once the tab closed?"})
+    with desktop_page() as page:
+        page.goto(web.link)
+        wait_painted(page, "Still waiting once the tab closed?", 0)
+        front_end = tab_front_ends(web)
+        time.sleep(0.5)
+    # The browser has gone, and its tab with it.
+    with killed_afterwards(front_end):
+        used = wait_ended(front_end, timeout=5)
+    assert sum(used.values()) < 1.5, f"processor time used while ending: {used}"
+    # As any attach that quits: nothing answered, nothing cancelled.
+    assert inbox.pending_ids() == [asked]
+    assert inbox.result(asked) is None
+    assert web.process.poll() is None  # `web` serves on, for the next tab
+
+
+def test_a_tab_whose_front_end_does_not_quit_has_its_process_ended_when_the_tab_closes(
+    web: WebServer, inbox: HeadlessInbox
+) -> None:
+    with desktop_page() as page:
+        page.goto(web.link)
+        wait_painted(page, "Attached to", 0)
+        front_end = tab_front_ends(web)
+        for pid in front_end:
+            os.kill(pid, signal.SIGSTOP)  # it cannot quit when asked to, nor take SIGTERM
+    with killed_afterwards(front_end):
+        wait_ended(front_end, timeout=12)  # asked, 3 s; SIGTERM, 2 s; then SIGKILL
+    assert web.process.poll() is None
+
+
+@pytest.mark.parametrize(
+    ("number", "sigint_ignored"),
+    [
+        (signal.SIGTERM, False),
+        (signal.SIGINT, False),
+        (signal.SIGINT, True),
+        (signal.SIGHUP, False),
+    ],
+    ids=["SIGTERM", "SIGINT", "SIGINT-ignored-from-the-start", "SIGHUP"],
+)
+def test_web_stopped_ends_every_tab_s_front_end(
+    tmp_path: Path, inbox: HeadlessInbox, number: signal.Signals, sigint_ignored: bool
+) -> None:
+    server = WebServer(tmp_path / "config", inbox, sigint_ignored=sigint_ignored)
+    processes: set[int] = set()
+    try:
+        with desktop_page() as page, killed_afterwards(processes):
+            page.goto(server.link)
+            wait_painted(page, "Attached to", 0)
+            # A second browser, through the link printed for the next one.
+            deadline = time.monotonic() + 10
+            while (found := re.findall(r"another one: (\S+)", server.output)) == []:
+                assert time.monotonic() < deadline, server.output
+                time.sleep(0.05)
+            second = page.context.browser.new_page()
+            second.goto(found[-1])
+            second.wait_for_selector("body.-first-byte", state="attached", timeout=20000)
+            tab_front_ends(server, count=2)
+            processes |= descendants(server.process.pid)
+            # To `web` only, as `kill` sends it (Ctrl+C reaches its group: see stop()).
+            server.process.send_signal(number)
+            assert server.process.wait(15) == 0
+            used = wait_ended(processes, timeout=5)
+            assert sum(used.values()) < 3, f"processor time used while ending: {used}"
+    finally:
+        server.stop()
+
+
+def test_a_tab_s_front_end_ends_by_itself_once_web_has_gone_without_a_word(
+    web: WebServer, inbox: HeadlessInbox
+) -> None:
+    asked = inbox.submit({"kind": "text", "message": "Left waiting when web was killed?"})
+    with desktop_page() as page:
+        page.goto(web.link)
+        wait_painted(page, "Left waiting when web was killed?", 0)
+        front_end = tab_front_ends(web)
+        with killed_afterwards(front_end):
+            web.process.send_signal(signal.SIGKILL)  # no chance to end its tabs' processes
+            web.process.wait(10)
+            used = wait_ended(front_end, timeout=5)  # their pipes to `web` closed: hung up
+    assert sum(used.values()) < 1.5, f"processor time used while ending: {used}"
+    assert inbox.pending_ids() == [asked], inbox.call("GET", "/v1/requests")
+    assert inbox.result(asked) is None

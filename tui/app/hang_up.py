@@ -6,6 +6,12 @@ keys then reads the end of its input at once, again and again, for ever, a proce
 at full load and the app never ending. A thread here polls the terminal for a hang-up only
 (never for input: the keys stay the reader's) and has the app end, what it still draws
 going to the null device.
+
+A browser tab's front end (`elicit-tui web`) has pipes to `web` for a terminal: keys and
+messages come on standard input, the screen goes out on standard output. Textual's web
+driver stops reading keys at the end of its input and the app runs on, unseen, for ever
+(`web` killed, its process ended by SIGKILL or a crash): the same thread watches both pipes
+and the app ends the same way once `web` has closed either.
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ import asyncio
 import contextlib
 import os
 import select
+import stat
 import threading
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -25,27 +32,63 @@ POLL_MS = 250
 
 
 def watch_for_hang_up(app: App[Any], hung_up: Callable[[], Awaitable[None]]) -> Callable[[], None]:
-    """Call `hung_up` in `app`'s loop once the terminal it reads keys from hangs up; returns
-    the function that stops watching. Without a terminal (headless, the web) or `poll()`
-    (Windows), it watches nothing."""
-    fileno = getattr(app._driver, "fileno", None)
-    if not hasattr(select, "poll") or not isinstance(fileno, int) or not os.isatty(fileno):
+    """Call `hung_up` in `app`'s loop once the terminal it reads keys from hangs up (for a
+    browser tab: once either pipe to `web` is closed at the other end); returns the function
+    that stops watching. Headless, or without `poll()` (Windows), it watches nothing."""
+    driver = app._driver
+    if not hasattr(select, "poll") or driver is None:
+        return lambda: None
+    if driver.is_web:
+        watched = [fd for fd in (0, 1) if _is_pipe(fd)]
+        drop: Callable[[], None] = _drop_pipes
+    else:
+        fileno = getattr(driver, "fileno", None)
+        if not isinstance(fileno, int) or not os.isatty(fileno):
+            return lambda: None
+        watched = [fileno]
+
+        def drop() -> None:
+            _drop_what_is_drawn(fileno)
+
+    if not watched:
         return lambda: None
     loop = asyncio.get_running_loop()
     stopped = threading.Event()
 
     def watch() -> None:
         poller = select.poll()
-        poller.register(fileno, 0)  # no events asked: only a hang-up or an error is reported
+        for fd in watched:
+            # No events asked: only a hang-up or an error is reported (a pipe's reading end
+            # hangs up once no one can write to it, its writing end errs once no one reads).
+            poller.register(fd, 0)
         while not stopped.is_set():
             if poller.poll(POLL_MS):
                 if not stopped.is_set():
-                    _drop_what_is_drawn(fileno)
+                    drop()
                     loop.call_soon_threadsafe(app.call_later, hung_up)
                 return
 
     threading.Thread(target=watch, name="elicit-hang-up-watch", daemon=True).start()
     return stopped.set
+
+
+def _is_pipe(fd: int) -> bool:
+    try:
+        return stat.S_ISFIFO(os.fstat(fd).st_mode)
+    except OSError:  # closed
+        return False
+
+
+def _drop_pipes() -> None:
+    """Point standard output and error, where they are pipes (to `web`), at the null device:
+    a write to a pipe no one reads fails (EPIPE) and would stop the app's exit half way."""
+    null = os.open(os.devnull, os.O_WRONLY)
+    try:
+        for fd in (1, 2):
+            if _is_pipe(fd):
+                os.dup2(null, fd)
+    finally:
+        os.close(null)
 
 
 def _drop_what_is_drawn(fileno: int) -> None:

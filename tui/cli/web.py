@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import signal
 import socket
 import sys
+from typing import TYPE_CHECKING
 
 from tui.cli.inbox_url_option import add_inbox_url_options, inbox_url
 from tui.cli.notify_option import add_notify_option
 from tui.cli.token_option import add_token_option
+
+if TYPE_CHECKING:
+    from tui.front_ends.web import WebFrontEnds
 
 HOST = "127.0.0.1"
 DEFAULT_PORT = 8766
@@ -95,5 +100,27 @@ def _run(args: argparse.Namespace) -> int:
         print("  (not on loopback: plain HTTP on the network; put TLS in front)", flush=True)
     print(f"Open once in your browser: {server.login_link()}", flush=True)
     with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(server.run())
+        asyncio.run(_serve_until_stopped(server))
     return 0
+
+
+STOP_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP")
+"""What stops `web`, every tab's front end with it: Ctrl+C, `kill`, its terminal closing."""
+
+
+async def _serve_until_stopped(server: WebFrontEnds) -> None:
+    """Serve until one of `STOP_SIGNALS` arrives, also where SIGINT was ignored (started in
+    the background by a shell without job control): the tabs' processes do not get it from
+    the terminal, as they run in process groups of their own."""
+    import asyncio
+
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for name in STOP_SIGNALS:
+        number = getattr(signal, name, None)
+        if number is not None:
+            with contextlib.suppress(
+                NotImplementedError
+            ):  # Windows: Ctrl+C stays KeyboardInterrupt
+                loop.add_signal_handler(number, stop.set)
+    await server.run(stop)

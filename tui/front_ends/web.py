@@ -15,19 +15,25 @@ internet. This server closes each of those gaps:
   it works offline, through `ssh -L` on any port and behind a reverse proxy with TLS.
 
 Each tab runs `elicit-tui attach` as a front end of its own ("browser 1", "browser 2", ...)
-on this machine: a secret typed in the browser goes to this machine's inbox and keyring.
+on this machine: a secret typed in the browser goes to this machine's inbox and keyring. Its
+process, in a process group of its own, ends with its tab (asked to quit, then ended) and
+with the server.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hmac
 import html
 import logging
+import os
 import secrets
 import shlex
+import signal
 import socket
 import sys
+from asyncio.subprocess import Process
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -56,6 +62,17 @@ SECURITY_HEADERS = {
 """On every response: nothing cached, no address leaked to another site, never in a frame,
 nothing loaded or contacted but this server."""
 
+QUIT_GRACE = 3.0
+"""Seconds a tab's front end has to quit once its tab closed (or the server stops), as any
+attach that quits does (the questions left waiting in the inbox), before its process group is
+sent SIGTERM."""
+
+TERM_GRACE = 2.0
+"""Seconds its process group has after SIGTERM before SIGKILL."""
+
+OUTPUT_GRACE = 2.0
+"""Seconds to read what a front end's process wrote before it ended, once it has."""
+
 _log = logging.getLogger(__name__)
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -72,20 +89,74 @@ def host_name(host: str) -> str:
 
 class _AttachService(AppService):
     """One tab's `elicit-tui attach`, with the inbox's token in its environment (never on its
-    command line, which other local users may read)."""
+    command line, which other local users may read).
 
-    def __init__(self, command: str, environment: dict[str, str], **kwargs: Any) -> None:
-        super().__init__(command, **kwargs)
+    Its process is started without a shell, in a session (so a process group) of its own: a
+    Ctrl+C in the terminal of `web` reaches `web` only, and `stop` can end the whole group."""
+
+    def __init__(self, argv: list[str], environment: dict[str, str], **kwargs: Any) -> None:
+        super().__init__(shlex.join(argv), **kwargs)
+        self._argv = argv
         self._extra = environment
+        self._stopping = asyncio.Lock()
 
     def _build_environment(self, width: int = 80, height: int = 24) -> dict[str, str]:
         return {**super()._build_environment(width, height), **self._extra}
+
+    async def _open_app_process(self, width: int = 80, height: int = 24) -> Process:
+        self._process = process = await asyncio.create_subprocess_exec(
+            *self._argv,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+            env=self._build_environment(width, height),
+            start_new_session=True,
+        )
+        assert process.stdin is not None
+        self._stdin = process.stdin
+        return process
 
     async def run(self) -> None:
         await super().run()
         # Ended without saying so (it could not start: no inbox, a token refused): the tab's
         # connection closes too, and the page offers to attach again.
         await self.remote_close()
+
+    async def stop(self) -> None:
+        """End the front end: asked to quit, as any attach that quits (the questions stay
+        waiting in the inbox); still running after `QUIT_GRACE` seconds, its process group is
+        sent SIGTERM, then SIGKILL. textual-serve's own waits for the process for ever."""
+        async with self._stopping:  # the tab's handler and the server's shutdown both call it
+            task, self._task = self._task, None
+            if task is None:
+                return
+            await self._download_manager.cancel_app_downloads(app_service_id=self.app_service_id)
+            await self.send_meta({"type": "quit"})
+            if self._process is not None:
+                await _end_process(self._process)
+            with contextlib.suppress(asyncio.TimeoutError):
+                # At its end, or held open by a process it left behind: given up on (cancelled).
+                await asyncio.wait_for(task, OUTPUT_GRACE)
+
+
+async def _end_process(process: Process) -> None:
+    """Wait `QUIT_GRACE` seconds for `process` to end, then end its process group."""
+    for kill, grace in ((None, QUIT_GRACE), (False, TERM_GRACE), (True, 5.0)):
+        if kill is not None:
+            _signal_group(process, kill=kill)
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(process.wait(), grace)
+            return
+    _log.error("a browser tab's front end (pid %d) did not end", process.pid)
+
+
+def _signal_group(process: Process, *, kill: bool) -> None:
+    """SIGTERM (SIGKILL if `kill`) to the process group `process` leads."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        if sys.platform == "win32":
+            process.kill() if kill else process.terminate()
+        else:
+            os.killpg(process.pid, signal.SIGKILL if kill else signal.SIGTERM)
 
 
 class WebFrontEnds(Server):
@@ -116,6 +187,7 @@ class WebFrontEnds(Server):
         self._login_code = secrets.token_urlsafe(24)
         self._sessions: set[str] = set()
         self._tabs = 0
+        self._services: set[_AttachService] = set()
         self._listener = listener
         host, port = listener.getsockname()[:2]
         self.address = f"http://{f'[{host}]' if ':' in host else host}:{port}/"
@@ -187,7 +259,7 @@ class WebFrontEnds(Server):
         context = {"title": "elicit-tui", "font_size": _font_size(request.query.get("fontsize"))}
         return aiohttp_jinja2.render_template("app_index.html", request, context)
 
-    def _tab_command(self) -> tuple[str, dict[str, str]]:
+    def _tab_command(self) -> tuple[list[str], dict[str, str]]:
         self._tabs += 1
         args = [sys.executable, "-m", "tui.cli.main", "attach", self.inbox_url]
         args += ["--name", f"browser {self._tabs}"]
@@ -197,25 +269,26 @@ class WebFrontEnds(Server):
         environment = {"ELICIT_TUI_OSC_NOTIFY": "9"}
         if self._token is not None:
             environment["ELICIT_TUI_TOKEN"] = self._token
-        return shlex.join(args), environment
+        return args, environment
 
     async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
         """One tab: its own `elicit-tui attach`, until the tab closes (answering nothing)."""
         websocket = web.WebSocketResponse(heartbeat=15)
         width = _number(request.query.get("width"), 80)
         height = _number(request.query.get("height"), 24)
-        command, environment = self._tab_command()
-        service: AppService | None = None
+        argv, environment = self._tab_command()
+        service: _AttachService | None = None
         try:
             await websocket.prepare(request)
             service = _AttachService(
-                command,
+                argv,
                 environment,
                 write_bytes=websocket.send_bytes,
                 write_str=websocket.send_str,
                 close=websocket.close,
                 download_manager=self.download_manager,
             )
+            self._services.add(service)
             await service.start(width, height)
             await self._process_messages(websocket, service)
         except asyncio.CancelledError:
@@ -225,18 +298,28 @@ class WebFrontEnds(Server):
         finally:
             if service is not None:
                 await service.stop()
+                self._services.discard(service)
         return websocket
 
-    async def run(self) -> None:
-        """Serve until cancelled; nothing is logged per request."""
+    async def run(self, stop: asyncio.Event | None = None) -> None:
+        """Serve until `stop` is set (or cancelled), then end every tab's front end; nothing is
+        logged per request."""
         runner = web.AppRunner(await self._make_app(), access_log=None)
         await runner.setup()
         site = web.SockSite(runner, self._listener)
         await site.start()
         try:
-            await asyncio.Event().wait()
+            await (stop or asyncio.Event()).wait()
         finally:
+            # Before the connections close: textual-serve would wait for each process for
+            # ever, and the server for each connection's handler a minute.
+            await self.end_tabs()
             await runner.cleanup()
+
+    async def end_tabs(self) -> None:
+        """End every tab's front end (each tab's page then says it was closed)."""
+        services = list(self._services)
+        await asyncio.gather(*(service.stop() for service in services), return_exceptions=True)
 
 
 def _font_size(value: str | None) -> int:
