@@ -581,5 +581,5 @@ def test_a_tab_s_front_end_ends_by_itself_once_web_has_gone_without_a_word(
             web.process.wait(10)
             used = wait_ended(front_end, timeout=5)  # their pipes to `web` closed: hung up
     assert sum(used.values()) < 1.5, f"processor time used while ending: {used}"
-    assert inbox.pending_ids() == [asked], inbox.call("GET", "/v1/requests")
+    assert inbox.pending_ids() == [asked], inbox.result(asked)
     assert inbox.result(asked) is None

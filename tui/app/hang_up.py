@@ -54,6 +54,17 @@ def watch_for_hang_up(app: App[Any], hung_up: Callable[[], Awaitable[None]]) -> 
         return lambda: None
     loop = asyncio.get_running_loop()
     stopped = threading.Event()
+    lock = threading.Lock()
+    gone = False
+
+    def hang_up() -> None:
+        nonlocal gone
+        with lock:  # once; a second caller waits until the output goes to the null device
+            if gone or stopped.is_set():
+                return
+            gone = True
+            drop()
+        loop.call_soon_threadsafe(app.call_later, hung_up)
 
     def watch() -> None:
         poller = select.poll()
@@ -63,10 +74,20 @@ def watch_for_hang_up(app: App[Any], hung_up: Callable[[], Awaitable[None]]) -> 
             poller.register(fd, 0)
         while not stopped.is_set():
             if poller.poll(POLL_MS):
-                if not stopped.is_set():
-                    drop()
-                    loop.call_soon_threadsafe(app.call_later, hung_up)
+                hang_up()
                 return
+
+    if driver.is_web and callable(write := getattr(driver, "_write", None)):
+        # A frame written before the thread saw `web` go would fail (EPIPE) in the dialog
+        # being drawn, and a failed dialog is cancelled in the inbox: the hang-up comes first.
+        def write_or_hang_up(data: bytes) -> Any:
+            try:
+                return write(data)
+            except BrokenPipeError:
+                hang_up()
+                return write(data)  # to the null device now
+
+        driver._write = write_or_hang_up  # type: ignore[attr-defined]
 
     threading.Thread(target=watch, name="elicit-hang-up-watch", daemon=True).start()
     return stopped.set
