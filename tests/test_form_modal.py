@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 import jsonschema
 import pytest
-from pydantic import BaseModel, Field, SecretStr
+from pydantic import BaseModel, Field, SecretStr, field_validator
 from schemas import EVERYTHING
 from test_app import wait_for
 from textual import events
@@ -314,6 +314,17 @@ class Nested(BaseModel):
     profile: Profile
 
 
+class Release(BaseModel):
+    tag: str = Field(title="Release tag")
+
+    @field_validator("tag")
+    @classmethod
+    def _release_tag(cls, value: str) -> str:
+        if not value.startswith("release-"):
+            raise ValueError("a tag starts with 'release-'")
+        return value
+
+
 class TestPydanticModels:
     async def test_ask_form_returns_a_model_instance(self) -> None:
         def ask(queue: ElicitationQueue) -> ElicitationResult:
@@ -327,6 +338,24 @@ class TestPydanticModels:
             name="Ada", age=36, plan="free", topics=["news"], nickname=None
         )
         assert isinstance(result.content, Profile)
+
+    async def test_a_models_own_validator_refuses_under_its_field_and_keeps_the_form(
+        self,
+    ) -> None:
+        def ask(queue: ElicitationQueue) -> ElicitationResult:
+            return queue.ask_form(Release, message="Which release?")
+
+        async with showing(ask) as s:
+            await s.pilot.press(*"v1.2", "ctrl+s")
+            await wait_for(s.pilot, lambda: s.modal_error() != "")
+            assert s.results == []
+            assert s.error("tag") == "a tag starts with 'release-'"
+            assert s.modal_error() == "Release tag: a tag starts with 'release-'"
+            assert s.app.focused is s.modal.fields[0].control
+            assert s.value("tag") == "v1.2"  # kept, to fix
+            await s.pilot.press("ctrl+u", *"release-1.2", "ctrl+s")
+            result = await s.answered()
+        assert result.content == Release(tag="release-1.2")
 
     def test_a_model_outside_the_subset_fails_when_asked(self) -> None:
         queue = ElicitationQueue()

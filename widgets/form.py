@@ -303,14 +303,25 @@ class FormModal(ElicitationModal[FormRequest]):
             validate_content(self.request.requested_schema, content)
             return self.request.finish_content(content)
         except ValidationError as problem:
-            raise InvalidAnswer(_problems(problem)) from None
+            raise self._refused_by_model(problem) from None
         except ValueError as problem:
             raise InvalidAnswer(str(problem)) from None
 
-
-def _problems(error: ValidationError) -> str:
-    """Each problem as `field: message`, without pydantic's `input_value=...` echo of the input."""
-    return "; ".join(
-        f"{'.'.join(str(part) for part in problem['loc']) or 'form'}: {problem['msg']}"
-        for problem in error.errors(include_url=False, include_input=False)
-    )
+    def _refused_by_model(self, error: ValidationError) -> InvalidAnswer:
+        """A model's refusal (a validator the schema cannot say) as the form says its own:
+        under each field it names, by its title, the first of them focused."""
+        by_name = {f.field.name: f for f in self.fields}
+        said, first = [], None
+        for problem in error.errors(include_url=False, include_input=False):
+            loc = problem["loc"]
+            message = problem["msg"].removeprefix("Value error, ")
+            form_field = by_name.get(str(loc[0])) if loc else None
+            if form_field is None:
+                # Not one field's (the model as a whole): by its path, if any.
+                said.append(f"{'.'.join(str(part) for part in loc) or 'form'}: {message}")
+                continue
+            form_field.show_error(message)
+            said.append(f"{form_field.field.title}: {message}")
+            if first is None and form_field.control.is_mounted:
+                first = form_field.control
+        return InvalidAnswer("; ".join(said), first)
