@@ -39,7 +39,7 @@ def test_a_crash_in_a_validator_is_reported_without_the_secret_in_its_locals() -
 def test_a_secret_a_validator_rejects_is_not_on_the_error_line_or_screenshot() -> None:
     out, err, screen = run("validator rejects")
 
-    assert 'api_key: Value error, "•••" is not a key we issued' in screen
+    assert 'Api Key: "•••" is not a key we issued' in screen
     assert "input_value" not in screen
     assert TELLTALE not in out + err
 
