@@ -450,6 +450,13 @@ def descendants(pid: int) -> set[int]:
     return found
 
 
+def opened_tab(page: Any, web: WebServer, shown: str) -> set[int]:
+    """Open `web`'s page in `page` until `shown` is painted; the pids of its tab's front end."""
+    page.goto(web.link)
+    wait_painted(page, shown, 0)
+    return tab_front_ends(web)
+
+
 def tab_front_ends(web: WebServer, count: int = 1, timeout: float = 20) -> set[int]:
     """The pids of the `elicit-tui attach` processes `web` runs for its tabs, once there are
     `count`."""
@@ -502,9 +509,7 @@ def test_a_tab_closed_ends_its_front_end_at_once_idle_the_questions_left_waiting
 ) -> None:
     asked = inbox.submit({"kind": "text", "message": "Still waiting once the tab closed?"})
     with desktop_page() as page:
-        page.goto(web.link)
-        wait_painted(page, "Still waiting once the tab closed?", 0)
-        front_end = tab_front_ends(web)
+        front_end = opened_tab(page, web, "Still waiting once the tab closed?")
         time.sleep(0.5)
     # The browser has gone, and its tab with it.
     with killed_afterwards(front_end):
@@ -520,9 +525,7 @@ def test_a_tab_whose_front_end_does_not_quit_has_its_process_ended_when_the_tab_
     web: WebServer, inbox: HeadlessInbox
 ) -> None:
     with desktop_page() as page:
-        page.goto(web.link)
-        wait_painted(page, "Attached to", 0)
-        front_end = tab_front_ends(web)
+        front_end = opened_tab(page, web, "Attached to")
         for pid in front_end:
             os.kill(pid, signal.SIGSTOP)  # it cannot quit when asked to, nor take SIGTERM
     with killed_afterwards(front_end):
@@ -573,9 +576,7 @@ def test_a_tab_s_front_end_ends_by_itself_once_web_has_gone_without_a_word(
 ) -> None:
     asked = inbox.submit({"kind": "text", "message": "Left waiting when web was killed?"})
     with desktop_page() as page:
-        page.goto(web.link)
-        wait_painted(page, "Left waiting when web was killed?", 0)
-        front_end = tab_front_ends(web)
+        front_end = opened_tab(page, web, "Left waiting when web was killed?")
         with killed_afterwards(front_end):
             web.process.send_signal(signal.SIGKILL)  # no chance to end its tabs' processes
             web.process.wait(10)
