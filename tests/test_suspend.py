@@ -35,7 +35,11 @@ pid = os.fork()
 if pid == 0:
     os.setpgid(0, 0)
     os.tcsetpgrp(0, os.getpgrp())
-    os.execv(sys.executable, [sys.executable, "-m", "tui.cli.main", *sys.argv[1:]])
+    command = [sys.executable, "-m", "tui.cli.main", *sys.argv[1:]]
+    if sys.argv[1:2] == ["--in-script"]:
+        command[3:4] = []
+        command[:0] = ["/bin/sh", "-c", '"$@"; echo "SCRIPT GOES ON $?"', "sh"]
+    os.execv(command[0], command)
 # Fails once the child has run exec, by which time it has put itself in its group.
 with contextlib.suppress(PermissionError):
     os.setpgid(pid, pid)
@@ -53,11 +57,11 @@ while True:
     print(f"SHELL READ {line}", flush=True)
     if line != "bg":
         os.tcsetpgrp(0, pid)
-    os.kill(pid, signal.SIGCONT)
+    os.killpg(pid, signal.SIGCONT)
 """
-"""Runs `elicit-tui ARGS` as a job; on a stop it reads a line (what the person types at the
-shell's prompt) and continues the job: in the background for `bg`, else in the foreground,
-as `fg` does."""
+"""Runs `elicit-tui ARGS` as a job (`--in-script ARGS`: in a shell script); on a stop it reads
+a line (what the person types at the shell's prompt) and continues the job: in the
+background for `bg`, else in the foreground, as `fg` does."""
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs POSIX job control")
 
@@ -128,6 +132,23 @@ def test_ctrl_z_stops_and_fg_shows_the_question_again(mode: tuple[str, ...], by:
     job = stopped_job(mode, by)
     bring_to_foreground(job)
     job.child.send("2")
+    job.expect("EXIT 0")
+    assert b'"content": "SQLite"' in job.output
+
+
+def test_ctrl_z_in_a_script_stops_the_script_too_and_fg_brings_both_back() -> None:
+    """The shell waits on the script, not on `ask`: stopped alone, `ask` left the script
+    running and the shell waiting on it, the terminal its own and `fg` typed into nothing."""
+    job = Job("--in-script", "ask", "choice", "Which DB?", "-o", "Postgres", "-o", "SQLite")
+    job.expect("SQLite")
+    time.sleep(0.5)  # past the input grace period
+    job.child.send("\x1a")
+    job.expect("STOPPED")
+    assert process_state(job.pid) == "T"  # the script's shell
+
+    bring_to_foreground(job)
+    job.child.send("2")
+    job.expect("SCRIPT GOES ON 0")
     job.expect("EXIT 0")
     assert b'"content": "SQLite"' in job.output
 

@@ -59,8 +59,9 @@ def _leave_inline(app: App[Any]) -> None:
 
 def stop_until_continued(release: Callable[[], None], retake: Callable[[], None]) -> None:
     """Do what Ctrl+Z does to a shell command: give the terminal back as it was before the
-    app (`release`), stop the process with SIGTSTP, and, once the shell has continued it in
-    the foreground (`fg`), take the terminal again (`retake`).
+    app (`release`), stop the process and its job (its process group) with SIGTSTP, and,
+    once the shell has continued it in the foreground (`fg`), take the terminal again
+    (`retake`).
 
     Continued in the background (`bg`), the process stops again as any job that needs its
     terminal does, until it is brought to the foreground. Signal handlers that the driver
@@ -70,8 +71,11 @@ def stop_until_continued(release: Callable[[], None], retake: Callable[[], None]
     """
     release()
     with _default_signals(signal.SIGTSTP, signal.SIGCONT, signal.SIGTERM):
-        # SIGTSTP, not SIGSTOP: the shell reports the job as stopped from the keyboard.
-        os.kill(os.getpid(), signal.SIGTSTP)
+        # SIGTSTP, not SIGSTOP: the shell reports the job as stopped from the keyboard. To the
+        # whole process group, as the terminal sends it: run from a script, the script stops
+        # too and the shell sees its job stopped; stopped alone, the shell would wait on the
+        # script for ever and keep the terminal from the person, `fg` and Ctrl+C going nowhere.
+        os.killpg(os.getpgrp(), signal.SIGTSTP)
         while not _in_foreground():
             os.kill(os.getpid(), signal.SIGSTOP)
     retake()
