@@ -167,9 +167,28 @@ def test_option_value_defaults_to_label() -> None:
     assert Option.model_validate("Red") == Option(label="Red", value="Red")
 
 
+def test_an_empty_value_given_is_kept_not_replaced_by_the_label() -> None:
+    """ "" is an answer an agent may want ("no tag"): before, picking it gave the label."""
+    request = parse_request(
+        {
+            "kind": "choice",
+            "message": "Tag?",
+            "options": [{"label": "(none)", "value": ""}, {"label": "Keep", "value": "(none)"}],
+            "default": "",
+        }
+    )
+
+    assert isinstance(request, ChoiceRequest)
+    assert [o.value for o in request.options] == ["", "(none)"]
+    assert request.default == ""
+    assert Option(label="Blue", value=None).value == "Blue"
+
+
 def test_option_needs_a_label() -> None:
     with pytest.raises(ValidationError, match="label"):
         Option(label="")
+    with pytest.raises(ValidationError, match="an option's label must not be blank"):
+        parse_request({"kind": "choice", "message": "m", "options": ["  ", "x"]})
 
 
 @pytest.mark.parametrize("key", ["schema", "requestedSchema", "requested_schema"])

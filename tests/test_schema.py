@@ -479,6 +479,11 @@ REFUSED = [
         id="oneOf title not a string",
     ),
     pytest.param(
+        _schema({"type": "string", "oneOf": [{"const": "a", "title": " "}]}),
+        "property 'p': option 'a' has a blank title",
+        id="oneOf title blank",
+    ),
+    pytest.param(
         _schema({"type": "string", "title": 7}),
         "property 'p': 'title' must be a string, not int",
         id="title not a string",
@@ -861,7 +866,9 @@ FORMAT_EXAMPLES = {
 }
 
 titles = st.none() | st.text(max_size=12)
-option_values = st.lists(st.text(min_size=1, max_size=8), min_size=1, max_size=6, unique=True)
+option_values = st.lists(
+    st.text(min_size=1, max_size=8).filter(str.strip), min_size=1, max_size=6, unique=True
+)
 
 
 def _annotated(prop: dict[str, Any], title: str | None, description: str | None) -> dict[str, Any]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 
 class Option(BaseModel):
@@ -14,17 +14,22 @@ class Option(BaseModel):
 
     label: str = Field(min_length=1)
     value: str = ""
+    """What the agent gets when the option is picked, "" included; not given (or None): the
+    label, filled in before validation."""
     description: str | None = None
 
     @model_validator(mode="before")
     @classmethod
-    def _from_plain_string(cls, data: Any) -> Any:
+    def _value_defaults_to_label(cls, data: Any) -> Any:
         if isinstance(data, str):
             return {"label": data, "value": data}
+        if isinstance(data, dict) and data.get("value") is None and "label" in data:
+            return {**data, "value": data["label"]}
         return data
 
-    @model_validator(mode="after")
-    def _value_defaults_to_label(self) -> Option:
-        if not self.value:
-            object.__setattr__(self, "value", self.label)
-        return self
+    @field_validator("label")
+    @classmethod
+    def _label_not_blank(cls, label: str) -> str:
+        if not label.strip():
+            raise ValueError("an option's label must not be blank")
+        return label

@@ -557,7 +557,7 @@ def _options(where: str, node: dict[str, Any]) -> tuple[Option, ...]:
 
 
 def _option_value(where: str, value: Any) -> str:
-    # Option turns an empty value into its label, so "" could not come back as itself
+    # a form reads an empty enum value as nothing picked: "" could not come back as itself
     if not isinstance(value, str) or not value:
         raise SchemaError(f"{where}: option values must be non-empty strings, not {value!r}")
     return value
@@ -566,7 +566,10 @@ def _option_value(where: str, value: Any) -> str:
 def _label(where: str, label: Any, value: str) -> str:
     if not isinstance(label, str):
         raise SchemaError(f"{where}: option titles must be strings, not {label!r}")
-    return label or value
+    shown: str = label or value
+    if not shown.strip():
+        raise SchemaError(f"{where}: option {value!r} has a blank title")
+    return shown
 
 
 def _const_option(where: str, key: str, entry: Any) -> Option:
