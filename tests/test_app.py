@@ -217,6 +217,28 @@ async def test_many_options_filter_by_typing() -> None:
     assert (await answer(numbered, *"us", "3")).content == "zone-03-us"
 
 
+async def test_a_filter_changed_clears_what_was_said_of_the_last_one() -> None:
+    options = [f"zone-{n}" for n in range(12)]
+    data = {"kind": "choice", "message": "Where?", "options": options}
+    results: list[ElicitationResult] = []
+    app = ElicitationApp(ElicitationQueue(), one_question(data, results), input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, ElicitationModal))
+        await pilot.press("x", "enter")
+        await pilot.pause()
+        error = app.screen.query_one("#error")
+        assert "Nothing matches" in str(error.render())
+        await pilot.press("backspace")
+        await pilot.pause()
+        assert str(error.render()) == ""
+        await pilot.press("x", "enter", "escape")
+        await pilot.pause()
+        assert str(error.render()) == ""
+        await pilot.press("3")
+        await wait_for(pilot, lambda: bool(results))
+    assert results[0].content == "zone-2"
+
+
 async def test_keys_in_the_grace_period_are_ignored() -> None:
     results: list[ElicitationResult] = []
     app = ElicitationApp(ElicitationQueue(), one_question(CONFIRM, results), input_grace=0.5)

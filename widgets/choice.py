@@ -127,6 +127,7 @@ class ChoiceModal(ElicitationModal[ChoiceRequest]):
         event.stop()
         event.prevent_default()
         self._apply_filter()
+        self.show_error("")  # said of the filter before
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         # A mouse click on an option answers with it.
