@@ -323,6 +323,37 @@ async def test_the_dialog_kept_after_a_long_question_shows_a_short_one_at_its_ow
     assert [r.content for r in results] == [True, False]
 
 
+async def test_a_long_title_takes_two_lines_cut_with_an_ellipsis_the_question_keeps_its_room() -> (
+    None
+):
+    words = " ".join(f"step{n}" for n in range(300))
+    asked = [
+        ChoiceRequest(title=f"Plan: {words}", message="Deploy now?", options=["No", "Yes"]),
+        ChoiceRequest(title="Rollback", message="Roll back?", options=["No", "Yes"]),
+    ]
+    results: list[ElicitationResult] = []
+
+    def agent(queue: ElicitationQueue) -> None:
+        results.extend(queue.ask(request) for request in asked)
+
+    app = ElicitationApp(ElicitationQueue(), agent, input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_modal(pilot)
+        await wait_for(pilot, lambda: "Deploy now?" in screen_text(app))
+        rows = screen_text(app).splitlines()
+        titled = [row for row in rows if "step" in row]
+        assert len(titled) == 2 and titled[0].split("│")[1].strip().startswith("Plan: step0")
+        assert titled[1].split("│")[1].rstrip().endswith("…")
+        assert on_screen(app, "No") and on_screen(app, "Yes")
+        await pilot.press("2")
+        # The same dialog, kept for the next question, shows its short title whole.
+        await wait_for(pilot, lambda: "Roll back?" in screen_text(app))
+        assert "Rollback" in screen_text(app) and "step" not in screen_text(app)
+        await pilot.press("1")
+        await wait_for(pilot, lambda: len(results) == 2)
+    assert [r.content for r in results] == ["Yes", "No"]
+
+
 def test_inline_on_a_short_terminal_the_dialog_fills_it_and_follows_the_highlight() -> None:
     options = [a for n in range(1, 16) for a in ("-o", f"opt-{n}")]
     child = pexpect.spawn(

@@ -14,6 +14,7 @@ from textual.app import ComposeResult
 from textual.await_complete import AwaitComplete
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
+from textual.content import Content
 from textual.reactive import reactive
 from textual.screen import ModalScreen
 from textual.timer import Timer
@@ -70,6 +71,10 @@ class InvalidAnswer(ValueError):
 MIN_SOURCE_CELLS = 8
 """The least of the source a narrow dialog's first line keeps, cut with …, beside the counts;
 narrower still, the line wraps."""
+
+TITLE_LINES = 2
+"""The most lines a title takes, a longer one cut with …: the room is the question's and its
+answers' (a title of a few hundred words hid both, while Enter still answered)."""
 
 
 class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
@@ -156,6 +161,7 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
     """Seconds left before the request times out, or None without a timeout."""
 
     _meta_shown = ""
+    _title_shown = ""
     """The text `#meta` shows now."""
 
     sending: reactive[bool] = reactive(False)
@@ -245,8 +251,7 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         self.waiting = 0
         self.remaining = None
         self._render_meta()
-        if request.title:
-            self.query_one("#title", Static).update(shown(request.title))
+        self._render_title()
         self._message.update(shown(request.message))
         if self._message_box is not None:
             self._message_box.scroll_home(animate=False, immediate=True)
@@ -275,7 +280,8 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
             self._meta_shown = self._meta_text()
             yield Static(self._meta_shown, id="meta", markup=False)
             if request.title:
-                yield Static(shown(request.title), id="title", markup=False)
+                self._title_shown = shown(request.title)
+                yield Static(self._title_shown, id="title", markup=False)
             yield self._message
             with self._body:
                 if request.description:
@@ -339,7 +345,9 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         A question (the message) longer than half the room scrolls too, in what the body
         leaves of the room, but never more than half of it: else it would push the answers
         off the screen."""
-        self._render_meta()  # at the width it now has: a source too long is cut to fit
+        # At the width they now have: a source too long is cut to fit, a title to two lines.
+        self._render_meta()
+        self._render_title()
         dialog, body = self._dialog, self._body
         message = self._message_box or self._message
         if self.has_class("-overflow"):
@@ -485,6 +493,14 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
                 self._meta_shown = text
                 meta.update(text)
 
+    def _render_title(self) -> None:
+        if self.request.title and self._has_widgets():
+            title = self.query_one("#title", Static)
+            text = clamped(shown(self.request.title), title.content_size.width, TITLE_LINES)
+            if text != self._title_shown:
+                self._title_shown = text
+                title.update(text)
+
     def _meta_text(self, room: int = 0) -> str:
         """The source, then how many more wait and the time left, on one line of `room`
         cells (0: not laid out yet): a source too long for it is cut with …, never the
@@ -619,3 +635,16 @@ def format_seconds(seconds: float) -> str:
     if hours < 48:
         return f"{hours}h {minutes % 60:02d}m"
     return f"{hours // 24}d {hours % 24:02d}h"
+
+
+def clamped(text: str, width: int, lines: int) -> str:
+    """`text` as it wraps at `width` cells, cut to its first `lines` lines, the last ending in
+    … when cut; all of it while `width` is 0 (not laid out yet)."""
+    if not width:
+        return text
+    wrapped = Content(text).wrap(width)
+    if len(wrapped) <= lines:
+        return text
+    last = Text(wrapped[lines - 1].plain.rstrip())
+    last.truncate(width - 1)
+    return "\n".join([*(line.plain for line in wrapped[: lines - 1]), last.plain + "…"])
