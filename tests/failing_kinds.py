@@ -126,3 +126,12 @@ class ZoneRequest(RequestBase):
 
 
 register_kind(ZoneRequest)
+
+
+class MisplacedRequest(RequestBase):
+    """A kind registered with a modal whose module is not there (a wrong import path)."""
+
+    kind: Literal["misplaced_test"] = "misplaced_test"
+
+
+register_kind(MisplacedRequest, modal="failing_kinds_nowhere:MisplacedModal")

@@ -13,12 +13,14 @@ import io
 import json
 import logging
 import os
+import re
 import subprocess
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 
+import pexpect
 import pytest
 from app_driver import SIZE, screen_text
 from asking import Asker, burst
@@ -261,6 +263,25 @@ def test_ask_on_a_pty_exits_2_with_the_failure_and_prints_where_it_failed(
     # The traceback, without locals, for the kind's author: the line that raised.
     assert "failing_kinds.py" in printed[0]
     assert "DialogBroke: broke in handler" in printed[0]
+
+
+def test_ask_on_a_pty_says_why_a_kind_had_no_dialog_as_it_exits(tmp_path: Path) -> None:
+    """The notice on screen is gone as `ask` exits at once: it said only `unsupported_kind`."""
+    request = {"kind": "misplaced_test", "message": "Where?"}
+    env = {**os.environ, **KINDS, "TERM": "xterm-256color"}
+    env["ELICIT_TUI_CONFIG_DIR"] = str(tmp_path)
+    command = ["-m", "tui.cli.main", "ask", "--json", json.dumps(request)]
+    child = pexpect.spawn(sys.executable, command, cwd=str(REPO), env=env, dimensions=(24, 80))
+    child.expect(pexpect.EOF, timeout=30)
+    child.close()
+    printed = " ".join(re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", child.before.decode()).split())
+    assert child.exitstatus == 2
+    assert '"reason": "unsupported_kind: misplaced_test"' in printed
+    assert (
+        "Cannot show 'misplaced_test' requests: the modal of kind 'misplaced_test',"
+        " failing_kinds_nowhere:MisplacedModal, cannot load:"
+        " No module named 'failing_kinds_nowhere'" in printed
+    )
 
 
 def test_an_attached_front_end_sends_the_failure_and_shows_the_next_question(

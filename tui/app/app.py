@@ -571,6 +571,7 @@ class ElicitationApp(KeyOrderApp[Any]):
                     markup=False,
                 )
                 if not kept:
+                    self._failed_dialogs.add_unshown(event.request.kind, str(error))
                     self.queue.respond(event.request.id, unsupported(event.request))
                 continue
             except Exception as error:  # a kind's own modal raised as it was made or filled

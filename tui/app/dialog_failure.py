@@ -7,6 +7,7 @@ from typing import Any
 
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.segment import Segment
+from rich.text import Text
 from textual._context import active_message_pump
 
 from tui.app.crash_report import crash_report
@@ -31,14 +32,23 @@ def failing_modal() -> ElicitationModal[Any] | None:
 
 class FailedDialogs:
     """The dialogs that failed, printed as the app exits: the first one's traceback (where
-    a kind's author looks first), then a line for each of the others."""
+    a kind's author looks first), then a line for each of the others; and the kinds whose
+    dialog could not be had at all, a line each (the notice on screen is gone by then, and
+    `elicit-tui ask` exits before anyone could read it)."""
 
     def __init__(self) -> None:
         self._first: list[Segment] | None = None
         self._others: list[str] = []
+        self._unshown: list[str] = []
 
     def __bool__(self) -> bool:
-        return self._first is not None
+        return self._first is not None or bool(self._unshown)
+
+    def add_unshown(self, kind: str, why: str) -> None:
+        """Keep why a `kind` request had no dialog to show it: `why` (once, however many)."""
+        line = shown(f"Cannot show {kind!r} requests: {why}")
+        if line not in self._unshown:
+            self._unshown.append(line)
 
     def add(self, kind: str, error: BaseException, console: Console) -> None:
         """Keep the report of `error`, raised by the dialog of a `kind` request; the
@@ -54,4 +64,6 @@ class FailedDialogs:
             more = len(self._others)
             yield Segment(f"\n{more} more dialog{'s' if more > 1 else ''} failed:\n")
             for line in self._others:
-                yield Segment(f"  {line}\n")
+                yield Text(f"  {line}")
+        # Text, not segments: wrapped at the terminal's width, never cut at its edge.
+        yield from map(Text, self._unshown)
