@@ -208,6 +208,31 @@ def test_questions_tool_approval_and_url(tmp_path: Path) -> None:
     assert "Domain: example.com" in prompts
 
 
+def test_always_in_plain_text_is_remembered_and_a_rule_answers_with_or_without_a_terminal(
+    tmp_path: Path,
+) -> None:
+    """The dialog remembered "always" and allowed what a rule covered; plain text and a
+    process without a terminal asked again (or cancelled) every time."""
+    approval = {
+        "kind": "tool_approval",
+        "tool_name": "shell",
+        "arguments": {"command": "pytest"},
+        "tool_call_id": "c1",
+        "remember": {"argument": "command", "pattern": "pytest*"},
+    }
+    code, result, _ = plain(tmp_path, "3\n", "--json", json.dumps(approval), "--plain")
+    assert (code, result) == (0, accepted({"scope": "always"}))
+
+    auto = {"action": "accept", "content": {"scope": "always"}, "reason": "auto_approved"}
+    for mode in (("--plain",), ()):  # plain text; the dialog, with no terminal to show it on
+        code, result, prompts = plain(tmp_path, "", "--json", json.dumps(approval), *mode)
+        assert (code, result, prompts) == (0, auto, "")
+
+    other = {**approval, "arguments": {"command": "rm -rf build"}}
+    code, result, _ = plain(tmp_path, "", "--json", json.dumps(other))
+    assert (code, result["reason"]) == (2, "no_terminal")
+
+
 def test_end_of_input_cancels_and_the_decline_word_declines(tmp_path: Path) -> None:
     args = ("choice", "Which DB?", "-o", "Postgres", "-o", "SQLite", "--plain")
     code, result, _ = plain(tmp_path, "", *args)

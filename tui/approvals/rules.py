@@ -198,6 +198,21 @@ class ApprovalPolicy:
                 self._session.append(rule)
         return rule
 
+    def answer_or_ask(
+        self, request: ToolApprovalRequest, ask: Callable[[], ElicitationResult]
+    ) -> ElicitationResult:
+        """For a front end with no queue to attach to (`elicit-tui ask`, in plain text or
+        without a terminal): the call allowed at once if a rule covers it, as an attached
+        policy allows it; else what `ask()` answers, an "always" remembered. ("For this
+        session" lasts as long as the one question.)"""
+        rule = self.rule_for(request)
+        if rule is not None:
+            return _auto_approval(rule)
+        result = ask()
+        if request.scope_of(result) == "always":
+            self.allow(request.tool_name, request.remember, scope="always")
+        return result
+
     def _on_event(self, queue: ElicitationQueue, event: QueueEvent) -> None:
         # Called with the queue's lock held; the queue delivers what `respond` causes in order.
         request = event.request

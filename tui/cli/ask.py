@@ -30,6 +30,7 @@ from tui.core.models import (
     ElicitationResult,
     Request,
     SecretRequest,
+    ToolApprovalRequest,
     parse_request,
 )
 from tui.core.secret_ref import SecretRef
@@ -135,12 +136,8 @@ def main(argv: Sequence[str]) -> int:
     elif refusal is not None:
         print(f"elicit-tui ask: {refusal}", file=sys.stderr)
         result = ElicitationResult(action="cancel", reason=KEYRING_UNAVAILABLE)
-    elif plain_wanted(args.plain):
-        result = _ask_plainly(request)
     else:
-        result = _ask_on_terminal(
-            request, args.transcript, inline=not args.fullscreen, bell=not args.no_bell
-        )
+        result = _ask_here(request, args)
     if args.raw:
         text = raw_text(result, reveal_secret=args.reveal_secret)
         if text:
@@ -402,6 +399,25 @@ def _json_object(text: str, what: str) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise InvalidRequest(f"the {what} must be a JSON object, not {type(value).__name__}")
     return value
+
+
+def _ask_here(request: Request, args: argparse.Namespace) -> ElicitationResult:
+    """`request` asked on this terminal, in plain text or in the dialog. A tool call a
+    remembered rule allows is allowed at once, either way and without a terminal at all;
+    "always" answered in plain text is remembered, as the dialog remembers it."""
+
+    def ask() -> ElicitationResult:
+        if plain_wanted(args.plain):
+            return _ask_plainly(request)
+        return _ask_on_terminal(
+            request, args.transcript, inline=not args.fullscreen, bell=not args.no_bell
+        )
+
+    if not isinstance(request, ToolApprovalRequest):
+        return ask()
+    from tui.approvals.rules import ApprovalPolicy  # only for a tool call
+
+    return ApprovalPolicy().answer_or_ask(request, ask)
 
 
 def _ask_plainly(request: Request) -> ElicitationResult:
