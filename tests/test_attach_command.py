@@ -12,6 +12,7 @@ import pytest
 from front_end_processes import REPO, AttachedTerminal, HeadlessInbox, environment
 
 from tui.cli.main import main
+from tui.secrets.redaction import MASK
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
 
@@ -198,3 +199,39 @@ def test_an_unfocused_attach_shows_a_desktop_notification_through_its_terminal(
         terminal.wait_for(expected, since=since)
     finally:
         terminal.quit()
+
+
+def test_a_secret_answered_elsewhere_and_echoed_is_masked_here_and_picked_as_written(
+    inbox: HeadlessInbox, tmp_path: Path
+) -> None:
+    """Typed in one front end, the secret was masked there and in the inbox's transcript, but
+    sent as written to every other front end: shown, and passed to its `--notify`."""
+    canary = "canary-elsewhere-71c4"
+    secret = inbox.submit({"kind": "secret", "message": "Token?"})
+    status, _ = inbox.call(
+        "POST",
+        f"/v1/requests/{secret}/answer",
+        {"result": {"action": "accept", "content": canary}, "front_end": "laptop"},
+    )
+    assert status == 200
+    echoed = inbox.submit(
+        {"kind": "choice", "message": f"Is {canary} right?", "options": [canary, "no"]}
+    )
+    _, listing = inbox.call("GET", "/v1/requests")
+    assert canary not in str(listing) and f"Is {MASK} right?" in str(listing)
+    terminal = AttachedTerminal(
+        tmp_path / "config", inbox.url, env={"ELICIT_TUI_TOKEN": inbox.token}
+    )
+    try:
+        terminal.wait_for(f"Is {MASK} right?")
+        time.sleep(GRACE)
+        terminal.type("1")
+        # Picked as shown, masked; the agent gets the option it offered.
+        assert inbox.result(echoed, wait=10) == {
+            "action": "accept",
+            "content": canary,
+            "reason": None,
+        }
+        assert canary not in terminal.output
+    finally:
+        terminal.close()

@@ -173,6 +173,25 @@ async def test_a_tool_call_holding_a_secret_is_not_opened_in_the_editor() -> Non
     assert asker.results[1].content == {"scope": "once"}  # allowed as asked, secret and all
 
 
+async def test_a_tool_call_an_inbox_sent_masked_is_not_opened_in_the_editor() -> None:
+    """A secret answered in another front end reaches this one masked by the inbox: edited,
+    the call would run with `•••` in its place."""
+    call = ToolApprovalRequest(
+        tool_name="curl", arguments={"header": f"Bearer {MASK}"}, tool_call_id="call-1"
+    )
+    asker = Asker(call)
+    app = ElicitationApp(ElicitationQueue(), asker, input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        modal = await wait_for_modal(pilot, call.message)
+        burst(app, "e")
+        await wait_for(pilot, lambda: "cannot be edited" in screen_text(app))
+        editing = modal.has_class("editing")
+        burst(app, "1")
+        await wait_for(pilot, lambda: bool(asker.results))
+    assert not editing
+    assert asker.results[0].content == {"scope": "once"}
+
+
 DEFAULTS: list[tuple[Request, list[str], object]] = [
     (TextRequest(message="Header?", default=f"Bearer {CANARY}"), ["enter"], f"Bearer {CANARY}"),
     (TextRequest(message="Header?", default=f"Bearer {CANARY}"), [*"x", "enter"], "x"),

@@ -23,7 +23,8 @@ from starlette.routing import Route
 from tui.core.queue import Answered, QueueEvent
 from tui.inbox.http_api import BadInput, read_json
 from tui.inbox.inbox import Inbox, Outcome, clock
-from tui.inbox.wire import InvalidAnswer, answer_from_json, request_json, result_json
+from tui.inbox.masked_requests import masked_request_json, unmasked_answer
+from tui.inbox.wire import InvalidAnswer, answer_from_json, result_json
 from tui.secrets.redaction import registered
 
 KEEPALIVE = 15.0
@@ -58,7 +59,7 @@ def front_end_routes(inbox: Inbox, *, keepalive: float = KEEPALIVE) -> list[Rout
                 return JSONResponse({"error": f"no request {request_id!r} here"}, status_code=404)
             return _conflict(outcome)
         try:
-            result = answer_from_json(request, data.get("result"))
+            result = answer_from_json(request, unmasked_answer(request, data.get("result")))
         except InvalidAnswer as error:
             return JSONResponse({"error": str(error)}, status_code=422)
         # Before the keyring takes a secret's value: nothing this inbox writes shows it again.
@@ -114,7 +115,7 @@ def event_json(event: QueueEvent, answered_by: str | None) -> dict[str, Any]:
     deadline_in = None if event.deadline is None else max(0.0, event.deadline - time.monotonic())
     return {
         "type": event.type,
-        "request": request_json(event.request),
+        "request": masked_request_json(event.request),
         "result": None if event.result is None else result_json(event.result),
         "deadline_in": deadline_in,
         "at": event.at,

@@ -22,8 +22,9 @@ from tui.core.limits import LimitError
 from tui.core.models import Request, parse_request
 from tui.core.validation_text import describe_validation_error
 from tui.inbox.inbox import Inbox
+from tui.inbox.masked_requests import masked_request_json
 from tui.inbox.waiting import until_done_or_gone
-from tui.inbox.wire import request_json, result_json
+from tui.inbox.wire import result_json
 
 MAX_WAIT = 60.0
 """Seconds one long poll may wait at most; the asker polls again."""
@@ -94,7 +95,7 @@ def asker_routes(inbox: Inbox) -> list[Route]:
     async def listing(http: HTTPRequest) -> Response:
         pending = inbox.queue.pending()
         return JSONResponse(
-            {"waiting": len(pending), "pending": [request_json(r) for r in pending]}
+            {"waiting": len(pending), "pending": [masked_request_json(r) for r in pending]}
         )
 
     return [
