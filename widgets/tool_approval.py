@@ -19,7 +19,7 @@ from textual.widgets.option_list import Option as ListOption
 
 from tui.core.models import ApprovalScope, ElicitationResult, ToolApprovalRequest
 from tui.core.one_line import one_line
-from tui.secrets.redaction import REDACTOR
+from tui.secrets.redaction import MASK, REDACTOR
 from widgets.base import FITTED, ElicitationModal, InvalidAnswer
 from widgets.hanging import Hanging
 from widgets.labelled_input import LabelledInput
@@ -361,9 +361,10 @@ def _arguments_json(arguments: dict[str, Any]) -> str:
 
 
 def _editable_json(arguments: dict[str, Any]) -> str | None:
-    """The arguments as JSON for the editor; None if they hold a secret answered earlier."""
+    """The arguments as JSON for the editor; None if they hold a secret answered earlier:
+    here, or elsewhere, masked by the inbox (an edit would run the call with `•••`)."""
     text = _arguments_json(arguments)
-    return text if REDACTOR.scrub(text) == text else None
+    return text if REDACTOR.scrub(text) == text and MASK not in text else None
 
 
 def _arguments(arguments: dict[str, Any]) -> Content:

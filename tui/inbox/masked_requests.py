@@ -55,4 +55,3 @@ def _strings(data: Any) -> Iterator[str]:
     elif isinstance(data, list):
         for value in data:
             yield from _strings(value)
-
