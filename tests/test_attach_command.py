@@ -235,3 +235,28 @@ def test_a_secret_answered_elsewhere_and_echoed_is_masked_here_and_picked_as_wri
         assert canary not in terminal.output
     finally:
         terminal.close()
+
+
+def test_a_front_end_of_the_same_name_answering_is_not_said_to_be_this_one(
+    inbox: HeadlessInbox, tmp_path: Path
+) -> None:
+    """Two terminals both called laptop: the one that did not answer said "Answered here"."""
+    token = {"ELICIT_TUI_TOKEN": inbox.token}
+    first = AttachedTerminal(tmp_path / "a", inbox.url, "--name", "laptop", env=token)
+    second = AttachedTerminal(tmp_path / "b", inbox.url, "--name", "laptop", env=token)
+    try:
+        asked = inbox.submit(choice("Which database?"))
+        first.wait_for("Which database?")
+        second.wait_for("Which database?")
+        time.sleep(GRACE)
+        first.type(ENTER)
+        second.wait_for_plain("Answered in laptop at")
+        assert inbox.result(asked, wait=10) == {
+            "action": "accept",
+            "content": "Postgres",
+            "reason": None,
+        }
+        assert "Answered here" not in second.plain + first.plain
+    finally:
+        first.close()
+        second.close()

@@ -227,6 +227,9 @@ class ElicitationApp(KeyOrderApp[Any]):
         self._nothing_to_send: str | None = None
         """The request whose modal the app closes with nothing left to send: it ended without
         this front end, or the answer given here was sent already."""
+        self._answers_sent: set[str] = set()
+        """The requests this front end has sent an answer to, until it hears how they ended:
+        another front end may have taken its name, and answered instead."""
         self._modals = ModalPool(self, input_grace=input_grace)
         self._failed_dialogs = FailedDialogs()
         self._unsubscribe: Callable[[], None] | None = None
@@ -524,7 +527,9 @@ class ElicitationApp(KeyOrderApp[Any]):
     def _request_resolved(self, event: QueueEvent) -> None:
         request, result, by = event.request, event.result, event.answered_by
         assert result is not None
-        elsewhere = by is not None and by != self.front_end_name
+        sent_here = request.id in self._answers_sent
+        self._answers_sent.discard(request.id)
+        elsewhere = by is not None and (by != self.front_end_name or not sent_here)
         answered = Answered(by, event.at, result.action).describe() if elsewhere else None
         if (timeline := self._timeline()) is not None:
             self._main_screen_news.append(lambda: timeline.resolve(request, result, answered))
@@ -536,7 +541,8 @@ class ElicitationApp(KeyOrderApp[Any]):
             shown.close(result)
             if by is not None and (elsewhere or not sending):
                 # Answered elsewhere, or here by an answer whose sending had seemed to fail.
-                described = Answered(by, event.at, result.action).describe(here=self.front_end_name)
+                here = self.front_end_name if sent_here else None
+                described = Answered(by, event.at, result.action).describe(here=here)
                 label = described[0].upper() + described[1:]
             elif by is None:
                 label = _ENDED_WITHOUT_USER.get(result.reason or "", "Ended")
@@ -687,6 +693,7 @@ class ElicitationApp(KeyOrderApp[Any]):
         self._nothing_to_send = None
         if result is not None and unsent:
             result = registered(request, result)
+            self._answers_sent.add(request.id)
             if not self.queue.respond(request.id, result, self.front_end_name):
                 self._refused(request)
         self._shown = None
@@ -695,6 +702,7 @@ class ElicitationApp(KeyOrderApp[Any]):
 
     def _send(self, modal: ElicitationModal[Any], result: ElicitationResult) -> None:
         """Send the answer given in `modal` off the UI thread; the modal shows it is sending."""
+        self._answers_sent.add(modal.request.id)
         # A daemon thread, not a worker: quitting must not wait for an inbox that never replies.
         threading.Thread(
             target=self._send_answer,
@@ -736,6 +744,7 @@ class ElicitationApp(KeyOrderApp[Any]):
 
     def _refused(self, request: Request) -> None:
         """Say that an answer given here was not applied, and why."""
+        self._answers_sent.discard(request.id)  # it had ended before
         self.notify(
             f"Not applied, {self.queue.refusal(request.id)}: {request.message}",
             severity="warning",
