@@ -101,6 +101,28 @@ async def test_session_auto_approves_the_next_matching_call_without_a_modal(
     assert not rules_path().exists()  # a session rule is never written down
 
 
+async def test_a_call_a_rule_allows_neither_rings_nor_notifies(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Nobody is asked, so nobody is called: the bell rang and `--notify` ran for each."""
+    notified = tmp_path / "notified.txt"
+    queue = ElicitationQueue()
+    app = ElicitationApp(queue, input_grace=0, notify_command=f'echo "$ELICIT_TITLE" >> {notified}')
+    rings: list[None] = []
+    monkeypatch.setattr(app, "bell", lambda: rings.append(None))
+    async with app.run_test(size=SIZE) as pilot:
+        app.approvals.allow("shell", PYTEST)
+        app.app_focus = False
+        allowed = queue.submit(shell("c1", "pytest -q"))
+        await wait_for(pilot, allowed.done)
+        await pilot.pause(2.5)  # past the notices' first delay
+        timeline = app.query_one(Timeline)
+        outcome = timeline.cells("toolApproval:c1")["outcome"]
+    assert allowed.result() == auto("session")
+    assert outcome == "⚡ auto-approved · allowed for this session"
+    assert rings == [] and not notified.exists()
+
+
 async def test_once_and_deny_remember_nothing(shown: list[str]) -> None:
     asker = Asker(shell("c1", "pytest"), shell("c2", "pytest"), shell("c3", "pytest"))
     app = ElicitationApp(ElicitationQueue(), asker, input_grace=0)

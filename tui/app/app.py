@@ -498,11 +498,14 @@ class ElicitationApp(KeyOrderApp[Any]):
             self._request_resolved(event)
 
     def _request_arrived(self, event: QueueEvent) -> None:
+        if (timeline := self._timeline()) is not None:
+            self._main_screen_news.append(lambda: timeline.add_request(event.request, event.at))
+        if not self.queue.is_pending(event.request.id):
+            # Answered as it arrived (a rule allowed the call): a row, and nobody called.
+            return
         if not self.app_focus:
             self._notices.offer(notice_for(event.request))
         self._waiting.append(event)
-        if (timeline := self._timeline()) is not None:
-            self._main_screen_news.append(lambda: timeline.add_request(event.request, event.at))
         if self._shown is None:
             if self.ring_bell:
                 self.bell()
