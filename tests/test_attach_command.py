@@ -140,6 +140,7 @@ def test_a_kind_not_registered_here_is_said_and_left_to_a_front_end_that_can_sho
             unaware.wait_for_plain("ELICIT_TUI_KINDS")
             unaware.wait_for_plain("a front end that can.")
             unaware.wait_for_plain("Which file?")  # its row in the timeline
+            unaware.wait_for_plain("1 not shown here")  # not "nothing waiting"
             time.sleep(0.5)
             assert inbox.result(card) is None
             aware = AttachedTerminal(

@@ -228,6 +228,8 @@ class ElicitationApp(KeyOrderApp[Any]):
         """The request whose modal the app closes with nothing left to send: it ended without
         this front end, or the answer given here was sent already."""
         self._answers_sent: set[str] = set()
+        self._left_to_others: set[str] = set()
+        """The requests waiting in an inbox elsewhere that this front end cannot show."""
         """The requests this front end has sent an answer to, until it hears how they ended:
         another front end may have taken its name, and answered instead."""
         self._modals = ModalPool(self, input_grace=input_grace)
@@ -532,6 +534,7 @@ class ElicitationApp(KeyOrderApp[Any]):
         assert result is not None
         sent_here = request.id in self._answers_sent
         self._answers_sent.discard(request.id)
+        self._left_to_others.discard(request.id)
         elsewhere = by is not None and (by != self.front_end_name or not sent_here)
         answered = Answered(by, event.at, result.action).describe() if elsewhere else None
         if (timeline := self._timeline()) is not None:
@@ -579,7 +582,9 @@ class ElicitationApp(KeyOrderApp[Any]):
                     severity="error",
                     markup=False,
                 )
-                if not kept:
+                if kept:
+                    self._left_to_others.add(event.request.id)
+                else:
                     self._failed_dialogs.add_unshown(event.request.kind, str(error))
                     self.queue.respond(event.request.id, unsupported(event.request))
                 continue
@@ -762,9 +767,10 @@ class ElicitationApp(KeyOrderApp[Any]):
         # At once, not with the news: a count of a new width must be laid out, and a screen
         # behind a modal is only repainted, not laid out again.
         if self.shows_main_screen:
-            self.query_one("#waiting-count", Static).update(
-                f"{count + shown} open · {count} waiting" if count + shown else "nothing waiting"
-            )
+            counts = [f"{count + shown} open · {count} waiting"] if count + shown else []
+            if self._left_to_others:
+                counts.append(f"{len(self._left_to_others)} not shown here")
+            self.query_one("#waiting-count", Static).update(" · ".join(counts) or "nothing waiting")
         if self._shown is None:
             # The main screen is in front: show the news now.
             self._show_main_screen_news()
