@@ -101,15 +101,23 @@ def stop_process_group(process: subprocess.Popen[Any]) -> None:
 
 
 class HeadlessInbox:
-    """`elicit-tui serve --headless --port PORT` in a process of its own, `env` added to its
-    environment; `url` is its base. With `token` None, serve makes one and writes it to the
-    config folder's serve-token, as it does for a person."""
+    """`elicit-tui serve --headless --port PORT ARGS` in a process of its own, `env` added to
+    its environment; `url` is its base. With `token` None, serve makes one and writes it to
+    the config folder's serve-token, as it does for a person."""
 
-    def __init__(self, config: Path, token: str | None = TOKEN, port: int = 0, **env: str) -> None:
+    def __init__(
+        self,
+        config: Path,
+        token: str | None = TOKEN,
+        port: int = 0,
+        args: tuple[str, ...] = (),
+        **env: str,
+    ) -> None:
         if token is not None:
             env["ELICIT_TUI_TOKEN"] = token
+        serve = ["serve", "--headless", "--port", str(port), *args]
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "tui.cli.main", "serve", "--headless", "--port", str(port)],
+            [sys.executable, "-m", "tui.cli.main", *serve],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             cwd=REPO,

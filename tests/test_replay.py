@@ -15,6 +15,7 @@ from typing import Any
 import pexpect
 import pyte
 import pytest
+from front_end_processes import HeadlessInbox
 from recorded_session import REPO, lines, on_request, record_session, run_cli, session_agent
 from secret_session import TARGET, carries_canary, wait_for
 from test_suspend import process_state
@@ -32,6 +33,7 @@ from tui.secrets.memory_keyring import memory_keyring
 from tui.transcript.reader import read_transcript
 from tui.transcript.timing import Timing
 from widgets.base import ElicitationModal
+from widgets.timeline import Timeline
 
 FAST = Timing(speed=4, max_pause=0.2)
 
@@ -484,3 +486,43 @@ async def test_a_session_quit_with_a_question_open_replays_to_its_end(tmp_path: 
 
     assert replayed.replay_agent.results == recorded
     assert replayed.replay_agent.summary() == "2 results, all as recorded"
+
+
+async def test_an_inbox_session_answered_in_another_front_end_replays_as_it_was_answered(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No key of an attached front end reaches the inbox's transcript: such an answer replayed
+    as "no result", and the replay failed; the summary counted it in no result."""
+    path = tmp_path / "inbox.jsonl"
+    inbox = HeadlessInbox(tmp_path / "config", args=("--transcript", str(path)))
+    try:
+        asked = inbox.submit({"kind": "choice", "message": "Region?", "options": ["eu", "us"]})
+        answer = {"result": {"action": "accept", "content": "us"}, "front_end": "laptop"}
+        assert inbox.call("POST", f"/v1/requests/{asked}/answer", answer)[0] == 200
+    finally:
+        inbox.stop()
+    recorded = [r for r in lines(path) if r["type"] == "result"]
+    assert recorded == [
+        {
+            "type": "result",
+            "t": recorded[0]["t"],
+            "id": asked,
+            "result": {"action": "accept", "content": "us", "reason": None},
+            "by": "laptop",
+        }
+    ]
+
+    told: list[str | None] = []
+    resolve = Timeline.resolve
+
+    def telling(timeline: Timeline, request: Any, result: Any, elsewhere: Any = None) -> None:
+        told.append(elsewhere)
+        resolve(timeline, request, result, elsewhere)
+
+    monkeypatch.setattr(Timeline, "resolve", telling)
+    app = await asyncio.wait_for(replay(path), 30)
+
+    assert app.replay_agent.results == [(asked, recorded[0]["result"])]
+    assert app.replay_agent.summary() == "1 result, all as recorded"
+    # Told as the recording's front ends told it, at the replay's fixed time.
+    assert told == ["answered in laptop at 12:00:00"]

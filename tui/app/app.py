@@ -251,7 +251,9 @@ class ElicitationApp(KeyOrderApp[Any]):
         self.transcript = (
             None
             if transcript is None
-            else TranscriptWriter(transcript, agent=self.agent_name, title=self.title)
+            else TranscriptWriter(
+                transcript, agent=self.agent_name, title=self.title, front_end=front_end_name
+            )
         )
         self._detach_transcript: Callable[[], None] | None = None
         self._agent_thread: threading.Thread | None = None
@@ -536,7 +538,8 @@ class ElicitationApp(KeyOrderApp[Any]):
         self._answers_sent.discard(request.id)
         self._left_to_others.discard(request.id)
         elsewhere = by is not None and (by != self.front_end_name or not sent_here)
-        answered = Answered(by, event.at, result.action).describe() if elsewhere else None
+        told = Answered(by, event.at, result.action)
+        answered = told.describe(clock=self._time_label) if elsewhere else None
         if (timeline := self._timeline()) is not None:
             self._main_screen_news.append(lambda: timeline.resolve(request, result, answered))
         shown = self._shown
@@ -548,7 +551,7 @@ class ElicitationApp(KeyOrderApp[Any]):
             if by is not None and (elsewhere or not sending):
                 # Answered elsewhere, or here by an answer whose sending had seemed to fail.
                 here = self.front_end_name if sent_here else None
-                described = Answered(by, event.at, result.action).describe(here=here)
+                described = told.describe(here=here, clock=self._time_label)
                 label = described[0].upper() + described[1:]
             elif by is None:
                 label = _ENDED_WITHOUT_USER.get(result.reason or "", "Ended")

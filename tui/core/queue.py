@@ -57,6 +57,10 @@ class QueueEvent:
     e.g. a timeout, the asker withdrawing, a remembered rule, the policy)."""
 
 
+def _local_clock(at: float) -> str:
+    return time.strftime("%H:%M", time.localtime(at))
+
+
 @dataclass(frozen=True)
 class Answered:
     """How a request stopped waiting: which front end answered (None if none did) and when."""
@@ -67,17 +71,17 @@ class Answered:
     action: str = "accept"
     """What the front end did: `accept` (answered), `decline` or `cancel`."""
 
-    def describe(self, here: str | None = None) -> str:
-        """In words for the person: "answered in browser 1 at 14:02" (local time; "declined",
-        "cancelled" for those), or "answered here at 14:02" told to the front end named
-        `here` of its own answer."""
-        clock = time.strftime("%H:%M", time.localtime(self.at))
+    def describe(self, here: str | None = None, clock: Callable[[float], str] | None = None) -> str:
+        """In words for the person: "answered in browser 1 at 14:02" (local time, or as
+        `clock` tells it; "declined", "cancelled" for those), or "answered here at 14:02"
+        told to the front end named `here` of its own answer."""
+        when = (clock or _local_clock)(self.at)
         if self.by is None:
-            return f"it ended at {clock}"
+            return f"it ended at {when}"
         done = _DONE.get(self.action, "answered")
         if self.by == here:
-            return f"{done} here at {clock}"
-        return f"{done} in {self.by} at {clock}"
+            return f"{done} here at {when}"
+        return f"{done} in {self.by} at {when}"
 
 
 _DONE = {"accept": "answered", "decline": "declined", "cancel": "cancelled"}

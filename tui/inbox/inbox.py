@@ -80,7 +80,9 @@ class Inbox:
         self._futures: dict[str, Future[ElicitationResult]] = {}
         self._on_close: list[Callable[[], None]] = []
         self._detach = [queue.subscribe(self._observe, front_end=False)]
-        self.transcript = None if transcript is None else TranscriptWriter(transcript)
+        self.transcript = (
+            None if transcript is None else TranscriptWriter(transcript, front_end=local_front_end)
+        )
         if self.transcript is not None:
             self._detach.append(self.transcript.attach(queue))
         if attach_approvals:

@@ -82,6 +82,9 @@ class ResultRecord(_Record):
     t: float
     id: str
     result: dict[str, Any]
+    by: str | None = None
+    """The front end that gave it, when another than the one recording (an inbox's attached
+    front ends): no key of it was recorded, and a replay answers as that front end did."""
 
 
 class SessionEnd(_Record):

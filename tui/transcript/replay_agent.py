@@ -113,7 +113,11 @@ class ReplayAgent:
                 else:
                     futures[request.id] = queue.submit(request)
             elif isinstance(record, ResultRecord):
-                if record.result.get("reason") in ENDED_WITHOUT_KEYS:
+                if record.by is not None:
+                    # Answered in another front end, whose keys no transcript has: as it did.
+                    self._sleep(previous, record.t)
+                    queue.respond(record.id, _recorded(record), record.by)
+                elif record.result.get("reason") in ENDED_WITHOUT_KEYS:
                     self._sleep(previous, record.t)
                     queue.cancel(record.id, str(record.result["reason"]))
                 wait = max(self.timing.pause(record.t - previous), typing_takes.get(record.id, 0))
@@ -125,7 +129,7 @@ class ReplayAgent:
         return _as_recorded(self.transcript.returned)
 
     def summary(self) -> str:
-        checked = len(self.results)
+        checked = len(self.checked)
         results = f"{checked} result{'' if checked == 1 else 's'}"
         if self.mismatches:
             return f"{len(self.mismatches)} of {results} differ from the transcript"
@@ -173,6 +177,14 @@ class ReplayAgent:
         self.results.append((record.id, replayed))
         if replayed != record.result:
             self.mismatches.append(Mismatch(request, record.result, replayed))
+
+
+def _recorded(record: ResultRecord) -> ElicitationResult:
+    """The result `record` holds, as it was given (its secrets as masked)."""
+    result = record.result
+    return ElicitationResult(
+        action=result["action"], content=result.get("content"), reason=result.get("reason")
+    )
 
 
 def _brief(result: dict[str, Any]) -> str:

@@ -30,8 +30,10 @@ class TranscriptWriter:
     """Records one session in `path` (replaced if it exists).
 
     `attach(queue)` records every request and result the queue sees; the front end adds
-    the keys pressed in each modal with `keys()`. Every line is flushed as it is written, so
-    a crash loses nothing already answered. Safe to call from any thread.
+    the keys pressed in each modal with `keys()`. A result another front end than
+    `front_end` (the one recording the keys) gave is written with its name. Every line is
+    flushed as it is written, so a crash loses nothing already answered. Safe to call from any
+    thread.
     """
 
     def __init__(
@@ -41,8 +43,10 @@ class TranscriptWriter:
         agent: str | None = None,
         title: str | None = None,
         redactor: Redactor = REDACTOR,
+        front_end: str | None = None,
     ) -> None:
         self.path = Path(path)
+        self._front_end = front_end
         self._redactor = redactor
         self._lock = threading.Lock()
         self._file: IO[str] | None = self.path.open("w", encoding="utf-8")
@@ -59,14 +63,14 @@ class TranscriptWriter:
         """Write a queue event: the request in full, or the result with its secrets masked."""
         t = self._since_start(event.monotonic)
         scrub = self._redactor.scrub
-        line: RequestRecord | ResultRecord
         if event.type == "requested":
             line = RequestRecord(t=t, request=request_json(event.request, scrub))
+            self._write(line.model_dump_json())
         elif event.result is not None:
-            line = ResultRecord(t=t, id=event.request.id, result=result_json(event.result, scrub))
-        else:
-            return
-        self._write(line.model_dump_json())
+            by = event.answered_by if event.answered_by != self._front_end else None
+            result = result_json(event.result, scrub)
+            record = ResultRecord(t=t, id=event.request.id, result=result, by=by)
+            self._write(record.model_dump_json(exclude={"by"} if by is None else None))
 
     def keys(
         self,
