@@ -28,6 +28,7 @@ CASES: list[tuple[str, Request, list[str]]] = [
     ("secret_mismatch", PASSWORD, [*"correct-horse-1", "tab", *"correct-horse-2", "enter"]),
     ("confirmation_switched", DEPLOY, ["right"]),
     ("form_invalid_and_picked", DEPLOYMENT, ["down", "enter", "enter", *"ab", "enter"]),
+    ("form_switch_in_use", DEPLOYMENT, ["tab", "tab", "tab"]),
     ("questions_picked_and_ticked", BATCH, ["2", "tab", "1", "3"]),
     ("tool_approval_moved", EDIT, ["down", "down"]),
     ("url", SIGN_IN, ["tab"]),
