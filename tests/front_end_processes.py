@@ -275,7 +275,8 @@ class AttachedTerminal:
 class WebServer:
     """`elicit-tui web URL --port 0` in a process of its own; `link` is its first login link.
     `token_file`: it finds the inbox's token in the config folder's serve-token, else it is
-    given it in its environment. `sigint_ignored`: started with SIGINT ignored."""
+    given it in its environment. `sigint_ignored`: started with SIGINT ignored. `env` is added
+    to its environment (and so to its tabs' front ends')."""
 
     def __init__(
         self,
@@ -284,7 +285,10 @@ class WebServer:
         *,
         token_file: bool = False,
         sigint_ignored: bool = False,
+        **env: str,
     ) -> None:
+        if not token_file:
+            env["ELICIT_TUI_TOKEN"] = inbox.token
         command = [sys.executable, "-m", "tui.cli.main", "web", inbox.url, "--port", "0"]
         if sigint_ignored:
             # As a shell without job control starts a command in the background (`web &` in
@@ -295,7 +299,7 @@ class WebServer:
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             cwd=REPO,
-            env=environment(config, **({} if token_file else {"ELICIT_TUI_TOKEN": inbox.token})),
+            env=environment(config, **env),
             start_new_session=True,
         )
         self.lines: list[str] = []

@@ -411,6 +411,51 @@ def test_keys_reach_the_question_without_a_click_first(
         answered_in(page, inbox, choice, ["ArrowDown", "Enter"], "SQLite")
 
 
+def test_a_link_accepted_in_the_browser_opens_in_that_browser_not_on_the_server(
+    tmp_path: Path, inbox: HeadlessInbox
+) -> None:
+    # A browser on the machine that runs `web` (what `webbrowser` would start) writes down
+    # what it was asked to open: nothing, for a link answered in a browser tab.
+    opened_on_server = tmp_path / "opened-on-server"
+    fake_browser = tmp_path / "browser.sh"
+    fake_browser.write_text(f'#!/bin/sh\necho "$1" >> {opened_on_server}\n')
+    fake_browser.chmod(0o755)
+    server = WebServer(tmp_path / "config", inbox, BROWSER=f"{fake_browser} %s")
+    sync_api = browser_or_skip()
+    link = "https://example.com/sign-in?state=42"
+    try:
+        with sync_api.sync_playwright() as playwright:
+            # The pop-up blocker left on, as in a person's browser.
+            browser = playwright.chromium.launch(
+                executable_path=CHROMIUM,
+                args=CHROMIUM_ARGS,
+                ignore_default_args=["--disable-popup-blocking"],
+            )
+            try:
+                context = browser.new_context(viewport={"width": 1000, "height": 700})
+                context.route(link, lambda route: route.fulfill(body="signed in"))
+                page = context.new_page()
+                page.add_init_script(RECORD_FRAMES)
+                page.goto(server.link)
+                since = time.time() * 1000
+                asked = inbox.submit({"kind": "url", "message": "Sign in to go on", "url": link})
+                wait_painted(page, "Sign in to go on", since)
+                time.sleep(0.5)
+                with context.expect_page(timeout=10000) as opening:
+                    page.keyboard.press("Enter")
+                opened = opening.value
+                opened.wait_for_load_state()
+                assert opened.url == link
+                assert "signed in" in opened.inner_text("body")
+                result = inbox.result(asked, wait=10)
+            finally:
+                browser.close()
+    finally:
+        server.stop()
+    assert result == {"action": "accept", "content": True, "reason": None}
+    assert not opened_on_server.exists()
+
+
 # -- each tab's process ends with its tab, and with `web` ----------------------------------------
 
 

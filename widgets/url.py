@@ -101,11 +101,16 @@ class UrlModal(ElicitationModal[UrlRequest]):
     def content(self) -> bool:
         """Opens the link (accepting is consent to exactly that) and says whether a browser did.
 
-        When none could, the modal stays open once so the person can copy the link; accepting
-        again answers False: they agreed, and open it themselves.
+        Served to a browser (`elicit-tui web`), the link goes to that browser, the person's, to
+        open in a new tab: never to a browser on the machine that serves the page. On a
+        terminal, when no browser could be started, the modal stays open once so the person can
+        copy the link; accepting again answers False: they agreed, and open it themselves.
         """
         if self._no_browser:
             return False
+        if self.app.is_web:
+            self.app.open_url(self.request.url)
+            return True
         if open_in_browser(self.request.url):
             return True
         self._no_browser = True
