@@ -447,6 +447,7 @@ def test_a_link_accepted_in_the_browser_opens_in_that_browser_not_on_the_server(
                 opened.wait_for_load_state()
                 assert opened.url == link
                 assert "signed in" in opened.inner_text("body")
+                opener = opened.evaluate("() => window.opener === null")
                 result = inbox.result(asked, wait=10)
             finally:
                 browser.close()
@@ -454,6 +455,7 @@ def test_a_link_accepted_in_the_browser_opens_in_that_browser_not_on_the_server(
         server.stop()
     assert result == {"action": "accept", "content": True, "reason": None}
     assert not opened_on_server.exists()
+    assert opener, "the page opened could reach back to the tab (window.opener)"
 
 
 # -- each tab's process ends with its tab, and with `web` ----------------------------------------

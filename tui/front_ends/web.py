@@ -53,6 +53,7 @@ SECURITY_HEADERS = {
     "Referrer-Policy": "no-referrer",
     "X-Content-Type-Options": "nosniff",
     "X-Frame-Options": "DENY",
+    "Cross-Origin-Opener-Policy": "same-origin",
     "Content-Security-Policy": (
         "default-src 'self'; script-src 'self' 'unsafe-inline'; "
         "style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self'; "
@@ -60,7 +61,8 @@ SECURITY_HEADERS = {
     ),
 }
 """On every response: nothing cached, no address leaked to another site, never in a frame,
-nothing loaded or contacted but this server."""
+nothing loaded or contacted but this server, and a page opened from here (a link a question
+asked to open) with no hold on this one (`window.opener`)."""
 
 QUIT_GRACE = 3.0
 """Seconds a tab's front end has to quit once its tab closed (or the server stops), as any
