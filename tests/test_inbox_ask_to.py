@@ -169,6 +169,30 @@ def test_an_inbox_that_quits_mid_wait_exits_2(inbox: InboxProcess) -> None:
     assert json.loads(out)["reason"] == "closed"
 
 
+def test_kill_withdraws_the_question_and_exits_143_saying_terminated(
+    inbox: InboxProcess,
+) -> None:
+    # As `ask` without --to ends on SIGTERM; it used to end printing nothing.
+    asking = subprocess.Popen(
+        [*ASK, "--to", inbox.base, "--token", inbox.token, "text", "Name?"],
+        stdout=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        inbox.wait_pending(1)
+        asking.terminate()
+        out, _ = asking.communicate(timeout=15)
+    finally:
+        if asking.poll() is None:
+            asking.kill()
+            asking.wait(10)
+
+    assert asking.returncode == 143
+    assert json.loads(out) == {"action": "cancel", "content": None, "reason": "terminated"}
+    assert inbox.wait_pending(0) == []
+
+
 def ask_on_a_pty(inbox: InboxProcess, *arguments: str) -> pexpect.spawn:
     """`elicit-tui ask --to` the inbox on a pseudo-terminal, started as a shell starts a
     command: with Ctrl+C's signal not ignored, even where the tests run as a background job

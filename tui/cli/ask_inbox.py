@@ -5,8 +5,12 @@ Nothing is drawn here, so no terminal is needed: a hook, a CI job or a container
 
 from __future__ import annotations
 
+import signal
 import sys
-from typing import TYPE_CHECKING
+from collections.abc import Iterator
+from contextlib import contextmanager
+from types import FrameType
+from typing import TYPE_CHECKING, NoReturn
 
 from tui.core.models import ElicitationResult, Request
 
@@ -20,8 +24,9 @@ SAY_WAITING_AFTER = 0.5
 def ask_inbox(request: Request, url: str | None, token: str | None) -> ElicitationResult:
     """Ask `request` in the inbox at `url` (found as `find_inbox` does) and wait for the result.
 
-    Ctrl+C withdraws it (reason `interrupted`); an inbox that cannot be reached, or goes away,
-    gives `cancel` (reason `inbox_unreachable`), said on stderr.
+    Ctrl+C withdraws it (reason `interrupted`), and so does SIGTERM (`kill`, `timeout`; reason
+    `terminated`); an inbox that cannot be reached, or goes away, gives `cancel` (reason
+    `inbox_unreachable`), said on stderr.
     """
     from tui.inbox.remote_queue import (
         INBOX_REFUSED,
@@ -32,9 +37,12 @@ def ask_inbox(request: Request, url: str | None, token: str | None) -> Elicitati
 
     queue = RemoteQueue(url, token)
     try:
-        result = _answer(queue, request)
+        with _sigterm_raises():
+            result = _answer(queue, request)
     except KeyboardInterrupt:
         return ElicitationResult(action="cancel", reason="interrupted")
+    except _Terminated:
+        return ElicitationResult(action="cancel", reason="terminated")
     except InboxRefusedError as refused:
         print(f"elicit-tui ask: the inbox refused the request: {refused}", file=sys.stderr)
         return ElicitationResult(action="cancel", reason=INBOX_REFUSED)
@@ -76,3 +84,22 @@ def _answer(queue: RemoteQueue, request: Request) -> ElicitationResult:
         if future.cancel():
             queue.cancel(request.id)
         raise
+
+
+class _Terminated(BaseException):
+    """SIGTERM arrived while the question waited: raised as Ctrl+C raises KeyboardInterrupt."""
+
+
+@contextmanager
+def _sigterm_raises() -> Iterator[None]:
+    """While the block runs, SIGTERM raises `_Terminated` in the main thread, where `ask` waits:
+    by default it ended the process at once, with nothing printed."""
+
+    def terminate(_signal: int, _frame: FrameType | None) -> NoReturn:
+        raise _Terminated
+
+    previous = signal.signal(signal.SIGTERM, terminate)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
