@@ -103,10 +103,11 @@ def test_an_approval_says_who_which_tool_and_what_command() -> None:
     assert env["ELICIT_KIND"] == "tool_approval"
 
 
-def test_a_burst_makes_one_notification_then_one_summary() -> None:
+def test_a_burst_makes_one_notification_then_one_summary_counting_all_that_wait() -> None:
     sent: list[Notice] = []
     now = [100.0]
-    limiter = BurstLimiter(sent.append, interval=0.2, clock=lambda: now[0])
+    waiting = [12]  # the 10 of the burst, and 2 that waited before it
+    limiter = BurstLimiter(sent.append, lambda: waiting[0], interval=0.2, clock=lambda: now[0])
     for i in range(10):
         limiter.offer(Notice(title=f"q{i}", body="b", kind="text"))
     assert [n.title for n in sent] == ["q0"]
@@ -114,8 +115,8 @@ def test_a_burst_makes_one_notification_then_one_summary() -> None:
     deadline = time.monotonic() + 3
     while len(sent) < 2 and time.monotonic() < deadline:
         time.sleep(0.01)
-    assert sent[1].count == 9
-    assert sent[1].title == "9 questions waiting"
+    assert sent[1].count == 12
+    assert sent[1].title == "12 questions waiting"
     assert "q9" in sent[1].body
     now[0] += 10
     limiter.offer(Notice(title="later", body="b", kind="text"))
@@ -142,6 +143,10 @@ async def test_notify_runs_the_command_with_the_question_in_its_environment_rate
     queue = ElicitationQueue()
     app = ElicitationApp(queue, notify_command=command, input_grace=0, bell=False)
     async with app.run_test(size=(80, 24)) as pilot:
+        # Two questions wait already, seen here: no notification, but counted in the summary.
+        for i in range(2):
+            queue.submit(parse_request({"kind": "text", "message": f"Seen {i}?"}))
+        await pilot.pause(0.3)
         app.app_focus = False
         queue.submit(parse_request(APPROVAL))
         for i in range(4):
@@ -152,7 +157,7 @@ async def test_notify_runs_the_command_with_the_question_in_its_environment_rate
         await pilot.pause(0.5)
         lines = out.read_text().splitlines()
         assert lines[0] == "claude-code|claude-code wants to run Bash|tool_approval|1|Bash"
-        assert lines[1] == "deployer|4 questions waiting|secret|4|"
+        assert lines[1] == "deployer|7 questions waiting|secret|7|"
         assert len(lines) == 2
         # With focus, the person sees it: nothing runs.
         app.app_focus = True

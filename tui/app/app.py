@@ -243,7 +243,7 @@ class ElicitationApp(KeyOrderApp[Any]):
         self.ring_bell = bell_wanted() if bell is None else bell
         """Whether a question arriving rings the terminal bell."""
         self.notify_command = notify_command
-        self._notices = BurstLimiter(self._send_notice)
+        self._notices = BurstLimiter(self._send_notice, waiting=lambda: len(self.queue.pending()))
         self.agent_result: Any = None
         """What the agent returned, once it has; also the app's return value on quit."""
         self.show_keys = show_keys

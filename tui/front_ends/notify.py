@@ -50,7 +50,7 @@ class Notice:
     command: str | None = None
     request_id: str | None = None
     count: int = 1
-    """How many questions it stands for (more than 1: a burst summed up)."""
+    """1 for a question of its own; in a burst's summary, how many questions wait."""
 
     def environment(self) -> dict[str, str]:
         """The variables a `--notify` command gets (ELICIT_TITLE, ELICIT_SOURCE, ...)."""
@@ -90,9 +90,10 @@ def notice_for(request: Request) -> Notice:
 
 
 def burst_notice(latest: Notice, count: int) -> Notice:
-    """One notice for `count` questions that arrived together, `latest` the last of them."""
+    """One notice for a burst of questions, `latest` the last of them, `count` questions
+    waiting in all (those that came before the burst too)."""
     return Notice(
-        title=f"{count} questions waiting",
+        title=f"{count} question{'' if count == 1 else 's'} waiting",
         body=_one_line(f"latest: {latest.title}: {latest.body}"),
         kind=latest.kind,
         source=latest.source,
@@ -174,16 +175,20 @@ def terminal_notification(notice: Notice, environ: Mapping[str, str]) -> str | N
 
 
 class BurstLimiter:
-    """Passes the first notice at once; those within `interval` after it are counted and one
-    summary (`burst_notice`) goes to `send` when the interval ends. Thread-safe."""
+    """Passes the first notice at once; those within `interval` after it are held back, and
+    when the interval ends the last of them goes to `send` (two or more: one summary,
+    `burst_notice`, saying how many questions `waiting` counts then; none waiting, nothing).
+    Thread-safe; `waiting` is called from a timer's thread."""
 
     def __init__(
         self,
         send: Callable[[Notice], None],
+        waiting: Callable[[], int],
         interval: float = BURST_INTERVAL,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._send = send
+        self._waiting = waiting
         self._interval = interval
         self._clock = clock
         self._lock = threading.Lock()
@@ -213,8 +218,12 @@ class BurstLimiter:
             held, count = self._held, self._held_count
             self._held, self._held_count, self._timer = None, 0, None
             self._quiet_until = self._clock() + self._interval
-        if held is not None:
-            self._send(held if count == 1 else burst_notice(held, count))
+        if held is None:
+            return
+        if count == 1:
+            self._send(held)
+        elif waiting := self._waiting():
+            self._send(burst_notice(held, waiting))
 
     def close(self) -> None:
         """Drop what is held: nothing more is sent."""
