@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from front_end_processes import HeadlessInbox
 from textual.pilot import Pilot
 
 from tui import ElicitationApp, ElicitationQueue, parse_request
@@ -165,3 +166,43 @@ async def test_notify_runs_the_command_with_the_question_in_its_environment_rate
         queue.submit(parse_request({"kind": "text", "message": "Seen here?"}))
         await pilot.pause(0.5)
         assert len(out.read_text().splitlines()) == 2
+
+
+def wait_for_lines(path: Path, count: int, timeout: float = 10.0) -> list[str]:
+    deadline = time.monotonic() + timeout
+    while not path.exists() or len(path.read_text().splitlines()) < count:
+        assert time.monotonic() < deadline, f"fewer than {count} lines in {path}"
+        time.sleep(0.05)
+    return path.read_text().splitlines()
+
+
+def test_a_headless_inbox_runs_notify_for_each_question_but_those_a_rule_answers(
+    tmp_path: Path,
+) -> None:
+    # No window, so no focus: the person is away from every front end, or has none open yet.
+    out = tmp_path / "notified.txt"
+    command = f'printf "%s|%s|%s\\n" "$ELICIT_TITLE" "$ELICIT_BODY" "$ELICIT_COUNT" >> {out}'
+    inbox = HeadlessInbox(tmp_path / "config", args=("--notify", command))
+    try:
+        inbox.submit({"kind": "text", "message": "Release name?", "source": "release-bot"})
+        assert wait_for_lines(out, 1) == ["release-bot asks (text)|Release name?|1"]
+        for i in range(3):
+            inbox.submit({"kind": "text", "message": f"Question {i}?"})
+        assert wait_for_lines(out, 2)[1] == (
+            "4 questions waiting|latest: an agent asks (text): Question 2?|4"
+        )
+
+        time.sleep(2.2)  # the burst is over
+        first = inbox.submit(APPROVAL)
+        assert wait_for_lines(out, 3)[2] == (
+            'claude-code wants to run Bash|Bash(command="rm -rf build")|1'
+        )
+        answer = {"result": {"action": "accept", "content": {"scope": "session"}}, "front_end": "t"}
+        assert inbox.call("POST", f"/v1/requests/{first}/answer", answer)[0] == 200
+        # Allowed by the rule just made, at once: nobody is told.
+        again = inbox.submit({**APPROVAL, "tool_call_id": "call-2"})
+        assert inbox.result(again, wait=5) is not None
+        time.sleep(2.5)
+        assert len(out.read_text().splitlines()) == 3
+    finally:
+        inbox.stop()

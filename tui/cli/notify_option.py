@@ -11,7 +11,7 @@ def add_notify_option(parser: argparse.ArgumentParser) -> None:
         "--notify",
         metavar="COMMAND",
         help="run COMMAND (through the shell) when a question arrives while this window does "
-        "not have focus, with ELICIT_TITLE, ELICIT_BODY, ELICIT_SOURCE, ELICIT_KIND, "
+        "not have focus (serve --headless: whenever one arrives), with ELICIT_TITLE, ELICIT_BODY, ELICIT_SOURCE, ELICIT_KIND, "
         "ELICIT_TOOL, ELICIT_COMMAND, ELICIT_ID and ELICIT_COUNT in its environment; at most "
         'one every 2 s, then one summary. E.g. --notify \'notify-send "$ELICIT_TITLE" '
         '"$ELICIT_BODY"\'',

@@ -82,6 +82,7 @@ def _run(args: argparse.Namespace) -> int:
         with loading_modules():
             if args.headless:
                 from tui.inbox.headless import run_headless
+                from tui.inbox.inbox import Inbox
             else:
                 from tui.app.serve_app import ServeApp
     except ImportError as error:
@@ -112,7 +113,12 @@ def _run(args: argparse.Namespace) -> int:
     print(client_config(url, token) + (f"\n{note}" if note else ""), flush=True)
     if args.headless:
         print(f"Inbox API on {url.removesuffix('/mcp')}/v1/ (no TUI; Ctrl+C stops)", flush=True)
-        return run_headless(listener, token=token, transcript=args.transcript)
+        inbox = Inbox(ElicitationQueue(policy="wait"), transcript=args.transcript)
+        if args.notify:
+            from tui.front_ends.notify import notify_by_command
+
+            notify_by_command(inbox.queue, args.notify)
+        return run_headless(listener, inbox, token=token)
     # Calls that arrive before the app shows them wait for it instead of being cancelled.
     app = ServeApp(
         ElicitationQueue(policy="wait"),

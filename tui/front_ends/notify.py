@@ -18,10 +18,13 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from tui.core.models import Request, ToolApprovalRequest
 from tui.core.one_line import one_line
+
+if TYPE_CHECKING:
+    from tui.core.queue import ElicitationQueue, QueueEvent
 
 OscKind = Literal["9", "99", "777"]
 
@@ -256,3 +259,19 @@ def run_notify_command(command: str, notice: Notice, timeout: float = 30.0) -> N
             _log.warning("the --notify command exited with status %s", done.returncode)
 
     threading.Thread(target=run, name="elicit-notify", daemon=True).start()
+
+
+def notify_by_command(queue: ElicitationQueue, command: str) -> None:
+    """From now on, run `command` (as `run_notify_command` does) for every question `queue`
+    gets that no approval rule answered at once, a burst summed up as in a front end: for an
+    inbox with no window of its own, so no focus to wait for (`serve --headless`)."""
+    notices = BurstLimiter(
+        lambda notice: run_notify_command(command, notice), waiting=lambda: len(queue.pending())
+    )
+
+    def heard(event: QueueEvent) -> None:
+        # Subscribed after the rules: a call one of them allowed has stopped waiting already.
+        if event.type == "requested" and queue.is_pending(event.request.id):
+            notices.offer(notice_for(event.request))
+
+    queue.subscribe(heard, front_end=False)

@@ -11,11 +11,9 @@ import asyncio
 import contextlib
 import socket
 import sys
-from pathlib import Path
 
 import uvicorn
 
-from tui.core.queue import ElicitationQueue
 from tui.inbox.asgi import answer_without_delay, inbox_app
 from tui.inbox.inbox import Inbox
 
@@ -37,11 +35,9 @@ class _InboxServer(uvicorn.Server):
         await super().shutdown(sockets)
 
 
-def run_headless(
-    listener: socket.socket, *, token: str | None, transcript: Path | None = None
-) -> int:
-    """Serve the inbox on `listener` until interrupted; returns the exit status."""
-    inbox = Inbox(ElicitationQueue(policy="wait"), transcript=transcript)
+def run_headless(listener: socket.socket, inbox: Inbox, *, token: str | None) -> int:
+    """Serve `inbox` (its queue's policy `wait`) on `listener` until interrupted; returns the
+    exit status."""
     host = listener.getsockname()[0]
     answer_without_delay(listener)
     app = inbox_app(inbox, token=token, refused=_refused, host=host)
