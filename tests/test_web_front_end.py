@@ -340,13 +340,15 @@ def test_a_question_for_a_tab_in_the_background_becomes_a_browser_notification(
 
 @contextmanager
 def desktop_page() -> Iterator[Any]:
-    """A page of a headless Chromium, 1000x700, recording the frames it is sent."""
+    """A page of a headless Chromium, 1000x700, recording the frames it is sent (more pages
+    of the same browser, sharing its cookies: `page.context.new_page()`)."""
     sync_api = browser_or_skip()
     with sync_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
-            page = browser.new_page(viewport={"width": 1000, "height": 700})
-            page.add_init_script(RECORD_FRAMES)
+            context = browser.new_context(viewport={"width": 1000, "height": 700})
+            context.add_init_script(RECORD_FRAMES)
+            page = context.new_page()
             yield page
         finally:
             browser.close()
@@ -409,6 +411,26 @@ def test_keys_reach_the_question_without_a_click_first(
         page.goto(web.link)
         choice = {"kind": "choice", "message": "Which database?", "options": ["A", "SQLite"]}
         answered_in(page, inbox, choice, ["ArrowDown", "Enter"], "SQLite")
+
+
+def test_logging_in_to_a_second_web_on_this_machine_leaves_the_first_tab_logged_in(
+    tmp_path: Path, web: WebServer, inbox: HeadlessInbox
+) -> None:
+    # A browser keeps cookies per host, not per port: one cookie name for both would be one
+    # cookie, the second login's replacing the first's.
+    other = WebServer(tmp_path / "config", inbox)
+    try:
+        with desktop_page() as page:
+            page.goto(web.link)
+            wait_painted(page, "Attached to", 0)
+            second = page.context.new_page()
+            second.goto(other.link)
+            assert second.url == other.url
+            reloaded = page.reload()
+            assert reloaded is not None and reloaded.status == 200
+            wait_painted(page, "Attached to", 0)
+    finally:
+        other.stop()
 
 
 def test_a_link_accepted_in_the_browser_opens_in_that_browser_not_on_the_server(

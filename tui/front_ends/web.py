@@ -44,7 +44,9 @@ from aiohttp import web
 from textual_serve.app_service import AppService
 from textual_serve.server import Server
 
-COOKIE = "elicit_web"
+COOKIE = "elicit_web_{port}"
+"""The session cookie's name: one per port, as a browser keeps cookies per host, not per port
+(with one name, logging in to a second `web` on this machine logged the first one's tab out)."""
 LOGIN_PARAMETER = "token"
 LOCAL_NAMES = frozenset({"127.0.0.1", "localhost", "[::1]", "::1"})
 PAGE = Path(__file__).parent / "web_page"
@@ -194,6 +196,7 @@ class WebFrontEnds(Server):
         host, port = listener.getsockname()[:2]
         self.address = f"http://{f'[{host}]' if ':' in host else host}:{port}/"
         """Where the server listens: http://HOST:PORT/."""
+        self._cookie = COOKIE.format(port=port)
 
     # -- the door ---------------------------------------------------------------------
 
@@ -211,7 +214,7 @@ class WebFrontEnds(Server):
             return _refusal(403, "Requests from other sites are refused.")
         if request.method not in ("GET", "HEAD"):
             return _refusal(405, "Only the page and its websocket are served here.")
-        session = request.cookies.get(COOKIE, "")
+        session = request.cookies.get(self._cookie, "")
         logged_in = any(hmac.compare_digest(session, known) for known in self._sessions)
         if LOGIN_PARAMETER in request.query:
             if logged_in:
@@ -238,7 +241,7 @@ class WebFrontEnds(Server):
         response = _to_page()
         secure = request.secure or request.headers.get("X-Forwarded-Proto") == "https"
         response.set_cookie(
-            COOKIE, session, httponly=True, samesite="Strict", secure=secure, path="/"
+            self._cookie, session, httponly=True, samesite="Strict", secure=secure, path="/"
         )
         self._say(f"A browser logged in. The link for another one: {self.login_link()}")
         return response
