@@ -291,3 +291,29 @@ def test_a_transcript_with_no_dialog_to_record_is_refused_before_asking(
     assert (code, result) == (3, None)
     assert said == f"elicit-tui ask: --transcript records the dialog on this terminal; {why}\n"
     assert not transcript.exists()
+
+
+def test_kill_while_a_plain_question_waits_exits_143_saying_terminated(tmp_path: Path) -> None:
+    # As `ask` on a terminal ends on SIGTERM; in plain text it ended printing nothing.
+    asking = subprocess.Popen(
+        [sys.executable, "-m", "tui.cli.main", "ask", "text", "Name?", "--plain"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=REPO,
+        env=environment(tmp_path),
+        start_new_session=True,
+    )
+    try:
+        assert asking.stderr is not None
+        assert "Name?" in asking.stderr.readline()  # asked, and reading the answer
+        asking.terminate()
+        out, _ = asking.communicate(timeout=15)
+    finally:
+        if asking.poll() is None:
+            asking.kill()
+            asking.wait(10)
+
+    assert asking.returncode == 143
+    assert json.loads(out) == {"action": "cancel", "content": None, "reason": "terminated"}

@@ -21,6 +21,7 @@ from pydantic import BaseModel, SecretStr, TypeAdapter, ValidationError
 
 from tui.cli.passthrough import add_passthrough_command
 from tui.cli.plain import PlainPrompter, plain_streams, plain_wanted
+from tui.cli.sigterm import Terminated, sigterm_raises
 from tui.cli.token_option import add_token_option
 from tui.cli.transcript_option import add_transcript_option
 from tui.core.loading import loading_modules
@@ -423,10 +424,14 @@ def _ask_here(request: Request, args: argparse.Namespace) -> ElicitationResult:
 def _ask_plainly(request: Request) -> ElicitationResult:
     with plain_streams(sys.stdin, sys.stderr) as (inp, out):
         try:
-            return PlainPrompter(inp, out).ask(request)
+            with sigterm_raises():
+                return PlainPrompter(inp, out).ask(request)
         except KeyboardInterrupt:
             out.write("\n")
             return ElicitationResult(action="cancel", reason="interrupted")
+        except Terminated:
+            out.write("\n")
+            return ElicitationResult(action="cancel", reason="terminated")
 
 
 def _ask_on_terminal(

@@ -5,13 +5,10 @@ Nothing is drawn here, so no terminal is needed: a hook, a CI job or a container
 
 from __future__ import annotations
 
-import signal
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
-from types import FrameType
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING
 
+from tui.cli.sigterm import Terminated, sigterm_raises
 from tui.core.models import ElicitationResult, Request
 
 if TYPE_CHECKING:
@@ -37,11 +34,11 @@ def ask_inbox(request: Request, url: str | None, token: str | None) -> Elicitati
 
     queue = RemoteQueue(url, token)
     try:
-        with _sigterm_raises():
+        with sigterm_raises():
             result = _answer(queue, request)
     except KeyboardInterrupt:
         return ElicitationResult(action="cancel", reason="interrupted")
-    except _Terminated:
+    except Terminated:
         return ElicitationResult(action="cancel", reason="terminated")
     except InboxRefusedError as refused:
         print(f"elicit-tui ask: the inbox refused the request: {refused}", file=sys.stderr)
@@ -84,22 +81,3 @@ def _answer(queue: RemoteQueue, request: Request) -> ElicitationResult:
         if future.cancel():
             queue.cancel(request.id)
         raise
-
-
-class _Terminated(BaseException):
-    """SIGTERM arrived while the question waited: raised as Ctrl+C raises KeyboardInterrupt."""
-
-
-@contextmanager
-def _sigterm_raises() -> Iterator[None]:
-    """While the block runs, SIGTERM raises `_Terminated` in the main thread, where `ask` waits:
-    by default it ended the process at once, with nothing printed."""
-
-    def terminate(_signal: int, _frame: FrameType | None) -> NoReturn:
-        raise _Terminated
-
-    previous = signal.signal(signal.SIGTERM, terminate)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
