@@ -26,9 +26,12 @@ from tui.app.app import ElicitationApp
 from tui.app.key_player import dummy_secret
 from tui.app.messages import AgentFinished
 from tui.app.replay_app import ReplayApp
-from tui.core.models import ElicitationResult, SecretRequest
+from tui.core.models import ElicitationResult, SecretRef, SecretRequest
 from tui.core.queue import ElicitationQueue
+from tui.render.capture import capture
+from tui.render.cells import grid_text
 from tui.render.script import build_script
+from tui.secrets.keyring_store import store_secret
 from tui.secrets.memory_keyring import memory_keyring
 from tui.transcript.reader import read_transcript
 from tui.transcript.timing import Timing
@@ -396,10 +399,8 @@ def test_a_pace_that_would_play_nothing_is_refused(
     assert not (tmp_path / "out.gif").exists()
 
 
-async def test_a_session_recorded_without_a_keyring_replays_without_one(
-    no_keyring: object, tmp_path: Path
-) -> None:
-    path = tmp_path / "no-keyring.jsonl"
+async def record_without_keyring(path: Path) -> list[ElicitationResult]:
+    """Record a secret meant for the keyring, kept in memory because there is none."""
     results: list[ElicitationResult] = []
 
     def agent(queue: ElicitationQueue) -> None:
@@ -414,6 +415,14 @@ async def test_a_session_recorded_without_a_keyring_replays_without_one(
         )
         await pilot.press("enter")
         await wait_for(pilot, lambda: bool(results))
+    return results
+
+
+async def test_a_session_recorded_without_a_keyring_replays_without_one(
+    no_keyring: object, tmp_path: Path
+) -> None:
+    path = tmp_path / "no-keyring.jsonl"
+    results = await record_without_keyring(path)
     assert (results[0].action, results[0].reason) == ("accept", "keyring_unavailable")
 
     # Replayed with a keyring, the secret would be stored and differ from the recording.
@@ -422,6 +431,27 @@ async def test_a_session_recorded_without_a_keyring_replays_without_one(
 
         assert run.returncode == 0, run.stderr
         assert "1 result, all as recorded" in run.stdout
+
+
+async def test_a_render_waits_out_a_keyring_that_fails_slowly(
+    no_keyring: object, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Under load the keyring's failure came while the frame was being taken, and the render
+    # stopped on it (WorkerFailed) instead of drawing the modal saying why, as the app does.
+    path = tmp_path / "no-keyring.jsonl"
+    await record_without_keyring(path)
+
+    def slow_store(*args: Any, **kwargs: Any) -> SecretRef:
+        time.sleep(0.2)
+        return store_secret(*args, **kwargs)
+
+    monkeypatch.setattr("widgets.secret.store_secret", slow_store)
+    transcript = read_transcript(path)
+    script = build_script(transcript, FAST)
+    captured = await asyncio.to_thread(capture, transcript, script, (80, 24), "textual-dark")
+
+    assert captured.summary == "1 result, all as recorded"
+    assert any("Not saved: no usable keyring." in grid_text(grid) for grid in captured.screens)
 
 
 def slow_answer(path: Path) -> None:

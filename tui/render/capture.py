@@ -16,6 +16,7 @@ from typing import Any
 
 from textual.color import Color
 from textual.pilot import Pilot
+from textual.worker import WorkerFailed
 
 from tui.app.key_player import KeyPlayer
 from tui.app.messages import AgentFinished
@@ -186,7 +187,7 @@ async def _settled(pilot: Pilot[Any], app: RenderApp, default: tuple[RGB, RGB]) 
     same = rounds = 0
     while rounds < SETTLE_ROUNDS:
         await app.animator.wait_until_complete()
-        await app.workers.wait_for_complete()  # a secret being saved to the keyring
+        await _workers_done(app)
         await pilot.pause(0)
         steady_cursors(app)
         if not is_quiet(app):
@@ -203,6 +204,20 @@ async def _settled(pilot: Pilot[Any], app: RenderApp, default: tuple[RGB, RGB]) 
         previous = grid
     assert previous is not None
     return previous
+
+
+async def _workers_done(app: RenderApp) -> None:
+    """Wait for the app's workers to end (a secret being saved to the keyring).
+
+    A worker started with `exit_on_error=False` hands its failure to whoever started it (the
+    secret modal says why the keyring refused, and offers a way out): that is a screen to draw,
+    not a failed render. Any other worker's failure is raised."""
+    for worker in list(app.workers):
+        try:
+            await worker.wait()
+        except WorkerFailed:
+            if worker.exit_on_error:
+                raise
 
 
 def _seen(app: RenderApp, event: str) -> bool:
