@@ -80,7 +80,7 @@ def test_the_sidecar_and_redact_change_the_render_not_the_transcript(tmp_path: P
     sidecar = {
         "max_idle": 1,
         "replace": {"invoice-api": "orders-api"},
-        "chapters": {"1": {"answer": "orders-api"}, "3": {"cut": True}},
+        "chapters": {"1": {"answer": "payments-api"}, "3": {"cut": True}},
     }
     (tmp_path / "demo.jsonl.edit.json").write_text(json.dumps(sidecar))
     screens = tmp_path / "screens"
@@ -90,7 +90,7 @@ def test_the_sidecar_and_redact_change_the_render_not_the_transcript(tmp_path: P
     names = sorted(path.name for path in screens.iterdir())
     assert len(names) == 8 and not any(name.startswith("03-") for name in names)
     texts = {path.name: path.read_text() for path in screens.iterdir()}
-    assert "▊  orders-api" in texts["01-new-service.txt"]
+    assert "▊  payments-api" in texts["01-new-service.txt"]
     assert not any("invoice-api" in text or "us-east-1" in text for text in texts.values())
     assert "•••" in texts["08-where-and-how-should-it-be-deployed.txt"]
     assert transcript.read_bytes() == before
@@ -118,3 +118,22 @@ def test_keys_recorded_in_one_burst_are_each_shown_for_a_while(tmp_path: Path) -
     # Keys a person typed keep their pace: the demo's own are not held longer.
     typed = build_script(read_transcript(DEMO), Timing())
     assert typed.duration == pytest.approx(max(r.t for r in read_transcript(DEMO).records))
+
+
+def test_replaced_and_redacted_text_is_nowhere_in_the_outputs(tmp_path: Path) -> None:
+    # The last screen still said what the agent returned, and the timeline what was typed,
+    # with the real text: only the requests were rewritten.
+    edits = tmp_path / "public.edit.json"
+    edits.write_text(json.dumps({"replace": {"invoice": "orders"}}))
+    outputs = [tmp_path / "demo.svg", tmp_path / "demo.cast"]
+    done = run_cli(
+        "replay", str(DEMO), "--edits", str(edits), "--redact", "[Ff]ast[Aa][Pp][Ii]", "--show-keys",
+        "--max-pause", "1s", *(arg for path in outputs for arg in ("-o", str(path))),
+    )  # fmt: skip
+
+    assert done.returncode == 0, done.stderr
+    for path in outputs:
+        text = path.read_text(encoding="utf-8")
+        assert "invoice" not in text and "fastapi" not in text.lower(), path.name
+        assert "orders-api" in text and "orderss.example.com" in text and "•••" in text
+    assert "all as recorded" in done.stdout  # typed as hidden, answered as hidden

@@ -58,7 +58,7 @@ def add_render_options(parser: argparse.ArgumentParser | argparse._ArgumentGroup
         action="append",
         type=_pattern,
         metavar="REGEX",
-        help="replace text matching REGEX in every request with ••• before it is drawn",
+        help="replace text matching REGEX with ••• wherever it would be drawn",
     )
     parser.add_argument(
         "--max-size",

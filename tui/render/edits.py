@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +25,15 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from tui.core.models import TextRequest, parse_request
 from tui.transcript.reader import Transcript
-from tui.transcript.records import KeyPress, KeysRecord, Record, RequestRecord
+from tui.transcript.records import (
+    KeyPress,
+    KeysRecord,
+    Record,
+    RequestRecord,
+    ResultRecord,
+    SessionEnd,
+    scrubbed,
+)
 
 REDACTED = "•••"
 """What text matching `--redact` becomes on screen."""
@@ -53,7 +63,8 @@ class Edits(BaseModel):
     max_idle: float | None = Field(default=None, ge=0)
     """Shorten every longer pause to this many seconds (trims idle time)."""
     replace: dict[str, str] = Field(default_factory=dict)
-    """Text the agent showed, replaced wherever it appears in a request (fake data)."""
+    """Text replaced wherever it would be drawn: requests, typed text, answers, what the agent
+    returned (fake data)."""
     chapters: dict[int, ChapterEdit] = Field(default_factory=dict)
     """Edits by chapter number, from 1."""
 
@@ -89,8 +100,9 @@ def load_edits(path: Path) -> Edits:
 def edited_transcript(
     transcript: Transcript, edits: Edits, redact: re.Pattern[str] | None = None
 ) -> Transcript:
-    """A copy of `transcript` with the edits' answers and text replacements applied, and text
-    matching `redact` hidden. Raises `EditsError` for an answer no key sequence can type."""
+    """A copy of `transcript` with the edits' answers applied, and the text replacements and
+    `redact` applied to everything it would put on screen: requests, typed text, results and
+    what the agent returned. Raises `EditsError` for an answer no key sequence can type."""
     order = transcript.shown_order()
     for number, chapter in edits.chapters.items():
         if not 1 <= number <= len(order):
@@ -101,7 +113,20 @@ def edited_transcript(
                 f"chapter {number}: only a text question's answer can be changed, "
                 f"not a {request.kind} question's"
             )
-    answers = {
+    hide = partial(_hidden, pairs=edits.replace, redact=redact)
+    hiding = bool(edits.replace) or redact is not None
+    # A text answer with hidden text in it is typed again whole: corrections typed in it
+    # (Backspace, a word deleted) could otherwise leave a piece to be seen.
+    typed = {
+        record.id: record.result["content"]
+        for record in transcript.records
+        if isinstance(record, ResultRecord)
+        and isinstance(asked := transcript.requests.get(record.id), TextRequest)
+        and not asked.multiline
+        and isinstance(record.result.get("content"), str)
+    }
+    answers = {key: hide(text) for key, text in typed.items() if hide(text) != text}
+    answers |= {
         order[number - 1]: chapter.answer
         for number, chapter in edits.chapters.items()
         if chapter.answer is not None
@@ -109,30 +134,70 @@ def edited_transcript(
     records: list[Record] = []
     requests = dict(transcript.requests)
     for record in transcript.records:
-        if isinstance(record, RequestRecord) and (edits.replace or redact is not None):
-            data = _replaced(record.request, edits.replace, redact)
-            requests[str(data["id"])] = parse_request(data)
-            record = record.model_copy(update={"request": data})
-        elif isinstance(record, KeysRecord) and record.id in answers:
+        if isinstance(record, KeysRecord) and record.id in answers:
             record = record.model_copy(update={"keys": _typing(record.keys, answers[record.id])})
+        elif hiding:
+            record = _record_hidden(record, hide)
+            if isinstance(record, RequestRecord):
+                requests[str(record.request["id"])] = parse_request(record.request)
         records.append(record)
-    return replace(transcript, records=records, requests=requests)
+    title = hide(transcript.title) if transcript.title is not None else None
+    return replace(transcript, records=records, requests=requests, title=title)
 
 
-def _replaced(data: Any, pairs: dict[str, str], redact: re.Pattern[str] | None) -> Any:
-    """JSON data with every string's text replaced; ids and kinds kept."""
+def _record_hidden(record: Record, hide: Callable[[Any], Any]) -> Record:
+    """`record` with `hide` applied to the text it puts on screen."""
+    if isinstance(record, RequestRecord):
+        return record.model_copy(update={"request": hide(record.request)})
+    if isinstance(record, ResultRecord):
+        return record.model_copy(update={"result": hide(record.result)})
+    if isinstance(record, SessionEnd):
+        # Its keys are shown too, beside the values: "name  orders-api".
+        return record.model_copy(update={"returned": scrubbed(record.returned, hide)})
+    return record.model_copy(update={"keys": _retyped(record.keys, hide)})
+
+
+def _hidden(data: Any, pairs: dict[str, str], redact: re.Pattern[str] | None) -> Any:
+    """JSON data with every string's text replaced; ids, kinds, actions and reasons kept."""
     if isinstance(data, str):
         for old, new in pairs.items():
             data = data.replace(old, new)
         return redact.sub(REDACTED, data) if redact is not None else data
     if isinstance(data, dict):
         return {
-            key: value if key in ("id", "kind") else _replaced(value, pairs, redact)
+            key: value if key in _KEPT else _hidden(value, pairs, redact)
             for key, value in data.items()
         }
     if isinstance(data, list):
-        return [_replaced(value, pairs, redact) for value in data]
+        return [_hidden(value, pairs, redact) for value in data]
     return data
+
+
+_KEPT = ("id", "kind", "action", "reason")
+"""The fields of a request or result that are names the replay works by, not text shown."""
+
+
+def _retyped(keys: list[KeyPress], hide: Callable[[str], str]) -> list[KeyPress]:
+    """`keys` with each run of typed characters, and each paste, hidden: a run whose text
+    changes is typed again as hidden, in the time it took."""
+    out: list[KeyPress] = []
+    run: list[KeyPress] = []
+    for press in [*keys, None]:
+        if press is not None and press.char is not None and press.char.isprintable():
+            run.append(press)
+            continue
+        text = "".join(str(typed.char) for typed in run)
+        if run and (hidden := hide(text)) != text:
+            step = (run[-1].t - run[0].t) / max(len(hidden), 1)
+            out += _chars(hidden, run[0].t - step, step)
+        else:
+            out += run
+        run = []
+        if press is not None:
+            out.append(
+                press.model_copy(update={"paste": hide(press.paste)}) if press.paste else press
+            )
+    return out
 
 
 def _typing(recorded: list[KeyPress], answer: str) -> list[KeyPress]:
@@ -141,10 +206,17 @@ def _typing(recorded: list[KeyPress], answer: str) -> list[KeyPress]:
     end = recorded[-1].t if recorded else start + TYPING_SECONDS * (len(answer) + 2)
     step = min(TYPING_SECONDS, max(end - start, 0.0) / (len(answer) + 1))
     keys = [KeyPress(t=start, key="ctrl+u", char="\x15")]
-    for index, char in enumerate(answer, start=1):
-        keys.append(KeyPress(t=round(start + step * index, 3), key=_key_name(char), char=char))
+    keys += _chars(answer, start, step)
     keys.append(KeyPress(t=max(end, start + step * (len(answer) + 1)), key="enter", char="\r"))
     return keys
+
+
+def _chars(text: str, start: float, step: float) -> list[KeyPress]:
+    """The keys typing `text`, the first at `start` + `step`, one each `step` after."""
+    return [
+        KeyPress(t=round(start + step * index, 3), key=_key_name(char), char=char)
+        for index, char in enumerate(text, start=1)
+    ]
 
 
 def _key_name(char: str) -> str:
