@@ -4,6 +4,7 @@ untouched."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -71,6 +72,35 @@ def test_only_a_text_questions_answer_can_change(tmp_path: Path) -> None:
     assert "greater than 0" in str(error.value) and "Extra inputs are not permitted" in str(
         error.value
     )
+
+
+@pytest.mark.parametrize(
+    ("edits", "redact", "refusal"),
+    [
+        (
+            {"chapters": {"1": {"answer": "x"}}},
+            None,
+            "chapter 1: the question would refuse the answer as edited: the answer is 1 "
+            "characters long, less than 3",
+        ),
+        (
+            {},
+            r"invoices\.example\.com",
+            "chapter 8: the question would refuse the answer as edited: property 'domain': "
+            "'•••' is too short",
+        ),
+    ],
+    ids=["answer", "redacted"],
+)
+def test_an_answer_the_question_would_refuse_is_refused_up_front(
+    edits: dict[str, object], redact: str | None, refusal: str
+) -> None:
+    # The replay waited on it, cancelled the question as stalled and exited 0, a toast over
+    # half a minute of video.
+    pattern = re.compile(redact) if redact else None
+    with pytest.raises(EditsError) as error:
+        edited_transcript(read_transcript(DEMO), Edits.model_validate(edits), pattern)
+    assert str(error.value) == refusal
 
 
 def test_the_sidecar_and_redact_change_the_render_not_the_transcript(tmp_path: Path) -> None:

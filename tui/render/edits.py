@@ -23,7 +23,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from tui.core.models import TextRequest, parse_request
+from tui.core.models import Request, TextRequest, parse_request
 from tui.transcript.reader import Transcript
 from tui.transcript.records import (
     KeyPress,
@@ -141,8 +141,37 @@ def edited_transcript(
             if isinstance(record, RequestRecord):
                 requests[str(record.request["id"])] = parse_request(record.request)
         records.append(record)
+    _check_answers(order, requests, answers, records, transcript.records)
     title = hide(transcript.title) if transcript.title is not None else None
     return replace(transcript, records=records, requests=requests, title=title)
+
+
+def _check_answers(
+    order: list[str],
+    requests: dict[str, Request],
+    typed: dict[str, str],
+    edited: list[Record],
+    recorded: list[Record],
+) -> None:
+    """Raise `EditsError` naming the chapter if a question would refuse an answer the edits
+    changed (a typed answer, or text hidden in one): the replay would wait on it in vain."""
+    changed = {
+        after.id: after.result["content"]
+        for before, after in zip(recorded, edited, strict=True)
+        if isinstance(after, ResultRecord)
+        and after.result.get("action") == "accept"
+        and after != before
+    }
+    changed |= typed
+    for number, request_id in enumerate(order, start=1):
+        if request_id not in changed:
+            continue
+        try:
+            requests[request_id].check_content(changed[request_id])
+        except ValueError as error:
+            raise EditsError(
+                f"chapter {number}: the question would refuse the answer as edited: {error}"
+            ) from None
 
 
 def _record_hidden(record: Record, hide: Callable[[Any], Any]) -> Record:
