@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
@@ -98,10 +98,10 @@ def load_edits(path: Path) -> Edits:
 
 
 def edited_transcript(
-    transcript: Transcript, edits: Edits, redact: re.Pattern[str] | None = None
+    transcript: Transcript, edits: Edits, redact: Sequence[re.Pattern[str]] = ()
 ) -> Transcript:
     """A copy of `transcript` with the edits' answers applied, and the text replacements and
-    `redact` applied to everything it would put on screen: requests, typed text, results and
+    each of `redact` applied to everything it would put on screen: requests, typed text, results and
     what the agent returned. Raises `EditsError` for an answer no key sequence can type."""
     order = transcript.shown_order()
     for number, chapter in edits.chapters.items():
@@ -114,7 +114,7 @@ def edited_transcript(
                 f"not a {request.kind} question's"
             )
     hide = partial(_hidden, pairs=edits.replace, redact=redact)
-    hiding = bool(edits.replace) or redact is not None
+    hiding = bool(edits.replace or redact)
     # A text answer with hidden text in it is typed again whole: corrections typed in it
     # (Backspace, a word deleted) could otherwise leave a piece to be seen.
     typed = {
@@ -186,12 +186,14 @@ def _record_hidden(record: Record, hide: Callable[[Any], Any]) -> Record:
     return record.model_copy(update={"keys": _retyped(record.keys, hide)})
 
 
-def _hidden(data: Any, pairs: dict[str, str], redact: re.Pattern[str] | None) -> Any:
+def _hidden(data: Any, pairs: dict[str, str], redact: Sequence[re.Pattern[str]]) -> Any:
     """JSON data with every string's text replaced; ids, kinds, actions and reasons kept."""
     if isinstance(data, str):
         for old, new in pairs.items():
             data = data.replace(old, new)
-        return redact.sub(REDACTED, data) if redact is not None else data
+        for pattern in redact:
+            data = pattern.sub(REDACTED, data)
+        return data
     if isinstance(data, dict):
         return {
             key: value if key in _KEPT else _hidden(value, pairs, redact)

@@ -50,9 +50,8 @@ def plan_render(
         transcript = read_transcript(path)
         default = sidecar_path(path)
         edits = load_edits(edits_path or default) if edits_path or default.exists() else Edits()
-        pattern = re.compile("|".join(f"(?:{p.pattern})" for p in redact)) if redact else None
-        transcript = edited_transcript(transcript, edits, pattern)
+        transcript = edited_transcript(transcript, edits, redact or ())
     except (TranscriptError, EditsError) as error:
         raise PlanError(str(error)) from None
     script = build_script(transcript, Timing(speed, max_pause), edits)
-    return Plan(transcript, script, edits.changes_results or pattern is not None)
+    return Plan(transcript, script, edits.changes_results or bool(redact))
