@@ -17,6 +17,7 @@ import pytest
 from PIL import Image
 from recorded_session import run_cli
 from render_demo import DEMO, HAS_FFMPEG, NO_FFMPEG, Rendered, render_demo
+from rich.cells import cell_len
 from textual.app import App, ComposeResult
 from textual.widgets import Static
 
@@ -127,6 +128,26 @@ def test_the_caption_line_names_the_source_and_the_question(demo: Rendered) -> N
     first = demo.script.shown_chapters[0]
     frame = next(f for f in demo.frames if f.start >= first.start)
     assert grid_text(frame.grid).splitlines()[-1].strip() == "setup-agent: New service"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "agent: " + "新しいサービスの名前" * 6 + "…",
+        "agent: 🚀 " + "x" * 77,
+        "agent: " + "x" * 72 + "漢",
+    ],
+    ids=["cut name", "emoji", "wide at the edge"],
+)
+def test_a_caption_of_wide_characters_fits_the_screen(demo: Rendered, text: str) -> None:
+    # A cell per character: the line ran past the screen (a cast wrapped and scrolled), and
+    # a chapter name already cut with … ended in ……
+    overlays = Overlays(captions=(Cue(0.0, 5.0, text),))
+    caption = compose(demo.script, demo.render.captured, overlays)[0].grid[-1]
+    line = "".join(cell.char for cell in caption)
+    assert len(caption) == 80
+    assert cell_len(line) == 80
+    assert line.rstrip().endswith("…") and not line.rstrip().endswith("……")
 
 
 def ffprobe(path: Path, *entries: str) -> dict[str, Any]:

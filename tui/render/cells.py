@@ -56,7 +56,7 @@ def screen_grid(app: App[Any], redactor: Redactor, default: tuple[RGB, RGB]) -> 
         for segment in mask_line(line, redactor):
             if segment.control:
                 continue
-            row += _cells(segment.text, segment.style, default)
+            row += text_cells(segment.text, segment.style, default)
         row = row[:width] + [blank] * (width - len(row))
         rows.append(tuple(row))
         if len(rows) == height:
@@ -65,7 +65,9 @@ def screen_grid(app: App[Any], redactor: Redactor, default: tuple[RGB, RGB]) -> 
     return tuple(rows)
 
 
-def _cells(text: str, style: Style | None, default: tuple[RGB, RGB]) -> list[Cell]:
+def text_cells(text: str, style: Style | None, default: tuple[RGB, RGB]) -> list[Cell]:
+    """A cell per character of `text` (two for a wide one) in `style`; `default` is the
+    (foreground, background) where the style names no colour."""
     fg = _rgb(style.color if style else None, default[0])
     bg = _rgb(style.bgcolor if style else None, default[1])
     bold = bool(style and style.bold)

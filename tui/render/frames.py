@@ -6,11 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import pairwise
 
-from rich.cells import cell_len
+from rich.cells import cell_len, set_cell_size
+from rich.style import Style
 
 from tui.render.captions import Cue
 from tui.render.capture import Capture, Theme
-from tui.render.cells import Cell, Grid, Row
+from tui.render.cells import Cell, Grid, Row, text_cells
 from tui.render.script import Script
 
 KEY_SECONDS = 1.0
@@ -21,6 +22,8 @@ END_SECONDS = 1.0
 
 BADGE_WIDTH = 14
 """As the app's own key badge: wide enough for `shift+tab` or `paste •••`."""
+
+BOLD = Style(bold=True)
 
 
 @dataclass(frozen=True)
@@ -97,7 +100,7 @@ def _with_badge(grid: Grid, label: str, theme: Theme) -> Grid:
     height, width = len(grid), len(grid[0])
     left, top = max(0, width - BADGE_WIDTH - 1), max(0, height - 4)
     inner = BADGE_WIDTH - 2
-    text = label if cell_len(label) <= inner - 2 else label[: inner - 3] + "…"
+    text = _cut(label, inner - 2)
     padding = inner - cell_len(text)
     middle = " " * (padding // 2) + text + " " * (padding - padding // 2)
 
@@ -106,7 +109,7 @@ def _with_badge(grid: Grid, label: str, theme: Theme) -> Grid:
 
     lines = [
         [border("╭"), *(border("─") for _ in range(inner)), border("╮")],
-        [border("│"), *_text_cells(middle, theme), border("│")],
+        [border("│"), *text_cells(middle, BOLD, (theme.foreground, theme.surface)), border("│")],
         [border("╰"), *(border("─") for _ in range(inner)), border("╯")],
     ]
     rows = list(grid)
@@ -120,23 +123,18 @@ def _with_badge(grid: Grid, label: str, theme: Theme) -> Grid:
     return tuple(rows)
 
 
-def _text_cells(text: str, theme: Theme) -> list[Cell]:
-    cells: list[Cell] = []
-    for char in text:
-        cells.append(Cell(char, theme.foreground, theme.surface, bold=True))
-        if cell_len(char) == 2:
-            cells.append(Cell("", theme.foreground, theme.surface, bold=True))
-    return cells
-
-
 def _caption_row(text: str, width: int, theme: Theme) -> Row:
-    room = width - 2
-    if cell_len(text) > room:
-        text = text[: room - 1] + "…"
-    line = f" {text}"
-    cells = [Cell(char, theme.foreground, theme.panel) for char in line]
-    cells += [Cell(" ", theme.foreground, theme.panel)] * (width - len(cells))
-    return tuple(cells[:width])
+    colours = (theme.foreground, theme.panel)
+    cells = text_cells(f" {_cut(text, width - 2)}", None, colours)
+    cells += [Cell(" ", *colours)] * (width - len(cells))
+    return tuple(cells)
+
+
+def _cut(text: str, cells: int) -> str:
+    """`text` in at most `cells` cells (a wide character takes two), cut with … if wider."""
+    if cell_len(text) <= cells:
+        return text
+    return set_cell_size(text, cells - 1).rstrip() + "…"
 
 
 def _capped(frames: list[Frame], fps: float | None) -> list[Frame]:
