@@ -228,6 +228,43 @@ def test_captions_can_come_from_a_webvtt_file(tmp_path: Path) -> None:
         read_webvtt(tmp_path / "bad.vtt")
 
 
+@pytest.mark.parametrize(
+    ("content", "refusal"),
+    [
+        (
+            "WEBVTT\n\n00:01.000 --> 00:02.000\nLatin-1: caf\xe9\n".encode("latin-1"),
+            "is not UTF-8 text: invalid continuation byte",
+        ),
+        (
+            b"WEBVTT\n\n00:01.000 --> 00:02.000\nfine\n\n00:00:xx --> 00:00:09.000\nlost\n",
+            ":6: not a cue's times like 00:01.000 --> 00:04.500: '00:00:xx --> 00:00:09.000'",
+        ),
+        (b"WEBVTT\n\n1:2:3:4 --> 5\nweird\n", ":3: not a cue's times like"),
+        (
+            b"WEBVTT\n\n00:00:09.000 --> 00:00:01.000\nbackwards\n",
+            ":3: the cue ends before it starts: '00:00:09.000 --> 00:00:01.000'",
+        ),
+    ],
+    ids=["not UTF-8", "unparsed", "too many parts", "backwards"],
+)
+def test_a_webvtt_file_that_cannot_be_played_is_refused_naming_the_line(
+    tmp_path: Path, content: bytes, refusal: str
+) -> None:
+    # A file not in UTF-8 stopped the render with a traceback; a cue whose times did not
+    # parse was left out without a word, and one that ran backwards was taken.
+    cues = tmp_path / "cues.vtt"
+    cues.write_bytes(content)
+    with pytest.raises(CaptionsError) as error:
+        read_webvtt(cues)
+    assert str(error.value).startswith(str(cues)) and refusal in str(error.value)
+
+
+def test_webvtt_times_may_leave_out_the_hours_and_carry_cue_settings(tmp_path: Path) -> None:
+    cues = tmp_path / "cues.vtt"
+    cues.write_text("WEBVTT\n\n01:02.500 --> 1:00:00.000 align:start\nLong\n")
+    assert read_webvtt(cues) == [Cue(62.5, 3600.0, "Long")]
+
+
 @pytest.mark.skipif(not HAS_FFMPEG, reason=NO_FFMPEG)
 def test_without_ffmpeg_on_path_the_imageio_ffmpeg_binary_is_used(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch

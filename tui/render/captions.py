@@ -9,7 +9,11 @@ from pathlib import Path
 from tui.render.script import Script
 from tui.transcript.reader import Transcript
 
-_CUE_TIMES = re.compile(r"^\s*([\d:.]+)\s+-->\s+([\d:.]+)")
+_TIME = r"(?:(\d+):)?([0-5]\d):([0-5]\d)\.(\d{3})"
+"""A WebVTT timestamp: [hours:]minutes:seconds.milliseconds."""
+
+_CUE_TIMES = re.compile(rf"\s*{_TIME}[ \t]+-->[ \t]+{_TIME}(?:[ \t].*)?$")
+"""A cue's timing line; cue settings may follow the end time."""
 
 
 @dataclass(frozen=True)
@@ -36,25 +40,37 @@ def request_cues(transcript: Transcript, script: Script) -> list[Cue]:
 
 
 def read_webvtt(path: Path) -> list[Cue]:
-    """The cues of a WebVTT file (times and the cue's text joined on one line)."""
+    """The cues of a WebVTT file (times and the cue's text joined on one line).
+
+    Raises `CaptionsError` naming the line of a cue whose times do not parse or run backwards.
+    """
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except OSError as error:
         raise CaptionsError(f"cannot read {path}: {error.strerror}") from None
+    except UnicodeDecodeError as error:
+        raise CaptionsError(f"{path} is not UTF-8 text: {error.reason}") from None
     if not lines or not lines[0].startswith("WEBVTT"):
         raise CaptionsError(f"{path}:1: not a WebVTT file (it must start with WEBVTT)")
     cues: list[Cue] = []
     index = 1
     while index < len(lines):
-        match = _CUE_TIMES.match(lines[index])
-        index += 1
-        if match is None:
+        line = lines[index]
+        index += 1  # now the line's number, counted from 1
+        if "-->" not in line:  # a blank line, a cue's identifier, a NOTE
             continue
+        match = _CUE_TIMES.match(line)
+        if match is None:
+            raise CaptionsError(
+                f"{path}:{index}: not a cue's times like 00:01.000 --> 00:04.500: {line!r}"
+            )
+        start, end = _seconds(match.groups()[:4]), _seconds(match.groups()[4:])
+        if end <= start:
+            raise CaptionsError(f"{path}:{index}: the cue ends before it starts: {line!r}")
         text: list[str] = []
         while index < len(lines) and lines[index].strip():
             text.append(lines[index].strip())
             index += 1
-        start, end = (_seconds(path, index, value) for value in match.groups())
         cues.append(Cue(start, end, " ".join(text)))
     return cues
 
@@ -67,13 +83,7 @@ def webvtt_time(seconds: float) -> str:
     return f"{hours:02d}:{minutes:02d}:{millis // 1000:02d}.{millis % 1000:03d}"
 
 
-def _seconds(path: Path, line: int, value: str) -> float:
-    parts = value.split(":")
-    try:
-        numbers = [float(part) for part in parts]
-    except ValueError:
-        raise CaptionsError(f"{path}:{line}: not a WebVTT time: {value!r}") from None
-    total = 0.0
-    for number in numbers:
-        total = total * 60 + number
-    return total
+def _seconds(parts: tuple[str | None, ...]) -> float:
+    """Seconds from a `_TIME` match's hours (if any), minutes, seconds and milliseconds."""
+    hours, minutes, seconds, millis = (int(part or 0) for part in parts)
+    return hours * 3600 + minutes * 60 + seconds + millis / 1000
