@@ -387,6 +387,7 @@ def test_an_unknown_theme_is_named_before_anything_runs(recorded: Path) -> None:
         ("--max-pause", "0ms", "not a duration above 0 like 2s or 500ms: '0ms'"),
         ("--speed", "0", "not a number above 0: '0'"),
         ("--fps", "-5", "not a number above 0: '-5'"),
+        ("--max-size", "0", "not a size above 0 like 2MB or 500kB: '0'"),
     ],
 )
 def test_a_pace_that_would_play_nothing_is_refused(

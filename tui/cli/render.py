@@ -194,4 +194,7 @@ def _bytes(value: str) -> int:
     if match is None:
         raise argparse.ArgumentTypeError(f"not a size like 2MB or 500kB: {value!r}")
     scale = {"k": 1000, "kb": 1000, "m": 1_000_000, "mb": 1_000_000}.get(match.group(2) or "", 1)
-    return int(float(match.group(1)) * scale)
+    size = int(float(match.group(1)) * scale)
+    if size < 1:
+        raise argparse.ArgumentTypeError(f"not a size above 0 like 2MB or 500kB: {value!r}")
+    return size
