@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -477,6 +478,17 @@ def slow_answer(path: Path) -> None:
         {"type": "end", "t": 6.2},
     ]
     path.write_text("".join(json.dumps(record) + "\n" for record in records))
+
+
+def test_one_of_a_count_is_said_in_the_singular(tmp_path: Path) -> None:
+    path = tmp_path / "one.jsonl"
+    slow_answer(path)
+    poster, cast = tmp_path / "one.png", tmp_path / "one.cast"
+    run = run_cli("replay", str(path), "--max-pause", "100ms", "-o", str(poster), "-o", str(cast))
+
+    assert run.returncode == 0, run.stderr
+    assert f"wrote {poster} (" in run.stdout and "kB, 1 frame)" in run.stdout
+    assert re.search(r"kB, \d+ frames, 1 marker\)", run.stdout), run.stdout
 
 
 @pytest.mark.parametrize(

@@ -32,7 +32,7 @@ class Written:
     def describe(self) -> str:
         # (A file of frames says how many; one of chapters only, as the VTT beside a video,
         # says nothing of frames.)
-        parts = [_size(self.size), *([f"{self.frames} frames"] if self.frames else [])]
+        parts = [_size(self.size), *([_counted(self.frames, "frame")] if self.frames else [])]
         parts += [self.note] if self.note else []
         return f"wrote {self.path} ({', '.join(parts)})"
 
@@ -82,7 +82,7 @@ def _write(render: Render, path: Path, suffix: str) -> list[Written]:
     if suffix == ".cast":
         frames = render.frames(render.fps)
         path.write_text(cast_text(frames, chapters, render.title), encoding="utf-8")
-        return [Written(path, path.stat().st_size, len(frames), f"{len(chapters)} markers")]
+        return [Written(path, path.stat().st_size, len(frames), _counted(len(chapters), "marker"))]
     fits = None
     for fps in _fps_steps(render.fps):
         frames = render.frames(fps)
@@ -104,7 +104,7 @@ def _write(render: Render, path: Path, suffix: str) -> list[Written]:
     if suffix in (".mp4", ".webm") and vtt not in render.chapter_files:
         render.chapter_files.add(vtt)  # demo.mp4 and demo.webm share one
         vtt.write_text(webvtt_chapters(chapters), encoding="utf-8")
-        result.append(Written(vtt, vtt.stat().st_size, 0, f"{len(chapters)} chapters"))
+        result.append(Written(vtt, vtt.stat().st_size, 0, _counted(len(chapters), "chapter")))
     return result
 
 
@@ -124,6 +124,10 @@ def _fps_steps(fps: float | None) -> list[float | None]:
     if fps is None:
         return [None, *FPS_STEPS]
     return [fps, *(step for step in FPS_STEPS if step < fps)]
+
+
+def _counted(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 def _size(size: int) -> str:
