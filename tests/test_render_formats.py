@@ -169,6 +169,10 @@ def test_the_video_has_the_sessions_duration_and_its_chapters(demo: Rendered, su
     titles = [chapter["tags"]["title"] for chapter in probe["chapters"]]
     stream = probe["streams"][0]
     assert titles == [chapter.name for chapter in demo.script.shown_chapters]
+    # The first began at 0 in an MP4 (it cannot begin later), at the question in the rest.
+    starts = [float(chapter["start_time"]) for chapter in probe["chapters"]]
+    listed = read_webvtt(demo.written[".chapters.vtt"].path)
+    assert starts == [cue.start for cue in listed] and starts[0] == 0.0
     assert (stream["width"], stream["height"]) == (800, 500)
     assert within_five_percent(float(probe["format"]["duration"]), demo)
 

@@ -9,28 +9,29 @@ from tui.render.script import Chapter
 def webvtt_chapters(chapters: list[Chapter]) -> str:
     """A WebVTT chapters track: one cue per chapter, named as the chapter is."""
     lines = ["WEBVTT", ""]
-    for number, chapter in enumerate(chapters, start=1):
-        lines += [
-            str(number),
-            f"{webvtt_time(chapter.start)} --> {webvtt_time(chapter.end)}",
-            chapter.name,
-            "",
-        ]
+    for number, (start, end, name) in enumerate(_spans(chapters), start=1):
+        lines += [str(number), f"{webvtt_time(start)} --> {webvtt_time(end)}", name, ""]
     return "\n".join(lines)
 
 
 def ffmetadata(chapters: list[Chapter], title: str) -> str:
     """ffmpeg's metadata file with the title and one chapter per question, in milliseconds."""
     lines = [";FFMETADATA1", f"title={_escaped(title)}"]
-    for chapter in chapters:
+    for start, end, name in _spans(chapters):
         lines += [
             "[CHAPTER]",
             "TIMEBASE=1/1000",
-            f"START={round(chapter.start * 1000)}",
-            f"END={round(chapter.end * 1000)}",
-            f"title={_escaped(chapter.name)}",
+            f"START={round(start * 1000)}",
+            f"END={round(end * 1000)}",
+            f"title={_escaped(name)}",
         ]
     return "\n".join(lines) + "\n"
+
+
+def _spans(chapters: list[Chapter]) -> list[tuple[float, float, str]]:
+    """Each chapter's start, end and name, the first from the video's start: an MP4's chapters
+    cannot begin later, and every chapter list must agree with it."""
+    return [(0.0 if index == 0 else c.start, c.end, c.name) for index, c in enumerate(chapters)]
 
 
 def _escaped(text: str) -> str:
