@@ -155,7 +155,7 @@ def test_replaced_and_redacted_text_is_nowhere_in_the_outputs(tmp_path: Path) ->
     # with the real text: only the requests were rewritten. A pattern with its own flags
     # stopped the render (the patterns were joined into one, flags in the middle).
     edits = tmp_path / "public.edit.json"
-    edits.write_text(json.dumps({"replace": {"invoice": "orders"}}))
+    edits.write_text(json.dumps({"replace": {"invoice": "orders", "setup-agent": "build-agent"}}))
     outputs = [tmp_path / "demo.svg", tmp_path / "demo.cast"]
     done = run_cli(
         "replay", str(DEMO), "--edits", str(edits), "--redact", "(?i)fastapi", "--show-keys",
@@ -166,5 +166,6 @@ def test_replaced_and_redacted_text_is_nowhere_in_the_outputs(tmp_path: Path) ->
     for path in outputs:
         text = path.read_text(encoding="utf-8")
         assert "invoice" not in text and "fastapi" not in text.lower(), path.name
+        assert "setup-agent" not in text and "build-agent" in text, path.name
         assert "orders-api" in text and "orderss.example.com" in text and "•••" in text
     assert "all as recorded" in done.stdout  # typed as hidden, answered as hidden

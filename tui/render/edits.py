@@ -142,8 +142,8 @@ def edited_transcript(
                 requests[str(record.request["id"])] = parse_request(record.request)
         records.append(record)
     _check_answers(order, requests, answers, records, transcript.records)
-    title = hide(transcript.title) if transcript.title is not None else None
-    return replace(transcript, records=records, requests=requests, title=title)
+    title, agent = (hide(name) if name else name for name in (transcript.title, transcript.agent))
+    return replace(transcript, records=records, requests=requests, title=title, agent=agent)
 
 
 def _check_answers(
