@@ -218,8 +218,9 @@ def test_an_inline_form_shows_its_first_field_whole_and_types_into_it(tmp_path: 
     screen = pyte.Screen(80, 24)
     pyte.Stream(screen).feed(run.screen)
     lines = [line.rstrip() for line in screen.display]
-    title = next(i for i, line in enumerate(lines) if "╭─ Service name * " in line)
-    assert lines[title + 1].startswith("│ │ web ")
+    # The field in use, in its heavy border.
+    title = next(i for i, line in enumerate(lines) if "┏━ Service name * " in line)
+    assert lines[title + 1].startswith("│ ┃ web ")
     run.type("\x1b")
     code, _result = run.finish()
     assert code == 2

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import socket
 from pathlib import Path
 from typing import Any
@@ -366,10 +367,11 @@ async def test_a_required_field_keeps_its_mark_whatever_its_title() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: shown(app) is not None)
         await pilot.pause()
-        tops = [line for line in screen_text(app).splitlines() if "╭─ " in line]
+        tops = [line for line in screen_text(app).splitlines() if _FIELD_TOP.search(line)]
 
     # Cut with an ellipsis before the `*`, not the `*` cut off; both lines of a title shown.
-    assert "╭─ The fully qualified domain name under which the production serv… * ─" in tops[0]
+    # (The first field is in use: its border heavy.)
+    assert "┏━ The fully qualified domain name under which the production serv… * ━" in tops[0]
     assert "╭─ Owner ⏎ of the service * ─" in tops[1]
 
     # In a narrow pane, and as one is narrowed, cut shorter: the `*` still shows.
@@ -377,12 +379,16 @@ async def test_a_required_field_keeps_its_mark_whatever_its_title() -> None:
     async with app.run_test(size=(40, 20)) as pilot:
         await wait_for(pilot, lambda: shown(app) is not None)
         await pilot.pause()
-        narrow = [line for line in screen_text(app).splitlines() if "╭─ " in line]
+        narrow = [line for line in screen_text(app).splitlines() if _FIELD_TOP.search(line)]
         await pilot.resize_terminal(32, 20)
         await pilot.pause()
-        narrower = [line for line in screen_text(app).splitlines() if "╭─ " in line]
-    assert "╭─ The fully qualified dom… * ─" in narrow[0]
-    assert "╭─ The fully quali… * ─" in narrower[0]
+        narrower = [line for line in screen_text(app).splitlines() if _FIELD_TOP.search(line)]
+    assert "┏━ The fully qualified dom… * ━" in narrow[0]
+    assert "┏━ The fully quali… * ━" in narrower[0]
+
+
+_FIELD_TOP = re.compile("╭─ |┏━ ")
+"""The top edge of a field's box, where its title is: light, or heavy for the field in use."""
 
 
 async def test_a_tab_named_by_a_header_of_two_lines_shows_both() -> None:
