@@ -5,12 +5,13 @@ from __future__ import annotations
 import datetime
 import enum
 import importlib.util
+from collections.abc import Callable
 from typing import Any, Literal
 
 import pytest
 from pydantic import AnyUrl, BaseModel, Field, SecretStr
 
-from tui.core.models import Option
+from tui.core.models import FormRequest, Option
 from tui.core.schema import (
     FieldSpec,
     SchemaError,
@@ -218,3 +219,61 @@ def test_refused_model_names_the_field(model: type[BaseModel], message: str) -> 
     with pytest.raises(SchemaError) as caught:
         schema_from_model(model)
     assert message in str(caught.value)
+
+
+class WithCallable(BaseModel):
+    on_done: Callable[[], None]
+
+
+def test_a_field_no_json_schema_describes_is_refused_as_outside_the_subset() -> None:
+    # It was pydantic's own PydanticInvalidForJsonSchema, not the SchemaError promised.
+    with pytest.raises(SchemaError, match="model WithCallable: Cannot generate a JsonSchema"):
+        FormRequest.from_model(WithCallable, message="m")
+    with pytest.raises(TypeError, match="a form is made from a pydantic model class, not"):
+        FormRequest.from_model(int, message="m")  # type: ignore[arg-type]
+
+
+class Login(BaseModel):
+    user: str
+    token: str = Field(json_schema_extra={"format": "password"})
+
+
+def test_a_field_typed_masked_that_is_no_secret_str_is_refused() -> None:
+    """Typed masked, it came back a `str`: `to_llm_text()` and a repr showed it in clear."""
+    with pytest.raises(SchemaError) as caught:
+        FormRequest.from_model(Login, message="Login?")
+    assert str(caught.value) == (
+        "model Login: field 'token' is typed masked (a password) but is no SecretStr: declare"
+        " it SecretStr, or its value reaches the agent in clear"
+    )
+
+
+class Keyed(BaseModel):
+    user: str
+    token: SecretStr
+    pin: SecretStr | None = None
+
+
+def test_a_model_given_as_the_answer_keeps_its_secrets() -> None:
+    # Checked through its JSON form, a SecretStr became its mask, '**********'.
+    request = FormRequest.from_model(Keyed, message="Keys?")
+    answer = Keyed(user="ada", token=SecretStr("s3cret-value"), pin=SecretStr("4321"))
+
+    checked = request.check_content(answer)
+
+    assert isinstance(checked, Keyed)
+    assert checked.token.get_secret_value() == "s3cret-value"
+    assert checked.pin is not None and checked.pin.get_secret_value() == "4321"
+
+
+class Aliased(BaseModel):
+    name: str = "n"
+    replicas: int | None = Field(validation_alias="count")
+
+
+def test_an_optional_field_named_by_its_validation_alias_may_be_left_empty() -> None:
+    # The form named it "count"; left empty, it was filled in as "replicas": "Field required".
+    request = FormRequest.from_model(Aliased, message="m")
+
+    assert request.default_content() == Aliased(name="n", count=None)
+    assert request.check_content({"count": 3}) == Aliased(name="n", count=3)

@@ -18,6 +18,7 @@ from tui import (
     SecretRef,
     SecretRequest,
     TextRequest,
+    ToolApprovalRequest,
     parse_request,
 )
 
@@ -182,6 +183,18 @@ def test_an_empty_value_given_is_kept_not_replaced_by_the_label() -> None:
     assert [o.value for o in request.options] == ["", "(none)"]
     assert request.default == ""
     assert Option(label="Blue", value=None).value == "Blue"
+
+
+def test_an_option_with_a_key_it_does_not_have_is_refused() -> None:
+    # A typo ("descripton") was dropped without a word, as no request's own keys are.
+    with pytest.raises(ValidationError, match="descripton"):
+        Option.model_validate({"label": "a", "descripton": "typo"})
+
+
+def test_tool_call_arguments_from_python_that_are_no_json_are_refused() -> None:
+    # A tuple key deep in the arguments escaped as json's TypeError.
+    with pytest.raises(ValidationError, match="arguments must be JSON data"):
+        ToolApprovalRequest(tool_name="x", tool_call_id="c", arguments={"a": {(1, 2): 1}})
 
 
 def test_option_needs_a_label() -> None:

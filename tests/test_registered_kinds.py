@@ -76,6 +76,16 @@ def test_a_kind_is_registered_once_and_only_by_a_request_model() -> None:
     with pytest.raises(ValueError, match=r"package\.module:ClassName"):
         register_kind(CardRequest, modal="tui.examples.card_picker_modal.CardPickerModal")
 
+    class PlainKind(RequestBase):
+        kind: str = "plain_kind"
+
+    # Taken, it broke every refusal of `parse_request`: "needs field 'kind' to be of type
+    # Literal", not the field that was wrong.
+    with pytest.raises(ValueError, match="must declare its kind as a Literal with that default"):
+        register_kind(PlainKind)
+    with pytest.raises(ValidationError, match=r"text\.message"):
+        parse_request({"kind": "text", "message": ""})
+
 
 def test_the_content_type_and_check_content_keep_scripted_answers_to_real_cards() -> None:
     queue = ElicitationQueue()

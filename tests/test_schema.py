@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import string
 import subprocess
 import sys
@@ -512,6 +513,23 @@ def test_refused_schema_fails_the_form_request(schema: Any, message: str) -> Non
         parse_request({"kind": "form", "message": "m", "requestedSchema": schema})
     assert message in str(caught.value)
     assert "requestedSchema" in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("schema", "message"),
+    [
+        ({"required": 5}, "schema: 'required' must be a list of property names"),
+        ({"required": [["a"]]}, "schema: 'required' must be a list of property names"),
+        ({"properties": []}, "schema: 'properties' must be an object, not list"),
+        ({"properties": None}, "schema: 'properties' must be an object, not NoneType"),
+    ],
+)
+def test_a_pydantic_style_schema_of_the_wrong_shape_is_refused_as_invalid(
+    schema: dict[str, Any], message: str
+) -> None:
+    # With `$defs`, read as pydantic writes it: TypeError and AttributeError escaped.
+    with pytest.raises(pydantic.ValidationError, match=re.escape(message)):
+        FormRequest(message="m", requested_schema={"type": "object", "$defs": {}, **schema})
 
 
 def test_importing_schema_loads_neither_textual_nor_jsonschema() -> None:

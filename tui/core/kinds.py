@@ -13,7 +13,7 @@ import logging
 import os
 import threading
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import TypeVar, get_args
 
 from tui.core.request_base import RequestBase
 
@@ -54,10 +54,11 @@ def register_kind(model: type[ModelT], *, modal: str | None = None) -> type[Mode
     if not (isinstance(model, type) and issubclass(model, RequestBase)):
         raise TypeError(f"a request kind must subclass RequestBase, not {model!r}")
     field = model.model_fields.get("kind")
-    name = field.default if field is not None else None
-    if not isinstance(name, str) or not name:
+    name, literal = (field.default, get_args(field.annotation)) if field else (None, ())
+    # A Literal: `parse_request` tells kinds apart by it (a `str` broke its errors for all).
+    if not isinstance(name, str) or not name or literal != (name,):
         raise ValueError(
-            f"{model.__name__} must declare its kind with a default, "
+            f"{model.__name__} must declare its kind as a Literal with that default, "
             f'like kind: Literal["card"] = "card"'
         )
     if modal is not None and modal.count(":") != 1:

@@ -6,7 +6,7 @@ import fnmatch
 import json
 import re
 from contextvars import ContextVar
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal, Union, get_args
 
 from pydantic import (
     AliasChoices,
@@ -22,6 +22,7 @@ from pydantic import (
     field_validator,
     model_validator,
 )
+from pydantic.fields import FieldInfo
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from tui.core.kinds import kind, kind_names, register_kind, unloaded_kind_modules
@@ -311,11 +312,22 @@ class FormRequest(RequestBase):
         like pydantic's `ValidationError`) naming the model, the field and why — here, when
         the request is made, not when it is shown.
         """
+        if not (isinstance(model, type) and issubclass(model, BaseModel)):
+            raise TypeError(f"a form is made from a pydantic model class, not {model!r}")
         try:
             schema = schema_from_model(model)
         except SchemaError as error:
             raise SchemaError(f"model {model.__name__}: {error}") from None
         request = cls(message=message, requested_schema=schema, **fields)
+        masked = request.secret_fields()
+        for name, info in model.model_fields.items():
+            if _schema_name(name, info) in masked and SecretStr not in _types_of(info.annotation):
+                # typed masked, then handed over in clear: in `to_llm_text()`, a repr, a log
+                raise SchemaError(
+                    f"model {model.__name__}: field {name!r} is typed masked (a password) but"
+                    " is no SecretStr: declare it SecretStr, or its value reaches the agent"
+                    " in clear"
+                )
         request._model = model
         return request
 
@@ -338,7 +350,7 @@ class FormRequest(RequestBase):
                 key: None
                 for name, info in self._model.model_fields.items()
                 if info.is_required()
-                and (key := info.alias or name) not in asked
+                and (key := _schema_name(name, info)) not in asked
                 and key not in content
             }
             return self._model.model_validate(content | empty)
@@ -357,7 +369,11 @@ class FormRequest(RequestBase):
     def check_content(self, content: Any) -> dict[str, Any] | BaseModel:
         """Fields left out take their defaults, as fields left untouched in the form do."""
         if isinstance(content, BaseModel):
-            content = content.model_dump(mode="json", by_alias=True)
+            # JSON for the schema's checks; a SecretStr as itself, not as its mask
+            values = content.model_dump(by_alias=True)
+            content = content.model_dump(mode="json", by_alias=True) | {
+                key: value for key, value in values.items() if isinstance(value, SecretStr)
+            }
         _expect(content, dict, "a dict of field values")
         fields = self.spec.fields
         unknown = [name for name in content if name not in {f.name for f in fields}]
@@ -393,6 +409,17 @@ class FormRequest(RequestBase):
         secret = self.secret_fields()
         shown = {k: "•••" if k in secret else v for k, v in dict(content).items()}
         return ", ".join(f"{k}={v}" for k, v in shown.items()) or "(empty)"
+
+
+def _schema_name(name: str, info: FieldInfo) -> str:
+    """The name a model's field has in its schema, and so in a form's content."""
+    alias = info.validation_alias
+    return alias if isinstance(alias, str) else info.alias or name
+
+
+def _types_of(annotation: Any) -> tuple[Any, ...]:
+    """`annotation` and, for a union (`X | None`), each type in it."""
+    return (annotation, *get_args(annotation))
 
 
 class QuestionOption(BaseModel):
@@ -615,6 +642,15 @@ class ArgumentPattern(BaseModel):
 _SUMMARY_LENGTH = 120
 
 
+def _is_json(value: Any) -> bool:
+    """Whether `value` is JSON data (from Python, a dict may have other keys than strings)."""
+    try:
+        json.dumps(value, default=str)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
 def call_summary(tool_name: str, arguments: Any) -> str:
     """One line naming a tool call, like `shell(command="pytest -q")`, cut with … when long."""
     if isinstance(arguments, dict):
@@ -659,11 +695,19 @@ class ToolApprovalRequest(RequestBase):
             if isinstance(call_id, str) and call_id and "id" not in data:
                 data = {**data, "id": f"toolApproval:{call_id}"}
             name = data.get("tool_name")
-            if not data.get("summary") and isinstance(name, str) and name:
-                data = {**data, "summary": call_summary(name, data.get("arguments") or {})}
+            arguments = data.get("arguments") or {}
+            if not data.get("summary") and isinstance(name, str) and name and _is_json(arguments):
+                data = {**data, "summary": call_summary(name, arguments)}
             if "message" not in data and "summary" in data:
                 data = {**data, "message": data["summary"]}
         return data
+
+    @field_validator("arguments")
+    @classmethod
+    def _arguments_are_json(cls, value: dict[str, Any]) -> dict[str, Any]:
+        if not _is_json(value):
+            raise ValueError("arguments must be JSON data: keys strings, values JSON values")
+        return value
 
     @field_validator("summary")
     @classmethod

@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 class Option(BaseModel):
     """One entry of a choice list: what is shown, what the agent gets, and a hint."""
 
-    model_config = ConfigDict(frozen=True, defer_build=True)
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     label: str = Field(min_length=1)
     value: str = ""

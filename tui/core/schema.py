@@ -252,7 +252,13 @@ def schema_from_model(model: type[BaseModel]) -> dict[str, Any]:
     string, integer gt/lt inclusive bounds. Raises `SchemaError` naming a field outside
     the subset (nested models, dicts, lists of anything but options, unions).
     """
-    return schema_from_pydantic_json(model.model_json_schema())
+    from pydantic import PydanticUserError  # loaded with the model anyway
+
+    try:
+        generated = model.model_json_schema()
+    except PydanticUserError as error:  # a field no JSON schema can describe (a Callable)
+        raise SchemaError(error.message) from None
+    return schema_from_pydantic_json(generated)
 
 
 def uses_pydantic_json(schema: dict[str, Any]) -> bool:
@@ -274,9 +280,14 @@ def schema_from_pydantic_json(source: dict[str, Any]) -> dict[str, Any]:
         if key in _MEANINGFUL and key not in _TOP_KEYWORDS and key != "$defs":
             raise SchemaError(f"schema: keyword {key!r} is not supported{_ADVICE.get(key, '')}")
     defs: dict[str, Any] = source.get("$defs", {})
-    required = set(source.get("required", []))
+    listed, given = source.get("required", []), source.get("properties", {})
+    if not isinstance(listed, list) or not all(isinstance(name, str) for name in listed):
+        raise SchemaError("schema: 'required' must be a list of property names")
+    if not isinstance(given, dict):
+        raise SchemaError(f"schema: 'properties' must be an object, not {type(given).__name__}")
+    required = set(listed)
     properties: dict[str, Any] = {}
-    for name, prop in source.get("properties", {}).items():
+    for name, prop in given.items():
         if not isinstance(prop, dict):
             raise SchemaError(f"property {name!r}: must be an object, not {type(prop).__name__}")
         properties[name], nullable = _property_from_model(name, prop, defs)
