@@ -6,6 +6,8 @@ import re
 import string
 import subprocess
 import sys
+import time
+from datetime import datetime
 from typing import Any
 
 import jsonschema
@@ -556,7 +558,7 @@ PARSED = [
     pytest.param(
         {"type": "string", "format": "date-time"},
         "2024-02-29 10:30",
-        "2024-02-29T10:30:00",
+        datetime(2024, 2, 29, 10, 30).astimezone().isoformat(),  # with the local offset
         id="date-time normalised",
     ),
     pytest.param(
@@ -647,6 +649,20 @@ PARSE_ERRORS = [
         id="too many",
     ),
 ]
+
+
+def test_a_date_time_typed_without_an_offset_gets_the_persons_own(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # RFC 3339 needs one; without it, a strict server refused "2024-02-29T10:30:00".
+    monkeypatch.setenv("TZ", "Asia/Kolkata")
+    time.tzset()
+    try:
+        value = parse_value(_field({"type": "string", "format": "date-time"}), "2024-02-29 10:30")
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+    assert value == "2024-02-29T10:30:00+05:30"
 
 
 @pytest.mark.parametrize(("prop", "raw", "message"), PARSE_ERRORS)

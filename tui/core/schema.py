@@ -689,7 +689,9 @@ def _coerce(field: FieldSpec, raw: str | bool | list[str] | None) -> Any:
             raise ValueError("must be a number")
         return number
     if field.format == "date-time" and _is_date_time(text):
-        return datetime.fromisoformat(text).isoformat()
+        # RFC 3339, as JSON Schema's date-time is: with its offset, the person's own when
+        # none was typed (a strict server refuses a time without one, and it is ambiguous)
+        return datetime.fromisoformat(text).astimezone().isoformat()
     # plain strings are kept as typed; formatted ones lose stray spaces
     return text if field.format else raw
 
