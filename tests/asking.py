@@ -1,6 +1,10 @@
-"""For Pilot tests of the agent-harness dialogs: an agent that asks, and keys sent in a burst."""
+"""For tests of the agent-harness dialogs: an agent that asks, keys sent in a burst, and a
+command that asks, ended from outside."""
 
 from __future__ import annotations
+
+import subprocess
+from collections.abc import Callable
 
 from textual import events
 
@@ -27,3 +31,16 @@ def burst(app: ElicitationApp, *keys: str) -> None:
     for key in keys:
         character = " " if key == "space" else key if len(key) == 1 else None
         app.post_message(events.Key(key, character))
+
+
+def ended_by(process: subprocess.Popen[str], act: Callable[[], None]) -> str:
+    """Do `act` (a signal sent, an inbox stopped), then wait for `process` to end; what it
+    printed on stdout. Killed if it has not ended in 15 s: the test then fails on its status."""
+    try:
+        act()
+        out, _ = process.communicate(timeout=15)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(10)
+    return out

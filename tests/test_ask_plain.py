@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from asking import ended_by
 from test_ask_terminal import REPO, environment
 
 CANARY = "sk-CANARY-41d0-never-print-me"
@@ -305,15 +306,9 @@ def test_kill_while_a_plain_question_waits_exits_143_saying_terminated(tmp_path:
         env=environment(tmp_path),
         start_new_session=True,
     )
-    try:
-        assert asking.stderr is not None
-        assert "Name?" in asking.stderr.readline()  # asked, and reading the answer
-        asking.terminate()
-        out, _ = asking.communicate(timeout=15)
-    finally:
-        if asking.poll() is None:
-            asking.kill()
-            asking.wait(10)
+    assert asking.stderr is not None
+    assert "Name?" in asking.stderr.readline()  # asked, and reading the answer
+    out = ended_by(asking, asking.terminate)
 
     assert asking.returncode == 143
     assert json.loads(out) == {"action": "cancel", "content": None, "reason": "terminated"}

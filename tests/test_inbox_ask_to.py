@@ -12,6 +12,7 @@ from collections.abc import Iterator
 
 import pexpect
 import pytest
+from asking import ended_by
 from inbox_process import InboxProcess, running_inbox
 
 from tui.inbox.discovery import TOKEN_ENV, URL_ENV
@@ -149,21 +150,21 @@ def test_a_token_no_header_can_carry_exits_3_without_quoting_it() -> None:
     )
 
 
-def test_an_inbox_that_quits_mid_wait_exits_2(inbox: InboxProcess) -> None:
+def asking_to(inbox: InboxProcess) -> subprocess.Popen[str]:
+    """`ask --to` the inbox a text question, once the inbox holds it."""
     asking = subprocess.Popen(
         [*ASK, "--to", inbox.base, "--token", inbox.token, "text", "Name?"],
         stdout=subprocess.PIPE,
         stdin=subprocess.DEVNULL,
         text=True,
     )
-    try:
-        inbox.wait_pending(1)
-        inbox.stop()
-        out, _ = asking.communicate(timeout=15)
-    finally:
-        if asking.poll() is None:
-            asking.kill()
-            asking.wait(10)
+    inbox.wait_pending(1)
+    return asking
+
+
+def test_an_inbox_that_quits_mid_wait_exits_2(inbox: InboxProcess) -> None:
+    asking = asking_to(inbox)
+    out = ended_by(asking, inbox.stop)
 
     assert asking.returncode == 2
     assert json.loads(out)["reason"] == "closed"
@@ -173,20 +174,8 @@ def test_kill_withdraws_the_question_and_exits_143_saying_terminated(
     inbox: InboxProcess,
 ) -> None:
     # As `ask` without --to ends on SIGTERM; it used to end printing nothing.
-    asking = subprocess.Popen(
-        [*ASK, "--to", inbox.base, "--token", inbox.token, "text", "Name?"],
-        stdout=subprocess.PIPE,
-        stdin=subprocess.DEVNULL,
-        text=True,
-    )
-    try:
-        inbox.wait_pending(1)
-        asking.terminate()
-        out, _ = asking.communicate(timeout=15)
-    finally:
-        if asking.poll() is None:
-            asking.kill()
-            asking.wait(10)
+    asking = asking_to(inbox)
+    out = ended_by(asking, asking.terminate)
 
     assert asking.returncode == 143
     assert json.loads(out) == {"action": "cancel", "content": None, "reason": "terminated"}
