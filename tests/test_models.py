@@ -314,6 +314,51 @@ def test_text_equal_min_and_max_length_is_allowed() -> None:
     assert (request.min_length, request.max_length) == (4, 4)
 
 
+@pytest.mark.parametrize(
+    ("fields", "why"),
+    [
+        ({"default": "abcdef", "max_length": 2}, "the default is 6 characters long, more than 2"),
+        ({"default": "ab", "min_length": 3}, "the default is 2 characters long, less than 3"),
+        ({"default": "two\nlines"}, "the default has a line break"),
+        ({"default": "two\rlines"}, "the default has a line break"),
+    ],
+    ids=["too-long", "too-short", "line-break", "carriage-return"],
+)
+def test_a_text_default_a_person_could_not_give_is_refused(
+    fields: dict[str, Any], why: str
+) -> None:
+    error = refused({"kind": "text", "message": "Name?", **fields})
+
+    assert why in str(error)
+
+
+def test_a_text_default_may_break_lines_when_multiline_and_be_left_empty() -> None:
+    request = parse_request(
+        {"kind": "text", "message": "Notes?", "default": "two\nlines", "multiline": True}
+    )
+    empty = parse_request({"kind": "text", "message": "Name?", "default": "", "min_length": 3})
+
+    assert isinstance(request, TextRequest) and request.default == "two\nlines"
+    assert isinstance(empty, TextRequest) and empty.default_content() == ""
+
+
+@pytest.mark.parametrize(
+    ("fields", "why"),
+    [
+        ({"default": ["a", "a"]}, "the default names an option twice: ['a', 'a']"),
+        ({"default": ["a", "b"], "max_selected": 1}, "the default picks 2 options, more than 1"),
+        ({"default": ["a"], "min_selected": 2}, "the default picks 1 options, fewer than 2"),
+    ],
+    ids=["twice", "too-many", "too-few"],
+)
+def test_a_multi_choice_default_a_person_could_not_give_is_refused(
+    fields: dict[str, Any], why: str
+) -> None:
+    error = refused({"kind": "multi_choice", "message": "Pick", "options": ["a", "b"], **fields})
+
+    assert why in str(error)
+
+
 def test_multi_choice_min_above_max_selected_is_refused() -> None:
     error = refused(
         {

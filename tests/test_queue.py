@@ -727,10 +727,21 @@ def test_accept_defaults_policy_accepts_the_default_content(data: dict[str, Any]
     assert result.reason == "no_front_end"
 
 
-def test_accept_defaults_policy_cancels_a_secret() -> None:
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"kind": "secret", "message": "API key?"},
+        {"kind": "text", "message": "Name?", "min_length": 3},
+        {"kind": "multi_choice", "message": "Pick", "options": ["a", "b", "c"], "min_selected": 2},
+    ],
+    ids=["secret", "text-min_length", "multi_choice-min_selected"],
+)
+def test_accept_defaults_policy_cancels_what_has_no_default_a_person_could_give(
+    data: dict[str, Any],
+) -> None:
     queue = ElicitationQueue(policy="accept_defaults")
 
-    result = queue.ask(parse_request({"kind": "secret", "message": "API key?"}))
+    result = queue.ask(parse_request(data))
 
     assert (result.action, result.reason) == ("cancel", "no_front_end")
     assert result.content is None

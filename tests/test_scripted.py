@@ -69,6 +69,7 @@ def test_content_the_ui_could_give_is_accepted_as_is(data: dict[str, Any], conte
         ({"kind": "multi_choice", "options": ["a", "b"]}, ["a", "c"], "'c' is not one of the options"),
         ({"kind": "text", "min_length": 3}, "ab", "less than 3"),
         ({"kind": "text"}, "two\nlines", "line break"),
+        ({"kind": "text"}, "two\rlines", "line break"),
         ({"kind": "text"}, None, "must be a string, not NoneType"),
         ({"kind": "confirmation"}, "yes", "must be True or False"),
         ({"kind": "form", "requestedSchema": {"type": "object", "properties": {"n": {"type": "integer"}}}},
@@ -78,7 +79,8 @@ def test_content_the_ui_could_give_is_accepted_as_is(data: dict[str, Any], conte
         ({"kind": "form", "requestedSchema": {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}},
          {}, "property 'n': required"),
     ],
-    ids=["choice", "too-many", "not-an-option", "too-short", "line-break", "none", "not-bool",
+    ids=["choice", "too-many", "not-an-option", "too-short", "line-break", "carriage-return",
+         "none", "not-bool",
          "form-type", "form-unknown-field", "form-required"],
 )  # fmt: skip
 def test_an_answer_the_ui_could_not_give_is_refused_naming_the_request_and_why(

@@ -26,7 +26,7 @@ from pydantic.fields import FieldInfo
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from tui.core.kinds import kind, kind_names, register_kind, unloaded_kind_modules
-from tui.core.one_line import one_line
+from tui.core.one_line import has_line_break, one_line
 from tui.core.options import Option
 from tui.core.request_base import RequestBase
 from tui.core.schema import (
@@ -64,11 +64,11 @@ def _expect(content: Any, kind: type | tuple[type, ...], what: str) -> None:
         raise ValueError(f"the answer must be {what}, not {type(content).__name__} {content!r}")
 
 
-def _check_length(text: str, low: int | None, high: int | None) -> None:
+def _check_length(text: str, low: int | None, high: int | None, what: str) -> None:
     if low is not None and len(text) < low:
-        raise ValueError(f"the answer is {len(text)} characters long, less than {low}")
+        raise ValueError(f"{what} is {len(text)} characters long, less than {low}")
     if high is not None and len(text) > high:
-        raise ValueError(f"the answer is {len(text)} characters long, more than {high}")
+        raise ValueError(f"{what} is {len(text)} characters long, more than {high}")
 
 
 def _not_an_option(value: str, options: list[Option]) -> ValueError:
@@ -87,8 +87,11 @@ class TextRequest(RequestBase):
     max_length: int | None = Field(default=None, ge=1)
 
     @model_validator(mode="after")
-    def _lengths_ordered(self) -> TextRequest:
+    def _lengths_hold(self) -> TextRequest:
         _check_range(self.min_length, self.max_length, "min_length", "max_length")
+        if self.default:
+            # Accepted untouched, the default is the answer: one a person could give.
+            self._check_text(self.default, "the default")
         return self
 
     def default_content(self) -> str:
@@ -96,10 +99,14 @@ class TextRequest(RequestBase):
 
     def check_content(self, content: Any) -> str:
         _expect(content, str, "a string")
-        if not self.multiline and "\n" in content:
-            raise ValueError("the answer has a line break, which a one-line text cannot have")
-        _check_length(content, self.min_length, self.max_length)
+        self._check_text(content, "the answer")
         return str(content)
+
+    def _check_text(self, text: str, what: str) -> None:
+        """ValueError unless `text` (`what`: the answer, the default) fits the field's rules."""
+        if not self.multiline and has_line_break(text):
+            raise ValueError(f"{what} has a line break, which a one-line text cannot have")
+        _check_length(text, self.min_length, self.max_length, what)
 
 
 class ChoiceRequest(RequestBase):
@@ -153,13 +160,16 @@ class MultiChoiceRequest(RequestBase):
         return value
 
     @model_validator(mode="after")
-    def _bounds_ordered(self) -> MultiChoiceRequest:
+    def _bounds_hold(self) -> MultiChoiceRequest:
         _check_range(self.min_selected, self.max_selected, "min_selected", "max_selected")
         if self.min_selected > len(self.options):
             raise ValueError(
                 f"min_selected ({self.min_selected}) is more than the "
                 f"{len(self.options)} options offered"
             )
+        if self.default:
+            # Accepted untouched, the default is the answer: one a person could give.
+            self._check_picks(self.default, "the default")
         return self
 
     def default_content(self) -> list[str]:
@@ -167,17 +177,21 @@ class MultiChoiceRequest(RequestBase):
 
     def check_content(self, content: Any) -> list[str]:
         _expect(content, list, "a list of option values")
+        self._check_picks(content, "the answer")
+        return list(content)
+
+    def _check_picks(self, values: list[str], what: str) -> None:
+        """ValueError unless `values` (`what`: the answer, the default) could be ticked."""
         known = {o.value for o in self.options}
-        for value in content:
+        for value in values:
             if value not in known:
                 raise _not_an_option(value, self.options)
-        if len(set(content)) < len(content):
-            raise ValueError(f"the answer names an option twice: {content!r}")
-        if len(content) < self.min_selected:
-            raise ValueError(f"{len(content)} options picked, fewer than {self.min_selected}")
-        if self.max_selected is not None and len(content) > self.max_selected:
-            raise ValueError(f"{len(content)} options picked, more than {self.max_selected}")
-        return list(content)
+        if len(set(values)) < len(values):
+            raise ValueError(f"{what} names an option twice: {values!r}")
+        if len(values) < self.min_selected:
+            raise ValueError(f"{what} picks {len(values)} options, fewer than {self.min_selected}")
+        if self.max_selected is not None and len(values) > self.max_selected:
+            raise ValueError(f"{what} picks {len(values)} options, more than {self.max_selected}")
 
     def describe_content(self, content: Any) -> str:
         labels = {o.value: o.label for o in self.options}

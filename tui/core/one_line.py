@@ -13,3 +13,9 @@ def one_line(text: str, limit: int) -> str:
     lines = (" ".join(line.split()) for line in text.splitlines())
     line = LINE_BREAK.join(line for line in lines if line)
     return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
+def has_line_break(text: str) -> bool:
+    """Whether `text` breaks its line anywhere (`\\n`, `\\r` or any break `str.splitlines`
+    knows): a one-line field cannot hold it, as Textual's input keeps a paste's first line."""
+    return "".join(text.splitlines()) != text

@@ -373,9 +373,10 @@ class ElicitationQueue:
             return ElicitationResult(action="decline", reason="no_front_end")
         if self.policy == "accept_defaults":
             try:
-                return ElicitationResult(
-                    action="accept", content=request.default_content(), reason="no_front_end"
-                )
+                # Checked as any answer is: no default a person could not have given.
+                content = request.check_content(request.default_content())
             except ValueError:
                 pass
+            else:
+                return ElicitationResult(action="accept", content=content, reason="no_front_end")
         return ElicitationResult(action="cancel", reason="no_front_end")
