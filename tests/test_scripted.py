@@ -152,6 +152,37 @@ def test_a_refused_secret_is_never_quoted() -> None:
     assert CANARY not in str(form_error.value) + str(secret_error.value)
 
 
+@pytest.mark.parametrize(
+    ("fields", "answer", "why"),
+    [
+        ({"pattern": "sk-..."}, "pk-" + CANARY, "That does not look like sk-..."),
+        ({}, CANARY + "\n", "the secret has a line break"),
+    ],
+    ids=["pattern", "line-break"],
+)
+def test_a_secret_the_ui_would_refuse_is_refused_without_quoting_it(
+    fields: dict[str, Any], answer: str, why: str
+) -> None:
+    queue = ElicitationQueue()
+    ScriptedResponder(queue, {"Key?": answer})
+
+    with pytest.raises(ImpossibleAnswerError) as raised:
+        queue.ask(parse_request({"kind": "secret", "message": "Key?", **fields}))
+
+    assert why in str(raised.value)
+    assert CANARY not in str(raised.value)
+
+
+def test_a_secret_of_the_patterns_shape_is_accepted() -> None:
+    queue = ElicitationQueue()
+    ScriptedResponder(queue, {"Key?": CANARY})
+
+    result = queue.ask(parse_request({"kind": "secret", "message": "Key?", "pattern": "sk-..."}))
+
+    assert isinstance(result.content, SecretStr)
+    assert result.content.get_secret_value() == CANARY
+
+
 def test_a_result_is_returned_as_given() -> None:
     queue = ElicitationQueue()
     declined = ElicitationResult(action="decline")

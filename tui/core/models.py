@@ -243,12 +243,18 @@ class SecretRequest(RequestBase):
             return content
         _expect(content, (str, SecretStr), "a string or SecretStr")
         secret = content if isinstance(content, SecretStr) else SecretStr(content)
-        length = len(secret.get_secret_value())
-        # Only the length: the message must never carry the secret itself.
-        if self.min_length is not None and length < self.min_length:
-            raise ValueError(f"the secret is {length} characters long, less than {self.min_length}")
-        if not length:
+        value = secret.get_secret_value()
+        # Only the length and the request's own pattern: a message never carries the secret.
+        if self.min_length is not None and len(value) < self.min_length:
+            raise ValueError(
+                f"the secret is {len(value)} characters long, less than {self.min_length}"
+            )
+        if not value:
             raise ValueError("the secret is empty")
+        if has_line_break(value):
+            raise ValueError("the secret has a line break, which its one-line field cannot have")
+        if (problem := self.pattern_problem(value)) is not None:
+            raise ValueError(problem)
         return secret
 
 
