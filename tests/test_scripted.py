@@ -78,10 +78,21 @@ def test_content_the_ui_could_give_is_accepted_as_is(data: dict[str, Any], conte
          {"m": 1}, "no field 'm'"),
         ({"kind": "form", "requestedSchema": {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}},
          {}, "property 'n': required"),
+        ({"kind": "form", "requestedSchema": {"type": "object", "properties": {"n": {"type": "integer"}}}},
+         {"n": 5.0}, "property 'n': must be a whole number"),
+        ({"kind": "form", "requestedSchema": {"type": "object", "properties": {"x": {"type": "number"}}}},
+         {"x": float("nan")}, "property 'x': must be a number"),
+        ({"kind": "form", "requestedSchema": {"type": "object", "properties": {"x": {"type": "number"}}}},
+         {"x": float("inf")}, "property 'x': must be a number"),
+        ({"kind": "form", "requestedSchema": {"type": "object", "properties": {"s": {"type": "string"}}, "required": ["s"]}},
+         {"s": " "}, "property 's': required"),
+        ({"kind": "form", "requestedSchema": {"type": "object", "properties": {"s": {"type": "string"}}}},
+         {"s": "two\nlines"}, "property 's': must be one line"),
     ],
     ids=["choice", "too-many", "not-an-option", "too-short", "line-break", "carriage-return",
          "none", "not-bool",
-         "form-type", "form-unknown-field", "form-required"],
+         "form-type", "form-unknown-field", "form-required", "form-float-integer", "form-nan",
+         "form-inf", "form-blank-required", "form-line-break"],
 )  # fmt: skip
 def test_an_answer_the_ui_could_not_give_is_refused_naming_the_request_and_why(
     data: dict[str, Any], content: Any, why: str

@@ -32,6 +32,7 @@ from tui.core.request_base import RequestBase
 from tui.core.schema import (
     FormSpec,
     SchemaError,
+    check_as_typed,
     default_content,
     parse_schema,
     schema_from_model,
@@ -415,6 +416,7 @@ class FormRequest(RequestBase):
         ]
         try:
             validate_content(self.requested_schema, plain)
+            check_as_typed(self.spec, plain)
             return self.finish_content(plain)
         except ValueError as error:
             # The messages quote values; a secret's must not leave in one.

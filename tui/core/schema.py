@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Literal, cast, get_args
 from urllib.parse import urlsplit
 
 from tui.core.limits import MAX_PROPERTIES
+from tui.core.one_line import has_line_break
 from tui.core.options import Option
 
 if TYPE_CHECKING:
@@ -32,6 +33,7 @@ __all__ = [
     "SchemaError",
     "StringFormat",
     "build_content",
+    "check_as_typed",
     "default_content",
     "parse_schema",
     "parse_value",
@@ -243,6 +245,23 @@ def validate_content(schema: dict[str, Any], content: dict[str, Any]) -> None:
             problems.append(f"content: {error.message}")
     if problems:
         raise ValueError("; ".join(dict.fromkeys(problems)))
+
+
+def check_as_typed(spec: FormSpec, content: dict[str, Any]) -> None:
+    """Check content from elsewhere (a script) against what the form's fields give when typed
+    in (see `parse_value`), after `validate_content` has checked it against the schema.
+
+    Raises ValueError naming each property whose value the schema allows but no field gives:
+    a whole number written as a float (5.0), a number that is inf or NaN, text with a line
+    break (a field's default aside), a required text left blank.
+    """
+    problems = [
+        f"property {field.name!r}: {problem}"
+        for field in spec.fields
+        if field.name in content and (problem := _untypable(field, content[field.name]))
+    ]
+    if problems:
+        raise ValueError("; ".join(problems))
 
 
 def schema_from_model(model: type[BaseModel]) -> dict[str, Any]:
@@ -722,6 +741,21 @@ def _check(field: FieldSpec, value: Any) -> None:
             raise ValueError(f"pick at least {field.min_items}")
         if field.max_items is not None and len(picked) > field.max_items:
             raise ValueError(f"pick at most {field.max_items}")
+
+
+def _untypable(field: FieldSpec, value: Any) -> str | None:
+    """Why no control of `field` gives `value`, of the field's JSON type, or None if one does
+    (the messages are the form's own)."""
+    if field.type == "integer" and isinstance(value, float):
+        return "must be a whole number"
+    if field.type == "number" and not _finite(value):
+        return "must be a number"
+    if field.type == "string" and value != field.default:
+        if field.required and not value.strip():
+            return "required"
+        if has_line_break(value):
+            return "must be one line"
+    return None
 
 
 def _is_number(value: object) -> bool:
