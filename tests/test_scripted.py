@@ -548,3 +548,24 @@ def test_a_question_answered_as_the_ui_could_not_is_impossible() -> None:
     ScriptedResponder(queue, {"Which database?": "SQLite", "Which extras?": "jobs"})
     with pytest.raises(ImpossibleAnswerError, match=r"a list of answers to 'Which extras\?'"):
         queue.ask(parse_request({"kind": "questions", **BATCH}))
+
+
+def test_a_batch_of_one_question_is_answered_by_its_question() -> None:
+    queue = ElicitationQueue()
+    ScriptedResponder(queue, {"Which database?": "Postgres"})
+    batch = {"questions": BATCH["questions"][:1]}
+
+    result = queue.ask(parse_request({"kind": "questions", **batch}))
+
+    assert result.content == {"answers": {"Which database?": "Postgres"}, "notes": {}}
+
+
+def test_a_batch_of_one_question_is_still_answered_whole_by_its_message() -> None:
+    queue = ElicitationQueue()
+    whole = {"answers": {"Which database?": "SQLite"}, "notes": {"Which database?": "for now"}}
+    ScriptedResponder(queue, {"Which database?": whole})
+    batch = {"questions": BATCH["questions"][:1]}
+
+    result = queue.ask(parse_request({"kind": "questions", **batch}))
+
+    assert result.content == whole

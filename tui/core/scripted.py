@@ -57,7 +57,7 @@ class ScriptedResponder:
         key = request.message
         if key not in self.answers and isinstance(request, ToolApprovalRequest):
             key = request.tool_name
-        if key in self.answers:
+        if key in self.answers and not _answers_its_question(request, self.answers[key]):
             return self.answers[key]
         if isinstance(request, QuestionsRequest):
             texts = [q.question for q in request.questions]
@@ -74,6 +74,17 @@ class ScriptedResponder:
         raise UnscriptedRequestError(
             f"no scripted answer for message {request.message!r} (scripted: {known})"
         )
+
+
+def _answers_its_question(request: Request, answer: Answer) -> bool:
+    """Whether `answer`, found by the message of a batch whose message is one of its questions
+    (a batch of one without a message), answers that question rather than the batch: a
+    question's answer is a string or a list, a batch's never is."""
+    return (
+        isinstance(request, QuestionsRequest)
+        and isinstance(answer, str | list)
+        and any(q.question == request.message for q in request.questions)
+    )
 
 
 def _checked(request: Request, content: Any) -> Any:
