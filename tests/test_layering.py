@@ -19,6 +19,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "tui.integrations": ("tui.core", "tui.secrets", "tui.approvals", "tui.integrations"),
     "tui.mcp": ("tui.core", "tui.secrets", "tui.approvals", "tui.integrations", "tui.mcp"),
     "tui.transcript": ("tui.core", "tui.secrets", "tui.transcript"),
+    "tui.testing": ("tui.core", "tui.secrets", "tui.testing"),
     "tui.inbox": (
         "tui.core",
         "tui.secrets",
@@ -75,6 +76,7 @@ FOREIGN_BANS: dict[str, tuple[str, ...]] = {
     "tui.integrations": ("textual", "rich", "mcp", "mcp_types"),
     "tui.mcp": ("textual",),
     "tui.transcript": ("textual", "rich", "mcp", "mcp_types"),
+    "tui.testing": ("textual", "rich", "mcp", "mcp_types", "uvicorn"),
     "tui.inbox": ("textual",),
     "tui.front_ends": ("mcp", "mcp_types"),
     "widgets": ("mcp", "mcp_types", "uvicorn"),
@@ -170,7 +172,7 @@ def test_module_imports_only_what_its_layer_may(module: str) -> None:
 def test_the_package_roots_import_only_core_and_lazily_the_app() -> None:
     assert {_project(i, GRAPH) for i in GRAPH["tui"]} - {None} <= {
         name for name in GRAPH if name.startswith("tui.core")
-    } | {"tui.app.app", "tui.inbox.remote_queue"}
+    } | {"tui.app.app", "tui.inbox.remote_queue", "tui.testing.scripted"}
     assert {_project(i, GRAPH) for i in GRAPH["widgets"]} - {None} <= {
         name for name in GRAPH if name.startswith("widgets")
     }

@@ -24,8 +24,8 @@ from tui.core.models import (
     FormRequest,
     MultiChoiceRequest,
 )
-from tui.core.scripted import ScriptedResponder
 from tui.core.secret_ref import SecretRef
+from tui.testing.scripted import ScriptedResponder
 from widgets.agent_status import AgentStatus
 from widgets.base import ElicitationModal
 from widgets.checklist import Checklist

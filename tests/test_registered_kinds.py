@@ -22,9 +22,9 @@ from tui import ElicitationApp, ElicitationQueue, ElicitationResult, RequestBase
 from tui.app.replay_app import ReplayApp
 from tui.cli.plain import PlainPrompter
 from tui.core.models import parse_request
-from tui.core.scripted import ImpossibleAnswerError, ScriptedResponder
 from tui.examples.card_picker import EXAMPLE_CARDS, Card, CardRequest, ask_for_a_file
 from tui.examples.card_picker_modal import CardPickerModal
+from tui.testing.scripted import ImpossibleAnswerError, ScriptedResponder
 from tui.transcript.reader import read_transcript
 from tui.transcript.timing import Timing
 

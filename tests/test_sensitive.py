@@ -16,8 +16,8 @@ from tui.cli.ask import result_json
 from tui.cli.plain import PlainPrompter
 from tui.core.models import ElicitationResult, FormRequest, TextRequest
 from tui.core.queue import ElicitationQueue
-from tui.core.scripted import ScriptedResponder
 from tui.secrets.redaction import REDACTOR
+from tui.testing.scripted import ScriptedResponder
 from widgets.timeline import Timeline
 
 

@@ -38,9 +38,13 @@ if TYPE_CHECKING:
     from tui.core.queue import ElicitationQueue, Policy, QueueEvent
     from tui.core.request_base import RequestBase
     from tui.core.schema import SchemaError
-    from tui.core.scripted import ImpossibleAnswerError, ScriptedResponder, UnscriptedRequestError
     from tui.core.secret_ref import SecretRef
     from tui.inbox.remote_queue import RemoteQueue
+    from tui.testing.scripted import (
+        ImpossibleAnswerError,
+        ScriptedResponder,
+        UnscriptedRequestError,
+    )
 
 __all__ = [
     "KEYRING_UNAVAILABLE",
@@ -85,9 +89,9 @@ _HOMES = {
     # the built-in kinds register first, so a program's kind can never take one's name
     "register_kind": "tui.core.models",
     "SchemaError": "tui.core.schema",
-    "ImpossibleAnswerError": "tui.core.scripted",
-    "ScriptedResponder": "tui.core.scripted",
-    "UnscriptedRequestError": "tui.core.scripted",
+    "ImpossibleAnswerError": "tui.testing.scripted",
+    "ScriptedResponder": "tui.testing.scripted",
+    "UnscriptedRequestError": "tui.testing.scripted",
     "SecretRef": "tui.core.secret_ref",
     "RemoteQueue": "tui.inbox.remote_queue",
 }

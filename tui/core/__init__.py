@@ -1,1 +1,1 @@
-"""What an agent process imports: request models, the schema subset, the queue, the scripted responder; imports nothing of tui outside tui.core, never Textual or mcp."""
+"""What an agent process imports: request models, the schema subset, the queue; imports nothing of tui outside tui.core, never Textual or mcp."""
