@@ -6,14 +6,18 @@ import threading
 from typing import Any
 
 import pytest
+from keyring.backends import fail
+from keyring_backends import MemoryKeyring
 from pydantic import BaseModel, Field, SecretStr
 
 from tui import (
+    KEYRING_UNAVAILABLE,
     ElicitationQueue,
     ElicitationResult,
     ImpossibleAnswerError,
     Request,
     ScriptedResponder,
+    SecretRef,
     UnscriptedRequestError,
     parse_request,
 )
@@ -192,6 +196,51 @@ def test_a_secret_of_the_patterns_shape_is_accepted() -> None:
 
     assert isinstance(result.content, SecretStr)
     assert result.content.get_secret_value() == CANARY
+
+
+STORED_KEY = {"kind": "secret", "message": "Key?", "store": {"service": "app", "username": "key"}}
+
+
+def test_a_secret_to_store_is_stored_in_the_keyring_and_answered_with_its_reference(
+    isolated_keyring: MemoryKeyring,
+) -> None:
+    queue = ElicitationQueue()
+    ScriptedResponder(queue, {"Key?": CANARY})
+
+    result = queue.ask(parse_request(STORED_KEY))
+
+    assert result.content == SecretRef(service="app", username="key")
+    assert result.content.get().get_secret_value() == CANARY
+    assert isolated_keyring.entries == {("app", "key"): CANARY}
+    assert CANARY not in result.to_llm_text()
+
+
+def test_a_secret_the_person_chose_to_keep_in_memory_is_not_stored(
+    isolated_keyring: MemoryKeyring,
+) -> None:
+    queue = ElicitationQueue()
+    kept = ElicitationResult(action="accept", content=CANARY, reason=KEYRING_UNAVAILABLE)
+    ScriptedResponder(queue, {"Key?": kept})
+
+    result = queue.ask(parse_request(STORED_KEY))
+
+    assert isinstance(result.content, SecretStr)
+    assert result.content.get_secret_value() == CANARY
+    assert isolated_keyring.entries == {}
+
+
+def test_a_secret_to_store_without_a_keyring_asks_for_the_persons_choice(
+    no_keyring: fail.Keyring,
+) -> None:
+    queue = ElicitationQueue()
+    ScriptedResponder(queue, {"Key?": CANARY})
+
+    with pytest.raises(ImpossibleAnswerError) as raised:
+        queue.ask(parse_request(STORED_KEY))
+
+    assert "Could not store keyring entry app/key" in str(raised.value)
+    assert f"reason='{KEYRING_UNAVAILABLE}'" in str(raised.value)
+    assert CANARY not in str(raised.value)
 
 
 def test_a_result_is_returned_as_given() -> None:

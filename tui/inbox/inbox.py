@@ -16,8 +16,6 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 
-from pydantic import SecretStr
-
 from tui.approvals.rules import ApprovalPolicy
 from tui.core.limits import check_size
 from tui.core.models import (
@@ -146,21 +144,12 @@ class Inbox:
         """`result` with a secret meant for the keyring stored there and replaced by its
         reference (`cancel`/`keyring_unavailable` if the keyring refuses it). Blocks on the
         keyring: call it off the event loop, and only while the request waits."""
-        content = result.content
-        if not (
-            isinstance(request, SecretRequest)
-            and request.store is not None
-            and result.accepted
-            and isinstance(content, SecretStr)
-        ):
-            return result
-        from tui.secrets.keyring_store import KeyringError, store_secret
+        from tui.secrets.keyring_store import KeyringError, with_secret_stored
 
         try:
-            reference = store_secret(request.store, content, replace=True)
+            return with_secret_stored(request, result)
         except KeyringError:
             return ElicitationResult(action="cancel", reason=KEYRING_UNAVAILABLE)
-        return ElicitationResult(action="accept", content=reference, reason=result.reason)
 
     def waiting(self, request_id: str) -> Request | None:
         """The request with this id if it waits for an answer, else None."""

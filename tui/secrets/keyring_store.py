@@ -12,7 +12,13 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
 from tui.core.config_folder import config_folder
 from tui.core.json_file import JsonFileError, locked, read_model, write_model
-from tui.core.models import KeyringTarget
+from tui.core.models import (
+    KEYRING_UNAVAILABLE,
+    ElicitationResult,
+    KeyringTarget,
+    Request,
+    SecretRequest,
+)
 from tui.core.secret_ref import SecretRef
 from tui.secrets.redaction import Redactor
 
@@ -141,6 +147,25 @@ def store_secret(target: KeyringTarget, value: SecretStr, *, replace: bool = Fal
     except KeyringError as index_failure:
         _log.warning("Stored keyring entry %s/%s, but %s", service, username, index_failure)
     return SecretRef(service=service, username=username)
+
+
+def with_secret_stored(request: Request, result: ElicitationResult) -> ElicitationResult:
+    """`result` with a secret meant for the keyring stored there and replaced by its reference,
+    as accepting it in the app gives; any other result as it is (also a secret the person chose
+    to keep in memory, reason `keyring_unavailable`). An entry of that name is replaced: the
+    answer is given. Raises `KeyringError` when the keyring refuses it. Blocks on the keyring.
+    """
+    content = result.content
+    if not (
+        isinstance(request, SecretRequest)
+        and request.store is not None
+        and result.accepted
+        and isinstance(content, SecretStr)
+        and result.reason != KEYRING_UNAVAILABLE
+    ):
+        return result
+    reference = store_secret(request.store, content, replace=True)
+    return ElicitationResult(action="accept", content=reference, reason=result.reason)
 
 
 def list_stored() -> list[StoredEntry]:

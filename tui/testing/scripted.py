@@ -5,8 +5,15 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from tui.core.models import ElicitationResult, QuestionsRequest, Request, ToolApprovalRequest
+from tui.core.models import (
+    KEYRING_UNAVAILABLE,
+    ElicitationResult,
+    QuestionsRequest,
+    Request,
+    ToolApprovalRequest,
+)
 from tui.core.queue import ElicitationQueue, QueueEvent
+from tui.secrets.keyring_store import KeyringError, with_secret_stored
 
 Answer = ElicitationResult | Callable[[Request], ElicitationResult] | Any
 """A result, a function of the request giving one, or plain content (accepted)."""
@@ -26,11 +33,13 @@ class ScriptedResponder:
 
     A request is looked up by its message; a tool approval also by its tool name, so
     `{"shell": {"scope": "session"}}` answers every approval of `shell`; a batch of questions
-    also question by question, each by its own text (`{"Which database?": "SQLite", ...}`). An accepted answer is
-    checked against its request and typed as the UI types it (a form made from a model gives
-    a model instance; fields left out take their defaults). An unknown message makes the
-    agent's `ask()` raise `UnscriptedRequestError` naming it; an answer the UI could not give,
-    `ImpossibleAnswerError` saying why.
+    also question by question, each by its own text (`{"Which database?": "SQLite", ...}`).
+    An accepted answer is checked against its request and typed as the UI types it (a form
+    made from a model gives a model instance; fields left out take their defaults; a secret
+    to store goes to the keyring, replacing an entry of that name, and is answered with its
+    `SecretRef`). An unknown message makes the agent's `ask()` raise `UnscriptedRequestError`
+    naming it; an answer the UI could not give, `ImpossibleAnswerError` saying why (also a
+    secret to store where the keyring refuses it: script the person's choice then).
     """
 
     def __init__(self, queue: ElicitationQueue, answers: Mapping[str, Answer]) -> None:
@@ -51,6 +60,7 @@ class ScriptedResponder:
             answer = ElicitationResult(action="accept", content=answer)
         if answer.action == "accept":
             answer = answer.model_copy(update={"content": _checked(request, answer.content)})
+            answer = _stored(request, answer)
         self._queue.respond(request.id, answer)
 
     def _answer_for(self, request: Request) -> Answer:
@@ -92,7 +102,24 @@ def _checked(request: Request, content: Any) -> Any:
         return request.check_content(content)
     except Exception as error:  # a kind's own check may raise anything (a KeyError): refused
         why = str(error) if isinstance(error, ValueError) else f"{type(error).__name__}: {error}"
-        raise ImpossibleAnswerError(
-            f"the scripted answer to {request.kind} request {request.message!r} "
-            f"(id {request.id}) is not one the UI could give: {why}"
+        raise _impossible(request, why) from None
+
+
+def _stored(request: Request, result: ElicitationResult) -> ElicitationResult:
+    try:
+        return with_secret_stored(request, result)
+    except KeyringError as error:
+        # Where the keyring refuses, the app has the person choose; a plain answer does not.
+        raise _impossible(
+            request,
+            f"{error} A person would choose to keep it in memory or to cancel: script that as "
+            f"ElicitationResult(action='accept', content=..., reason='{KEYRING_UNAVAILABLE}') "
+            f"or (action='cancel', reason='{KEYRING_UNAVAILABLE}').",
         ) from None
+
+
+def _impossible(request: Request, why: str) -> ImpossibleAnswerError:
+    return ImpossibleAnswerError(
+        f"the scripted answer to {request.kind} request {request.message!r} "
+        f"(id {request.id}) is not one the UI could give: {why}"
+    )
