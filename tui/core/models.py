@@ -168,9 +168,10 @@ class MultiChoiceRequest(RequestBase):
                 f"min_selected ({self.min_selected}) is more than the "
                 f"{len(self.options)} options offered"
             )
-        if self.default:
-            # Accepted untouched, the default is the answer: one a person could give.
-            self._check_picks(self.default, "the default")
+        if len(set(self.default or ())) < len(self.default or ()):
+            # Ticked first, fewer or more than the bounds is a start the person goes on from;
+            # an option named twice is no state a checklist can show.
+            raise ValueError(f"the default names an option twice: {self.default!r}")
         return self
 
     def default_content(self) -> list[str]:
