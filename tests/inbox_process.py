@@ -62,10 +62,10 @@ class InboxProcess:
             )
             return response
 
-    def stop(self) -> int:
-        """Interrupt the inbox (as Ctrl+C does) and return its exit status."""
+    def stop(self, stop: signal.Signals = signal.SIGINT) -> int:
+        """Interrupt the inbox (as Ctrl+C does, or with `stop`) and return its exit status."""
         if self.process.poll() is None:
-            self.process.send_signal(signal.SIGINT)
+            self.process.send_signal(stop)
         try:
             status = self.process.wait(timeout=15)
             if self.process.stdout is not None:

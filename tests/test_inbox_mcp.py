@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import signal
 from collections.abc import Iterator
 from typing import Any
 
@@ -20,12 +21,16 @@ def inbox() -> Iterator[InboxProcess]:
         yield running
 
 
-async def call(inbox: InboxProcess, arguments: dict[str, Any]) -> CallToolResult:
+async def call(
+    inbox: InboxProcess, arguments: dict[str, Any], mode: str = "auto"
+) -> CallToolResult:
     info = Implementation(name="claude-code", version="1")
     async with (
         httpx2.AsyncClient(headers=inbox.headers, timeout=httpx2.Timeout(30)) as http,
         Client(
-            streamable_http_client(inbox.base + "/mcp", http_client=http), client_info=info
+            streamable_http_client(inbox.base + "/mcp", http_client=http),
+            client_info=info,
+            mode=mode,
         ) as client,
     ):
         return await client.call_tool("elicit", arguments)
@@ -121,3 +126,20 @@ async def test_a_secret_without_a_keyring_entry_is_refused(inbox: InboxProcess) 
         result.content[0].text  # type: ignore[union-attr]
     )
     assert inbox.pending() == []
+
+
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+async def test_stopping_the_inbox_answers_agents_on_both_protocols_closed(
+    inbox: InboxProcess, stop: signal.Signals
+) -> None:
+    # The 2025-11-25 call got "SSE stream ended without a response": the stop signal ended
+    # its response stream before its answer (and the client's next request) went out.
+    question = {"kind": "text", "message": "Name?"}
+    calls = [asyncio.create_task(call(inbox, question, mode)) for mode in ("legacy", "2026-07-28")]
+    await asyncio.to_thread(inbox.wait_pending, 2)
+    await asyncio.to_thread(inbox.stop, stop)
+    results = await asyncio.gather(*calls)
+
+    closed = {"action": "cancel", "content": None, "reason": "closed"}
+    assert [result.structured_content for result in results] == [closed, closed]
+    assert "ERROR" not in inbox.output

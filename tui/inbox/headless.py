@@ -11,28 +11,89 @@ import asyncio
 import contextlib
 import socket
 import sys
+from types import FrameType
 
 import uvicorn
 
 from tui.inbox.asgi import answer_without_delay, inbox_app
 from tui.inbox.inbox import Inbox
+from tui.mcp.auth import ASGIApp, Receive, Scope, Send
 
 SHUTDOWN_GRACE = 1
 """Seconds the server gives open streams to finish once the inbox closed."""
 
+QUIET = 0.2
+"""Seconds without a POST after which the agents answered `closed` are taken to be done: one
+may ask again at once (the Python SDK lists the tools to check the result of a call)."""
+
+
+class _Posts:
+    """An ASGI app that counts the POST requests in flight to `app` (every MCP call is one)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+        self._started = 0
+        self._count = 0
+        self._none = asyncio.Event()
+        self._none.set()
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] != "POST":
+            await self.app(scope, receive, send)
+            return
+        self._started += 1
+        self._count += 1
+        self._none.clear()
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            self._count -= 1
+            if not self._count:
+                self._none.set()
+
+    async def quiet(self, period: float) -> None:
+        """Return once no POST request has been in flight for `period` seconds."""
+        while True:
+            await self._none.wait()
+            started = self._started
+            await asyncio.sleep(period)
+            if self._started == started:
+                return
+
 
 class _InboxServer(uvicorn.Server):
-    """A uvicorn server that closes the inbox first, so every waiting asker hears `closed`."""
+    """A uvicorn server that answers every waiting asker `closed` before it hears of Ctrl+C.
 
-    def __init__(self, config: uvicorn.Config, inbox: Inbox) -> None:
+    uvicorn's handler of Ctrl+C and SIGTERM also ends every SSE stream at once (sse_starlette
+    patches it in), and a 2025-11-25 call is answered on the SSE stream of its POST, so the
+    inbox closes first, and the signal reaches uvicorn once the agents it answered have been
+    quiet for a moment.
+    """
+
+    def __init__(self, config: uvicorn.Config, inbox: Inbox, posts: _Posts) -> None:
         super().__init__(config)
         self.inbox = inbox
+        self._posts = posts
+        self._stopping = False
+        self._closing: asyncio.Task[None] | None = None
 
-    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        if self._stopping:
+            super().handle_exit(sig, frame)  # a second Ctrl+C stops at once
+            return
+        self._stopping = True
+        # A signal handler runs in the loop's thread between two of its steps: close in the loop.
+        asyncio.get_running_loop().call_soon_threadsafe(self._close, sig)
+
+    def _close(self, sig: int) -> None:
+        self._closing = asyncio.create_task(self._close_then_exit(sig))
+
+    async def _close_then_exit(self, sig: int) -> None:
         self.inbox.close()
-        # One turn of the loop: the answered long polls write their responses.
-        await asyncio.sleep(0.05)
-        await super().shutdown(sockets)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._posts.quiet(QUIET), SHUTDOWN_GRACE)
+        if not self.should_exit:
+            super().handle_exit(sig, None)
 
 
 def run_headless(listener: socket.socket, inbox: Inbox, *, token: str | None) -> int:
@@ -40,9 +101,9 @@ def run_headless(listener: socket.socket, inbox: Inbox, *, token: str | None) ->
     exit status."""
     host = listener.getsockname()[0]
     answer_without_delay(listener)
-    app = inbox_app(inbox, token=token, refused=_refused, host=host)
+    posts = _Posts(inbox_app(inbox, token=token, refused=_refused, host=host))
     config = uvicorn.Config(
-        app,
+        posts,
         log_config=None,
         log_level="warning",
         access_log=False,
@@ -50,7 +111,7 @@ def run_headless(listener: socket.socket, inbox: Inbox, *, token: str | None) ->
     )
     # uvicorn raises the Ctrl+C it held back once it has shut down: a normal way to stop.
     with contextlib.suppress(KeyboardInterrupt):
-        _InboxServer(config, inbox).run(sockets=[listener])
+        _InboxServer(config, inbox, posts).run(sockets=[listener])
     return 0
 
 
