@@ -476,8 +476,8 @@ async def test_declining_a_link_leaves_the_call_refused(errlog: TextIO, opened: 
         task = asyncio.create_task(run_session(queue, options, errlog=errlog))
         await wait_for_modal(pilot, "Connect your GitHub account")
         await pilot.press("ctrl+n")
-        with pytest.raises(CommandFailed, match="answered with error -32042"):
-            await asyncio.wait_for(task, 30)
+        (refused,) = await asyncio.wait_for(task, 30)
+    assert refused["error"]["code"] == -32042
     assert opened == []
 
 
@@ -486,8 +486,31 @@ def test_with_auto_a_call_that_needs_links_fails_saying_so() -> None:
         "mcp", "--call", "linked_accounts", "--auto", "accept-defaults", "--", *TEST_SERVER
     )
     assert done.returncode == 1
-    assert done.stdout == ""
-    assert "answered with error -32042" in done.stderr
+    assert json.loads(done.stdout)["error"]["code"] == -32042
+    assert "the server refused a call with error -32042" in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (["protocol_error"], "no calls today"),
+        # elicit-tui refuses the elicitation, and so the server the call
+        (
+            ["form", "--args", '{"case": "nested"}', "--protocol", "legacy"],
+            "elicit-tui cannot show this elicitation: requested_schema: property 'address': "
+            "nested objects are not supported (type 'object')",
+        ),
+    ],
+    ids=["by-the-server", "over-an-elicitation"],
+)
+def test_with_call_a_refused_call_is_printed_as_its_error_and_exits_1(
+    call: list[str], message: str
+) -> None:
+    # It printed nothing on stdout: only the interactive mode printed refusals.
+    done = elicit_tui("mcp", "--call", *call, "--auto", "cancel", "--", *TEST_SERVER)
+    assert done.returncode == 1
+    assert json.loads(done.stdout) == {"error": {"code": -32602, "message": message}}
+    assert f"the server refused a call with error -32602: {message}" in done.stderr
 
 
 # -- the whole command on a terminal ----------------------------------------------------

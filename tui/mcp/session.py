@@ -50,7 +50,8 @@ _LOG_LINES = 12
 
 
 class CommandFailed(RuntimeError):
-    """The server could not be started or reached, went away, or refused the call."""
+    """The server could not be started or reached, went away, or answered with an error
+    outside a call (one refusing a call is among the results)."""
 
 
 async def run_session(
@@ -64,9 +65,10 @@ async def run_session(
 
     Elicitations go to `queue`, and so do the questions of picking and filling a tool. A
     stdio server's stderr goes to `errlog` (a file, quoted when the server fails), else to
-    ours. `on_connected` is called with the server's name once the handshake is done. Raises `UsageError` for a tool the server does not have or an unknown protocol,
-    and `CommandFailed` when the server cannot be started or reached, goes away, or
-    refuses the call.
+    ours. `on_connected` is called with the server's name once the handshake is done.
+    A call the server refuses is among the results. Raises `UsageError` for a tool the
+    server does not have or an unknown protocol, and `CommandFailed` when the server cannot
+    be started or reached, goes away, or answers with an error outside a call.
     """
     if options.protocol not in PROTOCOLS:
         raise UsageError(f"--protocol must be one of: {', '.join(PROTOCOLS)}")
@@ -93,10 +95,9 @@ async def run_session(
             tools = await _all_tools(client)
             if options.call is not None:
                 tool = _find(tools, options.call)
-                result = await call_tool(
-                    client, queue, completions, tool.name, options.arguments, asker=asker
+                await _call(
+                    client, queue, completions, tool.name, options.arguments, asker, results
                 )
-                results.append(_as_json(result))
             else:
                 await _pick_and_call(client, queue, completions, tools, asker, results)
     except Exception as error:
@@ -133,7 +134,7 @@ async def _pick_and_call(
     completions: ElicitationCompletions,
     tools: list[Tool],
     asker: str,
-    results: list[dict[str, Any]],
+    results: Results,
 ) -> None:
     """Pick a tool, fill its arguments, call it, show the result; again until the person is done."""
     if not tools:
@@ -145,18 +146,31 @@ async def _pick_and_call(
         arguments = await _ask_arguments(queue, tool, asker)
         if arguments is None:
             continue
-        outcome: CallToolResult | MCPError
-        try:
-            outcome = await call_tool(client, queue, completions, tool.name, arguments, asker=asker)
-        except MCPError as error:
-            if error.code == CONNECTION_CLOSED:
-                raise
-            outcome = error
-            results.append({"error": error.error.model_dump(mode="json", exclude_none=True)})
-        else:
-            results.append(_as_json(outcome))
+        outcome = await _call(client, queue, completions, tool.name, arguments, asker, results)
         if not await _show_result(queue, tool, outcome, asker):
             return
+
+
+async def _call(
+    client: Client,
+    queue: ElicitationQueue,
+    completions: ElicitationCompletions,
+    name: str,
+    arguments: dict[str, Any],
+    asker: str,
+    results: Results,
+) -> CallToolResult | MCPError:
+    """Call the tool: what it returned, or the error the call was refused with; either is also
+    added to `results`. A connection that closed is raised."""
+    try:
+        result = await call_tool(client, queue, completions, name, arguments, asker=asker)
+    except MCPError as error:
+        if error.code == CONNECTION_CLOSED:
+            raise
+        results.append({"error": error.error.model_dump(mode="json", exclude_none=True)})
+        return error
+    results.append(_as_json(result))
+    return result
 
 
 async def _pick_tool(queue: ElicitationQueue, tools: list[Tool], asker: str) -> Tool | None:
