@@ -59,6 +59,10 @@ FORMS: dict[str, tuple[str, dict[str, Any]]] = {
         },
     ),
     "blank": ("   ", {"type": "object", "properties": {"name": {"type": "string"}}}),
+    "password": (
+        "Your password?",
+        {"type": "object", "properties": {"pw": {"type": "string", "format": "password"}}},
+    ),
 }
 """Form elicitations by case: a message and a requested schema."""
 

@@ -530,3 +530,18 @@ def test_a_protocol_error_in_the_tui_is_printed_and_exits_1(tmp_path: Path) -> N
     assert code == 1
     assert result == {"error": {"code": -32602, "message": "no calls today"}}
     assert "the server refused a call with error -32602: no calls today" in run.screen
+
+
+def test_a_secret_the_server_echoes_is_masked_in_the_printed_result(tmp_path: Path) -> None:
+    # Masked on screen and in the transcript, it was printed in clear: stdout lands in CI logs.
+    from test_ask_terminal import GRACE, TerminalRun
+
+    case = json.dumps({"case": "password"})
+    run = TerminalRun(tmp_path, "mcp", "--call", "form", "--args", case, "--", *TEST_SERVER)
+    run.wait_for("Your password?")
+    time.sleep(GRACE)
+    run.type(*"hunter2-canary", "\r")
+    code, result = run.finish()
+    assert code == 0
+    assert result["structuredContent"] == {"q": {"action": "accept", "content": {"pw": "•••"}}}
+    assert "hunter2" not in json.dumps(result)

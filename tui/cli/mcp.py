@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from tui.core.queue import ElicitationQueue, Policy, QueueEvent
     from tui.mcp.options import McpOptions
     from tui.mcp.session import Results
+    from tui.secrets.redaction import Redactor
 
 __all__ = [
     "AUTO_POLICIES",
@@ -105,6 +106,7 @@ def run(args: argparse.Namespace) -> int:
 
     from tui.core.queue import ElicitationQueue
     from tui.mcp.options import McpOptions, UsageError
+    from tui.secrets.redaction import Redactor
 
     try:
         options = McpOptions.from_args(args)
@@ -119,32 +121,34 @@ def run(args: argparse.Namespace) -> int:
             raise
         print(f"elicit-tui mcp: {missing}", file=sys.stderr)
         return EXIT_USAGE
+    secrets = Redactor()
     try:
         if options.auto is not None:
             queue = ElicitationQueue(policy=AUTO_POLICIES[options.auto])
             queue.subscribe(_say_how_it_was_answered(options.auto), front_end=False)
+            _keep_secrets(queue, secrets)
             # nobody is looking at a screen: the server's stderr goes to ours
             with _recording(queue, args.transcript):
                 results = asyncio.run(run_session(queue, options))
             terminated = False
         else:
-            results, terminated = _run_in_tui(options, args.transcript)
+            results, terminated = _run_in_tui(options, secrets, args.transcript)
     except UsageError as error:
-        print(f"elicit-tui mcp: error: {error}", file=sys.stderr)
+        print(f"elicit-tui mcp: error: {secrets.scrub(str(error))}", file=sys.stderr)
         return EXIT_USAGE
     except (CommandFailed, OSError) as error:
-        print(f"elicit-tui mcp: {error}", file=sys.stderr)
+        print(f"elicit-tui mcp: {secrets.scrub(str(error))}", file=sys.stderr)
         return EXIT_FAILED
     except Terminated as ended:
         print(f"elicit-tui mcp: {ended}", file=sys.stderr)
         return EXIT_TERMINATED
     for result in results:
-        print(json.dumps(result, ensure_ascii=False), flush=True)
+        print(secrets.scrub(json.dumps(result, ensure_ascii=False)), flush=True)
         if "error" in result:
             refusal = result["error"]
             print(
                 f"elicit-tui mcp: the server refused a call with error {refusal['code']}: "
-                f"{literal_line(str(refusal['message']))}",
+                f"{literal_line(secrets.scrub(str(refusal['message'])))}",
                 file=sys.stderr,
             )
     if terminated:
@@ -168,6 +172,18 @@ def _recording(queue: ElicitationQueue, path: Path | None) -> Iterator[None]:
     finally:
         detach()
         writer.close()
+
+
+def _keep_secrets(queue: ElicitationQueue, secrets: Redactor) -> None:
+    """Register in `secrets` every secret answered on `queue`, to scrub what is printed: the
+    app's own redactor is emptied as it exits, before the results are printed."""
+    from tui.secrets.redaction import registered
+
+    def keep(event: QueueEvent) -> None:
+        if event.type == "resolved" and event.result is not None:
+            registered(event.request, event.result, secrets)
+
+    queue.subscribe(keep, front_end=False)
 
 
 def _say_how_it_was_answered(auto: str) -> Callable[[QueueEvent], None]:
@@ -195,10 +211,12 @@ def _say_how_it_was_answered(auto: str) -> Callable[[QueueEvent], None]:
     return say
 
 
-def _run_in_tui(options: McpOptions, transcript: Path | None = None) -> tuple[Results, bool]:
+def _run_in_tui(
+    options: McpOptions, secrets: Redactor, transcript: Path | None = None
+) -> tuple[Results, bool]:
     """Talk to the server from the app's agent thread; the results once the app has exited,
     and whether SIGTERM ended it (the calls may have returned as it did, their questions
-    cancelled)."""
+    cancelled). Every secret answered is registered in `secrets`."""
     import asyncio
 
     with loading_modules():
@@ -226,8 +244,10 @@ def _run_in_tui(options: McpOptions, transcript: Path | None = None) -> tuple[Re
                 return []
             return finished[0]
 
+        queue = ElicitationQueue()
+        _keep_secrets(queue, secrets)
         app = ElicitationApp(
-            ElicitationQueue(),
+            queue,
             agent,
             agent_name=options.label,
             title="elicit-tui mcp",

@@ -220,14 +220,16 @@ def install_log_redaction() -> Callable[[], None]:
         return uninstall
 
 
-def registered(request: RequestBase, result: ElicitationResult) -> ElicitationResult:
-    """`result` flagged as sensitive where it is, its secrets registered with `REDACTOR`: done
+def registered(
+    request: RequestBase, result: ElicitationResult, redactor: Redactor = REDACTOR
+) -> ElicitationResult:
+    """`result` flagged as sensitive where it is, its secrets registered with `redactor`: done
     where an answer enters (a front end, an inbox), before it goes anywhere, so that nothing
     written later (the agent echoing a secret in its next question, a transcript, a log) can
     show it."""
     result = flagged(request, result)
     if result.sensitive:
-        REDACTOR.register_all(result.content)
+        redactor.register_all(result.content)
     else:
-        REDACTOR.register_found(result.content)
+        redactor.register_found(result.content)
     return result
