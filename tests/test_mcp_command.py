@@ -142,6 +142,19 @@ def test_a_server_that_crashes_mid_call_exits_1_saying_so() -> None:
     assert "test-elicitor: falling over now" in done.stderr
 
 
+def test_auto_shows_a_log_record_of_the_sdk_in_one_line() -> None:
+    # A line on the server's stdout that is no JSON-RPC: the SDK logged a whole traceback.
+    server = f"import runpy; runpy.run_path({TEST_SERVER[1]!r}, run_name='__main__')"
+    noisy = f"print('not json', flush=True); {server}"
+    done = elicit_tui(
+        "mcp", "--call", "poem", "--auto", "cancel", "--", sys.executable, "-c", noisy
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.splitlines() == [
+        "elicit-tui mcp: Failed to parse JSONRPC message from server (ValidationError)"
+    ]
+
+
 # -- the command line --------------------------------------------------------------------
 
 

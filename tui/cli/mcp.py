@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import sys
 import tempfile
 from collections.abc import Callable, Iterator
@@ -128,7 +129,7 @@ def run(args: argparse.Namespace) -> int:
             queue.subscribe(_say_how_it_was_answered(options.auto), front_end=False)
             _keep_secrets(queue, secrets)
             # nobody is looking at a screen: the server's stderr goes to ours
-            with _recording(queue, args.transcript):
+            with _recording(queue, args.transcript), _log_in_one_line():
                 results = asyncio.run(run_session(queue, options))
             terminated = False
         else:
@@ -172,6 +173,30 @@ def _recording(queue: ElicitationQueue, path: Path | None) -> Iterator[None]:
     finally:
         detach()
         writer.close()
+
+
+@contextmanager
+def _log_in_one_line() -> Iterator[None]:
+    """Log records go to stderr as one line each, without a traceback, while the block runs:
+    the SDK's, say, for a line a server wrote on stdout that is no JSON-RPC (the TUI hides them)."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(_OneLine())
+    root = logging.getLogger()
+    root.addHandler(handler)
+    try:
+        yield
+    finally:
+        root.removeHandler(handler)
+
+
+class _OneLine(logging.Formatter):
+    """A record as `elicit-tui mcp: MESSAGE (ERROR TYPE)`, shown literally."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        line = record.getMessage()
+        if record.exc_info is not None and record.exc_info[1] is not None:
+            line += f" ({type(record.exc_info[1]).__name__})"
+        return f"elicit-tui mcp: {literal_line(line)}"
 
 
 def _keep_secrets(queue: ElicitationQueue, secrets: Redactor) -> None:
