@@ -137,6 +137,22 @@ class TestDelete:
         assert (code, out) == (2, "")
         assert err.startswith("elicit-tui secrets: Could not delete keyring entry myapp/")
 
+    def test_names_with_control_characters_are_shown_not_acted_on(
+        self, failing_keyring: FailingKeyring, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        # They were echoed as typed: an escape sequence in them reached the terminal.
+        service, username = "svc\x1b]0;owned\x07", "me\nyou"
+        shown = "svc␛]0;owned␇/me␊you"
+
+        missing, _out, not_listed = run(capsys, "delete", service, username)
+        failed, _out, refused = run(capsys, "delete", service, username, "--force")
+
+        assert (missing, failed) == (1, 2)
+        assert f"did not store a keyring entry {shown} (" in not_listed
+        assert refused.startswith(f"elicit-tui secrets: Could not delete keyring entry {shown}:")
+        for said in (not_listed, refused):
+            assert "\x1b" not in said and "\x07" not in said and said.count("\n") == 1
+
     def test_needs_service_and_username(self, capsys: pytest.CaptureFixture[str]) -> None:
         with pytest.raises(SystemExit) as exited:
             main(["secrets", "delete", "myapp"])

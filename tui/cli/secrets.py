@@ -77,7 +77,7 @@ def _list(args: argparse.Namespace) -> int:
     try:
         entries = list_stored()
     except KeyringError as error:
-        print(f"elicit-tui secrets: {error}", file=sys.stderr)
+        print(f"elicit-tui secrets: {literal_line(str(error))}", file=sys.stderr)
         return EXIT_FAILED
     if not entries:
         print("No keyring entries stored by elicit-tui.")
@@ -102,7 +102,7 @@ def _list(args: argparse.Namespace) -> int:
 def _delete(args: argparse.Namespace) -> int:
     from tui.secrets.keyring_store import KeyringError, delete_stored, index_path, list_stored
 
-    name = f"{args.service}/{args.username}"
+    name = literal_line(f"{args.service}/{args.username}")
     try:
         listed = any(
             (e.service, e.username) == (args.service, args.username) for e in list_stored()
@@ -116,7 +116,7 @@ def _delete(args: argparse.Namespace) -> int:
             return EXIT_NOT_FOUND
         existed = delete_stored(args.service, args.username)
     except KeyringError as error:
-        print(f"elicit-tui secrets: {error}", file=sys.stderr)
+        print(f"elicit-tui secrets: {literal_line(str(error))}", file=sys.stderr)
         return EXIT_FAILED
     if not existed:
         print(f"No keyring entry {name}; nothing deleted.", file=sys.stderr)
