@@ -203,6 +203,15 @@ async def test_a_server_that_cannot_start_is_named(errlog: TextIO) -> None:
         await run_session(ElicitationQueue(), options, errlog=errlog)
 
 
+async def test_a_failed_servers_last_words_are_shown_literally(errlog: TextIO) -> None:
+    # An escape sequence the server wrote on its stderr reached the terminal (a new title).
+    dying = "import sys; sys.stderr.write('bye\\x1b]0;owned\\x07 \\x1b[31mred\\n')"
+    options = McpOptions(command=(sys.executable, "-c", dying), call="t", auto="cancel")
+    with pytest.raises(CommandFailed) as failed:
+        await run_session(ElicitationQueue(), options, errlog=errlog)
+    assert str(failed.value).endswith("\nIts last words on stderr:\nbye␛]0;owned␇ ␛[31mred")
+
+
 LEGACY_ONLY = (sys.executable, str(Path(__file__).with_name("legacy_only_server.py")))
 
 

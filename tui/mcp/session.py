@@ -31,6 +31,7 @@ from pydantic import ValidationError
 from tui.core.models import ChoiceRequest, FormRequest, TextRequest
 from tui.core.options import Option
 from tui.core.queue import ElicitationQueue
+from tui.core.terminal_text import literal_line
 from tui.mcp.client import elicitation_callback
 from tui.mcp.options import McpOptions, UsageError
 from tui.mcp.url_required import ElicitationCompletions, call_tool
@@ -314,7 +315,8 @@ def _innermost(error: BaseException) -> BaseException:
 
 
 def _explain(error: BaseException, options: McpOptions, errlog: TextIO | None) -> str:
-    """What went wrong with the server, in one sentence (and its last stderr lines, if kept)."""
+    """What went wrong with the server, in one sentence (and its last stderr lines, if kept),
+    shown literally: the server's words may hold escape sequences."""
     if isinstance(error, MCPError) and error.code == CONNECTION_CLOSED:
         what = f"the server {options.label!r} closed the connection"
     elif isinstance(error, MCPError):
@@ -325,7 +327,7 @@ def _explain(error: BaseException, options: McpOptions, errlog: TextIO | None) -
         what = f"cannot start {options.label!r}: {error}"
     else:
         what = f"cannot talk to {options.label!r}: {type(error).__name__}: {error}"
-    return what + _log_tail(errlog)
+    return literal_line(what) + _log_tail(errlog)
 
 
 def _protocol_mismatch(error: ValidationError, options: McpOptions) -> str:
@@ -348,4 +350,4 @@ def _log_tail(errlog: TextIO | None) -> str:
     lines = [line for line in errlog.read().splitlines() if line.strip()]
     if not lines:
         return ""
-    return "\nIts last words on stderr:\n" + "\n".join(lines[-_LOG_LINES:])
+    return "\nIts last words on stderr:\n" + "\n".join(map(literal_line, lines[-_LOG_LINES:]))
