@@ -200,6 +200,13 @@ async def test_the_server_names_its_version(app: ServeApp, mode: str) -> None:
         ),
         ("ask_user", {}, "Invalid arguments for ask_user: questions is required"),
         (
+            # Refused by the tool itself, it began "Error executing tool ask_user: Invalid ..."
+            "ask_user",
+            {"questions": [{"question": "Which?", "options": ["a", "a"]}]},
+            "Invalid arguments for ask_user: questions.0.options: option label 'a' appears more "
+            "than once",
+        ),
+        (
             "request_secret",
             {"message": "", "service": "github"},
             "Invalid arguments for request_secret: message must not be empty; username is required",

@@ -368,6 +368,9 @@ class _ElicitServer(MCPServer):
             if isinstance(error.__cause__, ValidationError):
                 problems = _problems(error.__cause__)
                 raise ToolError(f"Invalid arguments for {name}: {problems}") from error.__cause__
+            if type(error.__cause__) is ToolError:
+                # One of the tools refused: in its own words, not after "Error executing tool"
+                raise error.__cause__ from None
             raise
 
 
