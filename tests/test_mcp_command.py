@@ -513,26 +513,28 @@ def test_with_auto_a_call_that_needs_links_fails_saying_so() -> None:
 
 
 @pytest.mark.parametrize(
-    ("call", "message"),
+    ("call", "message", "said"),
     [
-        (["protocol_error"], "no calls today"),
-        # elicit-tui refuses the elicitation, and so the server the call
+        (["protocol_error"], "no calls today", "the server refused a call"),
+        # elicit-tui refuses the elicitation, and so the server the call: it was said as if the
+        # server had refused it
         (
             ["form", "--args", '{"case": "nested"}', "--protocol", "legacy"],
             "elicit-tui cannot show this elicitation: requested_schema: property 'address': "
             "nested objects are not supported (type 'object')",
+            "a call failed",
         ),
     ],
     ids=["by-the-server", "over-an-elicitation"],
 )
 def test_with_call_a_refused_call_is_printed_as_its_error_and_exits_1(
-    call: list[str], message: str
+    call: list[str], message: str, said: str
 ) -> None:
     # It printed nothing on stdout: only the interactive mode printed refusals.
     done = elicit_tui("mcp", "--call", *call, "--auto", "cancel", "--", *TEST_SERVER)
     assert done.returncode == 1
     assert json.loads(done.stdout) == {"error": {"code": -32602, "message": message}}
-    assert f"the server refused a call with error -32602: {message}" in done.stderr
+    assert done.stderr.splitlines()[-1] == f"elicit-tui mcp: {said} with error -32602: {message}"
 
 
 # -- the whole command on a terminal ----------------------------------------------------

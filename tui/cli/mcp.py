@@ -113,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
         options = McpOptions.from_args(args)
         # mcp_client first: it says how to install the `mcp` extra when it is missing
         import tui.mcp.client  # noqa: F401
-        from tui.mcp.session import CommandFailed, run_session
+        from tui.mcp.session import CommandFailed, refusal, run_session
     except UsageError as error:
         print(f"elicit-tui mcp: error: {error}", file=sys.stderr)
         return EXIT_USAGE
@@ -146,12 +146,8 @@ def run(args: argparse.Namespace) -> int:
     for result in results:
         print(secrets.scrub(json.dumps(result, ensure_ascii=False)), flush=True)
         if "error" in result:
-            refusal = result["error"]
-            print(
-                f"elicit-tui mcp: the server refused a call with error {refusal['code']}: "
-                f"{literal_line(secrets.scrub(str(refusal['message'])))}",
-                file=sys.stderr,
-            )
+            said = refusal(result["error"]["code"], str(result["error"]["message"]))
+            print(f"elicit-tui mcp: {literal_line(secrets.scrub(said))}", file=sys.stderr)
     if terminated:
         return EXIT_TERMINATED  # what the calls gave back is printed; the kill decides
     failed = any(result.get("isError") or "error" in result for result in results)

@@ -33,7 +33,16 @@ from tui.core.models import ElicitationResult, FormRequest, UrlRequest
 from tui.core.queue import ElicitationQueue
 from tui.core.schema import build_content, parse_schema, validate_content
 
-__all__ = ["ElicitationCallback", "elicitation_callback", "request_from_params", "to_elicit_result"]
+__all__ = [
+    "CANNOT_SHOW",
+    "ElicitationCallback",
+    "elicitation_callback",
+    "request_from_params",
+    "to_elicit_result",
+]
+
+CANNOT_SHOW = "elicit-tui cannot show this elicitation"
+"""How the error answering an elicitation elicit-tui cannot show begins (then: why)."""
 
 
 class ElicitationCallback(Protocol):
@@ -132,4 +141,4 @@ def _refusal(error: ValidationError) -> str:
     for problem in error.errors(include_url=False):
         where = str(problem["loc"][-1]) if problem["loc"] else "request"
         reasons.append(f"{where}: {problem['msg'].removeprefix('Value error, ')}")
-    return "elicit-tui cannot show this elicitation: " + "; ".join(reasons)
+    return f"{CANNOT_SHOW}: " + "; ".join(reasons)

@@ -32,11 +32,11 @@ from tui.core.models import ChoiceRequest, FormRequest, TextRequest
 from tui.core.options import Option
 from tui.core.queue import ElicitationQueue
 from tui.core.terminal_text import literal_line
-from tui.mcp.client import elicitation_callback
+from tui.mcp.client import CANNOT_SHOW, elicitation_callback
 from tui.mcp.options import McpOptions, UsageError
 from tui.mcp.url_required import ElicitationCompletions, call_tool
 
-__all__ = ["PROTOCOLS", "CommandFailed", "Results", "run_session"]
+__all__ = ["PROTOCOLS", "CommandFailed", "Results", "refusal", "run_session"]
 
 Results = list[dict[str, Any]]
 """The results of the calls made, in order: each a `CallToolResult` as JSON, or for a call the
@@ -253,13 +253,22 @@ async def _show_result(
     return result.accepted and result.content == _ANOTHER
 
 
+def refusal(code: int, message: str) -> str:
+    """Why a call ended with the JSON-RPC error `code`, in a sentence: the server refused it,
+    or an elicitation of it failed that elicit-tui could not show (the server passes that on)."""
+    if message.startswith(CANNOT_SHOW):
+        return f"a call failed with error {code}: {message}"
+    return f"the server refused a call with error {code}: {message}"
+
+
 def _as_json(result: CallToolResult) -> dict[str, Any]:
     return result.model_dump(mode="json", by_alias=True, exclude_none=True)
 
 
 def _as_markdown(outcome: CallToolResult | MCPError) -> str:
     if isinstance(outcome, MCPError):
-        return f"The server answered with error {outcome.code}: {outcome.message}"
+        sentence = refusal(outcome.code, outcome.message)
+        return _literal_markdown(sentence[0].upper() + sentence[1:])
     parts: list[str] = []
     for block in outcome.content:
         if isinstance(block, TextContent):
