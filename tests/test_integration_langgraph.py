@@ -15,15 +15,18 @@ from langgraph.types import interrupt
 from pydantic import BaseModel, SecretStr
 
 from tui import (
+    KEYRING_UNAVAILABLE,
     ChoiceRequest,
     ElicitationApp,
     ElicitationQueue,
     ElicitationResult,
     FormRequest,
     ScriptedResponder,
+    SecretRef,
     TextRequest,
 )
 from tui.integrations.langgraph import RunCancelled, RunDeclined, SecretNotKept, run_graph
+from tui.secrets.memory_keyring import memory_keyring
 
 
 class Booking(BaseModel):
@@ -171,8 +174,18 @@ def test_a_secret_for_the_keyring_never_reaches_the_checkpointer_as_its_value() 
     value = {"kind": "secret", "message": "API key?", "store": {"service": "s", "username": "u"}}
     graph = _graph(("ask", lambda state: {"name": interrupt(value)}))
     queue = ElicitationQueue()
-    # A value not kept by the keyring (as when the person keeps it in memory only).
+    # Stored, as the app stores it: the run goes on with its reference.
     ScriptedResponder(queue, {"API key?": SecretStr(canary)})
+    with memory_keyring():
+        output = run_graph(graph, {}, queue)
+    assert output["name"]["content"] == SecretRef(service="s", username="u")
+    assert canary not in repr(vars(graph.checkpointer))
+
+    # A value the keyring could not take, kept in memory by the person: not resumed at all.
+    graph = _graph(("ask", lambda state: {"name": interrupt(value)}))
+    queue = ElicitationQueue()
+    kept = ElicitationResult(action="accept", content=SecretStr(canary), reason=KEYRING_UNAVAILABLE)
+    ScriptedResponder(queue, {"API key?": kept})
     output = run_graph(graph, {}, queue)
-    assert output["name"] == {"action": "accept", "content": None, "reason": None}
+    assert output["name"] == {"action": "accept", "content": None, "reason": KEYRING_UNAVAILABLE}
     assert canary not in repr(vars(graph.checkpointer))
