@@ -18,9 +18,12 @@ from tui import (
     Request,
     ScriptedResponder,
     SecretRef,
+    ToolApprovalRequest,
     UnscriptedRequestError,
     parse_request,
 )
+from tui.approvals.rules import ApprovalPolicy
+from tui.core.models import AUTO_APPROVED, ArgumentPattern
 
 CANARY = "sk-CANARY-0b1d-never-print-me"
 
@@ -296,6 +299,20 @@ def test_asked_records_every_request_in_order() -> None:
         queue.ask(request)
 
     assert responder.asked == [first, second, third]
+
+
+def test_a_call_a_remembered_rule_allowed_as_it_arrived_was_asked_of_nobody() -> None:
+    queue = ElicitationQueue()
+    policy = ApprovalPolicy(persistent=False)
+    policy.allow("shell", ArgumentPattern(argument="command", pattern="ls*"))
+    policy.attach(queue)
+    responder = ScriptedResponder(queue, {"shell": ElicitationResult(action="decline")})
+    covered = ToolApprovalRequest(tool_name="shell", arguments={"command": "ls"}, tool_call_id="1")
+    other = ToolApprovalRequest(tool_name="shell", arguments={"command": "rm x"}, tool_call_id="2")
+
+    assert queue.ask(covered).reason == AUTO_APPROVED
+    assert queue.ask(other).action == "decline"
+    assert responder.asked == [other]
 
 
 def test_unknown_message_makes_ask_raise_naming_it_and_the_scripted_ones() -> None:

@@ -1,10 +1,11 @@
 """OpenAI Agents SDK: run an agent, and ask the person about every tool call needing approval.
 
 A tool made with `needs_approval` interrupts the run; each interruption becomes a
-`ToolApprovalRequest`. "Allow once" approves the call; "for this session" and "always" approve
-it with `always_approve=True`, so the SDK runs that tool without asking for the rest of the
-run (and the front end's approval rules remember it beyond); "deny" rejects it, the person's
-reason going to the model. The SDK approves a call only with the model's own arguments, so a
+`ToolApprovalRequest`. An allow approves that one call, whatever its scope: "for this session"
+and "always" are remembered by the front end's approval rules, which cover exactly what the
+person allowed (a shell rule one command), so a later call is answered by a rule where one
+covers it and asked where none does (the SDK's `always_approve` would run every call of the
+tool unasked); "deny" rejects it, the person's reason going to the model. The SDK approves a call only with the model's own arguments, so a
 call the person edited is rejected with a message giving the model the edited arguments to
 call the tool again with: the call as the model made it never runs. A cancel stops the run
 with `RunCancelled`.
@@ -76,7 +77,7 @@ def _decide(
         state.reject(item, rejection_message=request.call_again_as_edited(edited))
         return
     if scope is not None:
-        state.approve(item, always_approve=scope != "once")
+        state.approve(item)
         return
     reason = request.denial_reason(answer)
     state.reject(item, rejection_message=f"Denied by the user: {reason}" if reason else None)

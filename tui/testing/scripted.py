@@ -29,7 +29,8 @@ class ImpossibleAnswerError(ValueError):
 
 
 class ScriptedResponder:
-    """Answers each request at once from `answers`; every asked request is kept in `asked`.
+    """Answers each request at once from `answers`; every asked request is kept in `asked`
+    (not one answered as it arrived, by an approval rule: nobody was asked).
 
     A request is looked up by its message; a tool approval also by its tool name, so
     `{"shell": {"scope": "session"}}` answers every approval of `shell`; a batch of questions
@@ -49,9 +50,9 @@ class ScriptedResponder:
         self.unsubscribe = queue.subscribe(self._on_event)
 
     def _on_event(self, event: QueueEvent) -> None:
-        if event.type != "requested":
-            return
         request = event.request
+        if event.type != "requested" or not self._queue.is_pending(request.id):
+            return  # answered before the script saw it (a remembered rule): nobody was asked
         self.asked.append(request)
         answer = self._answer_for(request)
         if callable(answer) and not isinstance(answer, ElicitationResult):
