@@ -170,6 +170,23 @@ def test_a_transcript_cut_mid_line_replays_up_to_the_cut(recorded: Path, tmp_pat
     ) in run.stdout
 
 
+def test_a_transcript_that_ends_before_a_question_was_answered_replays_to_its_end(
+    recorded: Path, tmp_path: Path
+) -> None:
+    # What a crash, or a session still running, leaves: the question's line, never its result.
+    kept = recorded.read_text(encoding="utf-8").splitlines(keepends=True)
+    asked = next(n for n, line in enumerate(kept) if '"id":"many"' in line)
+    cut = tmp_path / "unanswered.jsonl"
+    cut.write_text("".join(kept[: asked + 1]), encoding="utf-8")
+
+    run = run_cli("replay", str(cut), "--speed", "4", "--max-pause", "200ms", timeout=60)
+
+    assert run.returncode == 0, run.stderr
+    assert (
+        "2 results, all as recorded; 1 request the transcript ends before answering" in run.stdout
+    )
+
+
 def test_a_transcript_from_a_newer_version_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "future.jsonl"
     path.write_text('{"v": 99, "type": "session", "started": "2031-01-01"}\n', encoding="utf-8")

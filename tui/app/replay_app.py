@@ -91,7 +91,7 @@ class ReplayApp(ElicitationApp):
         """A replay is silent."""
 
     def _resolved(self, request_id: str) -> bool:
-        return request_id in self.replay_agent.checked
+        return self.replay_agent.ended(request_id)
 
     def _show_next(self) -> None:
         super()._show_next()

@@ -6,6 +6,7 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
+from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,6 +27,9 @@ from tui.transcript.timing import Timing
 STALL_SECONDS = 10.0
 """How much longer than recorded a replayed request may wait for its answer before it is
 given up (a modal no recorded key can answer would otherwise hold the replay forever)."""
+
+TRANSCRIPT_ENDED = "transcript_ended"
+"""The reason a replayed request is withdrawn with when the transcript has no result for it."""
 
 UNATTENDED_POLICIES: dict[str, Policy] = {
     "accept": "accept_defaults",
@@ -81,6 +85,9 @@ class ReplayAgent:
     mismatches: list[Mismatch] = field(default_factory=list)
     checked: set[str] = field(default_factory=set)
     """The ids of the requests whose result has been checked (or given up on)."""
+    unanswered: list[Request] = field(default_factory=list)
+    """Requests the transcript has no result for (it was cut short, by a crash or while the
+    session still ran): withdrawn as it ends, where nobody would answer them."""
     wait_until: Callable[[float], bool] | None = None
     """Given, it replaces the clock: called with each event's recorded time (seconds since
     the session began) before the event, it returns once the event may happen, True if the
@@ -126,14 +133,45 @@ class ReplayAgent:
                 self._sleep(previous, record.t)
                 break
             previous = record.t
+        self._withdraw_unanswered(queue, futures, typing_takes)
         return _as_recorded(self.transcript.returned)
 
     def summary(self) -> str:
         checked = len(self.checked)
         results = f"{checked} result{'' if checked == 1 else 's'}"
         if self.mismatches:
-            return f"{len(self.mismatches)} of {results} differ from the transcript"
-        return f"{results}, all as recorded"
+            summary = f"{len(self.mismatches)} of {results} differ from the transcript"
+        else:
+            summary = f"{results}, all as recorded"
+        if self.unanswered:
+            count = len(self.unanswered)
+            summary += (
+                f"; {count} request{'' if count == 1 else 's'} the transcript ends before answering"
+            )
+        return summary
+
+    def _withdraw_unanswered(
+        self,
+        queue: ElicitationQueue,
+        futures: dict[str, Future[ElicitationResult]],
+        typing_takes: dict[str, float],
+    ) -> None:
+        """Give the requests with no recorded result the time their recorded keys take (a
+        transcript cut in its result's line has them), then withdraw those still waiting."""
+        answered = {r.id for r in self.transcript.records if isinstance(r, ResultRecord)}
+        for request_id, future in futures.items():
+            if request_id in answered:
+                continue
+            if request_id in typing_takes:
+                with suppress(FutureTimeout):
+                    future.result(typing_takes[request_id] + STALL_SECONDS)
+            if not future.done():
+                self.unanswered.append(self.transcript.requests[request_id])
+                queue.cancel(request_id, TRANSCRIPT_ENDED)
+
+    def ended(self, request_id: str) -> bool:
+        """Whether the replay is done with a request: its result checked, or it withdrawn."""
+        return request_id in self.checked or any(r.id == request_id for r in self.unanswered)
 
     def _sleep(self, previous: float, until: float) -> bool:
         """Wait the replayed length of the recorded pause from `previous` to `until`;
