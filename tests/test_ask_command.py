@@ -8,6 +8,7 @@ import io
 import json
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -188,6 +189,27 @@ def test_reveal_secret_given_before_or_after_the_kind() -> None:
     assert parser.parse_args(["--reveal-secret", "secret", "Q"]).reveal_secret is True
     assert parser.parse_args(["secret", "Q", "--reveal-secret"]).reveal_secret is True
     assert parser.parse_args(["secret", "Q"]).reveal_secret is False
+
+
+@pytest.mark.parametrize("kind", [["text", "Q"], ["confirm", "Q"], ["choice", "Q", "-o", "a"]])
+def test_where_to_ask_and_record_given_before_or_after_the_kind(
+    kind: list[str], tmp_path: Path
+) -> None:
+    parser = build_parser()
+    where = ["--to", "http://127.0.0.1:9", "--token", "t", "--transcript", str(tmp_path / "t")]
+
+    before, after = parser.parse_args([*where, *kind]), parser.parse_args([*kind, *where])
+
+    for args in (before, after):
+        assert (args.to, args.token, args.transcript) == ("http://127.0.0.1:9", "t", tmp_path / "t")
+    plain = parser.parse_args(kind)
+    assert (plain.to, plain.token, plain.transcript, plain.reveal_secret) == (
+        None,
+        None,
+        None,
+        False,
+    )
+    assert parser.parse_args(["--to", "http://a", *kind]).to == "http://a"  # not undone after
 
 
 def test_ask_is_registered_on_the_elicit_tui_command() -> None:

@@ -184,20 +184,7 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--json", metavar="JSON", help="the request as a JSON object")
-    parser.add_argument(
-        "--to",
-        metavar="URL",
-        help="ask in the inbox of `elicit-tui serve` at URL (as it prints it, or its base) "
-        f"instead of on this terminal; default: ${URL_ENV} if set",
-    )
-    add_token_option(parser)
-    add_transcript_option(parser)
-    parser.add_argument(
-        "--reveal-secret",
-        action="store_true",
-        help="print a typed secret's (or a sensitive answer's) value instead of a redacted marker "
-        "(a secret stored in the keyring is always printed as its reference)",
-    )
+    _add_where_flags(parser, default=None)
     _add_output_flags(parser, default=False)
     kinds = parser.add_subparsers(dest="kind", metavar="KIND", parser_class=_AskParser)
 
@@ -210,6 +197,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--timeout", type=float, metavar="SECONDS", help="cancel unanswered after this long"
     )
     # Unset unless given after KIND, so they cannot undo the same flag given before it.
+    _add_where_flags(common, default=argparse.SUPPRESS)
     _add_output_flags(common, default=argparse.SUPPRESS)
 
     choice = kinds.add_parser("choice", parents=[common], help="pick one option")
@@ -247,13 +235,6 @@ def build_parser() -> argparse.ArgumentParser:
     )
     secret.add_argument("--confirm", action="store_true", help="ask for the secret twice")
     secret.add_argument("--placeholder", help="a hint shown while the field is empty")
-    secret.add_argument(
-        "--reveal-secret",
-        action="store_true",
-        # Unset unless given, so it cannot undo a --reveal-secret given before KIND.
-        default=argparse.SUPPRESS,
-        help="print the typed value instead of a redacted marker",
-    )
     secret.set_defaults(fields=_secret_fields)
 
     confirm = kinds.add_parser(
@@ -273,6 +254,27 @@ def build_parser() -> argparse.ArgumentParser:
     )
     form.set_defaults(fields=_form_fields)
     return parser
+
+
+def _add_where_flags(parser: argparse.ArgumentParser, default: Any) -> None:
+    """The flags saying where to ask, what to record and whether to reveal; accepted before
+    and after KIND."""
+    parser.add_argument(
+        "--to",
+        metavar="URL",
+        default=default,
+        help="ask in the inbox of `elicit-tui serve` at URL (as it prints it, or its base) "
+        f"instead of on this terminal; default: ${URL_ENV} if set",
+    )
+    add_token_option(parser, default)
+    add_transcript_option(parser, default)
+    parser.add_argument(
+        "--reveal-secret",
+        action="store_true",
+        default=False if default is None else default,  # SUPPRESS: after KIND, unset unless given
+        help="print a typed secret's (or a sensitive answer's) value instead of a redacted marker "
+        "(a secret stored in the keyring is always printed as its reference)",
+    )
 
 
 def _add_output_flags(parser: argparse.ArgumentParser, default: Any) -> None:

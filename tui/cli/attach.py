@@ -25,7 +25,9 @@ def add_attach_command(commands: argparse._SubParsersAction[argparse.ArgumentPar
         help="answer an inbox's questions from this terminal (one more front end)",
         description="Show the questions waiting in the inbox that `elicit-tui serve` runs, "
         "and new ones as they come, and answer them here. Several front ends may attach; the "
-        "first answer wins. Quitting answers nothing: the questions stay in the inbox.",
+        "first answer wins. Quitting answers nothing: the questions stay in the inbox. Exit "
+        "status: 0 when you quit, 1 when no inbox answers at the URL, 2 when it refuses the "
+        "token.",
     )
     add_inbox_url_options(
         attach,

@@ -82,8 +82,9 @@ def build_parser() -> argparse.ArgumentParser:
     demo = commands.add_parser(
         "demo",
         help="run a demo agent that sets up a service, asking every kind of question",
-        description="Run a demo agent that asks for a service name, a framework, features, "
-        "an API key, a deployment form and a final confirmation; prints a summary on exit.",
+        description="Run a demo agent that sets up a service: it asks for a service name, a "
+        "framework and features, three decisions in one batch, three tool approvals, an API "
+        "key, a deployment form and a final confirmation; prints a summary on exit.",
     )
     demo.add_argument(
         "--pause",

@@ -43,7 +43,7 @@ def add_serve_command(commands: argparse._SubParsersAction[argparse.ArgumentPars
         "the HTTP API (GET /v1/events, POST /v1/requests/ID/answer)",
     )
     add_transcript_option(serve)
-    add_notify_option(serve)
+    add_notify_option(serve, when=" (with --headless: whenever one arrives)")
     access = serve.add_mutually_exclusive_group()
     access.add_argument(
         "--token",

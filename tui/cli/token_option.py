@@ -7,9 +7,10 @@ import argparse
 from tui.inbox.discovery import TOKEN_ENV
 
 
-def add_token_option(parser: argparse.ArgumentParser) -> None:
-    """Add `--token TOKEN` to `parser` (stored as `args.token`; None when not given)."""
+def add_token_option(parser: argparse.ArgumentParser, default: object = None) -> None:
+    """Add `--token TOKEN` to `parser` (stored as `args.token`; `default` when not given)."""
     parser.add_argument(
         "--token",
+        default=default,
         help=f"the inbox's bearer token (default: ${TOKEN_ENV}, else the serve-token file)",
     )

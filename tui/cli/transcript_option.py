@@ -6,10 +6,11 @@ import argparse
 from pathlib import Path
 
 
-def add_transcript_option(parser: argparse.ArgumentParser) -> None:
-    """Add `--transcript FILE` (`args.transcript`, a Path or None) to `parser`."""
+def add_transcript_option(parser: argparse.ArgumentParser, default: object = None) -> None:
+    """Add `--transcript FILE` (`args.transcript`, a Path or `default`) to `parser`."""
     parser.add_argument(
         "--transcript",
+        default=default,
         type=transcript_path,
         metavar="FILE",
         help="record the session in FILE as JSON lines (requests, results, keys; never a "
