@@ -76,6 +76,14 @@ def _agent(model: FunctionModel, queue: ElicitationQueue) -> Agent[None, str]:
         )
 
     @agent.tool_plain
+    def ask_secret_as_object(message: str) -> str:
+        raise CallDeferred(kind="question", metadata={"request": SecretRequest(message=message)})
+
+    @agent.tool_plain
+    def ask_with_odd_metadata(message: str) -> str:
+        raise CallDeferred(kind="question", metadata={"request": message})
+
+    @agent.tool_plain
     def ask_privately(message: str) -> str:
         request = {"kind": "text", "message": message, "sensitive": True}
         raise CallDeferred(kind="question", metadata={"request": request})
@@ -132,6 +140,28 @@ def test_question_calls_become_requests_of_their_kind_and_secrets_stay_out_of_th
         ["us", "The user provided the secret; it is held by the program and not shown here."]
     )
     assert CANARY not in repr(result.all_messages())
+
+
+def test_a_request_object_in_the_metadata_is_asked_as_itself() -> None:
+    queue = ElicitationQueue()
+    scripted = ScriptedResponder(queue, {"API key?": SecretStr(CANARY)})
+    model = scripted_model(("ask_secret_as_object", {"message": "API key?"}))
+    result = _agent(model, queue).run_sync("set up")
+    [asked] = scripted.asked
+    assert isinstance(asked, SecretRequest) and asked.source == "helper"
+    assert result.output == repr(
+        ["The user provided the secret; it is held by the program and not shown here."]
+    )
+    assert CANARY not in repr(result.all_messages())
+
+
+def test_metadata_holding_no_request_is_refused_not_asked_from_the_arguments() -> None:
+    queue = ElicitationQueue()
+    scripted = ScriptedResponder(queue, {})
+    model = scripted_model(("ask_with_odd_metadata", {"message": "API key?"}))
+    with pytest.raises(ValueError, match="metadata 'request' must be an elicit-tui request"):
+        _agent(model, queue).run_sync("set up")
+    assert scripted.asked == []
 
 
 def test_a_sensitive_answer_stays_out_of_the_model() -> None:

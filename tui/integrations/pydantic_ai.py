@@ -4,8 +4,9 @@
 every call of a `requires_approval` tool becomes a `ToolApprovalRequest` (allowed once, for
 the session or always, and run with the person's edited arguments if they edited it; denied
 with the person's reason, which the model reads), and every call a tool deferred with
-`CallDeferred(kind="question")` becomes the request its arguments describe. Calls deferred
-for outside execution are left to the caller. A cancel stops the run with `RunCancelled`.
+`CallDeferred(kind="question")` becomes the request in its metadata, or the one its arguments
+describe. Calls deferred for outside execution are left to the caller. A cancel stops the run
+with `RunCancelled`.
 
 `elicitation_handler(queue)` is the `elicitation_handler` of an `MCPToolset`: the server's
 form and URL elicitations are asked as elicit-tui's MCP bridge asks them.
@@ -113,14 +114,15 @@ def elicitation_handler(queue: ElicitationQueue) -> ElicitationHandler:
 def question_request(
     arguments: Mapping[str, Any], metadata: Mapping[str, Any] | None = None, source: str = SOURCE
 ) -> Request:
-    """What a deferred question call asks: the request in its metadata's `request`, else its
-    arguments read as a request (with a `kind`), a question batch (`questions`), a choice
-    (`question` with `options`, `multi_select` for several) or a text question (`question`).
+    """What a deferred question call asks: the request in its metadata's `request` (a
+    `Request`, or a dict with a `kind`), else its arguments read as a request (with a `kind`),
+    a question batch (`questions`), a choice (`question` with `options`, `multi_select` for
+    several) or a text question (`question`).
 
-    Raises `pydantic.ValidationError` (or ValueError) naming what is missing.
+    Raises `pydantic.ValidationError` (or ValueError) naming what is missing or malformed.
     """
-    if metadata and isinstance(metadata.get("request"), Mapping):
-        return parse_request({"source": source, **metadata["request"]})
+    if metadata and "request" in metadata:
+        return _metadata_request(metadata["request"], source)
     if "kind" in arguments:
         return parse_request({"source": source, **arguments})
     if isinstance(arguments.get("questions"), list):
@@ -133,6 +135,19 @@ def question_request(
         kind = MultiChoiceRequest if arguments.get("multi_select") else ChoiceRequest
         return kind(message=message, options=options, source=source)
     return TextRequest(message=message, source=source)
+
+
+def _metadata_request(given: Any, source: str) -> Request:
+    """The request a tool put in its `CallDeferred` metadata; never the call's arguments
+    instead, which would ask a secret's question unmasked."""
+    if isinstance(given, Request):
+        return given if given.source else given.model_copy(update={"source": source})
+    if isinstance(given, Mapping):
+        return parse_request({"source": source, **given})
+    raise ValueError(
+        "a question call's metadata 'request' must be an elicit-tui request or a dict with a"
+        f" 'kind', not {type(given).__name__}"
+    )
 
 
 def _approval(name: str, arguments: dict[str, Any], call: Any, source: str) -> ToolApprovalRequest:
