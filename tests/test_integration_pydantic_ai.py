@@ -76,6 +76,11 @@ def _agent(model: FunctionModel, queue: ElicitationQueue) -> Agent[None, str]:
         )
 
     @agent.tool_plain
+    def ask_secret_to_store(message: str) -> str:
+        request = {"kind": "secret", "message": message, "store": {"service": "s", "username": "u"}}
+        raise CallDeferred(kind="question", metadata={"request": request})
+
+    @agent.tool_plain
     def ask_secret_as_object(message: str) -> str:
         raise CallDeferred(kind="question", metadata={"request": SecretRequest(message=message)})
 
@@ -139,6 +144,15 @@ def test_question_calls_become_requests_of_their_kind_and_secrets_stay_out_of_th
     assert result.output == repr(
         ["us", "The user provided the secret; it is held by the program and not shown here."]
     )
+    assert CANARY not in repr(result.all_messages())
+
+
+def test_a_stored_secret_reaches_the_model_as_the_sentence_naming_its_keyring_entry() -> None:
+    queue = ElicitationQueue()
+    ScriptedResponder(queue, {"API key?": SecretStr(CANARY)})
+    model = scripted_model(("ask_secret_to_store", {"message": "API key?"}))
+    result = _agent(model, queue).run_sync("set up")
+    assert result.output == repr(["The user stored the secret as keyring entry s/u."])
     assert CANARY not in repr(result.all_messages())
 
 

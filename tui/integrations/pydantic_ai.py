@@ -172,10 +172,10 @@ def _for_model(answer: ElicitationResult) -> Any:
     if not answer.accepted or answer.sensitive:
         return answer.to_llm_text()
     content = answer.content
-    if isinstance(content, BaseModel):
-        content = content.model_dump(mode="json")
     if isinstance(content, SecretStr | SecretRef):
         return answer.to_llm_text()
+    if isinstance(content, BaseModel):
+        content = content.model_dump(mode="json")
     if isinstance(content, dict):
         return {
             key: "(secret provided, not shown)"
