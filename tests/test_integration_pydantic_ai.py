@@ -23,6 +23,7 @@ from tui import (
     ElicitationQueue,
     ElicitationResult,
     FormRequest,
+    QuestionsRequest,
     ScriptedResponder,
     SecretRequest,
     ToolApprovalRequest,
@@ -67,6 +68,10 @@ def _agent(model: FunctionModel, queue: ElicitationQueue) -> Agent[None, str]:
 
     @agent.tool_plain
     def ask_user(question: str, options: list[str] | None = None) -> str:
+        raise CallDeferred(kind="question")
+
+    @agent.tool_plain
+    def ask_batch(questions: list[dict[str, Any]]) -> str:
         raise CallDeferred(kind="question")
 
     @agent.tool_plain
@@ -176,6 +181,21 @@ def test_metadata_holding_no_request_is_refused_not_asked_from_the_arguments() -
     with pytest.raises(ValueError, match="metadata 'request' must be an elicit-tui request"):
         _agent(model, queue).run_sync("set up")
     assert scripted.asked == []
+
+
+def test_a_batch_question_with_multi_select_takes_several_answers() -> None:
+    queue = ElicitationQueue()
+    scripted = ScriptedResponder(queue, {"Which extras?": ["auth", "jobs"]})
+    question = {
+        "question": "Which extras?",
+        "header": "Extras",
+        "options": [{"label": "auth"}, {"label": "jobs"}, {"label": "cache"}],
+        "multi_select": True,
+    }
+    result = _agent(scripted_model(("ask_batch", {"questions": [question]})), queue).run_sync("go")
+    [asked] = scripted.asked
+    assert isinstance(asked, QuestionsRequest) and asked.questions[0].multi_select
+    assert result.output == repr([{"answers": {"Which extras?": ["auth", "jobs"]}, "notes": {}}])
 
 
 def test_a_sensitive_answer_stays_out_of_the_model() -> None:

@@ -23,8 +23,9 @@ def from_ask_user_question(
     """A `questions` request for an AskUserQuestion input or a PilotDeck elicitation request.
 
     Every question offers "Other", as both harnesses do. PilotDeck's `toolCallId` becomes the
-    request id, and its `toolName`, `previewFormat` and `metadata` are kept; keys neither
-    format defines (and Claude Code's own `answers`/`annotations`) are ignored. Raises
+    request id, and its `toolName`, `previewFormat` and `metadata` are kept; a question's
+    `multi_select` (the `questions` kind's spelling) counts as its `multiSelect`; other keys
+    neither format defines (and Claude Code's own `answers`/`annotations`) are ignored. Raises
     `pydantic.ValidationError` naming the field when a question or option is malformed.
     """
     questions = tool_input.get("questions")
@@ -92,7 +93,7 @@ def _question(question: Any) -> Any:
         "question": question.get("question"),
         "header": question.get("header") or None,
         "options": [_option(o) for o in options] if isinstance(options, list) else options,
-        "multi_select": bool(question.get("multiSelect", False)),
+        "multi_select": bool(question.get("multiSelect") or question.get("multi_select")),
     }
 
 
