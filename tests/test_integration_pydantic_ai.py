@@ -123,6 +123,20 @@ def test_an_edited_call_runs_with_the_edited_arguments_only() -> None:
     assert output == repr(["ran echo safe"])
 
 
+def test_edited_arguments_the_tool_refuses_are_reported_as_the_persons_not_run() -> None:
+    queue = ElicitationQueue()
+    edited = {"scope": "once", "arguments": {"cmd": "echo safe"}}
+    ScriptedResponder(queue, {'shell(command="rm -rf /")': edited})
+    output = _agent(scripted_model(("shell", {"command": "rm -rf /"})), queue).run_sync("go").output
+    assert output == repr(
+        [
+            "The person allowed this call only with edited arguments, which the tool refused"
+            " (command: Field required; cmd: Extra inputs are not permitted), so it did not"
+            ' run. The edited arguments: {"cmd": "echo safe"}'
+        ]
+    )
+
+
 def test_a_session_approval_is_honoured_on_the_next_call() -> None:
     queue = ElicitationQueue()
     ApprovalPolicy(persistent=False).attach(queue)

@@ -2,8 +2,9 @@
 
 `deferred_tool_handler(queue)` is the handler of a `HandleDeferredToolCalls` capability:
 every call of a `requires_approval` tool becomes a `ToolApprovalRequest` (allowed once, for
-the session or always, and run with the person's edited arguments if they edited it; denied
-with the person's reason, which the model reads), and every call a tool deferred with
+the session or always, and run with the person's edited arguments if they edited it, unless
+the tool refuses those, when it does not run and the model reads why; denied with the
+person's reason, which the model reads), and every call a tool deferred with
 `CallDeferred(kind="question")` becomes the request in its metadata, or the one its arguments
 describe. Calls deferred for outside execution are left to the caller. A cancel stops the run
 with `RunCancelled`.
@@ -14,11 +15,15 @@ form and URL elicitations are asked as elicit-tui's MCP bridge asks them.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import replace
 from typing import Any
 
 from mcp_types import ElicitRequestParams, ElicitResult, ErrorData
-from pydantic import BaseModel, SecretStr
+from pydantic import BaseModel, SecretStr, ValidationError
+from pydantic_ai.exceptions import ModelRetry, ToolFailed
+from pydantic_ai.messages import ToolCallPart
 from pydantic_ai.tools import (
     DeferredToolRequests,
     DeferredToolResults,
@@ -66,12 +71,12 @@ def deferred_tool_handler(queue: ElicitationQueue) -> DeferredHandler:
     async def handle(ctx: RunContext[Any], requests: DeferredToolRequests) -> DeferredToolResults:
         source = ctx.agent.name if ctx.agent is not None and ctx.agent.name else SOURCE
         approvals = [
-            (call.tool_call_id, _approval(call.tool_name, call.args_as_dict(), call, source))
+            (call, _approval(call.tool_name, call.args_as_dict(), call, source))
             for call in requests.approvals
         ]
         questions = [
             (
-                call.tool_call_id,
+                call,
                 question_request(
                     call.args_as_dict(), requests.metadata.get(call.tool_call_id), source
                 ),
@@ -79,15 +84,21 @@ def deferred_tool_handler(queue: ElicitationQueue) -> DeferredHandler:
             for call in requests.calls
             if requests.kind(call.tool_call_id) == "question"
         ]
-        asked = [*approvals, *questions]
+        asked: list[tuple[ToolCallPart, Request]] = [*approvals, *questions]
         results = await ask_all_async(queue, [request for _, request in asked])
-        answers = {call_id: result for (call_id, _), result in zip(asked, results, strict=True)}
+        answers = {
+            call.tool_call_id: result for (call, _), result in zip(asked, results, strict=True)
+        }
         return requests.build_results(
             approvals={
-                call_id: _approval_result(request, answers[call_id])
-                for call_id, request in approvals
+                call.tool_call_id: await _approval_result(
+                    ctx, call, request, answers[call.tool_call_id]
+                )
+                for call, request in approvals
             },
-            calls={call_id: _for_model(answers[call_id]) for call_id, _ in questions},
+            calls={
+                call.tool_call_id: _for_model(answers[call.tool_call_id]) for call, _ in questions
+            },
         )
 
     return handle
@@ -150,20 +161,58 @@ def _metadata_request(given: Any, source: str) -> Request:
     )
 
 
-def _approval(name: str, arguments: dict[str, Any], call: Any, source: str) -> ToolApprovalRequest:
+def _approval(
+    name: str, arguments: dict[str, Any], call: ToolCallPart, source: str
+) -> ToolApprovalRequest:
     return ToolApprovalRequest(
         tool_name=name, arguments=arguments, tool_call_id=call.tool_call_id, source=source
     )
 
 
-def _approval_result(
-    request: ToolApprovalRequest, answer: ElicitationResult
+async def _approval_result(
+    ctx: RunContext[Any],
+    call: ToolCallPart,
+    request: ToolApprovalRequest,
+    answer: ElicitationResult,
 ) -> ToolApproved | ToolDenied:
     if request.scope_of(answer) is not None:
         # An edited call runs as edited, never as the model asked (None keeps the model's).
-        return ToolApproved(override_args=request.edited_arguments(answer))
+        edited = request.edited_arguments(answer)
+        if edited is not None and edited != request.arguments:
+            refusal = await _edit_refused(ctx, call, edited)
+            if refusal is not None:
+                return ToolDenied(refusal)
+        return ToolApproved(override_args=edited)
     reason = request.denial_reason(answer)
     return ToolDenied(f"Denied by the user: {reason}") if reason else ToolDenied()
+
+
+async def _edit_refused(
+    ctx: RunContext[Any], call: ToolCallPart, edited: dict[str, Any]
+) -> str | None:
+    """What the model reads when the tool refuses the arguments the person edited its call
+    to (the call does not run), or None if the tool takes them. Checked before approving:
+    pydantic-ai would tell the model that its own call was invalid, and count it as a retry."""
+    if ctx.tool_manager is None:
+        return None
+    try:
+        await ctx.tool_manager.validate_tool_call(
+            replace(call, args=edited), approved=True, wrap_validation_errors=False
+        )
+    except ValidationError as error:
+        problems = "; ".join(
+            f"{'.'.join(str(part) for part in problem['loc']) or 'arguments'}: {problem['msg']}"
+            for problem in error.errors(include_url=False)
+        )
+    except (ModelRetry, ToolFailed) as error:
+        problems = error.message
+    else:
+        return None
+    return (
+        "The person allowed this call only with edited arguments, which the tool refused"
+        f" ({problems}), so it did not run. The edited arguments: "
+        + json.dumps(edited, ensure_ascii=False, sort_keys=True)
+    )
 
 
 def _for_model(answer: ElicitationResult) -> Any:
