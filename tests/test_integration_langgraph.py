@@ -120,6 +120,18 @@ def test_a_declined_form_stops_the_run_and_the_graph_keeps_waiting() -> None:
     assert graph.get_state(config).interrupts[0].value == "Deploy where?"
 
 
+def test_an_id_already_waiting_stops_the_run_and_leaves_none_of_its_questions() -> None:
+    def ask(message: str) -> Any:
+        return lambda state: {message: interrupt({"kind": "text", "message": message, "id": "x"})}
+
+    queue = ElicitationQueue()
+    queue.subscribe(lambda event: None)  # a front end that has not answered yet
+    graph = _graph(("name", ask("name")), ("region", ask("region")))
+    with pytest.raises(ValueError, match="'x' is already waiting"):
+        run_graph(graph, {}, queue)
+    assert queue.pending() == []
+
+
 def test_a_graph_without_interrupts_just_runs() -> None:
     graph = _graph(("name", lambda state: {"name": "fixed"}))
     assert run_graph(graph, {}, ElicitationQueue()) == {"name": "fixed"}

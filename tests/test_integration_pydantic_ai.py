@@ -220,6 +220,29 @@ def test_a_sensitive_answer_stays_out_of_the_model() -> None:
     assert "1234-CANARY" not in repr(result.all_messages())
 
 
+def together(*calls: tuple[str, dict[str, Any]]) -> FunctionModel:
+    """Makes every call in one model response (ids call0, call1, ...), then answers "done"."""
+
+    def respond(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+        if any(isinstance(m, ModelResponse) for m in messages):
+            return ModelResponse(parts=[TextPart("done")])
+        parts = [ToolCallPart(n, a, tool_call_id=f"call{i}") for i, (n, a) in enumerate(calls)]
+        return ModelResponse(parts=parts)
+
+    return FunctionModel(respond)
+
+
+def test_a_call_id_already_waiting_stops_the_run_and_leaves_none_of_its_questions() -> None:
+    queue = ElicitationQueue()
+    queue.subscribe(lambda event: None)  # a front end that has not answered yet
+    other_run = ToolApprovalRequest(tool_name="shell", tool_call_id="call1")
+    queue.submit(other_run)
+    model = together(("shell", {"command": "ls"}), ("shell", {"command": "pwd"}))
+    with pytest.raises(ValueError, match="'toolApproval:call1' is already waiting"):
+        _agent(model, queue).run_sync("look")
+    assert [r.id for r in queue.pending()] == [other_run.id]
+
+
 def test_a_cancel_stops_the_run() -> None:
     queue = ElicitationQueue()
     ScriptedResponder(queue, {"shell": ElicitationResult(action="cancel")})

@@ -27,10 +27,14 @@ class RunCancelled(Exception):
 def ask_all(queue: ElicitationQueue, requests: Sequence[Request]) -> list[ElicitationResult]:
     """Queue every request at once and block for their results, in order.
 
-    A cancelled one raises `RunCancelled`, and the ones still waiting are withdrawn.
+    A cancelled one raises `RunCancelled`, and the ones still waiting are withdrawn. A request
+    whose id is already waiting on the queue (another run asking about a tool call with the
+    same id) raises ValueError, and the ones queued before it are withdrawn.
     """
-    futures = [queue.submit(request) for request in requests]
+    futures: list[Future[ElicitationResult]] = []
     try:
+        for request in requests:
+            futures.append(queue.submit(request))
         return [_checked(r, f.result()) for r, f in zip(requests, futures, strict=True)]
     finally:
         _withdraw(futures)
@@ -40,8 +44,10 @@ async def ask_all_async(
     queue: ElicitationQueue, requests: Sequence[Request]
 ) -> list[ElicitationResult]:
     """`ask_all` without blocking the event loop."""
-    futures = [queue.submit(request) for request in requests]
+    futures: list[Future[ElicitationResult]] = []
     try:
+        for request in requests:
+            futures.append(queue.submit(request))
         return [
             _checked(r, await asyncio.wrap_future(f))
             for r, f in zip(requests, futures, strict=True)
