@@ -13,6 +13,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import END, START, StateGraph
 from langgraph.types import interrupt
 from pydantic import BaseModel, SecretStr
+from stopping_front_end import EndsTheSecond
 
 from tui import (
     KEYRING_UNAVAILABLE,
@@ -107,9 +108,6 @@ def test_a_decline_resumes_with_none_and_a_cancel_stops_the_run() -> None:
 
 
 def test_a_declined_form_stops_the_run_and_the_graph_keeps_waiting() -> None:
-    def ask_deploy(state: State) -> State:
-        return {"deploy": interrupt("Deploy where?", response_schema=Deploy)}
-
     queue = ElicitationQueue()
     ScriptedResponder(queue, {"Deploy where?": ElicitationResult(action="decline")})
     graph = _graph(("deploy", ask_deploy))
@@ -118,6 +116,34 @@ def test_a_declined_form_stops_the_run_and_the_graph_keeps_waiting() -> None:
         run_graph(graph, {}, queue, config)
     assert isinstance(stopped.value, RunCancelled) and stopped.value.result.action == "decline"
     assert graph.get_state(config).interrupts[0].value == "Deploy where?"
+
+
+def ask_deploy(state: State) -> State:
+    return {"deploy": interrupt("Deploy where?", response_schema=Deploy)}
+
+
+@pytest.mark.parametrize(
+    ("ask_second", "ending", "stop"),
+    [
+        (ask_region, ElicitationResult(action="cancel"), RunCancelled),
+        (ask_deploy, ElicitationResult(action="decline"), RunDeclined),
+    ],
+    ids=["cancelled", "declined form"],
+)
+def test_the_run_stops_at_once_when_a_later_question_ends_it(
+    ask_second: Any, ending: ElicitationResult, stop: type[RunCancelled]
+) -> None:
+    queue = ElicitationQueue()
+    front_end = EndsTheSecond(queue, ending)
+    graph = _graph(("name", ask_name), ("second", ask_second))
+    error = front_end.run(lambda: run_graph(graph, {}, queue))
+    first, second = front_end.asked
+    assert first.message == "What is your name?"
+    assert type(error) is stop and error.request.id == second.id
+    # withdrawn as the run stopped, not left waiting for the person
+    assert front_end.ended[first.id] == ElicitationResult(
+        action="cancel", reason="cancelled_by_agent"
+    )
 
 
 def test_an_id_already_waiting_stops_the_run_and_leaves_none_of_its_questions() -> None:

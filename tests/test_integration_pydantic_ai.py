@@ -17,6 +17,7 @@ from pydantic_ai.capabilities import HandleDeferredToolCalls
 from pydantic_ai.mcp import MCPToolset
 from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart, ToolCallPart, ToolReturnPart
 from pydantic_ai.models.function import AgentInfo, FunctionModel
+from stopping_front_end import EndsTheSecond
 
 from tui import (
     ChoiceRequest,
@@ -241,6 +242,19 @@ def test_a_call_id_already_waiting_stops_the_run_and_leaves_none_of_its_question
     with pytest.raises(ValueError, match="'toolApproval:call1' is already waiting"):
         _agent(model, queue).run_sync("look")
     assert [r.id for r in queue.pending()] == [other_run.id]
+
+
+def test_the_run_stops_at_once_when_a_later_question_is_cancelled() -> None:
+    queue = ElicitationQueue()
+    front_end = EndsTheSecond(queue, ElicitationResult(action="cancel"))
+    model = together(("ask_user", {"question": "First?"}), ("ask_user", {"question": "Second?"}))
+    error = front_end.run(lambda: _agent(model, queue).run_sync("ask"))
+    first, second = front_end.asked
+    assert isinstance(error, RunCancelled) and error.request.id == second.id
+    # withdrawn as the run stopped, not left waiting for the person
+    assert front_end.ended[first.id] == ElicitationResult(
+        action="cancel", reason="cancelled_by_agent"
+    )
 
 
 def test_a_cancel_stops_the_run() -> None:

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
-from concurrent.futures import Future
+from collections.abc import Callable, Collection, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, wait
 
 from tui.core.models import ElicitationResult, Request
 from tui.core.queue import ElicitationQueue
+
+Check = Callable[[Request, ElicitationResult], None]
+"""Called with a request and its result as the result comes; raises to stop the run."""
 
 
 class RunCancelled(Exception):
@@ -24,44 +27,63 @@ class RunCancelled(Exception):
         self.result = result
 
 
-def ask_all(queue: ElicitationQueue, requests: Sequence[Request]) -> list[ElicitationResult]:
-    """Queue every request at once and block for their results, in order.
+def ask_all(
+    queue: ElicitationQueue, requests: Sequence[Request], check: Check | None = None
+) -> list[ElicitationResult]:
+    """Queue every request at once and block until all are answered; their results, in order.
 
-    A cancelled one raises `RunCancelled`, and the ones still waiting are withdrawn. A request
-    whose id is already waiting on the queue (another run asking about a tool call with the
-    same id) raises ValueError, and the ones queued before it are withdrawn.
+    A result that ends the run raises as soon as it comes, whatever is still waiting before
+    it, and the ones still waiting are withdrawn: a cancel raises `RunCancelled`, and
+    `check(request, result)`, if given, may raise for any other. A request whose id is
+    already waiting on the queue (another run asking about a tool call with the same id)
+    raises ValueError, and the ones queued before it are withdrawn.
     """
-    futures: list[Future[ElicitationResult]] = []
+    asked: dict[Future[ElicitationResult], Request] = {}
     try:
         for request in requests:
-            futures.append(queue.submit(request))
-        return [_checked(r, f.result()) for r, f in zip(requests, futures, strict=True)]
+            asked[queue.submit(request)] = request
+        waiting = set(asked)
+        while waiting:
+            done, waiting = wait(waiting, return_when=FIRST_COMPLETED)
+            _check(asked, done, check)
+        return [future.result() for future in asked]
     finally:
-        _withdraw(futures)
+        _withdraw(asked)
 
 
 async def ask_all_async(
-    queue: ElicitationQueue, requests: Sequence[Request]
+    queue: ElicitationQueue, requests: Sequence[Request], check: Check | None = None
 ) -> list[ElicitationResult]:
     """`ask_all` without blocking the event loop."""
-    futures: list[Future[ElicitationResult]] = []
+    asked: dict[Future[ElicitationResult], Request] = {}
     try:
         for request in requests:
-            futures.append(queue.submit(request))
-        return [
-            _checked(r, await asyncio.wrap_future(f))
-            for r, f in zip(requests, futures, strict=True)
-        ]
+            asked[queue.submit(request)] = request
+        waiting = {asyncio.wrap_future(future): future for future in asked}
+        while waiting:
+            done, _ = await asyncio.wait(set(waiting), return_when=asyncio.FIRST_COMPLETED)
+            _check(asked, {waiting.pop(future) for future in done}, check)
+        return [future.result() for future in asked]
     finally:
-        _withdraw(futures)
+        _withdraw(asked)
 
 
-def _checked(request: Request, result: ElicitationResult) -> ElicitationResult:
-    if result.action == "cancel":
-        raise RunCancelled(request, result)
-    return result
+def _check(
+    asked: dict[Future[ElicitationResult], Request],
+    done: Collection[Future[ElicitationResult]],
+    check: Check | None,
+) -> None:
+    """Raises for the first of `done`, in the order asked, whose result ends the run."""
+    for future, request in asked.items():
+        if future not in done:
+            continue
+        result = future.result()
+        if result.action == "cancel":
+            raise RunCancelled(request, result)
+        if check is not None:
+            check(request, result)
 
 
-def _withdraw(futures: list[Future[ElicitationResult]]) -> None:
+def _withdraw(futures: Collection[Future[ElicitationResult]]) -> None:
     for future in futures:
         future.cancel()

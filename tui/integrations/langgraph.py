@@ -7,11 +7,12 @@ a string, or anything else, becomes a text question resumed with the text. A dec
 resumes with None. A declined form stops the run with `RunDeclined`: LangGraph checks the
 resume value against the `response_schema` inside the node, where None fails, and a value it
 accepts would be an answer the person did not give. A cancel stops the run with
-`RunCancelled`. A stopped run sends none of its pass's answers, so the graph stays
-interrupted at its checkpoint. LangGraph writes every resume value to its checkpointer, so an
-interrupt that asks for a secret (a secret request without `store`, a form with a password
-field, a `sensitive` request) is refused with `SecretNotKept` before anyone is asked; a secret
-request with `store` resumes with the keyring's reference.
+`RunCancelled`. The run stops as soon as one of the interrupts asked together is cancelled
+or its form declined, withdrawing the others, and sends none of that pass's answers, so the
+graph stays interrupted at its checkpoint. LangGraph writes every resume value to its
+checkpointer, so an interrupt that asks for a secret (a secret request without `store`, a
+form with a password field, a `sensitive` request) is refused with `SecretNotKept` before
+anyone is asked; a secret request with `store` resumes with the keyring's reference.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from tui.core.models import (
     parse_request,
 )
 from tui.core.queue import ElicitationQueue
-from tui.integrations.ask_all import RunCancelled, ask_all
+from tui.integrations.ask_all import Check, RunCancelled, ask_all
 
 __all__ = ["RunCancelled", "RunDeclined", "SecretNotKept", "request_for_interrupt", "run_graph"]
 
@@ -65,10 +66,9 @@ def run_graph(
     output = graph.invoke(input, run_config)
     while interrupts := _interrupts(output):
         requests = [request_for_interrupt(i) for i in interrupts]
-        answers = ask_all(queue, requests)
+        answers = ask_all(queue, requests, _stop_on_declined_form(interrupts, requests))
         resume = {
-            i.id: _resume_value(i, request, answer)
-            for i, request, answer in zip(interrupts, requests, answers, strict=True)
+            i.id: _resume_value(i, answer) for i, answer in zip(interrupts, answers, strict=True)
         }
         output = graph.invoke(Command(resume=resume), run_config)
     return output
@@ -133,20 +133,40 @@ def _message(value: Any) -> str:
     return json.dumps(value, default=str) if value is not None else "The graph asks for input"
 
 
-def _resume_value(interrupt: Interrupt, request: Request, result: ElicitationResult) -> Any:
-    """What `interrupt` is resumed with; `RunDeclined` if the person declined its form."""
-    value = interrupt.value
-    if (isinstance(value, BaseModel) and hasattr(value, "kind")) or (
+def _stop_on_declined_form(interrupts: list[Interrupt], requests: list[Request]) -> Check:
+    """An `ask_all` check raising `RunDeclined` as soon as the person declines a form asked
+    for a `response_schema`."""
+    forms = {
+        request.id
+        for interrupt, request in zip(interrupts, requests, strict=True)
+        if interrupt.response_schema is not None and not _is_request(interrupt.value)
+    }
+
+    def check(request: Request, result: ElicitationResult) -> None:
+        # The Interrupt holds a JSON Schema even for a pydantic type, which LangGraph still
+        # checks the resume value against, so whether None would pass cannot be known here.
+        if request.id in forms and result.action == "decline":
+            raise RunDeclined(request, result)
+
+    return check
+
+
+def _is_request(value: Any) -> bool:
+    """Whether an interrupt's value is an elicit-tui request, asked as itself."""
+    return (isinstance(value, BaseModel) and hasattr(value, "kind")) or (
         isinstance(value, Mapping) and "kind" in value
-    ):
+    )
+
+
+def _resume_value(interrupt: Interrupt, result: ElicitationResult) -> Any:
+    """What `interrupt` is resumed with: a result `ask_all` let through (not a cancel, nor a
+    declined form)."""
+    value = interrupt.value
+    if _is_request(value):
         # A secret's value never: the checkpointer writes the resume value down. A stored one
         # is its reference; one the keyring did not take (kept in memory) resumes as None.
         content = None if isinstance(result.content, SecretStr) else result.content
         return {"action": result.action, "content": content, "reason": result.reason}
-    if not result.accepted and interrupt.response_schema is not None:
-        # The Interrupt holds a JSON Schema even for a pydantic type, which LangGraph still
-        # checks the resume value against, so whether None would pass cannot be known here.
-        raise RunDeclined(request, result)
     if not result.accepted:
         return None
     content = result.content
