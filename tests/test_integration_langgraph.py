@@ -212,11 +212,17 @@ def test_a_secret_for_the_keyring_never_reaches_the_checkpointer_as_its_value() 
     value = {"kind": "secret", "message": "API key?", "store": {"service": "s", "username": "u"}}
     graph = _graph(("ask", lambda state: {"name": interrupt(value)}))
     queue = ElicitationQueue()
-    # Stored, as the app stores it: the run goes on with its reference.
+    # Stored, as the app stores it: the run goes on with the entry's name, plain data that
+    # the checkpoint gives back as it was.
     ScriptedResponder(queue, {"API key?": SecretStr(canary)})
+    config = {"configurable": {"thread_id": "stored"}}
     with memory_keyring():
-        output = run_graph(graph, {}, queue)
-    assert output["name"]["content"] == SecretRef(service="s", username="u")
+        output = run_graph(graph, {}, queue, config)
+        entry = {"service": "s", "username": "u"}
+        assert output["name"]["content"] == entry
+        checkpointed = graph.get_state(config).values["name"]["content"]
+        assert type(checkpointed) is dict and checkpointed == entry
+        assert SecretRef(**checkpointed).get().get_secret_value() == canary
     assert canary not in repr(vars(graph.checkpointer))
 
     # A value the keyring could not take, kept in memory by the person: not resumed at all.

@@ -1,9 +1,10 @@
 """LangGraph: run a compiled graph and answer every `interrupt(value)` through the queue.
 
-An interrupt's value decides what is asked: an elicit-tui request (a `Request`, or a dict with
-a `kind`) is asked as is and resumed with its result as a dict (`action`, `content`, `reason`);
-a `response_schema` (a pydantic type or JSON Schema) becomes a form resumed with its content;
-a string, or anything else, becomes a text question resumed with the text. A declined text
+An interrupt's value decides what is asked: an elicit-tui request (a dict with a `kind`, or a
+`Request`) is asked as is and resumed with its result as a dict (`action`, `content`,
+`reason`), its content JSON data; a `response_schema` (a pydantic type or JSON Schema)
+becomes a form resumed with its content; a string, or anything else, becomes a text question
+resumed with the text. A declined text
 resumes with None. A declined form stops the run with `RunDeclined`: LangGraph checks the
 resume value against the `response_schema` inside the node, where None fails, and a value it
 accepts would be an answer the person did not give. A cancel stops the run with
@@ -12,7 +13,11 @@ or its form declined, withdrawing the others, and sends none of that pass's answ
 graph stays interrupted at its checkpoint. LangGraph writes every resume value to its
 checkpointer, so an interrupt that asks for a secret (a secret request without `store`, a
 form with a password field, a `sensitive` request) is refused with `SecretNotKept` before
-anyone is asked; a secret request with `store` resumes with the keyring's reference.
+anyone is asked; a secret request with `store` resumes with the keyring entry's name as its
+content, `{"service": ..., "username": ...}`, and `SecretRef(**content).get()` reads the
+secret. LangGraph also checkpoints the interrupt's value, and a `Request` object there is
+a type its serializer does not know, which it warns it will refuse to read back: interrupt
+with `request.model_dump(mode="json")` instead.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from typing import Any
 
 from langgraph.types import Command, Interrupt
 from pydantic import BaseModel, SecretStr, TypeAdapter
+from pydantic_core import to_jsonable_python
 
 from tui.core.models import (
     ElicitationResult,
@@ -166,7 +172,13 @@ def _resume_value(interrupt: Interrupt, result: ElicitationResult) -> Any:
         # A secret's value never: the checkpointer writes the resume value down. A stored one
         # is its reference; one the keyring did not take (kept in memory) resumes as None.
         content = None if isinstance(result.content, SecretStr) else result.content
-        return {"action": result.action, "content": content, "reason": result.reason}
+        # JSON data, so the node reads back from any checkpoint what it got (LangGraph reads
+        # a type it does not know as a dict, or refuses it, in strict mode)
+        return {
+            "action": result.action,
+            "content": to_jsonable_python(content),
+            "reason": result.reason,
+        }
     if not result.accepted:
         return None
     content = result.content
