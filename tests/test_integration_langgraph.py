@@ -8,12 +8,13 @@ import pytest
 
 pytest.importorskip("langgraph", reason="the langgraph extra is not installed")
 
-from app_driver import SIZE, wait_for_modal
+from app_driver import SIZE, wait_for, wait_for_modal
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import END, START, StateGraph
 from langgraph.types import interrupt
 from pydantic import BaseModel, SecretStr
 from stopping_front_end import EndsTheSecond
+from textual.widgets import Static
 
 from tui import (
     KEYRING_UNAVAILABLE,
@@ -22,12 +23,14 @@ from tui import (
     ElicitationQueue,
     ElicitationResult,
     FormRequest,
+    ImpossibleAnswerError,
     ScriptedResponder,
     SecretRef,
     TextRequest,
 )
 from tui.integrations.langgraph import RunCancelled, RunDeclined, SecretNotKept, run_graph
 from tui.secrets.memory_keyring import memory_keyring
+from widgets.secret import SecretModal
 
 
 class Booking(BaseModel):
@@ -207,10 +210,20 @@ def test_a_secret_the_checkpointer_would_keep_is_refused_before_anyone_is_asked(
     assert scripted.asked == []
 
 
+SECRET_TO_STORE = {
+    "kind": "secret",
+    "message": "API key?",
+    "store": {"service": "s", "username": "u"},
+}
+
+
+def ask_secret(state: State) -> State:
+    return {"name": interrupt(SECRET_TO_STORE)}
+
+
 def test_a_secret_for_the_keyring_never_reaches_the_checkpointer_as_its_value() -> None:
     canary = "sk-CANARY-graph"
-    value = {"kind": "secret", "message": "API key?", "store": {"service": "s", "username": "u"}}
-    graph = _graph(("ask", lambda state: {"name": interrupt(value)}))
+    graph = _graph(("ask", ask_secret))
     queue = ElicitationQueue()
     # Stored, as the app stores it: the run goes on with the entry's name, plain data that
     # the checkpoint gives back as it was.
@@ -225,11 +238,45 @@ def test_a_secret_for_the_keyring_never_reaches_the_checkpointer_as_its_value() 
         assert SecretRef(**checkpointed).get().get_secret_value() == canary
     assert canary not in repr(vars(graph.checkpointer))
 
-    # A value the keyring could not take, kept in memory by the person: not resumed at all.
-    graph = _graph(("ask", lambda state: {"name": interrupt(value)}))
+    # A value the keyring could not take, which a front end other than the app kept in
+    # memory all the same: not resumed at all.
+    graph = _graph(("ask", ask_secret))
     queue = ElicitationQueue()
     kept = ElicitationResult(action="accept", content=SecretStr(canary), reason=KEYRING_UNAVAILABLE)
-    ScriptedResponder(queue, {"API key?": kept})
+    queue.subscribe(lambda e: queue.respond(e.request.id, kept) if e.type == "requested" else None)
     output = run_graph(graph, {}, queue)
     assert output["name"] == {"action": "accept", "content": None, "reason": KEYRING_UNAVAILABLE}
     assert canary not in repr(vars(graph.checkpointer))
+
+
+def stopped_by(graph: Any, queue: ElicitationQueue) -> Any:
+    """The graph's output, or the result that stopped its run."""
+    try:
+        return run_graph(graph, {}, queue)
+    except RunCancelled as stopped:
+        return stopped.result
+
+
+async def test_a_secret_the_keyring_refuses_can_only_be_cancelled(no_keyring: object) -> None:
+    graph = _graph(("ask", ask_secret))
+    app = ElicitationApp(ElicitationQueue(), lambda q: stopped_by(graph, q), input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        modal = await wait_for_modal(pilot, "API key?")
+        assert isinstance(modal, SecretModal)
+        await wait_for(pilot, lambda: bool(modal.query("#keyring-warning")))
+        warning = modal.query_one("#keyring-warning .headline", Static)
+        assert str(warning.content) == "⚠ The keyring cannot save secrets here."
+        await pilot.press(*"sk-CANARY-graph", "enter")
+        await wait_for(pilot, lambda: modal.choosing)
+        assert not modal.query("#keep-in-memory")
+        await pilot.press("enter")  # on the one way out: cancel
+        await wait_for(pilot, lambda: app.agent_result is not None)
+    assert app.agent_result == ElicitationResult(action="cancel", reason=KEYRING_UNAVAILABLE)
+
+
+def test_a_script_cannot_keep_in_memory_what_the_dialog_would_not_offer_to() -> None:
+    queue = ElicitationQueue()
+    kept = ElicitationResult(action="accept", content="sk-x", reason=KEYRING_UNAVAILABLE)
+    ScriptedResponder(queue, {"API key?": kept})
+    with pytest.raises(ImpossibleAnswerError, match="memory_fallback=False"):
+        run_graph(_graph(("ask", ask_secret)), {}, queue)

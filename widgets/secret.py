@@ -30,7 +30,8 @@ class SecretModal(ElicitationModal[SecretRequest]):
     If the keyring cannot keep it, the modal says why and offers two ways out: keep the secret
     in memory for this run only (accept, content `SecretStr`) or cancel; both results carry
     the reason `keyring_unavailable`. With `offer_memory` False (the answer leaves this
-    process, where an in-memory value is of no use) only cancel is offered.
+    process, where an in-memory value is of no use, or the request's `memory_fallback` is
+    False) only cancel is offered.
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [

@@ -598,7 +598,9 @@ class ElicitationApp(KeyOrderApp[Any]):
             if event.request.kind == "secret":
                 # The built-in kind's modal: no kind of a program's own can take its name.
                 secret = cast("SecretModal", modal)
-                secret.offer_memory = self.keeps_secrets_in_memory
+                secret.offer_memory = (
+                    self.keeps_secrets_in_memory and secret.request.memory_fallback
+                )
                 # An inbox elsewhere stores secrets in its own machine's keyring.
                 secret.stores_here = isinstance(self.queue, ElicitationQueue)
             # A queue in this process takes an answer at once; an inbox elsewhere may take

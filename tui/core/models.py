@@ -220,6 +220,10 @@ class SecretRequest(RequestBase):
     """A hint of the expected shape, like `sk-...`: `...` stands for any characters."""
     confirm: bool = False
     store: KeyringTarget | None = None
+    memory_fallback: bool = True
+    """Whether the person may keep the secret in memory for this run when the keyring cannot
+    store it; False where the asker cannot hold a value in memory (LangGraph writes every
+    answer to its checkpointer): then the dialog offers only to cancel."""
 
     def fits_pattern(self, value: str) -> bool:
         """Whether `value` has the shape `pattern` hints at (`...`: one or more characters)."""

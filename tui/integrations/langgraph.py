@@ -4,20 +4,21 @@ An interrupt's value decides what is asked: an elicit-tui request (a dict with a
 `Request`) is asked as is and resumed with its result as a dict (`action`, `content`,
 `reason`), its content JSON data; a `response_schema` (a pydantic type or JSON Schema)
 becomes a form resumed with its content; a string, or anything else, becomes a text question
-resumed with the text. A declined text
-resumes with None. A declined form stops the run with `RunDeclined`: LangGraph checks the
-resume value against the `response_schema` inside the node, where None fails, and a value it
-accepts would be an answer the person did not give. A cancel stops the run with
-`RunCancelled`. The run stops as soon as one of the interrupts asked together is cancelled
-or its form declined, withdrawing the others, and sends none of that pass's answers, so the
-graph stays interrupted at its checkpoint. LangGraph writes every resume value to its
-checkpointer, so an interrupt that asks for a secret (a secret request without `store`, a
-form with a password field, a `sensitive` request) is refused with `SecretNotKept` before
-anyone is asked; a secret request with `store` resumes with the keyring entry's name as its
-content, `{"service": ..., "username": ...}`, and `SecretRef(**content).get()` reads the
-secret. LangGraph also checkpoints the interrupt's value, and a `Request` object there is
-a type its serializer does not know, which it warns it will refuse to read back: interrupt
-with `request.model_dump(mode="json")` instead.
+resumed with the text. A declined text resumes with None. A declined form stops the run with
+`RunDeclined`: LangGraph checks the resume value against the `response_schema` inside the
+node, where None fails, and a value it accepts would be an answer the person did not give. A
+cancel stops the run with `RunCancelled`. The run stops as soon as one of the interrupts
+asked together is cancelled or its form declined, withdrawing the others, and sends none of
+that pass's answers, so the graph stays interrupted at its checkpoint.
+
+LangGraph writes every resume value to its checkpointer, so an interrupt that asks for a
+secret (a secret request without `store`, a form with a password field, a `sensitive`
+request) is refused with `SecretNotKept` before anyone is asked; a secret request with
+`store` resumes with the keyring entry's name as its content, `{"service": ...,
+"username": ...}`, and `SecretRef(**content).get()` reads the secret. If the keyring cannot
+store it, the person can only cancel (never keep it in memory). LangGraph checkpoints the
+interrupt's value too, and a `Request` object there is a type its serializer does not know,
+which it warns it will refuse to read back: interrupt with `request.model_dump(mode="json")`.
 """
 
 from __future__ import annotations
@@ -94,6 +95,9 @@ def request_for_interrupt(interrupt: Interrupt) -> Request:
         request = TextRequest(message=_message(value), source=SOURCE)
     if isinstance(request, SecretRequest):
         typed_in = request.store is None  # else the keyring keeps it, the graph its reference
+        # One the keyring refuses cannot be kept in memory: nothing would hold it but the
+        # checkpointer. The person is offered only to cancel.
+        request = request.model_copy(update={"memory_fallback": False})
     else:
         typed_in = request.sensitive or (
             isinstance(request, FormRequest) and bool(request.secret_fields())
@@ -170,7 +174,7 @@ def _resume_value(interrupt: Interrupt, result: ElicitationResult) -> Any:
     value = interrupt.value
     if _is_request(value):
         # A secret's value never: the checkpointer writes the resume value down. A stored one
-        # is its reference; one the keyring did not take (kept in memory) resumes as None.
+        # is its reference; one a front end kept in memory all the same resumes as None.
         content = None if isinstance(result.content, SecretStr) else result.content
         # JSON data, so the node reads back from any checkpoint what it got (LangGraph reads
         # a type it does not know as a dict, or refuses it, in strict mode)

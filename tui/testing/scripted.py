@@ -10,6 +10,7 @@ from tui.core.models import (
     ElicitationResult,
     QuestionsRequest,
     Request,
+    SecretRequest,
     ToolApprovalRequest,
 )
 from tui.core.queue import ElicitationQueue, QueueEvent
@@ -107,16 +108,25 @@ def _checked(request: Request, content: Any) -> Any:
 
 
 def _stored(request: Request, result: ElicitationResult) -> ElicitationResult:
+    cancel = f"ElicitationResult(action='cancel', reason='{KEYRING_UNAVAILABLE}')"
+    keeps = not isinstance(request, SecretRequest) or request.memory_fallback
+    if not keeps and result.reason == KEYRING_UNAVAILABLE:
+        raise _impossible(
+            request,
+            f"it is not offered to be kept in memory (memory_fallback=False): script {cancel}.",
+        )
     try:
         return with_secret_stored(request, result)
     except KeyringError as error:
         # Where the keyring refuses, the app has the person choose; a plain answer does not.
-        raise _impossible(
-            request,
-            f"{error} A person would choose to keep it in memory or to cancel: script that as "
+        choice = (
+            "A person would choose to keep it in memory or to cancel: script that as "
             f"ElicitationResult(action='accept', content=..., reason='{KEYRING_UNAVAILABLE}') "
-            f"or (action='cancel', reason='{KEYRING_UNAVAILABLE}').",
-        ) from None
+            f"or {cancel}."
+            if keeps
+            else f"A person could only cancel: script {cancel}."
+        )
+        raise _impossible(request, f"{error} {choice}") from None
 
 
 def _impossible(request: Request, why: str) -> ImpossibleAnswerError:
