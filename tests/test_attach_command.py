@@ -123,6 +123,28 @@ def test_attach_shows_what_waits_then_what_comes_and_answers_it(
         terminal.close()
 
 
+def test_ctrl_c_on_the_inbox_stops_it_at_once_and_quietly_with_a_front_end_attached(
+    tmp_path: Path,
+) -> None:
+    # The front end reconnects as its stream ends; the inbox, closed by then, kept the new
+    # stream open until uvicorn's grace ran out, and printed a traceback of the cancel.
+    inbox = HeadlessInbox(tmp_path / "inbox")
+    terminal = AttachedTerminal(tmp_path / "config", inbox.url, "--token", inbox.token)
+    try:
+        terminal.wait_for("nothing waiting")
+        started = time.monotonic()
+        inbox.stop()
+        assert inbox.process.wait() == 0
+        assert time.monotonic() - started < 5
+        assert inbox.process.stderr is not None
+        errors = inbox.process.stderr.read().decode()
+        assert "Traceback" not in errors and "ERROR" not in errors, errors
+        terminal.wait_for("Reconnecting")
+    finally:
+        terminal.close()
+        inbox.stop()
+
+
 def test_a_kind_not_registered_here_is_said_and_left_to_a_front_end_that_can_show_it(
     tmp_path: Path,
 ) -> None:

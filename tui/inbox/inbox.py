@@ -77,6 +77,7 @@ class Inbox:
         self._outcomes: OrderedDict[str, Outcome] = OrderedDict()
         self._futures: dict[str, Future[ElicitationResult]] = {}
         self._on_close: list[Callable[[], None]] = []
+        self._closed = False
         self._detach = [queue.subscribe(self._observe, front_end=False)]
         self.transcript = (
             None if transcript is None else TranscriptWriter(transcript, front_end=local_front_end)
@@ -172,9 +173,15 @@ class Inbox:
         return sum(self.queue.cancel(request.id, reason) for request in self.queue.pending())
 
     def on_close(self, callback: Callable[[], None]) -> Callable[[], None]:
-        """Call `callback` once the inbox closes; returns a function that stops that."""
+        """Call `callback` once the inbox closes (at once if it has closed); returns a
+        function that stops that."""
         with self._lock:
-            self._on_close.append(callback)
+            closed = self._closed
+            if not closed:
+                self._on_close.append(callback)
+        if closed:
+            # A front end reconnecting while the server stops: its stream ends, not waits on.
+            callback()
 
         def remove() -> None:
             with self._lock:
@@ -187,6 +194,7 @@ class Inbox:
         """Answer every waiting asker `cancel`/`closed`, end the event streams, stop recording."""
         self.queue.close()
         with self._lock:
+            self._closed = True
             callbacks, self._on_close = self._on_close, []
         for callback in callbacks:
             callback()
