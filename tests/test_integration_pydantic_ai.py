@@ -24,12 +24,14 @@ from tui import (
     ElicitationQueue,
     ElicitationResult,
     FormRequest,
+    KeyringTarget,
     QuestionsRequest,
     ScriptedResponder,
     SecretRequest,
     ToolApprovalRequest,
 )
 from tui.approvals.rules import ApprovalPolicy
+from tui.integrations.kept_secrets import SecretNotKept
 from tui.integrations.pydantic_ai import RunCancelled, deferred_tool_handler, elicitation_handler
 
 CANARY = "sk-canary-3f9a"
@@ -89,6 +91,11 @@ def _agent(model: FunctionModel, queue: ElicitationQueue) -> Agent[None, str]:
     @agent.tool_plain
     def ask_secret_as_object(message: str) -> str:
         raise CallDeferred(kind="question", metadata={"request": SecretRequest(message=message)})
+
+    @agent.tool_plain
+    def ask_secret_to_store_as_object(message: str) -> str:
+        request = SecretRequest(message=message, store=KeyringTarget(service="s", username="u"))
+        raise CallDeferred(kind="question", metadata={"request": request})
 
     @agent.tool_plain
     def ask_with_odd_metadata(message: str) -> str:
@@ -157,13 +164,11 @@ def test_question_calls_become_requests_of_their_kind_and_secrets_stay_out_of_th
     scripted = ScriptedResponder(queue, {"Which region?": "us", "API key?": SecretStr(CANARY)})
     model = scripted_model(
         ("ask_user", {"question": "Which region?", "options": ["eu", "us"]}),
-        ("ask_secret", {"message": "API key?"}),
+        ("ask_secret_to_store", {"message": "API key?"}),
     )
     result = _agent(model, queue).run_sync("set up")
     assert [type(r) for r in scripted.asked] == [ChoiceRequest, SecretRequest]
-    assert result.output == repr(
-        ["us", "The user provided the secret; it is held by the program and not shown here."]
-    )
+    assert result.output == repr(["us", "The user stored the secret as keyring entry s/u."])
     assert CANARY not in repr(result.all_messages())
 
 
@@ -179,13 +184,13 @@ def test_a_stored_secret_reaches_the_model_as_the_sentence_naming_its_keyring_en
 def test_a_request_object_in_the_metadata_is_asked_as_itself() -> None:
     queue = ElicitationQueue()
     scripted = ScriptedResponder(queue, {"API key?": SecretStr(CANARY)})
-    model = scripted_model(("ask_secret_as_object", {"message": "API key?"}))
+    model = scripted_model(("ask_secret_to_store_as_object", {"message": "API key?"}))
     result = _agent(model, queue).run_sync("set up")
     [asked] = scripted.asked
     assert isinstance(asked, SecretRequest) and asked.source == "helper"
-    assert result.output == repr(
-        ["The user provided the secret; it is held by the program and not shown here."]
-    )
+    # One the keyring refuses cannot be kept in memory: nothing would hold it.
+    assert asked.memory_fallback is False
+    assert result.output == repr(["The user stored the secret as keyring entry s/u."])
     assert CANARY not in repr(result.all_messages())
 
 
@@ -213,12 +218,15 @@ def test_a_batch_question_with_multi_select_takes_several_answers() -> None:
     assert result.output == repr([{"answers": {"Which extras?": ["auth", "jobs"]}, "notes": {}}])
 
 
-def test_a_sensitive_answer_stays_out_of_the_model() -> None:
+@pytest.mark.parametrize("tool", ["ask_secret", "ask_secret_as_object", "ask_privately"])
+def test_a_secret_only_the_model_would_read_is_refused_before_anyone_is_asked(tool: str) -> None:
+    # The answer is the call's result: nothing else would hold the secret, and the model is
+    # never told it. It was asked, and the model told "it is held by the program".
     queue = ElicitationQueue()
-    ScriptedResponder(queue, {"PIN?": "1234-CANARY"})
-    result = _agent(scripted_model(("ask_privately", {"message": "PIN?"})), queue).run_sync("go")
-    assert result.output == repr(["The user answered; the answer is sensitive and not shown here."])
-    assert "1234-CANARY" not in repr(result.all_messages())
+    scripted = ScriptedResponder(queue, {"PIN?": "1234-CANARY"})
+    with pytest.raises(SecretNotKept, match="only the model would read"):
+        _agent(scripted_model((tool, {"message": "PIN?"})), queue).run_sync("go")
+    assert scripted.asked == []
 
 
 def together(*calls: tuple[str, dict[str, Any]]) -> FunctionModel:

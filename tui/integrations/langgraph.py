@@ -36,12 +36,12 @@ from tui.core.models import (
     ElicitationResult,
     FormRequest,
     Request,
-    SecretRequest,
     TextRequest,
     parse_request,
 )
 from tui.core.queue import ElicitationQueue
 from tui.integrations.ask_all import Check, RunCancelled, ask_all
+from tui.integrations.kept_secrets import SecretNotKept, only_stored_secrets
 
 __all__ = ["RunCancelled", "RunDeclined", "SecretNotKept", "request_for_interrupt", "run_graph"]
 
@@ -93,31 +93,7 @@ def request_for_interrupt(interrupt: Interrupt) -> Request:
         request = FormRequest(message=_message(value), requested_schema=schema, source=SOURCE)
     else:
         request = TextRequest(message=_message(value), source=SOURCE)
-    if isinstance(request, SecretRequest):
-        typed_in = request.store is None  # else the keyring keeps it, the graph its reference
-        # One the keyring refuses cannot be kept in memory: nothing would hold it but the
-        # checkpointer. The person is offered only to cancel.
-        request = request.model_copy(update={"memory_fallback": False})
-    else:
-        typed_in = request.sensitive or (
-            isinstance(request, FormRequest) and bool(request.secret_fields())
-        )
-    if typed_in:
-        raise SecretNotKept(request)
-    return request
-
-
-class SecretNotKept(ValueError):
-    """An interrupt asks for a secret typed into the graph: LangGraph writes every resume
-    value to its checkpointer (a database, a file), so it is refused before anyone is asked.
-    A secret request with `store` resumes with the keyring's reference instead."""
-
-    def __init__(self, request: Request) -> None:
-        super().__init__(
-            f"{request.message!r} asks for a secret or a sensitive answer, which LangGraph"
-            " would write to its checkpointer: ask a secret as a secret request with `store`"
-            " (a keyring entry), and the graph is resumed with its reference"
-        )
+    return only_stored_secrets(request, "LangGraph would write to its checkpointer")
 
 
 def _json_schema(interrupt: Interrupt) -> dict[str, Any] | None:

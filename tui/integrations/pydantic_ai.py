@@ -45,6 +45,7 @@ from tui.core.queue import ElicitationQueue
 from tui.core.secret_ref import SecretRef
 from tui.integrations.ask_all import RunCancelled, ask_all_async
 from tui.integrations.claude_code import from_ask_user_question
+from tui.integrations.kept_secrets import only_stored_secrets
 from tui.mcp.client import elicitation_callback
 
 __all__ = [
@@ -53,6 +54,10 @@ __all__ = [
     "elicitation_handler",
     "question_request",
 ]
+
+ONLY_THE_MODEL_READS = (
+    "only the model would read (a deferred question's answer is the call's result)"
+)
 
 SOURCE = "pydantic-ai"
 
@@ -130,8 +135,16 @@ def question_request(
     a question batch (`questions`), a choice (`question` with `options`, `multi_select` for
     several) or a text question (`question`).
 
-    Raises `pydantic.ValidationError` (or ValueError) naming what is missing or malformed.
+    Raises `pydantic.ValidationError` (or ValueError) naming what is missing or malformed, and
+    `SecretNotKept` for a secret typed in: the answer is the call's result, which only the
+    model reads (a secret with `store` is asked, the model reading its keyring entry's name).
     """
+    return only_stored_secrets(_asked(arguments, metadata, source), ONLY_THE_MODEL_READS)
+
+
+def _asked(
+    arguments: Mapping[str, Any], metadata: Mapping[str, Any] | None, source: str
+) -> Request:
     if metadata and "request" in metadata:
         return _metadata_request(metadata["request"], source)
     if "kind" in arguments:
