@@ -31,8 +31,12 @@ from tui import (
     ToolApprovalRequest,
 )
 from tui.approvals.rules import ApprovalPolicy
-from tui.integrations.kept_secrets import SecretNotKept
-from tui.integrations.pydantic_ai import RunCancelled, deferred_tool_handler, elicitation_handler
+from tui.integrations.pydantic_ai import (
+    RunCancelled,
+    SecretNotKept,
+    deferred_tool_handler,
+    elicitation_handler,
+)
 
 CANARY = "sk-canary-3f9a"
 

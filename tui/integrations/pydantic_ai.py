@@ -45,11 +45,12 @@ from tui.core.queue import ElicitationQueue
 from tui.core.secret_ref import SecretRef
 from tui.integrations.ask_all import RunCancelled, ask_all_async
 from tui.integrations.claude_code import from_ask_user_question
-from tui.integrations.kept_secrets import only_stored_secrets
+from tui.integrations.kept_secrets import SecretNotKept, only_stored_secrets
 from tui.mcp.client import elicitation_callback
 
 __all__ = [
     "RunCancelled",
+    "SecretNotKept",
     "deferred_tool_handler",
     "elicitation_handler",
     "question_request",
