@@ -87,14 +87,14 @@ def test_an_agents_text_cannot_end_the_sequence_early() -> None:
             "source": "x\x1b",
         }
     )
-    sequence = terminal_notification(notice_for(hostile), {"TERM": "foot"})
+    sequence = terminal_notification(notice_for(hostile, str), {"TERM": "foot"})
     assert sequence is not None
     assert sequence.count("\x1b") == 2  # the opening and the terminator, nothing of the agent's
     assert "\x07" not in sequence and "\n" not in sequence
 
 
 def test_an_approval_says_who_which_tool_and_what_command() -> None:
-    notice = notice_for(parse_request(APPROVAL))
+    notice = notice_for(parse_request(APPROVAL), str)
     assert notice.title == "claude-code wants to run Bash"
     assert "rm -rf build" in notice.body
     env = notice.environment()
@@ -206,3 +206,57 @@ def test_a_headless_inbox_runs_notify_for_each_question_but_those_a_rule_answers
         assert len(out.read_text().splitlines()) == 3
     finally:
         inbox.stop()
+
+
+CANARY = "sk-NOTIFY-CANARY-777"
+ECHOED = {
+    "kind": "choice",
+    "message": f"Is {CANARY} the right key?",
+    "title": f"Check {CANARY}",
+    "source": f"bot {CANARY}",
+    "options": ["yes", "no"],
+}
+
+
+def test_a_secret_an_agent_echoes_is_masked_in_the_headless_inbox_notify_command(
+    tmp_path: Path,
+) -> None:
+    out = tmp_path / "notified.txt"
+    command = f'env | grep ^ELICIT_ >> {out}; echo "--" >> {out}'
+    inbox = HeadlessInbox(tmp_path / "config", args=("--notify", command))
+    try:
+        asked = inbox.submit({"kind": "secret", "message": "Key?"})
+        answer = {"result": {"action": "accept", "content": CANARY}, "front_end": "t"}
+        assert inbox.call("POST", f"/v1/requests/{asked}/answer", answer)[0] == 200
+        time.sleep(2.2)  # past the first notice's burst
+        inbox.submit(ECHOED)
+        deadline = time.monotonic() + 10
+        while out.read_text().count("--") < 2:
+            assert time.monotonic() < deadline, out.read_text()
+            time.sleep(0.05)
+        told = out.read_text()
+        assert "ELICIT_BODY=Check •••" in told and "ELICIT_SOURCE=bot •••" in told
+        assert CANARY not in told and "NOTIFY-CANARY" not in told
+    finally:
+        inbox.stop()
+
+
+async def test_a_secret_an_agent_echoes_is_masked_in_the_apps_notification(
+    tmp_path: Path,
+) -> None:
+    out = tmp_path / "notified.txt"
+    queue = ElicitationQueue()
+    app = ElicitationApp(
+        queue, notify_command=f"env | grep ^ELICIT_ >> {out}", input_grace=0, bell=False
+    )
+    async with app.run_test(size=(80, 24)) as pilot:
+        queue.submit(parse_request({"kind": "secret", "message": "Key?"}))
+        await pilot.pause(0.3)
+        await pilot.press(*CANARY, "enter")
+        await pilot.pause(0.3)
+        app.app_focus = False
+        queue.submit(parse_request(ECHOED))
+        await wait_for(pilot, lambda: out.exists() and "ELICIT_BODY" in out.read_text())
+        told = out.read_text()
+        assert "ELICIT_BODY=Check •••" in told and "ELICIT_SOURCE=bot •••" in told
+        assert CANARY not in told

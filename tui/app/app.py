@@ -508,7 +508,7 @@ class ElicitationApp(KeyOrderApp[Any]):
             # Answered as it arrived (a rule allowed the call): a row, and nobody called.
             return
         if not self.app_focus:
-            self._notices.offer(notice_for(event.request))
+            self._notices.offer(notice_for(event.request, REDACTOR.scrub))
         self._waiting.append(event)
         if self._shown is None:
             if self.ring_bell:

@@ -116,8 +116,9 @@ def _run(args: argparse.Namespace) -> int:
         inbox = Inbox(ElicitationQueue(policy="wait"), transcript=args.transcript)
         if args.notify:
             from tui.front_ends.notify import notify_by_command
+            from tui.secrets.redaction import REDACTOR
 
-            notify_by_command(inbox.queue, args.notify)
+            notify_by_command(inbox.queue, args.notify, REDACTOR.scrub)
         return run_headless(listener, inbox, token=token)
     # Calls that arrive before the app shows them wait for it instead of being cancelled.
     app = ServeApp(

@@ -70,25 +70,29 @@ class Notice:
         return {name: _one_line(value) for name, value in values.items()}
 
 
-def notice_for(request: Request) -> Notice:
-    """What to say about `request`: who asks, and for an approval which tool and command."""
-    who = request.source or "an agent"
+def notice_for(request: Request, scrub: Callable[[str], str]) -> Notice:
+    """What to say about `request`: who asks, and for an approval which tool and command;
+    each of the agent's texts passed through `scrub`, which masks the secrets answered so far
+    (an agent may echo one in a later question)."""
+    who = scrub(request.source or "an agent")
+    source = None if request.source is None else scrub(request.source)
     if isinstance(request, ToolApprovalRequest):
+        summary = scrub(request.summary)
         return Notice(
-            title=_one_line(f"{who} wants to run {request.tool_name}"),
-            body=_one_line(request.summary),
+            title=_one_line(f"{who} wants to run {scrub(request.tool_name)}"),
+            body=_one_line(summary),
             kind=request.kind,
-            source=request.source,
-            tool=request.tool_name,
-            command=request.summary,
-            request_id=request.id,
+            source=source,
+            tool=scrub(request.tool_name),
+            command=summary,
+            request_id=scrub(request.id),
         )
     return Notice(
         title=_one_line(f"{who} asks ({request.kind.replace('_', ' ')})"),
-        body=_one_line(request.title or request.message),
+        body=_one_line(scrub(request.title or request.message)),
         kind=request.kind,
-        source=request.source,
-        request_id=request.id,
+        source=source,
+        request_id=scrub(request.id),
     )
 
 
@@ -261,10 +265,11 @@ def run_notify_command(command: str, notice: Notice, timeout: float = 30.0) -> N
     threading.Thread(target=run, name="elicit-notify", daemon=True).start()
 
 
-def notify_by_command(queue: ElicitationQueue, command: str) -> None:
+def notify_by_command(queue: ElicitationQueue, command: str, scrub: Callable[[str], str]) -> None:
     """From now on, run `command` (as `run_notify_command` does) for every question `queue`
     gets that no approval rule answered at once, a burst summed up as in a front end: for an
-    inbox with no window of its own, so no focus to wait for (`serve --headless`)."""
+    inbox with no window of its own, so no focus to wait for (`serve --headless`). `scrub`
+    masks the secrets answered so far, as in `notice_for`."""
     notices = BurstLimiter(
         lambda notice: run_notify_command(command, notice), waiting=lambda: len(queue.pending())
     )
@@ -272,6 +277,6 @@ def notify_by_command(queue: ElicitationQueue, command: str) -> None:
     def heard(event: QueueEvent) -> None:
         # Subscribed after the rules: a call one of them allowed has stopped waiting already.
         if event.type == "requested" and queue.is_pending(event.request.id):
-            notices.offer(notice_for(event.request))
+            notices.offer(notice_for(event.request, scrub))
 
     queue.subscribe(heard, front_end=False)
