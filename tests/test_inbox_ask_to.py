@@ -112,6 +112,38 @@ def test_a_malformed_request_exits_3_with_the_parse_request_text_and_is_never_se
     assert inbox.pending() == []
 
 
+def test_a_request_the_inbox_refuses_as_invalid_exits_3_naming_why(inbox: InboxProcess) -> None:
+    # A kind of one's own registered here, not in the inbox's process.
+    card = {"kind": "card", "message": "Which file?", "cards": [{"name": "a", "preview": "b"}]}
+    env = {"ELICIT_TUI_KINDS": "tui.examples.card_picker"}
+    done = ask("--to", inbox.base, "--token", inbox.token, "--json", json.dumps(card), env=env)
+
+    assert done.returncode == 3, done.stderr
+    assert done.stderr.startswith(
+        "elicit-tui ask: the inbox refused the request: invalid request:\n"
+        "  kind: 'card' is not a kind registered here"
+    )
+    assert done.stdout == ""
+
+
+def test_an_id_already_waiting_exits_2_saying_so_without_blaming_the_token(
+    inbox: InboxProcess,
+) -> None:
+    asked = {"kind": "text", "message": "one", "id": "dup"}
+    where = ["--to", inbox.base, "--token", inbox.token]
+    first = subprocess.Popen([*ASK, *where, "--json", json.dumps(asked)], stdout=subprocess.PIPE)
+    try:
+        inbox.wait_pending(1)
+        done = ask(*where, "--json", json.dumps({**asked, "message": "two"}))
+
+        assert done.returncode == 2
+        assert "a request with id 'dup' is already waiting" in done.stderr
+        assert "token" not in done.stderr
+    finally:
+        first.kill()
+        first.wait()
+
+
 def test_no_inbox_exits_2_saying_so() -> None:
     done = ask("--to", "http://127.0.0.1:9", "--token", "x", "text", "Name?")
 

@@ -131,9 +131,13 @@ def main(argv: Sequence[str]) -> int:
         return EXIT_INVALID
     refusal = None if inbox else _keyring_refusal(request)
     if inbox:
-        from tui.cli.ask_inbox import ask_inbox
+        from tui.cli.ask_inbox import InvalidInInbox, ask_inbox
 
-        result = ask_inbox(request, inbox, args.token)
+        try:
+            result = ask_inbox(request, inbox, args.token)
+        except InvalidInInbox as invalid:
+            print(f"elicit-tui ask: {invalid}", file=sys.stderr)
+            return EXIT_INVALID
     elif refusal is not None:
         print(f"elicit-tui ask: {refusal}", file=sys.stderr)
         result = ElicitationResult(action="cancel", reason=KEYRING_UNAVAILABLE)

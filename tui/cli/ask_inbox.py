@@ -14,6 +14,11 @@ from tui.core.models import ElicitationResult, Request
 if TYPE_CHECKING:
     from tui.inbox.remote_queue import RemoteQueue
 
+
+class InvalidInInbox(ValueError):
+    """The inbox refused the request as invalid (HTTP 422): exit as for any invalid request."""
+
+
 SAY_WAITING_AFTER = 0.5
 """Seconds a question waits unanswered before `ask` says, on a terminal, where it waits."""
 
@@ -41,6 +46,8 @@ def ask_inbox(request: Request, url: str | None, token: str | None) -> Elicitati
     except Terminated:
         return ElicitationResult(action="cancel", reason="terminated")
     except InboxRefusedError as refused:
+        if refused.status == 422:
+            raise InvalidInInbox(f"the inbox refused the request: {refused}") from None
         print(f"elicit-tui ask: the inbox refused the request: {refused}", file=sys.stderr)
         return ElicitationResult(action="cancel", reason=INBOX_REFUSED)
     where = queue.address.base

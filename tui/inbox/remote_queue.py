@@ -44,7 +44,12 @@ _OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 
 
 class InboxRefusedError(ValueError):
-    """The inbox refused the request as invalid (422); the message is its error text."""
+    """The inbox refused the request: invalid (`status` 422), too large (413), or its id
+    already waiting (409); the message is its error text."""
+
+    def __init__(self, error: str, status: int) -> None:
+        super().__init__(error)
+        self.status = status
 
 
 class RemoteQueue:
@@ -145,9 +150,9 @@ class RemoteQueue:
         except OSError:
             _settle(future, _cancelled(INBOX_UNREACHABLE))
             return
-        if status == 422:
+        if status in (409, 413, 422):
             if future.set_running_or_notify_cancel():
-                future.set_exception(InboxRefusedError(str(body.get("error"))))
+                future.set_exception(InboxRefusedError(str(body.get("error")), status))
             return
         if status != 201:
             _settle(future, _cancelled(INBOX_REFUSED))
