@@ -312,6 +312,29 @@ def test_a_front_end_that_read_the_token_file_reaches_the_inbox_restarted_with_a
         first.stop()
 
 
+def test_a_front_end_given_a_token_says_so_when_the_restarted_inbox_refuses_it(
+    tmp_path: Path,
+) -> None:
+    config = tmp_path / "config"
+    first = HeadlessInbox(config, token="first-token")
+    port = int(first.url.rsplit(":", 1)[1])
+    terminal = AttachedTerminal(config, first.url, "--token", "first-token")
+    try:
+        terminal.wait_for("nothing waiting")
+        first.process.send_signal(signal.SIGKILL)
+        first.process.wait(10)
+        terminal.wait_for("reconnecting")
+        second = HeadlessInbox(config, token="second-token", port=port)
+        try:
+            # It kept trying in silence, its questions never shown.
+            terminal.wait_for("again with its token")  # the notice's last words
+        finally:
+            second.stop()
+    finally:
+        terminal.quit()
+        first.stop()
+
+
 def choice(message: str) -> dict[str, object]:
     return {"kind": "choice", "message": message, "options": ["yes", "no"]}
 

@@ -9,7 +9,7 @@ from textual.binding import Binding, BindingType
 
 from tui.app.app import ElicitationApp
 from tui.app.key_order import is_text_field
-from tui.front_ends.remote import RECONNECTING, RemoteFrontEnd
+from tui.front_ends.remote import RECONNECTED, TOKEN_REFUSED, RemoteFrontEnd
 from widgets.agent_status import AgentStatus
 
 
@@ -66,8 +66,11 @@ class AttachApp(ElicitationApp):
     def _connection_news(self, text: str) -> None:
         if not self.is_running:
             return
-        self._show_connection(text != RECONNECTING)
-        self.notify(text, severity="warning" if text == RECONNECTING else "information")
+        self._show_connection(text == RECONNECTED)
+        if text == TOKEN_REFUSED:
+            self.notify(text, severity="error", timeout=30)
+        else:
+            self.notify(text, severity="information" if text == RECONNECTED else "warning")
 
     def _show_connection(self, connected: bool) -> None:
         for status in self.query(AgentStatus):

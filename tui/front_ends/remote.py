@@ -46,6 +46,10 @@ HTTP_TIMEOUT = 5.0
 
 RECONNECTING = "Lost the inbox; reconnecting…"
 RECONNECTED = "Reconnected to the inbox."
+TOKEN_REFUSED = (
+    "The inbox refuses this front end's token now (restarted with a new one?); still trying: "
+    "quit and attach again with its token"
+)
 
 Status = Callable[[str], None]
 """Told, in words for the person, when the connection drops and when it is back."""
@@ -142,6 +146,7 @@ class RemoteFrontEnd:
 
     def _read_forever(self) -> None:
         attempt = 0
+        refused = False  # said so since the last connection
         while not self._closed.is_set():
             stream = self._stream
             if stream is not None:
@@ -164,7 +169,11 @@ class RemoteFrontEnd:
             # (ValueError: a token read again that no header can carry)
             except (InboxRefused, InboxUnreachable, ValueError) as error:
                 _log.info("reconnecting to the inbox failed: %s", error)
+                if isinstance(error, InboxRefused) and not refused:
+                    refused = True
+                    self._say(TOKEN_REFUSED)
                 continue
+            refused = False
             if self._closed.is_set():
                 self._drop_stream()
                 return
