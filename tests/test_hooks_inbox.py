@@ -109,6 +109,45 @@ def test_an_edited_approval_runs_the_edited_call_in_claude_code(inbox: InboxProc
     assert (specific.permissionDecision, specific.updatedInput) == ("allow", edited)
 
 
+def test_an_edited_call_cannot_be_allowed_always_so_no_rule_covers_the_call_as_asked(
+    inbox: InboxProcess,
+) -> None:
+    ScriptedFrontEnd(inbox, lambda _: None)
+    call = json.loads((INPUTS / "codex_permission_request_bash.json").read_text())
+    call["tool_input"] = {"command": "git push"}
+    hook = subprocess.Popen(
+        [sys.executable, "-m", "tui.cli.main", "hook", "codex", *_to(inbox), "--wait", "30"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    assert hook.stdin is not None
+    hook.stdin.write(json.dumps(call))
+    hook.stdin.close()
+    [waiting] = inbox.wait_pending(1)
+    edited = {"command": "git push --dry-run"}
+    for scope in ("always", "session"):
+        refused = inbox.answer(
+            waiting["id"], {"action": "accept", "content": {"scope": scope, "arguments": edited}}
+        )
+        assert refused.status_code == 422
+        assert f'edited arguments are allowed "once" only, not {scope!r}' in refused.json()["error"]
+    once = {"action": "accept", "content": {"scope": "once", "arguments": edited}}
+    assert inbox.answer(waiting["id"], once).status_code == 200
+    assert hook.stdout is not None and hook.wait(timeout=60) == 0
+    stdout = hook.stdout.read()
+    assert "git push --dry-run" in stdout and not allows(stdout)  # Codex: call again edited
+    listed = subprocess.run(
+        [sys.executable, "-m", "tui.cli.main", "approvals", "list"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert "git push" not in listed.stdout
+    undecided(run_hook("codex", "", "--wait", "1", stdin=json.dumps(call), inbox=inbox), "in time")
+
+
 def test_a_cancel_decides_nothing(inbox: InboxProcess) -> None:
     ScriptedFrontEnd(inbox, lambda _: {"action": "cancel"})
     undecided(run_hook("gemini", "gemini_before_tool_shell.json", inbox=inbox), "cancelled")

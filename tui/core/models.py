@@ -696,7 +696,8 @@ class ToolApprovalRequest(RequestBase):
     Accepting allows the call; the content is `{"scope": "once" | "session" | "always"}`,
     and an accept without content (as protocol-driven front ends send) allows it once. When
     the person edited the call's arguments first, the content also holds them,
-    `{"scope": ..., "arguments": {...}}` (`edited_arguments()`): run the call with those.
+    `{"scope": "once", "arguments": {...}}` (`edited_arguments()`): run the call with those.
+    An edited call is allowed once only: a rule is made from the call as asked.
     Declining denies it; the content is `{"reason": str}` when the person gave one, else None.
     Cancelling means the agent should stop its turn. Without a `message`, it is the `summary`.
     """
@@ -754,10 +755,14 @@ class ToolApprovalRequest(RequestBase):
         """How far `result` allows this call, or None if it does not (declined or cancelled).
 
         An accept without content, or with content that names no known scope, allows this
-        call once: an unclear answer never grants more.
+        call once: an unclear answer never grants more. So does an accept with edited
+        arguments, whatever its scope: a rule would cover the call as asked, which the
+        person did not allow.
         """
         if result.action != "accept":
             return None
+        if self._edited(result.content):
+            return "once"
         content = result.content
         scope = content.get("scope") if isinstance(content, dict) else None
         return _SCOPES.get(scope, "once") if isinstance(scope, str) else "once"
@@ -805,7 +810,17 @@ class ToolApprovalRequest(RequestBase):
         if "arguments" not in content:
             return {"scope": _SCOPES[scope]}
         _expect(content["arguments"], dict, "edited arguments as a dict")
+        if scope != "once" and self._edited(content):
+            raise ValueError(
+                f'edited arguments are allowed "once" only, not {scope!r}: a rule remembers the '
+                "call as it was asked, which the person did not allow"
+            )
         return {"scope": _SCOPES[scope], "arguments": dict(content["arguments"])}
+
+    def _edited(self, content: Any) -> bool:
+        """Whether `content` carries arguments other than the call's own."""
+        arguments = content.get("arguments") if isinstance(content, dict) else None
+        return isinstance(arguments, dict) and arguments != self.arguments
 
 
 class UrlRequest(RequestBase):

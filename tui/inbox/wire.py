@@ -73,9 +73,9 @@ def answer_from_json(request: Request, data: Any) -> ElicitationResult:
     content = result.content
     try:
         if isinstance(request, ToolApprovalRequest) and isinstance(content, dict):
-            checked: Any = request.check_content({"scope": content.get("scope", "once")})
-            if isinstance(content.get("arguments"), dict):
-                checked = {**checked, "arguments": content["arguments"]}
+            # Other fields of an accept (a protocol front end's) are left out, not refused.
+            shown = {key: content[key] for key in ("scope", "arguments") if key in content}
+            checked: Any = request.check_content({"scope": "once", **shown})
         else:
             checked = request.check_content(content)
     except (ValueError, ValidationError) as error:
