@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import threading
@@ -62,9 +63,10 @@ def run_hook(
     inbox: InboxProcess | None = None,
     to: str | None = None,
     token: str = TOKEN,
+    env: dict[str, str] | None = None,
 ) -> subprocess.CompletedProcess[str]:
     """Run `elicit-tui hook CLI` on a recorded input as the CLI would, asking `inbox` (at the
-    URL `serve` prints) or the inbox at `to`."""
+    URL `serve` prints) or the inbox at `to`, with `env` added to the environment."""
     url = to or (f"{inbox.base}/mcp" if inbox else "")
     return subprocess.run(
         [
@@ -83,4 +85,5 @@ def run_hook(
         capture_output=True,
         text=True,
         timeout=60,
+        env={**os.environ, **(env or {})},
     )

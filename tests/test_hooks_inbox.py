@@ -4,6 +4,7 @@ real `elicit-tui serve --headless`, answered by a scripted front end over `/v1/e
 from __future__ import annotations
 
 import json
+import os
 import socket
 import subprocess
 import sys
@@ -328,3 +329,89 @@ def test_claude_codes_questions_are_answered_in_the_inbox(inbox: InboxProcess) -
     assert specific.updatedInput["answers"] == {question: "date-fns"}
     [asked] = front.asked
     assert (asked["kind"], asked["id"]) == ("questions", "toolu_01ASK789")
+
+
+def test_a_deny_reaches_a_cli_whose_output_encoding_is_ascii(inbox: InboxProcess) -> None:
+    ScriptedFrontEnd(inbox, lambda _: {"action": "decline", "content": {"reason": "不要 🎉"}})
+    done = run_hook("claude-code", BASH, inbox=inbox, env={"PYTHONIOENCODING": "ascii"})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.isascii()
+    specific = output("claude-code", BASH, done.stdout).hookSpecificOutput
+    assert specific.permissionDecision == "deny"
+    assert "不要 🎉" in specific.permissionDecisionReason
+
+
+@pytest.mark.parametrize(
+    ("option", "why"),
+    [
+        ({"token": "令牌"}, "the inbox token has a character outside ASCII"),
+        ({"to": "/ü"}, "no decision"),
+        ({"to": "http://a..b:1"}, "its host is no name DNS can look up"),
+    ],
+)
+def test_a_token_or_url_no_request_can_carry_decides_nothing_saying_why(
+    inbox: InboxProcess, option: dict[str, str], why: str
+) -> None:
+    to = option.get("to", "")
+    done = run_hook(
+        "claude-code",
+        BASH,
+        "--wait",
+        "5",
+        inbox=inbox,
+        to=inbox.base + to if to.startswith("/") else to or None,
+        token=option.get("token", TOKEN),
+    )
+    undecided(done, why)
+
+
+def _closing(fd: int) -> subprocess.CompletedProcess[str]:
+    """The hook run with its file descriptor `fd` closed, no inbox listening."""
+    with socket.socket() as unused:
+        unused.bind(("127.0.0.1", 0))
+        port = unused.getsockname()[1]
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "tui.cli.main",
+            "hook",
+            "claude-code",
+            "--to",
+            f"http://127.0.0.1:{port}",
+        ],
+        stdin=subprocess.DEVNULL if fd == 0 else None,
+        input=None if fd == 0 else (INPUTS / BASH).read_text(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        preexec_fn=lambda: os.close(fd),
+    )
+
+
+def test_a_closed_stdin_decides_nothing_saying_so() -> None:
+    undecided(_closing(0), "on stdin, which is closed")
+
+
+def test_with_stderr_closed_the_hook_says_nothing_on_stdout() -> None:
+    done = _closing(2)
+    assert (done.returncode, done.stdout) == (0, "")
+
+
+def test_a_cli_gone_before_the_verdict_is_printed_leaves_the_hook_exiting_0(
+    inbox: InboxProcess,
+) -> None:
+    ScriptedFrontEnd(inbox, lambda _: {"action": "accept", "content": {"scope": "once"}})
+    hook = subprocess.Popen(
+        [sys.executable, "-m", "tui.cli.main", "hook", "claude-code", *_to(inbox)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert hook.stdin is not None and hook.stdout is not None and hook.stderr is not None
+    hook.stdout.close()  # nobody reads the verdict
+    hook.stdin.write((INPUTS / BASH).read_text())
+    hook.stdin.close()
+    assert hook.wait(timeout=60) == 0
+    assert "Traceback" not in hook.stderr.read()

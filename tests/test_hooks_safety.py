@@ -182,3 +182,24 @@ def test_an_answer_of_the_wrong_shape_to_claude_codes_questions_decides_nothing(
     odd = ElicitationResult(action="accept", content={"answers": ["date-fns"]})
     run = run_hook_answering(ClaudeCodeHook(), ask, lambda _: odd, wait=5)
     assert run.stdout == ""
+
+
+@pytest.mark.parametrize("fault", [RuntimeError("unforeseen\nsecond line"), KeyboardInterrupt()])
+def test_any_fault_of_the_hook_decides_nothing_in_one_line_and_exits_0(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], fault: BaseException
+) -> None:
+    def run_in_inbox(*args: Any, **kwargs: Any) -> tuple[str, str]:
+        raise fault
+
+    monkeypatch.setattr(hook_call, "run_in_inbox", run_in_inbox)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(BASH.encode())))
+    with socket.create_server(("127.0.0.1", 0)) as inbox:
+        monkeypatch.setenv(URL_ENV, f"http://127.0.0.1:{inbox.getsockname()[1]}")
+        assert elicit_tui(["hook", "claude-code"]) == 0
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == (
+        f"elicit-tui hook claude-code: no decision: {type(fault).__name__}"
+        + (": unforeseen" if isinstance(fault, RuntimeError) else "")
+        + "; Claude Code asks as usual\n"
+    )

@@ -26,7 +26,7 @@ def main() -> NoReturn:
         # Whoever read the output has gone (`elicit-tui secrets list | head -1`): stop with
         # the status a shell gives a command ended by SIGPIPE, not with a traceback, and
         # leave nothing for the interpreter to flush into the closed pipe on its way out.
-        _to_null_device(sys.stdout)
+        to_null_device(sys.stdout)
         status = 128 + signal.SIGPIPE
     except OSError as error:
         if error.errno != errno.EIO:
@@ -34,12 +34,12 @@ def main() -> NoReturn:
         # Output to a terminal that has gone (`ask`'s answer, after the app ended because
         # its terminal went away): nobody can read it, and a traceback's exit status 1 would
         # say "declined". The status a shell gives a command a hangup ended, as the app's.
-        _to_null_device(sys.stdout, sys.stderr)
+        to_null_device(sys.stdout, sys.stderr)
         status = 128 + signal.SIGHUP
     sys.exit(status)
 
 
-def _to_null_device(*streams: TextIO) -> None:
+def to_null_device(*streams: TextIO) -> None:
     """Send what is still written to `streams` (on the way out too) to the null device."""
     null = os.open(os.devnull, os.O_WRONLY)
     for stream in streams:

@@ -18,6 +18,7 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
+from tui.cli.entry import to_null_device
 from tui.cli.token_option import add_token_option
 from tui.core.limits import MAX_TIMEOUT
 from tui.inbox.discovery import find_inbox, inbox_base, listening
@@ -76,6 +77,19 @@ def main(argv: Sequence[str]) -> int:
     args = build_parser().parse_args(argv)
     cli = CLI_NAMES[args.cli]
     prog = f"elicit-tui hook {args.cli}"
+    try:
+        return _run(args, cli, prog)
+    except BaseException as error:  # a fault (or Ctrl+C) decides nothing and blocks nothing
+        said = str(error).strip().splitlines()
+        fault = f"{type(error).__name__}: {said[0]}" if said else type(error).__name__
+        _say(prog, f"no decision: {fault}; {cli} asks as usual")
+        return 0
+
+
+def _run(args: argparse.Namespace, cli: str, prog: str) -> int:
+    if sys.stdin is None:
+        _say(prog, f"reads {cli}'s hook input as JSON on stdin, which is closed; nothing to answer")
+        return 0
     if sys.stdin.isatty():
         _say(prog, f"reads {cli}'s hook input as JSON on stdin; nothing to answer")
         return 0
@@ -108,7 +122,7 @@ def main(argv: Sequence[str]) -> int:
     text = data.decode("utf-8", errors="replace")
     output, note = run_in_inbox(args.cli, text, address, wait=wait, give_up=wait + GRACE)
     if output:
-        print(output, flush=True)
+        _print(output)
     else:
         _say(prog, f"{note}; {cli} asks as usual")
     return 0
@@ -140,5 +154,25 @@ def _seconds(value: str) -> float:
     return seconds
 
 
+def _print(output: str) -> None:
+    """Print the CLI's output; if nobody can read it, leave nothing for the way out to flush
+    (a failed flush at exit would end the hook with status 120)."""
+    try:
+        print(output, flush=True)
+    except OSError:
+        to_null_device(sys.stdout)
+        raise
+
+
 def _say(prog: str, text: str) -> None:
-    print(f"{prog}: {text}", file=sys.stderr, flush=True)
+    """One line on stderr, if it can be written: never on stdout, which only the CLI reads
+    (`print` to a closed stderr, None, would write there)."""
+    if sys.stderr is None:
+        return
+    line = f"{prog}: {text}\n"
+    encoding = sys.stderr.encoding or "utf-8"
+    try:
+        sys.stderr.write(line.encode(encoding, "backslashreplace").decode(encoding))
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass  # nowhere to say it

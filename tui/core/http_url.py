@@ -16,6 +16,12 @@ def http_url_parts(url: str) -> SplitResult:
         raise ValueError(f"not an http(s) URL: {url!r} ({error})") from None
     if parts.scheme not in ("http", "https") or not parts.hostname or not one_word(url.strip()):
         raise ValueError(f"not an http(s) URL: {url!r}")
+    try:
+        parts.hostname.encode("idna")
+    except UnicodeError:
+        raise ValueError(
+            f"not an http(s) URL: {url!r} (its host is no name DNS can look up)"
+        ) from None
     return parts
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import socket
 from dataclasses import dataclass
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit, urlunsplit
 
 from tui.core.http_url import http_url_parts, one_word
 
@@ -22,6 +22,10 @@ TOKEN_ENV = "ELICIT_TUI_TOKEN"
 
 DEFAULT_URL = "http://127.0.0.1:8765"
 """Where `elicit-tui serve` listens without `--port`."""
+
+_PATH_CHARACTERS = "/%:@!$&'()*+,;=~"
+"""What a URL's path may hold as it is besides letters and digits (RFC 3986), `%` of an
+escape included: everything else is percent-encoded."""
 
 
 @dataclass(frozen=True)
@@ -58,7 +62,9 @@ def inbox_base(url: str | None = None) -> str:
     default (see `find_inbox`); raises ValueError naming the URL unless it is an http(s) URL
     with a host."""
     base = (url or os.environ.get(URL_ENV) or DEFAULT_URL).strip().rstrip("/")
-    http_url_parts(base)
+    parts = http_url_parts(base)
+    # A path HTTP cannot send as it is typed (`/ü`) is sent percent-encoded, as browsers do.
+    base = urlunsplit(parts._replace(path=quote(parts.path, safe=_PATH_CHARACTERS)))
     return base.removesuffix("/mcp")
 
 
@@ -69,6 +75,8 @@ def checked_token(token: str | None) -> str | None:
         raise ValueError(
             "the inbox token has a space or a control character: no HTTP header can carry it"
         )
+    if token is not None and not token.isascii():
+        raise ValueError("the inbox token has a character outside ASCII: no HTTP header carries it")
     return token
 
 

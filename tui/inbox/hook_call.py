@@ -50,8 +50,9 @@ def run_in_inbox(
             "no decision: this inbox takes no hooks (an older `elicit-tui serve`? restart it)",
         )
     output, note = answer.get("output"), answer.get("note")
-    if status == 200 and answer.get("decided") is True and _json_object_text(output):
-        return str(output), ""
+    printed = _ascii_json_object(output)
+    if status == 200 and answer.get("decided") is True and printed:
+        return printed, ""
     if status == 200 and isinstance(note, str) and note:
         return "", literal_line(note)  # one line on a terminal, whatever the inbox sent
     said = answer.get("error")
@@ -66,6 +67,8 @@ def _json_object(body: bytes) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
-def _json_object_text(text: Any) -> bool:
-    """Whether `text` is a JSON object as text: the only output a CLI's hook reads."""
-    return isinstance(text, str) and bool(_json_object(text.encode()))
+def _ascii_json_object(text: Any) -> str:
+    """`text` as ASCII JSON if it is a JSON object as text, the only output a CLI's hook
+    reads, else "". Escaped, it prints on any terminal encoding and means the same to a CLI."""
+    data = _json_object(text.encode()) if isinstance(text, str) else {}
+    return json.dumps(data) if data else ""

@@ -125,7 +125,7 @@ async def run_hook(hook: HookFormat, stdin: str, ask: Asker, *, wait: float) -> 
         verdict = verdict_for(hook, call, result)
         if verdict is None:
             return HookRun("", undecided(result.reason))
-        return HookRun(json.dumps(hook.write(call, verdict), ensure_ascii=False))
+        return HookRun(json.dumps(hook.write(call, verdict)))
     except Exception as error:  # an answer that cannot be read or written is no verdict
         return HookRun("", f"the answer could not be turned into a verdict ({_first_line(error)})")
 
