@@ -87,3 +87,26 @@ def run_hook(
         timeout=60,
         env={**os.environ, **(env or {})},
     )
+
+
+def started_hook(cli: str, stdin: str, inbox: InboxProcess, *options: str) -> subprocess.Popen[str]:
+    """`elicit-tui hook CLI` started on `stdin` (then closed), asking `inbox`; its stdout is
+    a pipe to read once it has ended, its stderr dropped."""
+    to = ["--to", inbox.base, "--token", inbox.token]
+    hook = subprocess.Popen(
+        [sys.executable, "-m", "tui.cli.main", "hook", cli, *to, *options],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    assert hook.stdin is not None
+    hook.stdin.write(stdin)
+    hook.stdin.close()
+    return hook
+
+
+def printed(hook: subprocess.Popen[str]) -> str:
+    """What `hook` (see `started_hook`) printed, once it has ended with status 0."""
+    assert hook.stdout is not None and hook.wait(timeout=60) == 0
+    return hook.stdout.read()

@@ -14,9 +14,13 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from hook_process import BASH, ScriptedFrontEnd, run_hook
+from hook_process import BASH, ScriptedFrontEnd, printed, run_hook, started_hook
 from hook_schemas import FIXTURES, INPUTS, OUTPUTS, allows
 from inbox_process import TOKEN, InboxProcess, running_inbox
+
+from tui.core.models import ElicitationResult, parse_request
+from tui.front_ends.remote import RemoteFrontEnd
+from tui.inbox.remote_queue import RemoteQueue
 
 
 def output(cli: str, fixture: str, stdout: str) -> Any:
@@ -116,16 +120,7 @@ def test_an_edited_call_cannot_be_allowed_always_so_no_rule_covers_the_call_as_a
     ScriptedFrontEnd(inbox, lambda _: None)
     call = json.loads((INPUTS / "codex_permission_request_bash.json").read_text())
     call["tool_input"] = {"command": "git push"}
-    hook = subprocess.Popen(
-        [sys.executable, "-m", "tui.cli.main", "hook", "codex", *_to(inbox), "--wait", "30"],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    )
-    assert hook.stdin is not None
-    hook.stdin.write(json.dumps(call))
-    hook.stdin.close()
+    hook = started_hook("codex", json.dumps(call), inbox, "--wait", "30")
     [waiting] = inbox.wait_pending(1)
     edited = {"command": "git push --dry-run"}
     for scope in ("always", "session"):
@@ -136,8 +131,7 @@ def test_an_edited_call_cannot_be_allowed_always_so_no_rule_covers_the_call_as_a
         assert f'edited arguments are allowed "once" only, not {scope!r}' in refused.json()["error"]
     once = {"action": "accept", "content": {"scope": "once", "arguments": edited}}
     assert inbox.answer(waiting["id"], once).status_code == 200
-    assert hook.stdout is not None and hook.wait(timeout=60) == 0
-    stdout = hook.stdout.read()
+    stdout = printed(hook)
     assert "git push --dry-run" in stdout and not allows(stdout)  # Codex: call again edited
     listed = subprocess.run(
         [sys.executable, "-m", "tui.cli.main", "approvals", "list"],
@@ -415,3 +409,37 @@ def test_a_cli_gone_before_the_verdict_is_printed_leaves_the_hook_exiting_0(
     hook.stdin.close()
     assert hook.wait(timeout=60) == 0
     assert "Traceback" not in hook.stderr.read()
+
+
+URL_CHARACTERS = "toolu/x?y#z%2F"
+"""A call id an agent may choose, holding what a URL path gives a meaning of its own."""
+
+
+def test_a_call_whose_id_holds_url_characters_is_answered_from_another_front_end(
+    inbox: InboxProcess,
+) -> None:
+    call = json.loads((INPUTS / BASH).read_text())
+    call["tool_use_id"] = URL_CHARACTERS
+    hook = started_hook("claude-code", json.dumps(call), inbox, "--wait", "30")
+    [waiting] = inbox.wait_pending(1)
+    assert waiting["id"] == f"toolApproval:{URL_CHARACTERS}"
+    once = ElicitationResult(action="accept", content={"scope": "once"})
+    assert RemoteFrontEnd(inbox.base, TOKEN, "pane").respond(waiting["id"], once)
+    specific = output("claude-code", BASH, printed(hook)).hookSpecificOutput
+    assert specific.permissionDecision == "allow"
+
+
+def test_an_asker_elsewhere_gets_the_result_of_and_withdraws_such_a_call(
+    inbox: InboxProcess,
+) -> None:
+    queue = RemoteQueue(inbox.base, TOKEN, poll=1)
+    approval = {"kind": "tool_approval", "tool_name": "shell", "tool_call_id": URL_CHARACTERS}
+    answered = queue.submit(parse_request(approval))
+    [waiting] = inbox.wait_pending(1)
+    declined = ElicitationResult(action="decline")
+    assert RemoteFrontEnd(inbox.base, TOKEN, "pane").respond(waiting["id"], declined)
+    assert answered.result(timeout=30) == declined
+    withdrawn = queue.submit(parse_request({**approval, "tool_call_id": URL_CHARACTERS + "/2"}))
+    inbox.wait_pending(1)
+    assert withdrawn.cancel()
+    inbox.wait_pending(0)

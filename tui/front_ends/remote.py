@@ -30,7 +30,7 @@ from tui.core.models import ENDED_UNSEEN, ElicitationResult, Request, parse_requ
 from tui.core.queue import ANSWERS_KEPT, Answered, QueueEvent, Subscriber
 from tui.core.request_base import RequestBase
 from tui.inbox.discovery import checked_token
-from tui.inbox.wire import result_json
+from tui.inbox.wire import request_path, result_json
 
 _log = logging.getLogger(__name__)
 
@@ -288,7 +288,7 @@ class RemoteFrontEnd:
         body = json.dumps(
             {"result": result_json(result, reveal_secrets=True), "front_end": name}
         ).encode()
-        path = f"{self._prefix}/v1/requests/{quote(request_id)}/answer"
+        path = self._prefix + request_path(request_id, "answer")
         try:
             status, reply = self._post(path, body)
         except TimeoutError as error:

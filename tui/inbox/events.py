@@ -76,7 +76,7 @@ def front_end_routes(inbox: Inbox, *, keepalive: float = KEEPALIVE) -> list[Rout
 
     return [
         Route("/v1/events", events, methods=["GET"]),
-        Route("/v1/requests/{id}/answer", answer, methods=["POST"]),
+        Route("/v1/requests/{id:path}/answer", answer, methods=["POST"]),
         Route("/v1/cancel-all", cancel_all, methods=["POST"]),
     ]
 

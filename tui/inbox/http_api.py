@@ -101,8 +101,9 @@ def asker_routes(inbox: Inbox) -> list[Route]:
     return [
         Route("/v1/requests", create, methods=["POST"]),
         Route("/v1/requests", listing, methods=["GET"]),
-        Route("/v1/requests/{id}/result", result, methods=["GET"]),
-        Route("/v1/requests/{id}", withdraw, methods=["DELETE"]),
+        # `{id:path}`: an id may hold a `/`, sent percent-encoded (`wire.request_path`).
+        Route("/v1/requests/{id:path}/result", result, methods=["GET"]),
+        Route("/v1/requests/{id:path}", withdraw, methods=["DELETE"]),
         Route("/v1/ask", ask, methods=["POST"]),
         Route("/v1/rules", rules, methods=["GET"]),
     ]

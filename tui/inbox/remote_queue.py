@@ -24,7 +24,7 @@ from pydantic import BaseModel, ConfigDict, TypeAdapter
 from tui.core.models import ElicitationResult, FormRequest, Request, parse_request
 from tui.core.request_base import Timeout
 from tui.inbox.discovery import InboxAddress, find_inbox
-from tui.inbox.wire import request_json, result_from_json
+from tui.inbox.wire import request_json, request_path, result_from_json
 
 INBOX_UNREACHABLE = "inbox_unreachable"
 """The reason of a `cancel` when the inbox could not be reached, or went away mid-wait."""
@@ -115,7 +115,7 @@ class RemoteQueue:
         """Withdraw a waiting request; True if it was still waiting. (The inbox records the
         reason `cancelled_by_agent` whatever `reason` says.)"""
         try:
-            status, body = self._call("DELETE", f"/v1/requests/{_quoted(request_id)}")
+            status, body = self._call("DELETE", request_path(request_id))
         except OSError:
             return False
         return status == 200 and bool(body.get("withdrawn"))
@@ -160,7 +160,7 @@ class RemoteQueue:
         if future.cancelled():  # withdrawn while it was on its way
             self.cancel(request.id)
             return
-        path = f"/v1/requests/{_quoted(request.id)}/result?wait={self.poll:g}"
+        path = f"{request_path(request.id, 'result')}?wait={self.poll:g}"
         while not future.done():
             try:
                 status, body = self._call("GET", path, wait=self.poll)
@@ -211,10 +211,6 @@ def _json(body: bytes) -> dict[str, Any]:
     except ValueError:
         return {}
     return data if isinstance(data, dict) else {}
-
-
-def _quoted(request_id: str) -> str:
-    return urllib.parse.quote(request_id, safe="")
 
 
 def _cancelled(reason: str) -> ElicitationResult:

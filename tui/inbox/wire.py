@@ -8,6 +8,7 @@ as its value only to the asker that asked for it, and as `"**********"` to every
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import quote
 
 from pydantic import BaseModel, SecretStr, TypeAdapter, ValidationError
 
@@ -25,6 +26,16 @@ _ANY: TypeAdapter[Any] = TypeAdapter(Any)
 
 class InvalidAnswer(ValueError):
     """An answer a person could not have given to this request; the message says why."""
+
+
+def request_path(request_id: str, action: str = "") -> str:
+    """The API path of the request `request_id` (`/v1/requests/ID`), then `/action` if given.
+
+    The id is percent-encoded whole: an agent chooses it, and a `/`, `?`, `#` or `%` in it
+    must reach the inbox as part of the id (its routes take an id with `/` in it).
+    """
+    path = f"/v1/requests/{quote(request_id, safe='')}"
+    return f"{path}/{action}" if action else path
 
 
 def request_json(request: Request) -> dict[str, Any]:
