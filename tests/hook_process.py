@@ -90,23 +90,23 @@ def run_hook(
 
 
 def started_hook(cli: str, stdin: str, inbox: InboxProcess, *options: str) -> subprocess.Popen[str]:
-    """`elicit-tui hook CLI` started on `stdin` (then closed), asking `inbox`; its stdout is
-    a pipe to read once it has ended, its stderr dropped."""
+    """`elicit-tui hook CLI` started on `stdin` (then closed), asking `inbox`; see `ended`."""
     to = ["--to", inbox.base, "--token", inbox.token]
     hook = subprocess.Popen(
         [sys.executable, "-m", "tui.cli.main", "hook", cli, *to, *options],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
         text=True,
     )
     assert hook.stdin is not None
     hook.stdin.write(stdin)
     hook.stdin.close()
+    hook.stdin = None  # written: `communicate` has nothing more to send
     return hook
 
 
-def printed(hook: subprocess.Popen[str]) -> str:
-    """What `hook` (see `started_hook`) printed, once it has ended with status 0."""
-    assert hook.stdout is not None and hook.wait(timeout=60) == 0
-    return hook.stdout.read()
+def ended(hook: subprocess.Popen[str]) -> subprocess.CompletedProcess[str]:
+    """What `hook` (see `started_hook`) printed and its status, once it has ended."""
+    stdout, stderr = hook.communicate(timeout=60)
+    return subprocess.CompletedProcess(hook.args, hook.returncode, stdout, stderr)

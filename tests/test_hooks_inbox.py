@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from hook_process import BASH, ScriptedFrontEnd, printed, run_hook, started_hook
+from hook_process import BASH, ScriptedFrontEnd, ended, run_hook, started_hook
 from hook_schemas import FIXTURES, INPUTS, OUTPUTS, allows
 from inbox_process import TOKEN, InboxProcess, running_inbox
 
@@ -131,8 +131,11 @@ def test_an_edited_call_cannot_be_allowed_always_so_no_rule_covers_the_call_as_a
         assert f'edited arguments are allowed "once" only, not {scope!r}' in refused.json()["error"]
     once = {"action": "accept", "content": {"scope": "once", "arguments": edited}}
     assert inbox.answer(waiting["id"], once).status_code == 200
-    stdout = printed(hook)
-    assert "git push --dry-run" in stdout and not allows(stdout)  # Codex: call again edited
+    done = ended(hook)
+    assert done.returncode == 0, done.stderr
+    assert "git push --dry-run" in done.stdout and not allows(
+        done.stdout
+    )  # Codex: call again edited
     listed = subprocess.run(
         [sys.executable, "-m", "tui.cli.main", "approvals", "list"],
         capture_output=True,
@@ -264,12 +267,33 @@ def _answering_once(status: str, body: bytes) -> tuple[socket.socket, int]:
     return server, server.getsockname()[1]
 
 
-def test_an_inbox_without_the_hook_endpoint_decides_nothing_and_says_to_restart_it() -> None:
-    # An `elicit-tui serve` started before an upgrade answers the hook's call 404.
+def test_a_server_without_the_hook_endpoint_decides_nothing_saying_no_endpoint_is_there() -> None:
+    # A server that is no inbox, or an `elicit-tui serve` started before an upgrade.
     server, port = _answering_once("404 Not Found", b"{}")
     with server:
-        done = run_hook("claude-code", BASH, to=f"http://127.0.0.1:{port}")
-    undecided(done, "this inbox takes no hooks (an older `elicit-tui serve`? restart it)")
+        done = run_hook("claude-code", BASH, to=f"http://127.0.0.1:{port}/api")
+    undecided(
+        done,
+        f"no decision: no elicit-tui hook endpoint at http://127.0.0.1:{port}/api/v1/hooks/"
+        "claude-code (HTTP 404: not an elicit-tui inbox, or one started before an upgrade: "
+        "restart it); Claude Code asks as usual",
+    )
+
+
+def test_a_url_naming_the_inbox_wrongly_says_no_hook_endpoint_is_there(
+    inbox: InboxProcess,
+) -> None:
+    done = run_hook("codex", "codex_permission_request_bash.json", to=f"{inbox.base}/v1/")
+    undecided(done, f"no elicit-tui hook endpoint at {inbox.base}/v1/v1/hooks/codex (HTTP 404")
+
+
+def test_cancel_all_in_a_front_end_says_so_not_that_the_inbox_closed(
+    inbox: InboxProcess,
+) -> None:
+    hook = started_hook("gemini", (INPUTS / "gemini_before_tool_shell.json").read_text(), inbox)
+    inbox.wait_pending(1)
+    assert RemoteFrontEnd(inbox.base, TOKEN, "pane").cancel_all() == 1  # attach's Ctrl+X
+    undecided(ended(hook), "a person cancelled every waiting question (Ctrl+X in a front end)")
 
 
 @pytest.mark.parametrize(
@@ -339,7 +363,7 @@ def test_a_deny_reaches_a_cli_whose_output_encoding_is_ascii(inbox: InboxProcess
     ("option", "why"),
     [
         ({"token": "令牌"}, "the inbox token has a character outside ASCII"),
-        ({"to": "/ü"}, "no decision"),
+        ({"to": "/ü"}, "no elicit-tui hook endpoint at"),
         ({"to": "http://a..b:1"}, "its host is no name DNS can look up"),
     ],
 )
@@ -425,7 +449,7 @@ def test_a_call_whose_id_holds_url_characters_is_answered_from_another_front_end
     assert waiting["id"] == f"toolApproval:{URL_CHARACTERS}"
     once = ElicitationResult(action="accept", content={"scope": "once"})
     assert RemoteFrontEnd(inbox.base, TOKEN, "pane").respond(waiting["id"], once)
-    specific = output("claude-code", BASH, printed(hook)).hookSpecificOutput
+    specific = output("claude-code", BASH, ended(hook).stdout).hookSpecificOutput
     assert specific.permissionDecision == "allow"
 
 

@@ -26,6 +26,7 @@ from tui.inbox.waiting import until_done_or_gone
 from tui.integrations.hooks.clis import CLI_NAMES
 from tui.integrations.hooks.flow import run_hook
 from tui.integrations.hooks.formats import hook_format
+from tui.integrations.hooks.undecided import CANCELLED_ALL
 
 
 def hook_routes(inbox: Inbox) -> list[Route]:
@@ -51,9 +52,13 @@ def hook_routes(inbox: Inbox) -> list[Route]:
             try:
                 if await until_done_or_gone(http, future, None) == "gone":
                     inbox.queue.cancel(request.id, WITHDRAWN)
-                return future.result()
+                result = future.result()
             finally:
                 inbox.forget(request.id)
+            if result.reason == "closed" and not inbox.queue.closed:
+                # `POST /v1/cancel-all` ends what waits as `closed` too; the inbox runs on.
+                return result.model_copy(update={"reason": CANCELLED_ALL})
+            return result
 
         run = await run_hook(hook_format(name), text, ask, wait=wait)
         return JSONResponse({"decided": run.decided, "output": run.stdout, "note": run.note})

@@ -30,9 +30,10 @@ def run_in_inbox(
     connection_type = HTTPSConnection if parts.scheme == "https" else HTTPConnection
     connection = connection_type(parts.hostname or "", parts.port, timeout=give_up)
     headers = {**address.headers(), "Content-Type": "application/json"}
+    path = f"{parts.path}/v1/hooks/{name}"
     try:
         body = json.dumps({"input": text, "wait": wait})
-        connection.request("POST", f"{parts.path}/v1/hooks/{name}", body, headers)
+        connection.request("POST", path, body, headers)
         response = connection.getresponse()
         status, answer = response.status, _json_object(response.read())
     except (OSError, HTTPException) as error:
@@ -40,14 +41,11 @@ def run_in_inbox(
     finally:
         connection.close()
     if status in (401, 403):
-        return (
-            "",
-            "no decision: the inbox refused the token (wrong or missing: pass --token, or set ELICIT_TUI_TOKEN)",
-        )
+        return "", f"no decision: {TOKEN_REFUSED}"
     if status == 404:
-        return (
-            "",
-            "no decision: this inbox takes no hooks (an older `elicit-tui serve`? restart it)",
+        return "", (
+            f"no decision: no elicit-tui hook endpoint at {parts.scheme}://{parts.netloc}{path}"
+            " (HTTP 404: not an elicit-tui inbox, or one started before an upgrade: restart it)"
         )
     output, note = answer.get("output"), answer.get("note")
     printed = _ascii_json_object(output)

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+CANCELLED_ALL = "cancelled_all"
+"""The reason a hook's note gives a question that "cancel all" (Ctrl+X in a front end)
+ended: the inbox's API says `closed` for it, as for the inbox closing."""
+
 _CANCELLED_BECAUSE = {
     "timeout": "nobody answered in time",
     "closed": "the inbox closed",
+    CANCELLED_ALL: "a person cancelled every waiting question (Ctrl+X in a front end)",
     "cancelled_by_agent": "the question was withdrawn",
     "inbox_unreachable": "no inbox could be reached",
     "inbox_refused": "the same call waits in the inbox already, asked by another run of the hook",
