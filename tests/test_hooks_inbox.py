@@ -347,6 +347,7 @@ def test_claude_codes_questions_are_answered_in_the_inbox(inbox: InboxProcess) -
     assert specific.updatedInput["answers"] == {question: "date-fns"}
     [asked] = front.asked
     assert (asked["kind"], asked["id"]) == ("questions", "toolu_01ASK789")
+    assert asked["source"] == "Claude Code (my-project)"  # as its approvals show it
 
 
 def test_a_deny_reaches_a_cli_whose_output_encoding_is_ascii(inbox: InboxProcess) -> None:

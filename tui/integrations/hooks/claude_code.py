@@ -26,6 +26,7 @@ from tui.integrations.hooks.flow import (
     PendingCall,
     ToolHookInput,
     Verdict,
+    call_source,
     derived_call_id,
     pending_approval,
     permission_request_output,
@@ -105,7 +106,9 @@ class ClaudeCodeHook:
 
 def _questions(hook: ClaudeCodeHookInput, call_id: str, wait: float) -> PendingCall:
     """An AskUserQuestion call, asked as its questions; the answers allow it with them."""
-    asked = from_ask_user_question(hook.tool_input, source=ClaudeCodeHook.cli)
+    asked = from_ask_user_question(
+        hook.tool_input, source=call_source(ClaudeCodeHook.cli, hook.cwd)
+    )
     request = asked.model_copy(update={"id": call_id, "timeout": wait})
 
     def answered(result: ElicitationResult) -> Verdict | None:

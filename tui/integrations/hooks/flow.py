@@ -184,7 +184,7 @@ def approval(
         arguments=arguments,
         summary=summary,
         tool_call_id=call_id,
-        source=f"{cli} ({_folder(cwd)})" if cwd else cli,
+        source=call_source(cli, cwd),
         description=description or None,
         diff=diff,
         remember=remember,
@@ -296,8 +296,12 @@ def _first_line(error: BaseException) -> str:
     return f"{type(error).__name__}: {text[0]}" if text else type(error).__name__
 
 
-def _folder(cwd: str) -> str:
-    return cwd.rstrip("/").rsplit("/", 1)[-1] or cwd
+def call_source(cli: str, cwd: str | None) -> str:
+    """Who asks, as a question's source shows it: the CLI and its project's folder,
+    `Claude Code (proj)`, or the CLI alone where the input names no folder."""
+    if not cwd:
+        return cli
+    return f"{cli} ({cwd.rstrip('/').rsplit('/', 1)[-1] or cwd})"
 
 
 def replacement_diff(tool_input: Mapping[str, Any]) -> str | None:
