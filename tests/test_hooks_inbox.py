@@ -22,6 +22,8 @@ from tui.core.models import ElicitationResult, parse_request
 from tui.front_ends.remote import RemoteFrontEnd
 from tui.inbox.remote_queue import RemoteQueue
 
+BASH_CALL = (INPUTS / BASH).read_text()
+
 
 def output(cli: str, fixture: str, stdout: str) -> Any:
     """The hook's stdout, checked against its CLI's documented output schema."""
@@ -302,6 +304,7 @@ def test_cancel_all_in_a_front_end_says_so_not_that_the_inbox_closed(
         ({"decided": True, "output": "allow", "note": None}, "the inbox answered 200"),
         ({"decided": True, "output": "[1]", "note": None}, "the inbox answered 200"),
         ({"decided": "yes", "output": '{"decision": "allow"}'}, "the inbox answered 200"),
+        ({"decided": True, "output": '{"decision": "allow", "x": NaN}'}, "answered 200"),
         ({"decided": False, "output": "", "note": "gone\x1b[2J\nnext"}, "gone␛[2J␊next"),
     ],
 )
@@ -325,7 +328,15 @@ def test_a_wrong_token_decides_nothing_and_asks_nobody(inbox: InboxProcess) -> N
 
 @pytest.mark.parametrize(
     "stdin",
-    ["", "not json", "[]", '{"hook_event_name": "PreToolUse"}', '{"hook_event_name": "Stop"}'],
+    [
+        "",
+        "not json",
+        "[]",
+        '{"hook_event_name": "PreToolUse"}',
+        '{"hook_event_name": "Stop"}',
+        pytest.param(BASH_CALL.replace('"npm test"', "NaN"), id="NaN"),
+        pytest.param(BASH_CALL.replace('"npm test"', "-Infinity"), id="-Infinity"),
+    ],
 )
 def test_malformed_hook_input_decides_nothing_and_asks_nobody(
     inbox: InboxProcess, stdin: str

@@ -71,6 +71,15 @@ class _Unwritable(ClaudeCodeHook):
         raise TypeError("cannot write")
 
 
+def test_edited_arguments_json_has_no_words_for_are_no_verdict() -> None:
+    edited = {"scope": "once", "arguments": {"command": float("nan")}}
+    run = run_hook_answering(
+        ClaudeCodeHook(), BASH, lambda _: ElicitationResult(action="accept", content=edited), wait=5
+    )
+    assert run.stdout == ""
+    assert run.note is not None and "could not be turned into a verdict" in run.note
+
+
 def test_a_verdict_that_cannot_be_written_is_no_verdict() -> None:
     run = run_hook_answering(
         _Unwritable(), BASH, lambda _: ElicitationResult(action="accept"), wait=5

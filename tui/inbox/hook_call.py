@@ -59,10 +59,15 @@ def run_in_inbox(
 
 def _json_object(body: bytes) -> dict[str, Any]:
     try:
-        data = json.loads(body)
+        data = json.loads(body, parse_constant=_not_json)
     except ValueError:
         return {}
     return data if isinstance(data, dict) else {}
+
+
+def _not_json(constant: str) -> Any:
+    """`NaN` and `Infinity`, which Python's JSON reader takes: no JSON, so nothing a CLI reads."""
+    raise ValueError(f"{constant} is no JSON value")
 
 
 def _ascii_json_object(text: Any) -> str:

@@ -125,7 +125,7 @@ async def run_hook(hook: HookFormat, stdin: str, ask: Asker, *, wait: float) -> 
         verdict = verdict_for(hook, call, result)
         if verdict is None:
             return HookRun("", undecided(result.reason))
-        return HookRun(json.dumps(hook.write(call, verdict)))
+        return HookRun(json.dumps(hook.write(call, verdict), allow_nan=False))
     except Exception as error:  # an answer that cannot be read or written is no verdict
         return HookRun("", f"the answer could not be turned into a verdict ({_first_line(error)})")
 
@@ -278,12 +278,17 @@ def _allowed_because(result: ElicitationResult) -> str:
 
 def _json_object(text: str) -> dict[str, Any]:
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_constant=_not_json)
     except json.JSONDecodeError as error:
         raise HookInputError(f"not JSON ({error.msg} at line {error.lineno})") from None
     if not isinstance(data, dict):
         raise HookInputError(f"a JSON object is expected, not {type(data).__name__}")
     return data
+
+
+def _not_json(constant: str) -> Any:
+    """Python's JSON reader takes `NaN` and `Infinity`; JSON, and so no CLI, has them."""
+    raise HookInputError(f"not JSON ({constant} is no JSON value)")
 
 
 def _first_line(error: BaseException) -> str:
