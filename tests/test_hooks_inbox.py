@@ -18,7 +18,7 @@ from hook_process import BASH, ScriptedFrontEnd, ended, run_hook, started_hook
 from hook_schemas import FIXTURES, INPUTS, OUTPUTS, allows
 from inbox_process import TOKEN, InboxProcess, running_inbox
 
-from tui.core.models import ElicitationResult, parse_request
+from tui.core.models import ElicitationResult, ToolApprovalRequest, parse_request
 from tui.front_ends.remote import RemoteFrontEnd
 from tui.inbox.remote_queue import RemoteQueue
 
@@ -479,3 +479,41 @@ def test_an_asker_elsewhere_gets_the_result_of_and_withdraws_such_a_call(
     inbox.wait_pending(1)
     assert withdrawn.cancel()
     inbox.wait_pending(0)
+
+
+def test_a_command_of_most_of_the_text_limit_is_asked_and_reaches_a_front_end_elsewhere(
+    inbox: InboxProcess,
+) -> None:
+    # 200,000 characters: counted once though the question repeats it (the pattern "always"
+    # remembers), and sent as UTF-8 (600 kB), not as \u escapes (1.2 MB).
+    command = "echo " + "令" * 200_000
+    call = {**json.loads(BASH_CALL), "tool_input": {"command": command}}
+    hook = started_hook("claude-code", json.dumps(call, ensure_ascii=False), inbox)
+    front_end = RemoteFrontEnd(inbox.base, TOKEN, "pane")  # checks what it gets, as attach
+    front_end.connect()
+    try:
+        deadline = time.monotonic() + 30
+        while not front_end.pending():
+            assert time.monotonic() < deadline, "the question reached no front end"
+            time.sleep(0.05)
+        [request] = front_end.pending()
+        assert isinstance(request, ToolApprovalRequest)
+        assert request.arguments == {"command": command}
+        once = ElicitationResult(action="accept", content={"scope": "once"})
+        assert front_end.respond(request.id, once)
+    finally:
+        front_end.close()
+    done = ended(hook)
+    assert output("claude-code", BASH, done.stdout).hookSpecificOutput.permissionDecision == (
+        "allow"
+    ), done.stderr
+
+
+def test_hook_input_over_what_the_inbox_takes_is_not_sent_and_says_the_limit(
+    inbox: InboxProcess,
+) -> None:
+    front = ScriptedFrontEnd(inbox, lambda _: {"action": "accept", "content": {"scope": "once"}})
+    call = {**json.loads(BASH_CALL), "tool_input": {"command": "x" * 1_100_000}}
+    done = run_hook("claude-code", BASH, stdin=json.dumps(call), inbox=inbox)
+    undecided(done, "the hook input is over 1 MiB as sent, the most the inbox takes")
+    assert front.asked == []

@@ -105,16 +105,6 @@ def _main(monkeypatch: pytest.MonkeyPatch, stdin: bytes, *argv: str) -> list[flo
     return waits
 
 
-def test_input_over_the_limit_decides_nothing(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    monkeypatch.setattr(hook_cli, "MAX_INPUT", 100)
-    assert _main(monkeypatch, BASH.encode(), "claude-code") == []
-    out, err = capsys.readouterr()
-    assert out == ""
-    assert "over" in err and "Claude Code asks as usual" in err
-
-
 def test_the_wait_comes_from_the_flag_else_the_environment_else_the_default(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -93,24 +93,6 @@ def test_the_same_call_asked_twice_at_once_is_asked_once(inbox: InboxProcess) ->
 _REFUSED = "the same call waits in the inbox already, asked by another run of the hook"
 
 
-def test_a_call_too_large_to_reach_the_front_ends_is_refused_at_once_saying_so(
-    inbox: InboxProcess,
-) -> None:
-    # The command is under the limit, but the question repeats it (the pattern that "for
-    # this session" remembers): queued, it would reach no front end and the CLI would wait.
-    front = ScriptedFrontEnd(inbox, lambda _: {"action": "accept", "content": {"scope": "once"}})
-    call = json.loads((INPUTS / BASH).read_text())
-    call["tool_input"] = {"command": "echo " + "x" * 150_000}
-    answer = hook(inbox, {"input": json.dumps(call), "wait": 5}).json()
-    assert (answer["decided"], answer["output"]) == (False, "")
-    assert answer["note"] == (
-        "cannot ask Claude Code's call: arguments.command: the request has more than 256 KiB"
-        " of text (the limit)"
-    )
-    assert front.asked == []
-    assert inbox.pending() == []
-
-
 def test_a_call_over_the_limits_itself_is_no_decision_in_plain_words(inbox: InboxProcess) -> None:
     call = json.loads((INPUTS / BASH).read_text())
     call["tool_input"] = {"command": "x" * 300_000}

@@ -20,7 +20,7 @@ from typing import NoReturn
 
 from tui.cli.entry import to_null_device
 from tui.cli.token_option import add_token_option
-from tui.core.limits import MAX_TIMEOUT
+from tui.core.limits import MAX_BODY, MAX_TIMEOUT
 from tui.inbox.discovery import find_inbox, inbox_base, listening
 from tui.integrations.hooks.clis import CLI_NAMES
 from tui.integrations.hooks.undecided import undecided
@@ -33,9 +33,6 @@ DEFAULT_WAIT = 300.0
 
 GRACE = 5.0
 """Seconds past `--wait` the hook waits for the inbox's own timeout answer before giving up."""
-
-MAX_INPUT = 4 * 1024 * 1024
-"""Bytes of hook input read at most; a larger input decides nothing."""
 
 
 class _HookParser(argparse.ArgumentParser):
@@ -96,11 +93,8 @@ def _run(args: argparse.Namespace, cli: str, prog: str) -> int:
     wait, note = _wait(args.wait)
     if note:
         _say(prog, note)
-    data = sys.stdin.buffer.read(MAX_INPUT + 1)
-    if len(data) > MAX_INPUT:
-        too_large = f"the hook input is over {MAX_INPUT // (1024 * 1024)} MiB"
-        _say(prog, f"{too_large}; {cli} asks as usual")
-        return 0
+    # More than the inbox takes is never sent (`run_in_inbox` says so): no need to read it.
+    data = sys.stdin.buffer.read(MAX_BODY + 1)
     try:
         base = inbox_base(args.to)
     except ValueError as error:

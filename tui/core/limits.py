@@ -12,6 +12,10 @@ from typing import Any
 MAX_TEXT = 256 * 1024
 """Characters of text in one request, all its strings (keys too) together."""
 
+MAX_BODY = 4 * MAX_TEXT
+"""Bytes one HTTP request to the inbox may carry (1 MiB): room for a request at the text
+limit, JSON-escaped; `serve` answers a larger one 413, and `elicit-tui hook` sends none."""
+
 MAX_ITEMS = 10_000
 """Entries in one list or object: options, questions, schema properties, arguments."""
 

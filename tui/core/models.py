@@ -26,6 +26,7 @@ from pydantic.fields import FieldInfo
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from tui.core.kinds import kind, kind_names, register_kind, unloaded_kind_modules
+from tui.core.limits import check_size
 from tui.core.one_line import has_line_break, one_line
 from tui.core.options import Option
 from tui.core.request_base import RequestBase
@@ -750,6 +751,17 @@ class ToolApprovalRequest(RequestBase):
         if self.id != expected:
             raise ValueError(f"id must be {expected!r} (toolApproval:{{tool_call_id}})")
         return self
+
+    @classmethod
+    def check_limits(cls, data: Any) -> None:
+        """As every request's, but `remember` counts apart from the rest: its pattern repeats
+        the call's command or path, which may then take the whole text limit, not half."""
+        remember = data.get("remember") if isinstance(data, dict) else None
+        if remember is None:
+            check_size(data)
+            return
+        check_size({key: value for key, value in data.items() if key != "remember"})
+        check_size({"remember": remember})
 
     def scope_of(self, result: ElicitationResult) -> ApprovalScope | None:
         """How far `result` allows this call, or None if it does not (declined or cancelled).

@@ -65,8 +65,14 @@ class RequestBase(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _within_limits(cls, data: Any) -> Any:
-        check_size(data)
+        cls.check_limits(data)
         return data
+
+    @classmethod
+    def check_limits(cls, data: Any) -> None:
+        """Raise `LimitError` naming where if `data`, a request of this kind as JSON data, is
+        over the request limits (`tui.core.limits`)."""
+        check_size(data)
 
     @field_validator("message")
     @classmethod

@@ -12,6 +12,7 @@ from http.client import HTTPConnection, HTTPException, HTTPSConnection
 from typing import Any
 from urllib.parse import urlsplit
 
+from tui.core.limits import MAX_BODY
 from tui.core.terminal_text import literal_line
 from tui.inbox.discovery import InboxAddress
 
@@ -26,13 +27,19 @@ def run_in_inbox(
     """Run the hook of the CLI `name` on its input `text` in the inbox at `address`, the
     person given `wait` seconds: what to print, else "" and why nothing was decided. Gives up
     after `give_up` seconds without a byte from the inbox; hanging up withdraws the question."""
+    # UTF-8, not \u escapes: a command in another script is sent at its own size.
+    body = json.dumps({"input": text, "wait": wait}, ensure_ascii=False).encode()
+    if len(body) > MAX_BODY:
+        return "", (
+            f"no decision: the hook input is over {MAX_BODY // 2**20} MiB as sent, the most "
+            "the inbox takes"
+        )
     parts = urlsplit(address.base)
     connection_type = HTTPSConnection if parts.scheme == "https" else HTTPConnection
     connection = connection_type(parts.hostname or "", parts.port, timeout=give_up)
     headers = {**address.headers(), "Content-Type": "application/json"}
     path = f"{parts.path}/v1/hooks/{name}"
     try:
-        body = json.dumps({"input": text, "wait": wait})
         connection.request("POST", path, body, headers)
         response = connection.getresponse()
         status, answer = response.status, _json_object(response.read())

@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tui.approvals.rules import ApprovalPolicy
-from tui.core.limits import check_size
 from tui.core.models import (
     AUTO_APPROVED,
     KEYRING_UNAVAILABLE,
@@ -95,11 +94,10 @@ class Inbox:
         A secret to be stored while this machine has no usable keyring is answered
         `cancel`/`keyring_unavailable` at once: nobody types a secret that cannot be kept.
         Raises `LimitError` for a request whose JSON form, what front ends get, is over the
-        request limits (a tool call's remembered pattern repeats its command: a call of half
-        the limit, queued, would reach no front end), ValueError for an id already waiting,
+        request limits (queued, it would reach no front end), ValueError for an id already waiting,
         `ValidationError` for a bad timeout.
         """
-        check_size(request_json(request))
+        type(request).check_limits(request_json(request))
         if isinstance(request, SecretRequest) and request.store is not None:
             from tui.secrets.keyring_store import keyring_status
 

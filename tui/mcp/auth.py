@@ -17,16 +17,13 @@ from pathlib import Path
 from typing import Any
 
 from tui.core.config_folder import TOKEN_FILE
-from tui.core.limits import MAX_TEXT
+from tui.core.limits import MAX_BODY
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
-
-MAX_BODY = 4 * MAX_TEXT
-"""Bytes one HTTP request may carry: room for a request at the text limit, JSON-escaped."""
 
 LOCAL_NAMES = ("127.0.0.1", "localhost", "[::1]")
 """The host names a request may be addressed to (any port)."""
