@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -517,3 +519,51 @@ def test_hook_input_over_what_the_inbox_takes_is_not_sent_and_says_the_limit(
     done = run_hook("claude-code", BASH, stdin=json.dumps(call), inbox=inbox)
     undecided(done, "the hook input is over 1 MiB as sent, the most the inbox takes")
     assert front.asked == []
+
+
+@contextmanager
+def stopped(inbox: InboxProcess) -> Iterator[None]:
+    """`inbox` stopped, as Ctrl+Z stops it, while the block runs."""
+    inbox.process.send_signal(signal.SIGSTOP)
+    try:
+        yield
+    finally:
+        inbox.process.send_signal(signal.SIGCONT)
+
+
+SILENT = "no decision: the inbox sent nothing for 5 s (is it stopped, as by Ctrl+Z?"
+
+
+def test_a_stopped_inbox_decides_nothing_within_seconds_not_after_the_wait(
+    inbox: InboxProcess,
+) -> None:
+    ScriptedFrontEnd(inbox, lambda _: {"action": "accept", "content": {"scope": "always"}})
+    assert allows(run_hook("claude-code", BASH, inbox=inbox).stdout)  # a rule covers it now
+    with stopped(inbox):
+        started = time.monotonic()
+        done = run_hook("claude-code", BASH, inbox=inbox)  # the default wait: 300 s
+        took = time.monotonic() - started
+    undecided(done, SILENT)
+    assert took < 5 + 30  # the silence, a process start: far from the wait
+
+
+def test_an_inbox_stopped_while_the_question_waits_decides_nothing_within_seconds(
+    inbox: InboxProcess,
+) -> None:
+    hook = started_hook("codex", (INPUTS / "codex_permission_request_bash.json").read_text(), inbox)
+    inbox.wait_pending(1)
+    with stopped(inbox):
+        done = ended(hook)  # within 60 s, where the wait is 300
+    undecided(done, SILENT)
+
+
+def test_a_person_who_thinks_longer_than_the_silence_is_still_heard(inbox: InboxProcess) -> None:
+    ScriptedFrontEnd(inbox, lambda _: None)
+    hook = started_hook("claude-code", BASH_CALL, inbox)
+    [waiting] = inbox.wait_pending(1)
+    time.sleep(5 + 2)  # longer than the hook hears nothing: the inbox says it is there
+    inbox.answer(waiting["id"], {"action": "accept", "content": {"scope": "once"}})
+    done = ended(hook)
+    assert output("claude-code", BASH, done.stdout).hookSpecificOutput.permissionDecision == (
+        "allow"
+    ), done.stderr

@@ -8,13 +8,21 @@ inbox's note reaches the terminal as one literal line.
 from __future__ import annotations
 
 import json
-from http.client import HTTPConnection, HTTPException, HTTPSConnection
+import time
+from http.client import HTTPConnection, HTTPException, HTTPResponse, HTTPSConnection
 from typing import Any
 from urllib.parse import urlsplit
 
 from tui.core.limits import MAX_BODY
 from tui.core.terminal_text import literal_line
 from tui.inbox.discovery import InboxAddress
+
+HEARTBEAT = 1.0
+"""Seconds between the spaces the inbox sends while a hook's question waits."""
+
+SILENCE = 5.0
+"""Seconds without a byte from the inbox after which the hook gives up: a running inbox
+answers at once and then sends a space every `HEARTBEAT`, a stopped one (Ctrl+Z) nothing."""
 
 TOKEN_REFUSED = (
     "the inbox refused the token (wrong or missing: pass --token, or set ELICIT_TUI_TOKEN)"
@@ -26,7 +34,8 @@ def run_in_inbox(
 ) -> tuple[str, str]:
     """Run the hook of the CLI `name` on its input `text` in the inbox at `address`, the
     person given `wait` seconds: what to print, else "" and why nothing was decided. Gives up
-    after `give_up` seconds without a byte from the inbox; hanging up withdraws the question."""
+    after `SILENCE` seconds without a byte from the inbox, or `give_up` seconds in all;
+    hanging up withdraws the question."""
     # UTF-8, not \u escapes: a command in another script is sent at its own size.
     body = json.dumps({"input": text, "wait": wait}, ensure_ascii=False).encode()
     if len(body) > MAX_BODY:
@@ -36,13 +45,22 @@ def run_in_inbox(
         )
     parts = urlsplit(address.base)
     connection_type = HTTPSConnection if parts.scheme == "https" else HTTPConnection
-    connection = connection_type(parts.hostname or "", parts.port, timeout=give_up)
+    # Each connect, send and read gives up after SILENCE; the whole call after give_up.
+    connection = connection_type(parts.hostname or "", parts.port, timeout=SILENCE)
     headers = {**address.headers(), "Content-Type": "application/json"}
     path = f"{parts.path}/v1/hooks/{name}"
+    deadline = time.monotonic() + give_up
     try:
         connection.request("POST", path, body, headers)
         response = connection.getresponse()
-        status, answer = response.status, _json_object(response.read())
+        status, answer = response.status, _json_object(_body_by(response, deadline))
+    except TimeoutError:
+        return "", (
+            f"no decision: the inbox sent nothing for {SILENCE:g} s (is it stopped, as by "
+            "Ctrl+Z? one started before an upgrade needs a restart)"
+        )
+    except _Overdue:
+        return "", f"no decision: the inbox did not answer within {give_up:g} s"
     except (OSError, HTTPException) as error:
         return "", f"the inbox did not answer ({type(error).__name__}: {error})"
     finally:
@@ -62,6 +80,20 @@ def run_in_inbox(
         return "", literal_line(note)  # one line on a terminal, whatever the inbox sent
     said = answer.get("error")
     return "", f"no decision: the inbox answered {status}" + (f" ({said})" if said else "")
+
+
+class _Overdue(Exception):
+    """The inbox kept the call past the time the hook gives it."""
+
+
+def _body_by(response: HTTPResponse, deadline: float) -> bytes:
+    """`response`'s body, read as it comes; `_Overdue` once `deadline` (monotonic) passes."""
+    chunks = []
+    while chunk := response.read1(65536):
+        chunks.append(chunk)
+        if time.monotonic() > deadline:
+            raise _Overdue
+    return b"".join(chunks)
 
 
 def _json_object(body: bytes) -> dict[str, Any]:
