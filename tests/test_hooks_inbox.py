@@ -567,3 +567,20 @@ def test_a_person_who_thinks_longer_than_the_silence_is_still_heard(inbox: Inbox
     assert output("claude-code", BASH, done.stdout).hookSpecificOutput.permissionDecision == (
         "allow"
     ), done.stderr
+
+
+def test_claude_codes_questions_left_undecided_are_not_asked_again_on_permission_request(
+    inbox: InboxProcess,
+) -> None:
+    # Claude Code's PermissionRequest for AskUserQuestion comes only when its own picker is
+    # about to show: after the PreToolUse hook's question was cancelled, unanswered, unasked.
+    front = ScriptedFrontEnd(inbox, lambda _: {"action": "cancel"})
+    fixture = "claude_code_pre_tool_use_ask_user_question.json"
+    first = run_hook("claude-code", fixture, inbox=inbox)
+    undecided(first, "no decision: the person cancelled")
+    again = json.loads((INPUTS / "claude_code_permission_request_bash.json").read_text())
+    again["tool_name"] = "AskUserQuestion"
+    again["tool_input"] = json.loads((INPUTS / fixture).read_text())["tool_input"]
+    second = run_hook("claude-code", "", stdin=json.dumps(again), inbox=inbox)
+    undecided(second, "one it left undecided is not asked again, Claude Code asks it")
+    assert len(front.asked) == 1

@@ -8,7 +8,9 @@ updatedInput}}`. Both take edited arguments as `updatedInput`, which replaces th
 
 A call of `AskUserQuestion` is not approved but answered: its questions are asked as they are
 (`tui.integrations.claude_code`), and the answers go back as `updatedInput.answers` with an
-allow, so Claude Code takes them without showing its own question.
+allow, so Claude Code takes them without showing its own question. Its PreToolUse hook asks
+them; a PermissionRequest for it decides nothing, as it comes only once Claude Code is about
+to show its own picker, after the inbox left the questions undecided.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from tui.integrations.hooks.clis import CLI_NAMES
 from tui.integrations.hooks.flow import (
     Allow,
     Deny,
+    LeftToTheCli,
     PendingCall,
     ToolHookInput,
     Verdict,
@@ -68,6 +71,13 @@ class ClaudeCodeHook:
         call_id = hook.tool_use_id or derived_call_id(
             "claude-code", hook.session_id, hook.tool_name, hook.tool_input
         )
+        if hook.tool_name == ASK_USER_QUESTION and hook.hook_event_name == "PermissionRequest":
+            # Claude Code asks this only where its own picker would show: after the
+            # PreToolUse hook's question was left undecided (cancelled, unanswered, no inbox).
+            raise LeftToTheCli(
+                "Claude Code's questions reach the inbox through its PreToolUse hook; one it "
+                "left undecided is not asked again, Claude Code asks it"
+            )
         if hook.tool_name == ASK_USER_QUESTION:
             return _questions(hook, call_id, wait)
         return pending_approval(

@@ -98,6 +98,10 @@ class HookRun:
         return bool(self.stdout)
 
 
+class LeftToTheCli(Exception):
+    """A call the hook leaves to the CLI's own dialog without asking; the message says why."""
+
+
 class HookInputError(ValueError):
     """The hook's stdin is not what the CLI documents; the message says what is wrong."""
 
@@ -111,6 +115,8 @@ async def run_hook(hook: HookFormat, stdin: str, ask: Asker, *, wait: float) -> 
     """
     try:
         call = hook.read(_json_object(stdin), wait=wait)
+    except LeftToTheCli as error:
+        return HookRun("", f"no decision: {error}")
     except ValidationError as error:
         return HookRun("", f"cannot read {hook.cli}'s hook input: {_first_line(error)}")
     except ValueError as error:
