@@ -5,14 +5,16 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Awaitable, Callable, Hashable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
 
 from rich.cells import cell_len
 from rich.text import Text
 from textual import events
+from textual.actions import parse as parse_action
 from textual.app import ComposeResult
 from textual.await_complete import AwaitComplete
-from textual.binding import Binding, BindingType
+from textual.binding import ActiveBinding, Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.reactive import reactive
@@ -23,7 +25,7 @@ from textual.widgets import OptionList, Static
 
 from tui.core.models import ElicitationResult, Request
 from widgets.highlight_in_view import scroll_to_highlight
-from widgets.key_footer import KeyFooter
+from widgets.key_footer import KeyFooter, key_label
 from widgets.literal import literal, shown
 from widgets.style_context import skip_needless_restyle, style_context
 
@@ -93,6 +95,9 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
       Key(s) | Description |` table under them, as the built-in kinds do. A kind's own
       `check_action()` returns `super().check_action(action, parameters)` for the actions it
       does not decide: the base shows Shift+Up/Down only for a question too long to show.
+      Where a key does different things in different states, `describe_action()` says in
+      the footer what it does now (ending with `super().describe_action(...)`): the base
+      names the button Enter presses.
     - A dialog too tall for the screen fills it, and its body scrolls; a kind whose body is
       mostly one list (or other part that scrolls) gives it the class `FITTED`, and the list
       scrolls in its own frame instead.
@@ -424,6 +429,30 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         if action == "accept_text":
             return _is_stock(self.focused, "_text_area", "TextArea")
         return True
+
+    def describe_action(self, action: str, parameters: tuple[object, ...], description: str) -> str:
+        """What the footer says the key bound to `action` does now; `description` is what its
+        binding says. Enter on a button presses it: the footer names the button."""
+        if action == "submit" and _is_stock(self.focused, "_button", "Button"):
+            return key_label(str(cast("Button", self.focused).label))
+        return description
+
+    @property
+    def active_bindings(self) -> dict[str, ActiveBinding]:
+        """The screen's keys as its footer shows them, each saying what it does now (see
+        `describe_action`)."""
+        active = super().active_bindings
+        for key, (node, binding, enabled, tooltip) in active.items():
+            if node is not self or not binding.show:
+                continue
+            namespace, action, parameters = parse_action(binding.action)
+            if namespace:
+                continue  # the app's (Quit)
+            description = self.describe_action(action, parameters, binding.description)
+            if description != binding.description:
+                binding = replace(binding, description=description)
+                active[key] = ActiveBinding(node, binding, enabled, tooltip)
+        return active
 
     def action_scroll_message(self, lines: int) -> None:
         if self._message_box is not None:

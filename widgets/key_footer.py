@@ -5,10 +5,15 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any
 
+from rich.cells import cell_len, set_cell_size
 from textual.app import ComposeResult
 from textual.widget import Widget
 from textual.widgets import Footer, Label
 from textual.widgets._footer import FooterKey
+
+Labels = tuple[tuple[str, str, bool, str], ...]
+"""What the footer's keys say: each key's action, description, whether it is enabled, and
+its tooltip."""
 
 LAST_ACTIONS = ("cancel", "decline", "app.quit")
 """The keys every dialog has, in this order after the dialog's own keys: in a narrow pane
@@ -16,6 +21,19 @@ they are the ones cut, not the keys only this dialog has."""
 
 MORE = "…"
 """Shown after the last key that fits whole when the keys are cut."""
+
+LABEL_CELLS = 20
+"""The most cells a key's label takes when it quotes the dialog (a button's label): a longer
+one is cut with …, so that the other keys keep their room."""
+
+
+def key_label(text: str) -> str:
+    """`text`, as the screen already shows it, made a key's label: on one line, cut with … to
+    `LABEL_CELLS`."""
+    label = " ".join(text.split())
+    if cell_len(label) <= LABEL_CELLS:
+        return label
+    return set_cell_size(label, LABEL_CELLS - 1).rstrip() + MORE
 
 
 class KeyFooter(Footer):
@@ -25,9 +43,11 @@ class KeyFooter(Footer):
     Footer rebuilds all its keys whenever the screen's bindings may have changed: a modal
     opens or closes, the focus moves, a modal is reloaded with the next question. Most of
     the time the keys are the same, and rebuilding them (mounting and styling a widget per
-    key) is the largest cost of showing a question. Each key built also binds itself to the
-    footer's `compact` setting, and Textual drops such a binding only when `compact`
-    changes: without pruning, every key ever shown would stay alive through the footer.
+    key) is the largest cost of showing a question. Where only what the keys say differs (a
+    button's name on Enter, a key disabled for now), the keys built are relabelled instead.
+    Each key built also binds itself to the footer's `compact` setting, and Textual drops
+    such a binding only when `compact` changes: without pruning, every key ever shown would
+    stay alive through the footer.
 
     A screen covered by another (the main screen under a question) rebuilds nothing: the
     question just asked would wait for it. Textual refreshes a screen's bindings as it comes
@@ -38,23 +58,21 @@ class KeyFooter(Footer):
     """
 
     _keys_built: Hashable = None
-    """What the keys now in the footer were built from (None: nothing yet)."""
+    """Which keys are now in the footer (None: none yet), as `_keys_to_show` says."""
 
-    def _keys_to_show(self) -> Hashable:
-        """Everything `compose()` builds the keys from."""
-        return self.show_command_palette, tuple(
-            (
-                binding.key,
-                binding.action,
-                binding.description,
-                binding.key_display,
-                binding.group,
-                enabled,
-                tooltip,
-            )
-            for _, binding, enabled, tooltip in self.screen.active_bindings.values()
-            if binding.show
-        )
+    _labels_built: Labels | None = None
+    """What those keys say, as `_keys_to_show` says."""
+
+    def _keys_to_show(self) -> tuple[Hashable, Labels]:
+        """Everything `compose()` builds the keys from: which keys, and what each says (its
+        description, whether it is enabled, its tooltip)."""
+        keys = []
+        labels = []
+        for _, binding, enabled, tooltip in self.screen.active_bindings.values():
+            if binding.show:
+                keys.append((binding.key, binding.action, binding.key_display, binding.group))
+                labels.append((binding.action, binding.description, enabled, tooltip))
+        return (self.show_command_palette, tuple(keys)), tuple(labels)
 
     def _covered(self) -> bool:
         """Whether an opaque screen hides this footer's screen (Textual's `is_current` counts
@@ -117,16 +135,41 @@ class KeyFooter(Footer):
             return  # a rebuild asked for just before the screen closed
         if self._covered():
             return  # rebuilt as its screen comes back into view
-        keys = self._keys_to_show() if self._bindings_ready else None
-        if keys is not None and keys == self._keys_built:
-            return
-        self._keys_built = keys
+        if self._bindings_ready:
+            keys, labels = self._keys_to_show()
+            if keys == self._keys_built:
+                if labels != self._labels_built:
+                    self._labels_built = labels
+                    self._relabel(labels)
+                return
+            self._keys_built, self._labels_built = keys, labels
+        else:
+            self._keys_built = self._labels_built = None
         await super().recompose()
         # Textual keeps each binding as a watcher in the watched node's "__watchers" map;
         # drop those of keys no longer in the footer (without re-running the others).
         watchers: dict[str, list[tuple[Any, Any]]] = getattr(self, "__watchers", {})
         bound = watchers.get("compact", [])
         bound[:] = [(node, callback) for node, callback in bound if node.is_attached]
+        self._fit()
+
+    def _relabel(self, labels: Labels) -> None:
+        """Say in the keys built what `labels` say, and fit them again: the same keys, only
+        what they say changed (Enter on another button, an answer on its way), so nothing is
+        mounted."""
+        # As Footer builds them: one key per action, as its first binding says.
+        first: dict[str, tuple[str, bool, str]] = {}
+        for action, description, enabled, tooltip in labels:
+            first.setdefault(action, (description, enabled, tooltip))
+        for key in self.query_children(FooterKey):
+            if key.action not in first or key.has_class("-command-palette"):
+                continue
+            description, enabled, tooltip = first[key.action]
+            key.description = description
+            key._disabled = not enabled  # what a click on it checks
+            key.set_class(not enabled, "-disabled")
+            key.tooltip = tooltip or None
+            key.refresh(layout=True)
         self._fit()
 
 

@@ -31,14 +31,13 @@ class UrlModal(ElicitationModal[UrlRequest]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "submit", "Open link", priority=True),
-        Binding("enter", "go_on", "Go on", priority=True),
         Binding("o", "accept", "Open link", show=False),
         Binding("left,right", "switch", "Switch", show=False),
     ]
     """
     | Key(s) | Description |
     | :- | :- |
-    | enter | Open the link in the browser ("Go on" once no browser could); on Decline, decline. |
+    | enter | Press the focused button: open the link in the browser ("Go on" once no browser could), or decline. |
     | o | Open the link in the browser. |
     | left, right | Move between the two buttons. |
     """
@@ -74,22 +73,11 @@ class UrlModal(ElicitationModal[UrlRequest]):
         on_open = self.focused is not None and self.focused.id == "open"
         self.query_one("#decline" if on_open else "#open", Button).focus()
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        # Enter offers to open the link until no browser could; then it only goes on.
-        if action == "submit":
-            return not self._no_browser
-        if action == "go_on":
-            return self._no_browser
-        return super().check_action(action, parameters)
-
     def action_submit(self) -> None:
         if self.focused is not None and self.focused.id == "decline":
             self.action_decline()
         else:
             self.action_accept()
-
-    def action_go_on(self) -> None:
-        self.action_submit()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
@@ -115,7 +103,7 @@ class UrlModal(ElicitationModal[UrlRequest]):
             return True
         self._no_browser = True
         self.query_one("#open", Button).label = "Go on"
-        self.refresh_bindings()
+        self.refresh_bindings()  # Enter's label in the footer names the button
         raise InvalidAnswer(
             "No browser could be opened. Open the link yourself, then press Enter to go on."
         )

@@ -1,0 +1,51 @@
+"""The footer says what each key does now: Enter on a button names the button."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app_driver import SIZE, wait_for, wait_for_modal
+from textual.pilot import Pilot
+from textual.widgets._footer import FooterKey
+
+from tui import ElicitationApp, ElicitationQueue
+from tui.core.models import ConfirmationRequest, Request, UrlRequest
+
+DEPLOY = ConfirmationRequest(message="Deploy?", yes_label="Deploy", no_label="Not yet")
+SIGN_IN = UrlRequest(message="Sign in to connect your calendar", url="https://example.com/oauth")
+
+
+def footer(app: ElicitationApp) -> str:
+    """The keys the footer shows, as it shows them."""
+    return "  ".join(
+        f"{key.key_display} {key.description}"
+        for key in app.screen.query(FooterKey)
+        if key.display and not key.has_class("-command-palette")
+    )
+
+
+async def shown(
+    pilot: Pilot[Any], app: ElicitationApp, queue: ElicitationQueue, request: Request
+) -> None:
+    queue.submit(request)
+    await wait_for_modal(pilot, request.message)
+    await wait_for(pilot, lambda: bool(app.screen.query(FooterKey)))
+
+
+async def test_enter_on_a_button_is_named_after_the_button() -> None:
+    queue = ElicitationQueue()
+    app = ElicitationApp(queue, input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await shown(pilot, app, queue, DEPLOY)
+        await wait_for(pilot, lambda: footer(app).startswith("⏎ Not yet  "))
+        keys = list(app.screen.query(FooterKey))
+        await pilot.press("left")
+        await wait_for(pilot, lambda: footer(app).startswith("⏎ Deploy  "))
+        # Only what the key says changed: the same keys, relabelled, nothing mounted.
+        assert list(app.screen.query(FooterKey)) == keys
+        await pilot.press("n")
+
+        await shown(pilot, app, queue, SIGN_IN)
+        await wait_for(pilot, lambda: footer(app).startswith("⏎ Open in browser  "))
+        await pilot.press("tab")
+        await wait_for(pilot, lambda: footer(app).startswith("⏎ Decline  "))
