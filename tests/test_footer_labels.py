@@ -1,4 +1,5 @@
-"""The footer says what each key does now: Enter on a button names the button."""
+"""The footer says what each key does now: Enter on a button names the button; while an
+answer is on its way, no key of the dialog is offered."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from textual.widgets._footer import FooterKey
 
 from tui import ElicitationApp, ElicitationQueue
 from tui.core.models import ConfirmationRequest, Request, UrlRequest
+from widgets.base import ElicitationModal
 
 DEPLOY = ConfirmationRequest(message="Deploy?", yes_label="Deploy", no_label="Not yet")
 SIGN_IN = UrlRequest(message="Sign in to connect your calendar", url="https://example.com/oauth")
@@ -49,3 +51,23 @@ async def test_enter_on_a_button_is_named_after_the_button() -> None:
         await wait_for(pilot, lambda: footer(app).startswith("⏎ Open in browser  "))
         await pilot.press("tab")
         await wait_for(pilot, lambda: footer(app).startswith("⏎ Decline  "))
+
+
+async def test_while_an_answer_is_on_its_way_the_dialogs_keys_show_disabled() -> None:
+    queue = ElicitationQueue()
+    app = ElicitationApp(queue, input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await shown(pilot, app, queue, DEPLOY)
+        modal = app.screen
+        assert isinstance(modal, ElicitationModal)
+        keys = list(modal.query(FooterKey))
+        modal.sending = True  # as where the answer travels to an inbox
+        await wait_for(pilot, lambda: disabled(app) == ["⏎", "y", "n", "esc", "^n"])
+        modal.sending = False  # not sent: to be answered again
+        await wait_for(pilot, lambda: disabled(app) == [])
+        assert list(modal.query(FooterKey)) == keys  # relabelled, nothing mounted
+
+
+def disabled(app: ElicitationApp) -> list[str]:
+    """The keys the footer shows disabled."""
+    return [key.key_display for key in app.screen.query(FooterKey) if key.has_class("-disabled")]

@@ -440,7 +440,8 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
     @property
     def active_bindings(self) -> dict[str, ActiveBinding]:
         """The screen's keys as its footer shows them, each saying what it does now (see
-        `describe_action`)."""
+        `describe_action`); while an answer is on its way (`sending`), the dialog's keys show
+        disabled, all but scrolling the question: the answer is given."""
         active = super().active_bindings
         for key, (node, binding, enabled, tooltip) in active.items():
             if node is not self or not binding.show:
@@ -449,9 +450,10 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
             if namespace:
                 continue  # the app's (Quit)
             description = self.describe_action(action, parameters, binding.description)
-            if description != binding.description:
+            live = enabled and not (self.sending and action != "scroll_message")
+            if description != binding.description or live != enabled:
                 binding = replace(binding, description=description)
-                active[key] = ActiveBinding(node, binding, enabled, tooltip)
+                active[key] = ActiveBinding(node, binding, live, tooltip)
         return active
 
     def action_scroll_message(self, lines: int) -> None:
@@ -642,6 +644,7 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         self.set_class(sending, "-sending")
         if self._has_widgets():
             self.show_error(self.SENDING if sending else "")
+            self.refresh_bindings()  # the footer's keys are disabled while it sends
 
 
 def laid_out_height(widget: Widget) -> int:
