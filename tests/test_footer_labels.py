@@ -1,5 +1,5 @@
-"""The footer says what each key does now: Enter on a button names the button; while an
-answer is on its way, no key of the dialog is offered."""
+"""The footer says what each key does now: Enter on a button names the button, Escape in a
+filter typed clears it; while an answer is on its way, no key of the dialog is offered."""
 
 from __future__ import annotations
 
@@ -10,10 +10,27 @@ from textual.pilot import Pilot
 from textual.widgets._footer import FooterKey
 
 from tui import ElicitationApp, ElicitationQueue
-from tui.core.models import ConfirmationRequest, Request, UrlRequest
+from tui.core.models import (
+    ChoiceRequest,
+    ConfirmationRequest,
+    QuestionsRequest,
+    Request,
+    UrlRequest,
+)
 from widgets.base import ElicitationModal
 
 DEPLOY = ConfirmationRequest(message="Deploy?", yes_label="Deploy", no_label="Not yet")
+REGIONS = [
+    f"{area}-{n}" for area in ("us-west", "us-east", "eu-west", "ap-south") for n in (1, 2, 3)
+]
+REGION = ChoiceRequest(message="Which region?", options=REGIONS)
+BATCH = QuestionsRequest(
+    message="Where to?",
+    questions=[
+        {"question": "Which region?", "header": "Region", "options": REGIONS},
+        {"question": "Which size?", "header": "Size", "options": ["small", "large"]},
+    ],
+)
 SIGN_IN = UrlRequest(message="Sign in to connect your calendar", url="https://example.com/oauth")
 
 
@@ -71,3 +88,26 @@ async def test_while_an_answer_is_on_its_way_the_dialogs_keys_show_disabled() ->
 def disabled(app: ElicitationApp) -> list[str]:
     """The keys the footer shows disabled."""
     return [key.key_display for key in app.screen.query(FooterKey) if key.has_class("-disabled")]
+
+
+async def test_escape_in_a_filter_typed_says_it_clears_it() -> None:
+    queue = ElicitationQueue()
+    app = ElicitationApp(queue, input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await shown(pilot, app, queue, REGION)
+        assert "esc Cancel" in footer(app)
+        await pilot.press(*"us")
+        await wait_for(pilot, lambda: "esc Clear filter" in footer(app))
+        await pilot.press("escape")  # clears the filter; the next Escape cancels
+        await wait_for(pilot, lambda: "esc Cancel" in footer(app))
+        await pilot.press("escape")
+
+        # A batch's filter: Enter there goes to the options, Escape clears what is typed.
+        await shown(pilot, app, queue, BATCH)
+        await pilot.press("slash")
+        await wait_for(pilot, lambda: footer(app).startswith("⏎ Go to options  "))
+        assert "esc Cancel" in footer(app) and "/ Filter" not in footer(app)
+        await pilot.press("u")
+        await wait_for(pilot, lambda: "esc Clear filter" in footer(app))
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: footer(app).startswith("⏎ Next  / Filter  "))

@@ -67,6 +67,9 @@ class ChoiceModal(ElicitationModal[ChoiceRequest]):
     _shown: list[Option]
     """The options the filter lets through, in the order listed."""
 
+    _filter_text = ""
+    """What is typed into the filter (a long list's)."""
+
     def compose_body(self) -> ComposeResult:
         if self.filtering:
             yield Static(id="filter", markup=False)
@@ -116,6 +119,7 @@ class ChoiceModal(ElicitationModal[ChoiceRequest]):
     def on_key(self, event: events.Key) -> None:
         if not self.filtering:
             return
+        typed = bool(self._filter_text)
         if event.key == "backspace" and self._filter_text:
             self._filter_text = self._filter_text[:-1]
         elif event.key == "escape" and self._filter_text:
@@ -128,11 +132,18 @@ class ChoiceModal(ElicitationModal[ChoiceRequest]):
         event.prevent_default()
         self._apply_filter()
         self.show_error("")  # said of the filter before
+        if typed != bool(self._filter_text):
+            self.refresh_bindings()  # Escape clears a filter typed, else cancels
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         # A mouse click on an option answers with it.
         event.stop()
         self.action_accept()
+
+    def describe_action(self, action: str, parameters: tuple[object, ...], description: str) -> str:
+        if action == "cancel" and self._filter_text:
+            return "Clear filter"
+        return super().describe_action(action, parameters, description)
 
     def _picks(self, character: str) -> bool:
         """Whether `character` picks an option by the number shown beside it rather than

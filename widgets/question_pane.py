@@ -367,6 +367,7 @@ class QuestionPane(Vertical):
         event.stop()
         if event.input.has_class("filter"):
             self._apply_filter(event.value)
+            self.refresh_bindings()  # Escape clears a filter typed, else cancels
             return
         if event.input.has_class("other") and not self.question.multi_select:
             self._other_chosen = bool(event.value.strip())
@@ -397,7 +398,10 @@ class QuestionPane(Vertical):
         return [part for part in parts if part is not None]
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        return self.filtering if action == "filter" else True
+        if action == "filter":
+            # In the filter, "/" is typed into it.
+            return self.filtering and self.screen.focused is not self._filter
+        return True
 
     def action_filter(self) -> None:
         if self.filter_input is not None:

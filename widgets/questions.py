@@ -243,6 +243,15 @@ class QuestionsModal(ElicitationModal[QuestionsRequest]):
             return not self.on_review
         return super().check_action(action, parameters)
 
+    def describe_action(self, action: str, parameters: tuple[object, ...], description: str) -> str:
+        filter_input = None if self.on_review else self.panes[self._page].filter_input
+        if filter_input is not None and self.focused is filter_input:
+            if action in ("submit", "submit_all"):
+                return "Go to options"
+            if action == "cancel" and filter_input.value:
+                return "Clear filter"
+        return super().describe_action(action, parameters, description)
+
     async def action_switch(self, step: int, by_arrow: bool = False) -> None:
         await self.go_to(self._page + step)
 
