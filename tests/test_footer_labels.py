@@ -111,3 +111,17 @@ async def test_escape_in_a_filter_typed_says_it_clears_it() -> None:
         await wait_for(pilot, lambda: "esc Clear filter" in footer(app))
         await pilot.press("enter")
         await wait_for(pilot, lambda: footer(app).startswith("⏎ Next  / Filter  "))
+
+
+async def test_y_and_n_are_named_after_the_buttons_they_press() -> None:
+    queue = ElicitationQueue()
+    app = ElicitationApp(queue, input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await shown(pilot, app, queue, DEPLOY)
+        await wait_for(pilot, lambda: "  y Deploy  n Not yet  " in footer(app))
+        keys = list(app.screen.query(FooterKey))
+        await pilot.press("y")
+        # The next confirmation, other labels: the same keys, relabelled, nothing mounted.
+        await shown(pilot, app, queue, ConfirmationRequest(message="Go on?", default=True))
+        await wait_for(pilot, lambda: footer(app).startswith("⏎ Yes  y Yes  n No  "))
+        assert list(app.screen.query(FooterKey)) == keys

@@ -12,11 +12,13 @@ from textual.widgets import Button
 
 from tui.core.models import ConfirmationRequest, ElicitationResult
 from widgets.base import ElicitationModal
-from widgets.literal import literal
+from widgets.key_footer import key_label
+from widgets.literal import literal, shown
 
 
 class ConfirmationModal(ElicitationModal[ConfirmationRequest]):
-    """Two buttons; `y` and `n` answer at once, Enter answers with the focused one."""
+    """Two buttons; `y` and `n` answer at once, Enter answers with the focused one; the
+    footer names each key after its button."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y", "answer(True)", "Yes"),
@@ -51,6 +53,12 @@ class ConfirmationModal(ElicitationModal[ConfirmationRequest]):
     def action_switch(self) -> None:
         focused_yes = self.focused is not None and self.focused.id == "yes"
         self.query_one("#no" if focused_yes else "#yes", Button).focus()
+
+    def describe_action(self, action: str, parameters: tuple[object, ...], description: str) -> str:
+        if action == "answer":
+            request = self.request
+            return key_label(shown(request.yes_label if parameters[0] else request.no_label))
+        return super().describe_action(action, parameters, description)
 
     def action_answer(self, value: bool) -> None:
         self.dismiss(ElicitationResult(action="accept", content=value))

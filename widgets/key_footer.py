@@ -22,18 +22,22 @@ they are the ones cut, not the keys only this dialog has."""
 MORE = "…"
 """Shown after the last key that fits whole when the keys are cut."""
 
-LABEL_CELLS = 20
+LABEL_CELLS = 16
 """The most cells a key's label takes when it quotes the dialog (a button's label): a longer
-one is cut with …, so that the other keys keep their room."""
+one is cut with …, so that the other keys keep their room (a confirmation's three, and
+Cancel, Decline and Quit after them, fit 80 columns)."""
 
 
 def key_label(text: str) -> str:
     """`text`, as the screen already shows it, made a key's label: on one line, cut with … to
-    `LABEL_CELLS`."""
+    `LABEL_CELLS`, after a whole word where there is one."""
     label = " ".join(text.split())
     if cell_len(label) <= LABEL_CELLS:
         return label
-    return set_cell_size(label, LABEL_CELLS - 1).rstrip() + MORE
+    cut = set_cell_size(label, LABEL_CELLS - 1)
+    if label[len(cut) : len(cut) + 1] not in ("", " ") and " " in cut:
+        cut = cut[: cut.rindex(" ")]  # not in the middle of a word
+    return cut.rstrip(" ,;:") + MORE
 
 
 class KeyFooter(Footer):
