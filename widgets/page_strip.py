@@ -24,10 +24,10 @@ CUT = "…"
 
 
 class PageStrip(Widget):
-    """The labels side by side over a bar, the shown page's label lit (bold without colours)
-    and underlined on the bar; clicking a label (or the bar under it) asks for its page
-    (`Chosen`). Labels wider than the strip are scrolled to put the shown one in the middle,
-    `…` where they are cut.
+    """The labels side by side over a bar, the shown page's label lit (bold and underlined
+    without colours) and underlined on the bar; clicking a label (or the bar under it) asks
+    for its page (`Chosen`). Labels wider than the strip are scrolled to put the shown one in
+    the middle, `…` where they are cut.
 
     It looks as Textual's `Tabs` do, drawn by one widget in two lines instead of a dozen
     widgets (a tab each, and the containers and underline around them): a batch's first frame

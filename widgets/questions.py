@@ -65,6 +65,14 @@ class QuestionsModal(ElicitationModal[QuestionsRequest]):
     In a text field, space, 1-9, left and right type or move the cursor as usual.
     """
 
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"review--answered", "review--unanswered"}
+    """
+    | Class | Description |
+    | :- | :- |
+    | `review--answered` | The ✔ of an answered question on the Review tab. |
+    | `review--unanswered` | The ✖ and "unanswered" of a question not answered, on the Review tab. |
+    """
+
     def __init__(self, request: QuestionsRequest, **kwargs: Any) -> None:
         super().__init__(request, **kwargs)
         self.several = len(request.questions) > 1
@@ -336,12 +344,14 @@ class QuestionsModal(ElicitationModal[QuestionsRequest]):
         table.add_column(no_wrap=True)
         table.add_column(no_wrap=True, style="bold")
         table.add_column()
+        answered = self.get_component_rich_style("review--answered", partial=True)
+        unanswered = self.get_component_rich_style("review--unanswered", partial=True)
         for i, pane in enumerate(panes):
             answer = pane.answer
             if answer is None:
-                mark, cell = Text("✖", "red"), Text.assemble(("unanswered", "bold red"))
+                mark, cell = Text("✖", unanswered), Text.assemble(("unanswered", unanswered))
             else:
-                mark, cell = Text("✔", "green"), literal(_shown(answer))
+                mark, cell = Text("✔", answered), literal(_shown(answer))
             cell.append(literal(f"\n{pane.question.question}", style="dim"))
             if pane.note:
                 cell.append(literal(f"\nnote: {pane.note}", style="italic"))
