@@ -1,5 +1,6 @@
-"""The footer says what each key does now: Enter on a button names the button, Escape in a
-filter typed clears it; while an answer is on its way, no key of the dialog is offered."""
+"""The footer says what each key does now, in one word for one thing: Enter on a button names
+the button, Escape in a filter typed clears it, every checklist ticks; while an answer is on
+its way, no key of the dialog is offered."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ from tui import ElicitationApp, ElicitationQueue
 from tui.core.models import (
     ChoiceRequest,
     ConfirmationRequest,
+    FormRequest,
+    MultiChoiceRequest,
     QuestionsRequest,
     Request,
     UrlRequest,
@@ -29,6 +32,18 @@ BATCH = QuestionsRequest(
     questions=[
         {"question": "Which region?", "header": "Region", "options": REGIONS},
         {"question": "Which size?", "header": "Size", "options": ["small", "large"]},
+    ],
+)
+BATCH_TICKS = QuestionsRequest(
+    message="What to run?",
+    questions=[
+        {
+            "question": "Which checks?",
+            "header": "Checks",
+            "options": ["tests", "lint"],
+            "multi_select": True,
+        },
+        {"question": "Where?", "header": "Where", "options": ["local", "CI"]},
     ],
 )
 SIGN_IN = UrlRequest(message="Sign in to connect your calendar", url="https://example.com/oauth")
@@ -125,3 +140,28 @@ async def test_y_and_n_are_named_after_the_buttons_they_press() -> None:
         await shown(pilot, app, queue, ConfirmationRequest(message="Go on?", default=True))
         await wait_for(pilot, lambda: footer(app).startswith("⏎ Yes  y Yes  n No  "))
         assert list(app.screen.query(FooterKey)) == keys
+
+
+async def test_every_checklist_offers_space_and_1_to_9_as_tick() -> None:
+    queue = ElicitationQueue()
+    app = ElicitationApp(queue, input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await shown(pilot, app, queue, MultiChoiceRequest(message="Which?", options=["a", "b"]))
+        await wait_for(pilot, lambda: "  space Tick  1-9 Tick  a All/none  " in footer(app))
+        await pilot.press("enter")
+
+        checks = {"type": "array", "title": "Checks", "items": {"enum": ["tests", "lint"]}}
+        form = FormRequest(
+            message="Which checks?",
+            requested_schema={"type": "object", "properties": {"checks": checks}},
+        )
+        await shown(pilot, app, queue, form)
+        await wait_for(pilot, lambda: footer(app).startswith("⏎ Submit  space Tick  "))
+        await pilot.press("escape")
+
+        # A batch's pick-any question ticks with its numbers too.
+        await shown(pilot, app, queue, BATCH_TICKS)
+        await wait_for(pilot, lambda: "  space Tick  1-9 Tick  " in footer(app))
+        await pilot.press("tab")
+        await wait_for(pilot, lambda: "  1-9 Pick  " in footer(app))
+        assert "space Tick" not in footer(app)

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from rich.segment import Segment
 from rich.style import Style
+from textual.binding import Binding, BindingType
 from textual.strip import Strip
 from textual.widgets import OptionList, SelectionList
 from textual.widgets.option_list import OptionDoesNotExist
@@ -16,7 +19,15 @@ PICKED, NOT_PICKED = "●", "○"
 
 
 class Checklist(SelectionList[str]):
-    """Options with a `☑`/`☐` before each: the state shows in the glyph, not only its colour."""
+    """Options with a `☑`/`☐` before each: the state shows in the glyph, not only its colour;
+    the footer offers Space to tick."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("space", "select", "Tick")]
+    """
+    | Key(s) | Description |
+    | :- | :- |
+    | space | Tick or untick the highlighted option. |
+    """
 
     def _on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         # A highlight can arrive after the options were replaced (the modal was reloaded with

@@ -42,15 +42,15 @@ def checklist_entry(number: int, option: Option, ticked: bool) -> LazySelection:
 
 
 class MultiChoiceModal(ElicitationModal[MultiChoiceRequest]):
-    """A checklist: Space toggles, `a` toggles all, Enter accepts when the count fits."""
+    """A checklist: Space or 1–9 tick, `a` ticks all, Enter accepts when the count fits."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("space", "toggle_highlighted", "Toggle", priority=True),
-        Binding("a", "toggle_all", "All/none"),
+        Binding("space", "toggle_highlighted", "Tick", priority=True),
         *(
-            Binding(str(n), f"toggle_number({n})", "Toggle", show=False, key_display="1-9")
+            Binding(str(n), f"toggle_number({n})", "Tick", show=n == 1, key_display="1-9")
             for n in range(1, 10)
         ),
+        Binding("a", "toggle_all", "All/none"),
     ]
     """
     | Key(s) | Description |

@@ -252,6 +252,8 @@ class QuestionsModal(ElicitationModal[QuestionsRequest]):
         return super().check_action(action, parameters)
 
     def describe_action(self, action: str, parameters: tuple[object, ...], description: str) -> str:
+        if action == "pick" and not self.on_review and self.panes[self._page].question.multi_select:
+            return "Tick"
         filter_input = None if self.on_review else self.panes[self._page].filter_input
         if filter_input is not None and self.focused is filter_input:
             if action in ("submit", "submit_all"):
