@@ -203,7 +203,8 @@ async def test_submit_with_an_unanswered_question_is_refused_on_the_review_tab()
         assert modal.is_current and not asker.results
         assert modal.on_review
         assert "unanswered: Deploy" in str(modal.query_one("#error").render())
-        assert "1 unanswered" in str(modal.query_one("#progress").render())
+        # Said once: the line over the answers counts them, and no more.
+        assert str(modal.query_one("#progress").render()) == "Review · 1 unanswered"
         review = plain(modal.query_one("#page-review", Static).content)
         assert "✖ Deploy  unanswered" in review and "✔ Auth    OAuth" in review
         assert modal.query_one(PageStrip).labels[2].plain == "○ Deploy"

@@ -254,6 +254,9 @@ class QuestionsModal(ElicitationModal[QuestionsRequest]):
     def describe_action(self, action: str, parameters: tuple[object, ...], description: str) -> str:
         if action == "pick" and not self.on_review and self.panes[self._page].question.multi_select:
             return "Tick"
+        if action == "switch" and parameters == (1,) and not self.on_review:
+            # Tab leaves a question unanswered ("Skip"), or moves on from one answered.
+            return "Next" if self.panes[self._page].answer is not None else description
         filter_input = None if self.on_review else self.panes[self._page].filter_input
         if filter_input is not None and self.focused is filter_input:
             if action in ("submit", "submit_all"):
@@ -320,6 +323,7 @@ class QuestionsModal(ElicitationModal[QuestionsRequest]):
     def on_question_pane_changed(self) -> None:
         self.show_error("")
         self._refresh_status()
+        self.refresh_bindings()  # Tab skips a question unanswered, goes on from one answered
 
     def _refresh_status(self) -> None:
         if not self.several:
@@ -331,8 +335,8 @@ class QuestionsModal(ElicitationModal[QuestionsRequest]):
         missing = sum(pane.answer is None for pane in panes)
         left = f"{missing} unanswered" if missing else "all answered"
         if self.on_review:
-            hint = "Enter submits" if not missing else "answer them to submit"
-            progress = f"Review · {left} · {hint}"
+            # Enter, refused, says what is missing: not said here too.
+            progress = f"Review · {left}" + ("" if missing else " · Enter submits")
         else:
             progress = f"Question {self._page + 1} of {len(panes)} · {left}"
         self._progress.update(progress)
