@@ -165,7 +165,8 @@ class TestMainScreen:
             status = app.query_one(AgentStatus)
             await settle(pilot, lambda: status.has_class("failed"))
             app.clear_notifications()
-            # The trace names this file's lines and paths: pinned to its last line.
+            # The trace names this file's lines and paths: shown for an error never raised,
+            # which has none.
             status.show_failed(RuntimeError("the deploy target is unreachable"))
             await settle(pilot)
 

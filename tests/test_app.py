@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from app_driver import screen_text
 from pydantic import SecretStr
 from rich.console import RenderableType
 from textual import events
@@ -356,6 +357,23 @@ async def test_agent_exception_is_shown_not_fatal() -> None:
         await wait_for(pilot, lambda: status.has_class("failed"))
         assert "RuntimeError: the deploy target is unreachable" in status.summary
         assert app.is_running
+
+
+async def test_a_failure_is_said_once_in_full_over_the_calls_that_led_to_it() -> None:
+    failure = RuntimeError("the deploy target deploy.billing.internal:443 is unreachable")
+
+    def failing_agent(queue: ElicitationQueue) -> None:
+        raise failure
+
+    app = ElicitationApp(ElicitationQueue(), failing_agent, input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        status = app.query_one("#agent-status")
+        await wait_for(pilot, lambda: status.has_class("failed"))
+        await pilot.pause()
+        shown = screen_text(app)
+    assert shown.count("RuntimeError") == 1, shown
+    assert "deploy.billing.internal:443 is" in shown and "unreachable" in shown
+    assert "raise failure" in shown  # the call that raised it
 
 
 async def test_timeline_records_requests_and_outcomes() -> None:

@@ -23,14 +23,18 @@ class AgentStatus(Static):
     """
 
     summary: str = ""
-    """The status in one plain line, as shown in its first line."""
+    """The status in plain text, as its heading shows it."""
 
-    def _show(self, state: str, heading: str, *details: RenderableType) -> None:
+    def _show(
+        self, state: str, heading: str, *details: RenderableType, whole: bool = False
+    ) -> None:
+        """Show `heading` over `details`: on one line, cut with an ellipsis, unless `whole`
+        (then it wraps)."""
         heading = shown(heading)
         self.summary = heading
         self.set_classes(state)
-        # One line, cut with an ellipsis: the waiting count beside it must stay readable.
-        line = Text(heading, no_wrap=True, overflow="ellipsis")
+        # Cut, a status keeps to its line: the waiting count beside it stays level with it.
+        line = Text(heading) if whole else Text(heading, no_wrap=True, overflow="ellipsis")
         self.update(Group(line, *details) if details else line)
 
     def show_idle(self) -> None:
@@ -70,12 +74,14 @@ class AgentStatus(Static):
             self._show("finished", "✔ Agent finished and returned:", returned)
 
     def show_failed(self, error: BaseException) -> None:
-        trace = "".join(traceback.format_exception(error)[-6:]).rstrip()
-        self._show(
-            "failed",
-            f"✖ Agent failed: {error_text(error)}",
-            Text(shown(trace), style="dim"),
-        )
+        """The error in full, then the last calls that led to it (not the error again)."""
+        lines = traceback.format_exception(error)
+        said = traceback.format_exception_only(error)
+        if lines[-len(said) :] == said:
+            del lines[-len(said) :]
+        trace = "".join(lines[-5:]).rstrip()
+        details = [Text(shown(trace), style="dim")] if trace else []
+        self._show("failed", f"✖ Agent failed: {error_text(error)}", *details, whole=True)
 
 
 def answers_table(value: Mapping[str, str]) -> Table:
