@@ -186,7 +186,7 @@ async def test_a_long_call_scrolls_in_the_room_its_tool_line_and_choices_leave()
         await pilot.resize_terminal(*SIZE)
         await wait_for(pilot, lambda: modal.has_class("-overflow"))
         # Denying: the choices give way to the reason line, right above the dialog's edge
-        # (no blank rows, whether the call has its share of the screen or all the room).
+        # (no blank rows: the call takes all the room).
         await pilot.press("n", *"not now")
         await wait_for(pilot, lambda: "not now" in screen_text(app))
         await pilot.pause()

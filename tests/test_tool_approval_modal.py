@@ -10,9 +10,10 @@ from asking import Asker, burst
 from pydantic import ValidationError
 from textual.containers import VerticalScroll
 from textual.content import Content
-from textual.widgets import Input, Static
+from textual.widgets import Input, Static, TextArea
 
 from tui.app.app import ElicitationApp
+from tui.cli.demo import health_check_edit
 from tui.core.models import ElicitationResult, ToolApprovalRequest, parse_request
 from tui.core.queue import ElicitationQueue
 from tui.secrets.redaction import MASK, REDACTOR
@@ -199,6 +200,68 @@ async def test_page_down_scrolls_a_long_diff() -> None:
         await pilot.press("pagedown")
         assert call.scroll_y > 0
         assert modal.is_current  # scrolling answers nothing
+
+
+DEMO_EDIT = health_check_edit("call-2", "invoice-api")
+"""The demo's edit: a diff of 12 lines for a call of one argument."""
+
+
+@pytest.mark.parametrize(
+    ("size", "last_row_shown"),
+    [
+        # Every added line, the room under the choices all the call's.
+        ((80, 24), '+    return {"status": "ok"}'),
+        # The diff's headers and its first lines, not the arguments.
+        ((60, 20), '+@app.get("/health")'),
+        # The whole call: no rows left empty while some of it is cut.
+        ((100, 30), '"path": "invoice_api/main.py"'),
+    ],
+    ids=["80x24", "60x20", "100x30"],
+)
+async def test_the_diff_has_the_first_claim_on_the_room(
+    size: tuple[int, int], last_row_shown: str
+) -> None:
+    app = ElicitationApp(ElicitationQueue(), Asker(DEMO_EDIT), input_grace=0)
+    async with app.run_test(size=size) as pilot:
+        await wait_for_modal(pilot)
+        await pilot.pause()
+        screen = screen_text(app)
+        assert "--- a/invoice_api/main.py" in screen and last_row_shown in screen
+        assert screen.index("diff") < screen.index("@@ -3,4 +3,9 @@")
+        assert "4 Deny" in screen
+        if size == (100, 30):
+            assert "PgDn" not in screen
+        else:
+            # The rest scrolls, the first box says so; every row of the dialog is used.
+            assert "diff · PgDn/PgUp: more" in screen and "arguments" not in screen
+            assert "4 Deny" in screen.splitlines()[-3]
+
+
+async def test_arguments_the_diff_shows_take_one_line_each() -> None:
+    body = "".join(f"line {n}\n" for n in range(30))
+    request = parse_request(
+        {
+            **EDIT,
+            "arguments": {"path": "app/notes.txt", "content": body, "mode": "w"},
+            "diff": "--- /dev/null\n+++ b/app/notes.txt\n@@ -0,0 +1,30 @@\n"
+            + "".join(f"+{line}\n" for line in body.splitlines()),
+        }
+    )
+    app = ElicitationApp(ElicitationQueue(), Asker(request), input_grace=0)
+    async with app.run_test(size=(100, 60)) as pilot:
+        modal = await wait_for_modal(pilot)
+        arguments = modal.query_one("#arguments", Static).content
+        assert isinstance(arguments, Content)
+        assert arguments.plain.splitlines() == [
+            "{",
+            '  "path": "app/notes.txt",',
+            '  "content": "line 0 ⏎ line 1 ⏎ line 2 ⏎ line 3 ⏎ lin…",',
+            '  "mode": "w"',
+            "}",
+        ]
+        # The editor has it whole.
+        await pilot.press("e")
+        assert "line 29" in modal.query_one("#edited", TextArea).text
 
 
 async def test_a_call_that_fits_says_nothing_of_scrolling() -> None:

@@ -24,7 +24,6 @@ from widgets.base import FITTED, ElicitationModal, InvalidAnswer
 from widgets.hanging import Hanging
 from widgets.labelled_input import LabelledInput
 from widgets.literal import shown, shown_on_one_line
-from widgets.screen_share import ScreenShare
 
 if TYPE_CHECKING:
     from textual.widgets import TextArea
@@ -45,7 +44,10 @@ class _DiffTheme(HighlightTheme):
 
 
 CALL_SCROLLS = " · PgDn/PgUp: more"
-"""After the arguments' title while the call is longer than its room."""
+"""After the title of the call's first box while the call is longer than its room."""
+
+COLLAPSED_LENGTH = 40
+"""The most characters of an argument the diff already shows: one line at 80 columns."""
 
 REACH_LENGTH = 100
 """The most characters a choice's reach takes: two lines under its label."""
@@ -55,11 +57,9 @@ HINT_ROOM = 50
 Either way it wraps under itself in a narrower pane, never back to the list's left edge."""
 
 
-class _Call(VerticalScroll, ScreenShare):
-    """The call's arguments and diff, at most half the screen's height; more scrolls. A
-    dialog too tall for the screen gives them all the room the rest leaves instead."""
-
-    SHARE = 0.5
+class _Call(VerticalScroll):
+    """The call's diff and arguments, as high as they are; a dialog too tall for the screen
+    gives them all the room the rest of it leaves, and more scrolls."""
 
     def allow_focus(self) -> bool:
         # While a deny reason is typed, the field keeps the focus: a Tab there would move it
@@ -110,13 +110,15 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
     def compose_body(self) -> ComposeResult:
         yield Static(id="tool")
         with _Call(id="call", classes=FITTED):
-            arguments = Static(id="arguments", markup=False)
-            arguments.border_title = "arguments"
-            yield arguments
+            # The diff first: it is the change the person allows, and what a small screen
+            # shows of the call; the arguments follow it.
             if self.request.diff:
                 diff = Static(id="diff")
                 diff.border_title = "diff"
                 yield diff
+            arguments = Static(id="arguments", markup=False)
+            arguments.border_title = "arguments"
+            yield arguments
         yield OptionList(id="choices")
         # The reason line and the editor are mounted by the first Deny and the first `e`
         # (`_reason_field`, `action_edit`): hidden until then, they would cost a first
@@ -134,7 +136,7 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
         if request.summary != request.message:
             tool.append(f" · {shown(request.summary)}")
         self.query_one("#tool", Static).update(tool)
-        self.query_one("#arguments", Static).update(_arguments(request.arguments))
+        self.query_one("#arguments", Static).update(_arguments(request.arguments, request.diff))
         if request.diff:
             diff = highlight(shown(request.diff), language="diff", theme=_DiffTheme)
             self.query_one("#diff", Static).update(diff)
@@ -280,8 +282,9 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
         scrolls = self.query_one("#call", VerticalScroll).max_scroll_y > 0
         if scrolls != self._call_scrolls:
             self._call_scrolls = scrolls
-            title = f"arguments{CALL_SCROLLS if scrolls else ''}"
-            self.query_one("#arguments", Static).border_title = title
+            first = "diff" if self.request.diff else "arguments"
+            title = f"{first}{CALL_SCROLLS if scrolls else ''}"
+            self.query_one(f"#{first}", Static).border_title = title
 
     def action_scroll_call(self, pages: int) -> None:
         call = self.query_one("#call", VerticalScroll)
@@ -367,7 +370,30 @@ def _editable_json(arguments: dict[str, Any]) -> str | None:
     return text if REDACTOR.scrub(text) == text and MASK not in text else None
 
 
-def _arguments(arguments: dict[str, Any]) -> Content:
+def _arguments(arguments: dict[str, Any], diff: str | None) -> Content:
+    """The arguments as JSON; with a diff, each the diff already shows on one line, cut
+    with …, so that the diff keeps the room (the editor, `e`, still has them whole)."""
     if not arguments:
         return Content.styled("(no arguments)", "$text-muted")
+    if diff:
+        arguments = {
+            name: _collapsed(value) if _shown_by(diff, value) else value
+            for name, value in arguments.items()
+        }
     return highlight(shown(_arguments_json(arguments)), language="json")
+
+
+def _shown_by(diff: str, value: object) -> bool:
+    """Whether `value` is text longer than one short line, each of its lines but blank ones
+    a line of `diff` as it is or after the column that marks it added, removed or kept."""
+    if not isinstance(value, str) or ("\n" not in value and len(value) <= COLLAPSED_LENGTH):
+        return False
+    lines = diff.splitlines()
+    known = {*lines, *(line[1:] for line in lines)}
+    written = [line for line in value.splitlines() if line.strip()]
+    return bool(written) and all(line in known for line in written)
+
+
+def _collapsed(text: str) -> str:
+    # Scrubbed before it is cut: a secret cut in two would no longer be recognised.
+    return one_line(REDACTOR.scrub(text), COLLAPSED_LENGTH)
