@@ -10,6 +10,7 @@ from typing import Any, Literal
 
 import jsonschema
 import pytest
+from app_driver import screen_text
 from pydantic import BaseModel, Field, SecretStr, field_validator
 from schemas import EVERYTHING
 from test_app import wait_for
@@ -20,6 +21,7 @@ from textual.widgets._footer import FooterKey
 from textual.widgets._select import SelectCurrent, SelectOverlay
 
 from tui.app.app import ElicitationApp
+from tui.cli.demo import DEPLOY_SCHEMA
 from tui.core.models import ElicitationResult, FormRequest
 from tui.core.queue import ElicitationQueue
 from tui.core.schema import SchemaError
@@ -398,6 +400,36 @@ async def test_a_refused_long_form_says_why_in_view() -> None:
                 break
             await s.pilot.pause(0.02)
         assert body.contains_region(control.region)
+
+
+FIVE = {**long_form(5), "required": ["f1"]}
+
+
+def submit_in_view(s: Session) -> bool:
+    """Whether all of the Submit button, its three rows, is on screen inside the dialog."""
+    rows = screen_text(s.app).splitlines()
+    at = next((i for i, row in enumerate(rows) if "│      Submit " in row), None)
+    return at is not None and "▔▔▔▔" in rows[at - 1] and "▁▁▁▁" in rows[at + 1]
+
+
+@pytest.mark.parametrize(
+    ("schema", "size"),
+    [(DEPLOY_SCHEMA, (80, 24)), (FIVE, (80, 24)), (FIVE, (60, 20))],
+    ids=["demo-80x24", "5-fields-80x24", "5-fields-60x20"],
+)
+async def test_submit_stays_in_view_under_fields_that_scroll(
+    schema: dict[str, Any], size: tuple[int, int]
+) -> None:
+    async with showing(form(schema), size) as s:
+        await s.pilot.pause()
+        assert submit_in_view(s)
+        # Down to the last field and back, and with the error line under it.
+        await s.pilot.press(*["tab"] * (len(s.modal.fields) - 1))
+        await s.pilot.pause()
+        assert submit_in_view(s)
+        await s.pilot.press("shift+tab", "ctrl+s")
+        await s.pilot.pause()
+        assert s.modal_error().startswith("Fix 1 field first") and submit_in_view(s)
 
 
 async def test_enter_moves_on_and_shift_tab_goes_back() -> None:

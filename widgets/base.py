@@ -88,7 +88,8 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
     - The base composes the frame: the source, waiting count and countdown line (`#meta`),
       the title, the message and the description (Markdown), with a `KeyFooter` listing
       the screen's bindings; `show_error()` mounts an error line under the body. A kind
-      yields only its own widgets from `compose_body()`; the base runs the countdown and
+      yields only its own widgets from `compose_body()`, and from `compose_pinned()` those
+      that stay in view under the body while it scrolls; the base runs the countdown and
       answers for the person never.
     - Keys: Enter accepts (`action_submit`), Escape cancels, Ctrl+N declines, Ctrl+Q quits.
       A kind adds its keys to `BINDINGS` (they are merged with these) and keeps a `|
@@ -218,6 +219,11 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         """The widgets between the header and the error line."""
         yield from ()
 
+    def compose_pinned(self) -> ComposeResult:
+        """The widgets under the body, above the error line, that stay in view while the
+        body scrolls (a form's Submit button)."""
+        yield from ()
+
     def content(self) -> Any:
         """The typed content of an accepted answer; raise `InvalidAnswer` if there is none yet."""
         raise NotImplementedError
@@ -295,6 +301,7 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
 
                     yield Markdown(shown(request.description), id="description")
                 yield from self.compose_body()
+            yield from self.compose_pinned()
             if self.ERROR_LINE_AHEAD:
                 self._error = Static(id="error", markup=False)
                 yield self._error
@@ -578,7 +585,7 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
             if not message:
                 return
             self._error = Static(id="error", markup=False)
-            self._dialog.mount(self._error, after=self._body)
+            self._dialog.mount(self._error)  # last: under the body and what is pinned there
         self._error.update(shown(message))
         self._error.set_class(bool(message), "visible")
 

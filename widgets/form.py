@@ -115,6 +115,9 @@ class FormModal(ElicitationModal[FormRequest]):
 
     def compose_body(self) -> ComposeResult:
         yield from self._build(self.spec.fields[: self._first_screenful()])
+
+    def compose_pinned(self) -> ComposeResult:
+        # Under the fields, never scrolled away with them: how to submit is always in view.
         yield Button("Submit", id="submit", variant="primary")
 
     def _first_screenful(self) -> int:
@@ -150,7 +153,7 @@ class FormModal(ElicitationModal[FormRequest]):
         if self not in self.app.screen_stack:
             return  # answered or withdrawn before the first paint
         widgets = self._build(self.spec.fields[len(self.fields) :])
-        await self.query_one("#body").mount_all(widgets, before="#submit")
+        await self.query_one("#body").mount_all(widgets)
 
     def field_of(self, widget: Widget) -> FormField | None:
         """The field `widget` belongs to (its control, or a part of the control), if any."""
