@@ -22,7 +22,7 @@ API_KEY = SecretRequest(
     source="setup-agent",
     title="Hosting provider",
     message="Paste the deploy API key for the hosting provider",
-    description="It is saved in your system keyring; the agent gets only a reference to it.",
+    description="Once saved in your system keyring, the agent gets only a reference to it.",
     pattern="sk-...",
     min_length=8,
     store=KeyringTarget(service="elicit-tui-demo", username="deploy_api_key"),

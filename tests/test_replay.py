@@ -470,7 +470,7 @@ async def test_a_render_waits_out_a_keyring_that_fails_slowly(
     captured = await asyncio.to_thread(capture, transcript, script, (80, 24), "textual-dark")
 
     assert captured.summary == "1 result, all as recorded"
-    assert any("Not saved: no usable keyring." in grid_text(grid) for grid in captured.screens)
+    assert any("Could not store keyring entry" in grid_text(grid) for grid in captured.screens)
 
 
 def slow_answer(path: Path) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from app_driver import error_line
+from app_driver import error_line, screen_text
 from keyring.errors import KeyringLocked, PasswordSetError
 from keyring_backends import FailingKeyring, MemoryKeyring
 from pydantic import SecretStr
@@ -232,30 +232,50 @@ class TestKeyring:
         app, results = asking_app(SecretRequest(message="API key?", store=TARGET))
         async with app.run_test(size=SIZE) as pilot:
             modal = await wait_for_modal(pilot, SecretModal)
-            warning = modal.query_one("#keyring-warning")
+            warning = modal.query_one("#keyring-warning", Static)
             assert warning.display
-            headline = static_text(warning.query_one(".headline", Static))
-            assert headline.endswith("can be kept in memory for this run only.")
+            # One short line of warning; why and how to fix it come with the choice.
+            assert static_text(warning) == (
+                "⚠ No usable keyring: the secret cannot be saved, only kept in memory for this run."
+            )
+            assert "pip install" not in screen_text(app)
             # Not "saved to" a keyring the warning under it says cannot save it.
             hint = static_text(modal.query_one("#hint", Static))
             assert "saved to" not in hint and f"meant for keyring {TARGET.service}" in hint
-            detail = static_text(warning.query_one(".detail", Static))
-            assert detail.startswith("No usable keyring: no keyring backend is available")
-            assert detail.endswith(NO_BACKEND_HINT)
             assert modal.query_one("#secret", Input).has_focus
 
             await pilot.press(*CANARY, "enter")
             await wait_for(pilot, lambda: modal.choosing)
-            # The warning above still says why and what to do; the choice does not repeat it.
-            assert warning.display
+            # The choice says why and what to do, once: the warning gives way to it.
+            assert not warning.display
             reason = static_text(modal.query_one("#keyring-reason", Static))
-            assert reason == "✖ Not saved: no usable keyring."
+            assert reason.startswith(
+                f"✖ Could not store keyring entry {TARGET.service}/{TARGET.username}: no keyring "
+                "backend is available"
+            )
+            assert reason.endswith(NO_BACKEND_HINT)
             await pilot.press("enter")
             await wait_for(pilot, lambda: bool(results))
 
         [result] = results
         assert (result.action, result.reason) == ("accept", KEYRING_UNAVAILABLE)
         assert secret_of(result) == CANARY
+
+    @pytest.mark.parametrize("size", [(80, 24), (60, 20)], ids=["80x24", "60x20"])
+    async def test_without_a_keyring_the_demo_field_is_whole_on_screen(
+        self, no_keyring: object, size: tuple[int, int]
+    ) -> None:
+        app, _ = asking_app(api_key_request())
+        async with app.run_test(size=size) as pilot:
+            await wait_for_modal(pilot, SecretModal)
+            await pilot.pause()
+            rows = screen_text(app).splitlines()
+            # The dialog from its top edge: the question, then the field with both its edges.
+            edge = next(i for i, row in enumerate(rows) if "╭" in row)
+            assert "setup-agent" in rows[edge + 1] and "Paste the deploy" in rows[edge + 2]
+            top = next(i for i, row in enumerate(rows) if "▔▔▔▔" in row)
+            assert "▁▁▁▁" in rows[top + 2]
+            assert any(row.strip("│ ").startswith("⚠ No usable keyring") for row in rows)
 
     async def test_no_backend_can_be_cancelled(self, no_keyring: object) -> None:
         app, results = asking_app(SecretRequest(message="API key?", store=TARGET))

@@ -60,8 +60,9 @@ class SecretModal(ElicitationModal[SecretRequest]):
     answer goes to an inbox in another process, which stores it in its own machine's keyring
     (the result then carries the value, as `SecretStr`). Set before the modal shows."""
 
-    _known_problem: str | None = None
-    """Why the keyring cannot store secrets, found before typing (then shown above the field)."""
+    _no_keyring = False
+    """True when the keyring was found unable to store secrets before typing: a line under
+    the field says so, and the choice after Enter says why and what to do."""
 
     _value: SecretStr | None = None
     """The accepted value while it goes to the keyring, and while the person chooses."""
@@ -80,18 +81,17 @@ class SecretModal(ElicitationModal[SecretRequest]):
         if request.confirm:
             yield EllipsisInput(password=True, placeholder="type it again", id="again")
         if request.store and self.stores_here:
-            self._known_problem = keyring_status()
-        yield Static(_hint(request, saved=self._known_problem is None), id="hint", markup=False)
-        if self._known_problem is not None:
-            with Vertical(id="keyring-warning"):
-                yield Static(
-                    "⚠ The keyring cannot save secrets here: this one can be kept in memory "
-                    "for this run only."
-                    if self.offer_memory
-                    else "⚠ The keyring cannot save secrets here.",
-                    classes="headline",
-                )
-                yield Static(self._known_problem, classes="detail", markup=False)
+            self._no_keyring = keyring_status() is not None
+        yield Static(_hint(request, saved=not self._no_keyring), id="hint", markup=False)
+        if self._no_keyring:
+            # Short, so that the field stays in view on a small screen: why, and how to fix
+            # it, are said once, with the choice that follows Enter.
+            yield Static(
+                "⚠ No usable keyring: the secret cannot be saved, only kept in memory for this run."
+                if self.offer_memory
+                else "⚠ No usable keyring: the secret cannot be saved here.",
+                id="keyring-warning",
+            )
         # What to do when the keyring refuses a secret is mounted then (`_offer_memory`): its
         # buttons would cost every dialog that stores a secret a third of its first frame.
 
@@ -177,7 +177,8 @@ class SecretModal(ElicitationModal[SecretRequest]):
 
     def watch_choosing(self, choosing: bool) -> None:
         self._lock_fields()
-        # The class hides what no longer matters (description, hints) and shows the choice.
+        # The class hides what no longer matters (description, hints, the keyring warning the
+        # choice's reason now says in full) and shows the choice.
         self.set_class(choosing, "choosing")
 
     def _lock_fields(self) -> None:
@@ -209,9 +210,6 @@ class SecretModal(ElicitationModal[SecretRequest]):
     async def _offer_memory(self, error: BaseException | None) -> None:
         """Say why the keyring failed, and offer to keep the value in memory or to cancel."""
         reason = str(error) if error else "The keyring failed without saying why."
-        if self._known_problem is not None and getattr(error, "problem", None) == "no_backend":
-            # The warning above the field said why and what to do: not the same paragraph again.
-            reason = "Not saved: no usable keyring."
         await self.query_one("#body", VerticalScroll).mount(self._keyring_problem(reason))
         self.choosing = True
         self.storing = False

@@ -58,7 +58,8 @@ def api_key_request() -> SecretRequest:
     return SecretRequest(
         source=SOURCE,
         message="Paste the deploy API key for the hosting provider",
-        description="It is saved in your system keyring; the agent, the transcript and "
+        # True with a keyring and without one (the dialog then says it cannot save it).
+        description="Once saved in your system keyring, the agent, the transcript and "
         "the model's context get only a reference to it.",
         pattern="sk-...",
         min_length=8,
