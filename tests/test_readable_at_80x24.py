@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import socket
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,7 @@ from tui.core.config_folder import CONFIG_DIR_ENV
 from tui.core.models import (
     FormRequest,
     MultiChoiceRequest,
+    TextRequest,
 )
 from tui.core.secret_ref import SecretRef
 from tui.testing.scripted import ScriptedResponder
@@ -50,6 +52,12 @@ def asking(*requests: Any, **kwargs: Any) -> tuple[ElicitationApp, ElicitationQu
 def shown(app: ElicitationApp) -> ElicitationModal[Any] | None:
     screen = app.screen
     return screen if isinstance(screen, ElicitationModal) else None
+
+
+def question_shown(app: ElicitationApp) -> str | None:
+    """The question the modal in front asks, if one is."""
+    modal = shown(app)
+    return modal.request.message if modal is not None else None
 
 
 def footer_keys(app: ElicitationApp) -> dict[str, str]:
@@ -594,6 +602,67 @@ async def test_the_finished_status_is_a_table_of_what_the_agent_returned() -> No
         lines = [status.render_line(y).text.rstrip() for y in range(3)]
 
     assert lines == ["✔ Agent finished and returned:", "name    billing-api", "status  deployed"]
+
+
+DEMO_SUMMARY = {
+    "name": "invoice-api",
+    "framework": "FastAPI",
+    "features": "PostgreSQL, Authentication, Metrics",
+    "decisions": "Auth: OAuth; API: GraphQL; CI: Tests, Lint, Types",
+    "run_tests": "allowed for this session",
+    "edit": "allowed once",
+    "rerun_tests": "allowed for this session",
+    "api_key": "•••",
+    "deployment": "region=us-east-1, instances=3, domain=invoices.example.com, https=True",
+    "deploy_now": "Deploy",
+    "status": "deployed",
+}
+
+
+@pytest.mark.parametrize(("size", "rows"), [((80, 24), 10), ((60, 20), 12)], ids=["80x24", "60x20"])
+async def test_a_long_summary_leaves_the_timeline_newest_rows_in_view(
+    size: tuple[int, int], rows: int
+) -> None:
+    drawn = threading.Event()
+
+    def agent(queue: ElicitationQueue) -> dict[str, str]:
+        for n in range(1, rows + 1):
+            queue.ask(TextRequest(message=f"Question {n}?"))
+        drawn.wait(10)
+        return DEMO_SUMMARY
+
+    app = ElicitationApp(ElicitationQueue(), agent, input_grace=0)
+    async with app.run_test(size=size) as pilot:
+        for n in range(1, rows + 1):
+            await wait_for(pilot, lambda n=n: question_shown(app) == f"Question {n}?")
+            await pilot.press(*"ok", "enter")
+        # As in the demo: the rows drawn at full height, then the summary comes above them.
+        timeline = app.query_one(Timeline)
+        await wait_for(pilot, lambda: timeline.row_count == rows)
+        await pilot.pause(0.2)
+        drawn.set()
+        status = app.query_one(AgentStatus)
+        await wait_for(pilot, lambda: status.has_class("finished"))
+        await pilot.pause(0.2)
+        screen = screen_text(app)
+        # Every key of the summary is accounted for: in its row, or counted (and named, room
+        # allowing) on the line after the rows.
+        more = re.search(r"^ \+(\d+) more: (.*?) *$", screen, re.M)
+        assert more is not None
+        in_rows = [key for key in DEMO_SUMMARY if re.search(rf"^ {key}  ", screen, re.M)]
+        assert in_rows == list(DEMO_SUMMARY)[: len(in_rows)]
+        assert len(in_rows) + int(more[1]) == len(DEMO_SUMMARY)
+        assert more[2].startswith(list(DEMO_SUMMARY)[len(in_rows)])
+        # The newest rows under it, and the keys to the rest.
+        assert f"Question {rows}?" in screen
+        # At 80x24 all ten fit under it, as in the demo; at 60x20 twelve do not.
+        assert ("Question 1?" in screen) == (size == (80, 24))
+        if "Question 1?" not in screen:
+            assert footer_keys(app).get("↑↓") == "Rows"
+            await pilot.press("home")
+            await wait_for(pilot, lambda: "Question 1?" in screen_text(app))
+            await pilot.press("end")
+            await wait_for(pilot, lambda: f"Question {rows}?" in screen_text(app))
 
 
 def test_raw_text_is_the_content_alone() -> None:

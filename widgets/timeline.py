@@ -5,9 +5,11 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
+from typing import ClassVar
 
 from rich.cells import cell_len
 from rich.text import Text
+from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import DataTable
@@ -119,6 +121,24 @@ class Timeline(DataTable[Text]):
     the rest, and a cell longer than its column ends in "…". Questions and outcomes are shown
     with every secret answered so far scrubbed. Cells are `Text`, never `str`: a `str` cell
     would be parsed as markup, and agents' text is shown as written.
+
+    The cursor stays on the newest row, in view however the table's height changes, until
+    the person moves it; the footer offers the keys while there are more rows than fit.
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        # Shown only while rows are cut (`check_action`); DataTable's own up/down do the rest.
+        Binding("up", "row_up", "Rows", key_display="↑↓"),
+        Binding("down", "row_down", "Rows", show=False),
+        # DataTable's Home and End move across columns, and these all fit.
+        Binding("home", "scroll_top", "First row", show=False),
+        Binding("end", "scroll_bottom", "Last row", show=False),
+    ]
+    """
+    | Key(s) | Description |
+    | :- | :- |
+    | up, down | Move to the row above or below. |
+    | home, end | Move to the first or the last row. |
     """
 
     def __init__(
@@ -294,6 +314,8 @@ class Timeline(DataTable[Text]):
         if self.row_count:
             self.move_cursor(row=self.row_count - 1)
         self._forget_old_renders()
+        # Whether rows are cut, and the footer offers the keys, may have changed.
+        self.call_after_refresh(self.refresh_bindings)
 
     def _forget_old_renders(self) -> None:
         """Drop what DataTable cached of earlier renders. It keys each cached cell, row and
@@ -311,6 +333,21 @@ class Timeline(DataTable[Text]):
     def on_resize(self) -> None:
         if self._fitting_widths() != self._widths:
             self._draw()
+        elif self.row_count:
+            # Made shorter (the agent's summary came above it), its cursor's row stays in view.
+            self.move_cursor(row=self.cursor_row)
+        self.call_after_refresh(self.refresh_bindings)
+
+    def action_row_up(self) -> None:
+        self.action_cursor_up()
+
+    def action_row_down(self) -> None:
+        self.action_cursor_down()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("row_up", "row_down"):
+            return self.max_scroll_y > 0
+        return super().check_action(action, parameters)
 
     def _note(self, cells: dict[str, str]) -> None:
         """Widen the columns' needs to fit `cells` (kept as running maxima: no row is re-read)."""
