@@ -60,6 +60,21 @@ def test_the_gif_holds_each_screen_for_its_time(demo: Rendered) -> None:
     assert gif.info["loop"] == 0
 
 
+def test_what_the_agent_returned_is_held_three_seconds_before_the_gif_loops(
+    demo: Rendered,
+) -> None:
+    gif = Image.open(demo.written[".gif"].path)
+    held = 0
+    # From the end back to the first frame without the outcome (a key's badge may be drawn
+    # over its first second: the screen under it is the same).
+    for frame, index in zip(reversed(demo.frames), reversed(range(gif.n_frames)), strict=True):
+        if "Agent finished" not in grid_text(frame.grid):
+            break
+        gif.seek(index)
+        held += gif.info["duration"]
+    assert held >= 3000
+
+
 def test_the_poster_is_the_first_question_about_to_be_answered(demo: Rendered) -> None:
     poster = Image.open(demo.written[".png"].path).convert("RGB")
     matching = [f for f in demo.frames if draw_grid(f.grid).tobytes() == poster.tobytes()]

@@ -17,8 +17,9 @@ from tui.render.script import Script
 KEY_SECONDS = 1.0
 """How long a key stays in its badge (unless the next key comes first)."""
 
-END_SECONDS = 1.0
-"""How long the last screen (the agent's outcome) is held after the session's end."""
+END_SECONDS = 3.0
+"""How long the last screen (the agent's outcome) is held after the session's end, whatever
+the speed and the longest pause: long enough to read it before a GIF starts again."""
 
 BADGE_WIDTH = 14
 """As the app's own key badge: wide enough for `shift+tab` or `paste •••`."""
