@@ -15,7 +15,7 @@ from typing import Any, Literal
 import pexpect
 import pytest
 from app_driver import SIZE, screen_text, wait_for, wait_for_modal
-from pydantic import ValidationError
+from pydantic import ValidationError, create_model
 from stock_widget_kinds import LinesRequest, NameRequest, PaletteRequest, SizeRequest
 
 from tui import ElicitationApp, ElicitationQueue, ElicitationResult, RequestBase, register_kind
@@ -232,6 +232,52 @@ async def test_enter_on_a_button_of_one_s_own_presses_it() -> None:
         await pilot.press("enter")
         await wait_for(pilot, lambda: bool(results))
     assert (results[0].action, results[0].content) == ("accept", "orders-api")
+
+
+ODD_NAMES = {
+    "colour.v2": "kind-colour_v2",
+    "acme:card": "kind-acme_card",
+    "acme/card": "kind-acme_card",
+    "date picker": "kind-date_picker",
+    "café": "kind-caf_",
+    "日付": "kind-__",
+    "[bold]odd": "kind-_bold_odd",
+    "tool_approval-2": "kind-tool_approval-2",
+}
+"""Kind names a CSS class cannot hold as they are, and the class each modal has."""
+ODD_KINDS = [
+    register_kind(
+        create_model(
+            f"OddName{number}",
+            __base__=CardRequest,
+            kind=(Literal[name], name),  # type: ignore[valid-type]
+        ),
+        modal="tui.examples.card_picker_modal:CardPickerModal",
+    )
+    for number, name in enumerate(ODD_NAMES)
+]
+
+
+async def test_a_kind_of_any_name_is_shown_and_its_modal_has_a_class_made_of_it() -> None:
+    # Each failed as it was shown, `dialog_failed: colour.v2 (BadIdentifier)`; "date picker"
+    # was shown, with the classes `kind-date` and `picker`.
+    results: list[ElicitationResult] = []
+
+    def agent(queue: ElicitationQueue) -> None:
+        for model in ODD_KINDS:
+            request = model(message=f"Which {model.kind_name()}?", cards=EXAMPLE_CARDS)
+            results.append(queue.ask(request))
+
+    classes = []
+    app = ElicitationApp(ElicitationQueue(), agent, input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        for name in ODD_NAMES:
+            modal = await wait_for_modal(pilot, f"Which {name}?")
+            classes.append(" ".join(sorted(modal.classes)))
+            await pilot.press("1")
+        await wait_for(pilot, lambda: len(results) == len(ODD_NAMES))
+    assert [(r.action, r.content) for r in results] == [("accept", "README.md")] * len(ODD_NAMES)
+    assert classes == [f"elicitation {css}" for css in ODD_NAMES.values()]
 
 
 async def test_a_front_end_without_the_modal_cancels_naming_the_kind() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 import time
 from collections.abc import Awaitable, Callable, Hashable
@@ -183,7 +184,7 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         deadline: float | None = None,
         input_grace: float = 0.2,
     ) -> None:
-        super().__init__(classes=f"elicitation kind-{request.kind}")
+        super().__init__(classes=f"elicitation {kind_class(request.kind)}")
         self.request = request
         self.deadline = deadline
         """A `time.monotonic()` reading when the request times out."""
@@ -652,6 +653,16 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         if self._has_widgets():
             self.show_error(self.SENDING if sending else "")
             self.refresh_bindings()  # the footer's keys are disabled while it sends
+
+
+def kind_class(kind: str) -> str:
+    """The CSS class of a modal showing `kind` requests: `kind-<kind>`, each character a
+    class cannot hold (anything but ASCII letters, digits, `-` and `_`) made `_`, as in
+    `kind-colour_v2`: any name a kind is registered under can be shown."""
+    return "kind-" + _NOT_IN_CLASS.sub("_", kind)
+
+
+_NOT_IN_CLASS = re.compile(r"[^A-Za-z0-9_-]")
 
 
 def laid_out_height(widget: Widget) -> int:
