@@ -135,3 +135,12 @@ class MisplacedRequest(RequestBase):
 
 
 register_kind(MisplacedRequest, modal="failing_kinds_nowhere:MisplacedModal")
+
+
+class ClashingRequest(RequestBase):
+    """A kind whose modal's module raises ValueError as it is imported."""
+
+    kind: Literal["clashing_test"] = "clashing_test"
+
+
+register_kind(ClashingRequest, modal="clashing_modal:ClashingModal")

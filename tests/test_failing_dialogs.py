@@ -24,7 +24,7 @@ import pexpect
 import pytest
 from app_driver import SIZE, screen_text
 from asking import Asker, burst
-from failing_kinds import BrokenRequest, DialogBroke, Where, ZoneRequest
+from failing_kinds import BrokenRequest, ClashingRequest, DialogBroke, Where, ZoneRequest
 from front_end_processes import AttachedTerminal, HeadlessInbox
 from pydantic import ValidationError
 from rich.console import Console
@@ -280,8 +280,31 @@ def test_ask_on_a_pty_says_why_a_kind_had_no_dialog_as_it_exits(tmp_path: Path) 
     assert (
         "Cannot show 'misplaced_test' requests: the modal of kind 'misplaced_test',"
         " failing_kinds_nowhere:MisplacedModal, cannot load:"
-        " No module named 'failing_kinds_nowhere'" in printed
+        " ModuleNotFoundError: No module named 'failing_kinds_nowhere'" in printed
     )
+
+
+async def test_a_modal_whose_module_raises_any_error_as_it_loads_is_said_not_to_load() -> None:
+    # Its ValueError was taken for the dialog's own: dialog_failed, and no reason given.
+    asker = Asker(ClashingRequest(message="Clash?"), BrokenRequest(message="Next?"))
+    app = ElicitationApp(ElicitationQueue(), asker, input_grace=0)
+    async with app.run_test(size=SIZE, notifications=True):
+        await until(lambda: showing(app, "Next?"))
+        assert asker.results == [
+            ElicitationResult(action="cancel", reason="unsupported_kind: clashing_test")
+        ]
+        why = (
+            "the modal of kind 'clashing_test', clashing_modal:ClashingModal, cannot load:"
+            " ValueError: kind 'broken_test' is already registered by"
+            " failing_kinds.BrokenRequest"
+        )
+        notes = [notice.message for notice in app._notifications]
+        assert f"Cannot show 'clashing_test' requests here ({why}); cancelled." in notes
+        burst(app, "escape")
+        await until(lambda: len(asker.results) == 2)
+    report = Console(file=io.StringIO(), width=400)
+    report.print(app._failed_dialogs)
+    assert report.file.getvalue() == f"Cannot show 'clashing_test' requests: {why}\n"  # type: ignore[attr-defined]
 
 
 def test_an_attached_front_end_sends_the_failure_and_shows_the_next_question(

@@ -14,6 +14,7 @@ from rich.text import Text
 from textual.widget import Widget
 from textual.widgets import Static
 
+from tui.core.error_text import error_text
 from tui.core.returned import returned_text
 from widgets.literal import shown
 
@@ -157,12 +158,3 @@ def _grid(rows: list[tuple[Text, Text]], key_width: int) -> Table:
     for key, item in rows:
         table.add_row(key, item)
     return table
-
-
-def error_text(error: BaseException) -> str:
-    """`Type: message` for an exception, even one whose `__str__` raises."""
-    try:
-        message = str(error)
-    except Exception as failure:
-        message = f"<its message could not be read: {type(failure).__name__}>"
-    return f"{type(error).__name__}: {message}" if message else type(error).__name__

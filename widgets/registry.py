@@ -5,6 +5,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import Any
 
+from tui.core.error_text import error_text
 from tui.core.kinds import kind, unloaded_kind_modules
 from tui.core.models import Request
 from widgets.base import ElicitationModal
@@ -19,9 +20,9 @@ def modal_class_for(name: str) -> type[ElicitationModal[Any]] | None:
     module_name, _, class_name = found.modal.partition(":")
     try:
         modal_class = getattr(import_module(module_name), class_name)
-    except (ImportError, AttributeError) as error:
+    except Exception as error:  # any error as its module is imported: a program's own module
         raise LookupError(
-            f"the modal of kind {name!r}, {found.modal}, cannot load: {error}"
+            f"the modal of kind {name!r}, {found.modal}, cannot load: {error_text(error)}"
         ) from None
     if not (isinstance(modal_class, type) and issubclass(modal_class, ElicitationModal)):
         raise LookupError(f"the modal of kind {name!r}, {found.modal}, is not an ElicitationModal")

@@ -43,6 +43,7 @@ from tui.app.suspend import (
     suspend,
 )
 from tui.approvals.rules import ApprovalPolicy
+from tui.core.error_text import error_text
 from tui.core.front_end import AnswerNotSent, FrontEndSource
 from tui.core.loading import is_command_process, set_aside_once_set_up
 from tui.core.models import (
@@ -828,8 +829,6 @@ class ElicitationApp(KeyOrderApp[Any]):
         elif self.is_running:
             if (status := self._agent_status()) is not None:
                 status.show_failed(message.error)
-            from widgets.agent_status import error_text
-
             self.notify(
                 f"The agent failed: {error_text(message.error)}", severity="error", timeout=8
             )

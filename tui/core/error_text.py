@@ -1,0 +1,18 @@
+"""An exception as text for a person, even one whose `__str__` raises (a kind's own error
+class, say): its message stands in for it, never breaking what was reporting it."""
+
+from __future__ import annotations
+
+
+def error_message(error: BaseException) -> str:
+    """`str(error)`, or, where that raises, a note naming what it raised."""
+    try:
+        return str(error)
+    except Exception as failure:
+        return f"<its message could not be read: {type(failure).__name__}>"
+
+
+def error_text(error: BaseException) -> str:
+    """`Type: message` for an exception (`Type` alone for one without a message)."""
+    message = error_message(error)
+    return f"{type(error).__name__}: {message}" if message else type(error).__name__
