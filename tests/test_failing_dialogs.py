@@ -152,7 +152,8 @@ def test_an_answer_whose_check_raises_is_refused_with_422_naming_the_error(
         status, reply = inbox.call("POST", f"/v1/requests/{broken}/answer", answer)
         assert status == 422
         assert reply["error"] == (
-            "checking the answer raised DialogBroke: broke in check asking 'Broken?'"
+            "the answer does not fit the request: checking the answer raised DialogBroke:"
+            " broke in check asking 'Broken?'"
             " (check_content refuses an answer by raising ValueError)"
         )
         assert inbox.pending_ids() == [broken]  # still waiting: it can be cancelled

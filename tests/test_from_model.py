@@ -277,3 +277,21 @@ def test_an_optional_field_named_by_its_validation_alias_may_be_left_empty() -> 
 
     assert request.default_content() == Aliased(name="n", count=None)
     assert request.check_content({"count": 3}) == Aliased(name="n", count=3)
+
+
+def test_a_model_the_form_gave_passes_the_form_s_own_check_as_it_is() -> None:
+    # A dialog's answer is checked as any answer is: the form's model failed the form's own
+    # check, a field left empty being None against its type, and one named by its alias
+    # being named by the model's name for it.
+    class Profile(BaseModel):
+        name: str
+        bio: str | None
+
+    for request, answer in (
+        (FormRequest.from_model(Aliased, message="m"), {}),
+        (FormRequest.from_model(Aliased, message="m"), {"count": 3}),
+        (FormRequest.from_model(Profile, message="m"), {"name": "Ada"}),
+        (FormRequest.from_model(Keyed, message="m"), {"user": "ada", "token": "s3cret"}),
+    ):
+        given = request.check_content(answer)
+        assert request.check_content(given) == given

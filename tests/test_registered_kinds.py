@@ -114,7 +114,10 @@ def test_a_check_content_raising_a_key_error_refuses_a_scripted_answer_as_a_valu
 ):
     queue = ElicitationQueue()
     ScriptedResponder(queue, {"Colour?": "plum"})
-    with pytest.raises(ImpossibleAnswerError, match="not one the UI could give: KeyError: 'plum'"):
+    with pytest.raises(
+        ImpossibleAnswerError,
+        match="not one the UI could give: checking the answer raised KeyError: 'plum'",
+    ):
         queue.ask(LookupRequest(message="Colour?"))
 
 

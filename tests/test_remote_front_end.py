@@ -301,8 +301,9 @@ async def test_an_answer_not_sent_to_a_modal_being_taken_down_raises_nothing() -
 
 
 async def test_an_answer_the_inbox_refuses_keeps_the_question_open_to_answer_again() -> None:
-    # A kind's own `check_content` may refuse in the inbox what the dialog let through: the
-    # question still waits there, so the modal stays, saying why, and can be answered again.
+    # The inbox's `check_content` may refuse what the dialog's let through (the inbox runs
+    # another version of a kind's module): the question still waits there, so the modal
+    # stays, saying why, and can be answered again.
     with running_inbox() as inbox:
         future = ask(inbox, "Which database?")
         front_end = RemoteFrontEnd(inbox.url, inbox.token, "terminal 1")
@@ -316,7 +317,10 @@ async def test_an_answer_the_inbox_refuses_keeps_the_question_open_to_answer_aga
                 await wait_for(pilot, lambda: isinstance(app.screen, ElicitationModal))
                 modal = app.screen
                 assert isinstance(modal, ElicitationModal)
-                modal.dismiss(refusing)  # as a dialog of a kind's own that lets it through
+                # Sent as the modal sends an answer its own check let through.
+                assert modal.send is not None
+                modal.sending = True
+                modal.send(refusing)
                 await wait_for(pilot, lambda: "Not sent" in error_line(modal))
                 assert app.screen is modal and future_id in [r.id for r in inbox.queue.pending()]
                 await pilot.press("down", "enter")

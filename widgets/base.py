@@ -24,6 +24,7 @@ from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import OptionList, Static
 
+from tui.core.content_check import ContentRefused, checked_content
 from tui.core.models import ElicitationResult, Request
 from widgets.highlight_in_view import scroll_to_highlight
 from widgets.key_footer import KeyFooter, key_label
@@ -105,7 +106,9 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
       scrolls in its own frame instead.
     - Accepting calls `content()`: return the answer's content (what the request's
       `check_content` accepts), or raise `InvalidAnswer` to keep the modal open with the
-      message shown and the focus on its widget. `accept_content()`, `action_decline()`
+      message shown and the focus on its widget. Every accepted answer, however the modal
+      gives it, then goes through `check_content`, and content it refuses keeps the modal
+      open too, with its error shown. `accept_content()`, `action_decline()`
       and `action_cancel()` dismiss with the result; override them to do more first.
     - Text an agent wrote is shown literally: give a widget `literal(text)`, a `Text` no
       widget parses as markup (or `scrubbed(text)` to one made with `markup=False`), so that
@@ -626,7 +629,18 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
     def dismiss(self, result: ElicitationResult | None = None) -> AwaitComplete:
         """Answer with `result`: close the modal with it, or, where `send` is set, hand it to
         `send` and stay open, `sending`, until the app closes the modal or says the answer
-        was not sent. An answer given while one is on its way is ignored."""
+        was not sent. An answer given while one is on its way is ignored.
+
+        An accepted answer's content is first checked as every answer to the request is, by
+        its `check_content`, and given as the modal gave it (a form's field left empty stays
+        out, where the form's check fills in its default); content the check refuses (by
+        raising anything) keeps the modal open, the error line saying why."""
+        if result is not None and result.action == "accept" and not self.sending:
+            try:
+                checked_content(self.request, result.content)
+            except ContentRefused as refused:
+                self.show_error(str(refused))
+                return AwaitComplete()  # complete already: the modal does not close now
         if self.send is None or result is None:
             return super().dismiss(result)
         if not self.sending:

@@ -396,11 +396,7 @@ class FormRequest(RequestBase):
     def check_content(self, content: Any) -> dict[str, Any] | BaseModel:
         """Fields left out take their defaults, as fields left untouched in the form do."""
         if isinstance(content, BaseModel):
-            # JSON for the schema's checks; a SecretStr as itself, not as its mask
-            values = content.model_dump(by_alias=True)
-            content = content.model_dump(mode="json", by_alias=True) | {
-                key: value for key, value in values.items() if isinstance(value, SecretStr)
-            }
+            content = self._form_values(content)
         _expect(content, dict, "a dict of field values")
         fields = self.spec.fields
         unknown = [name for name in content if name not in {f.name for f in fields}]
@@ -430,6 +426,21 @@ class FormRequest(RequestBase):
             for secret in filter(None, secrets):
                 message = message.replace(secret, "•••")
             raise ValueError(message) from None
+
+    def _form_values(self, model: BaseModel) -> dict[str, Any]:
+        """`model`, given as the answer, as the form's own content would be: each field under
+        its name in the form, as JSON for the schema's checks (a SecretStr as itself, not as
+        its mask), and a field the form left empty or did not ask (None in the model) left
+        out, as the form leaves it."""
+        required = set(self.requested_schema.get("required", ()))
+        as_json = model.model_dump(mode="json")
+        values = {}
+        for name, info in type(model).model_fields.items():
+            value = getattr(model, name)
+            key = _schema_name(name, info)
+            if value is not None or key in required:
+                values[key] = value if isinstance(value, SecretStr) else as_json[name]
+        return values
 
     def describe_content(self, content: Any) -> str:
         if isinstance(content, BaseModel):

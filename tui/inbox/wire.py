@@ -12,6 +12,7 @@ from urllib.parse import quote
 
 from pydantic import BaseModel, SecretStr, TypeAdapter, ValidationError
 
+from tui.core.content_check import ContentRefused, checked_content
 from tui.core.models import (
     ElicitationResult,
     FormRequest,
@@ -82,20 +83,14 @@ def answer_from_json(request: Request, data: Any) -> ElicitationResult:
     if result.action != "accept":
         return result
     content = result.content
+    if isinstance(request, ToolApprovalRequest) and isinstance(content, dict):
+        # Other fields of an accept (a protocol front end's) are left out, not refused.
+        shown = {key: content[key] for key in ("scope", "arguments") if key in content}
+        content = {"scope": "once", **shown}
     try:
-        if isinstance(request, ToolApprovalRequest) and isinstance(content, dict):
-            # Other fields of an accept (a protocol front end's) are left out, not refused.
-            shown = {key: content[key] for key in ("scope", "arguments") if key in content}
-            checked: Any = request.check_content({"scope": "once", **shown})
-        else:
-            checked = request.check_content(content)
-    except (ValueError, ValidationError) as error:
-        raise InvalidAnswer(f"the answer does not fit the request: {error}") from None
-    except Exception as error:  # a kind's own check_content that raised what it should not
-        raise InvalidAnswer(
-            f"checking the answer raised {type(error).__name__}: {error} (check_content"
-            " refuses an answer by raising ValueError)"
-        ) from None
+        checked = checked_content(request, content)
+    except ContentRefused as refused:
+        raise InvalidAnswer(f"the answer does not fit the request: {refused}") from None
     return result.model_copy(update={"content": checked})
 
 

@@ -23,6 +23,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from tui.core.content_check import ContentRefused, checked_content
 from tui.core.models import Request, TextRequest, parse_request
 from tui.transcript.reader import Transcript
 from tui.transcript.records import (
@@ -167,10 +168,10 @@ def _check_answers(
         if request_id not in changed:
             continue
         try:
-            requests[request_id].check_content(changed[request_id])
-        except ValueError as error:
+            checked_content(requests[request_id], changed[request_id])
+        except ContentRefused as refused:
             raise EditsError(
-                f"chapter {number}: the question would refuse the answer as edited: {error}"
+                f"chapter {number}: the question would refuse the answer as edited: {refused}"
             ) from None
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from tui.core.content_check import ContentRefused, checked_content
 from tui.core.models import (
     KEYRING_UNAVAILABLE,
     ElicitationResult,
@@ -101,10 +102,9 @@ def _answers_its_question(request: Request, answer: Answer) -> bool:
 
 def _checked(request: Request, content: Any) -> Any:
     try:
-        return request.check_content(content)
-    except Exception as error:  # a kind's own check may raise anything (a KeyError): refused
-        why = str(error) if isinstance(error, ValueError) else f"{type(error).__name__}: {error}"
-        raise _impossible(request, why) from None
+        return checked_content(request, content)
+    except ContentRefused as refused:
+        raise _impossible(request, str(refused)) from None
 
 
 def _stored(request: Request, result: ElicitationResult) -> ElicitationResult:

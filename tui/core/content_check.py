@@ -1,0 +1,41 @@
+"""An answer's content checked as its request's kind checks it (`check_content`), the same
+way wherever the answer is given: in a dialog, by a front end over an inbox, by a script."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import ValidationError
+
+from tui.core.error_text import error_message, error_text
+from tui.core.request_base import RequestBase
+
+
+class ContentRefused(ValueError):
+    """Content that is not an answer the request takes; the message says why, in a line."""
+
+
+def checked_content(request: RequestBase, content: Any) -> Any:
+    """`content` as `request.check_content` gives it back; raises `ContentRefused` where the
+    check raised anything: a `ValueError` says why, and any other error (a `KeyError`, even
+    `SystemExit`) refuses the answer too, named, as a kind's check that went wrong."""
+    try:
+        return request.check_content(content)
+    except ValidationError as error:
+        raise ContentRefused(_problems(error)) from None
+    except ValueError as error:
+        raise ContentRefused(error_message(error)) from None
+    except (Exception, SystemExit) as error:  # a kind's own check, raising what it should not
+        raise ContentRefused(
+            f"checking the answer raised {error_text(error)} (check_content refuses an answer"
+            " by raising ValueError)"
+        ) from None
+
+
+def _problems(error: ValidationError) -> str:
+    """The problems `content_type` found, in a line: "Input should be a valid string"."""
+    problems = []
+    for problem in error.errors(include_url=False):
+        where = ".".join(str(part) for part in problem["loc"])
+        problems.append(f"{where}: {problem['msg']}" if where else problem["msg"])
+    return "; ".join(problems)
