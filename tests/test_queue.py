@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from queue import Queue
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 
@@ -745,6 +745,27 @@ def test_accept_defaults_policy_cancels_what_has_no_default_a_person_could_give(
 
     assert (result.action, result.reason) == ("cancel", "no_front_end")
     assert result.content is None
+
+
+class ShadeRequest(Request):
+    """A shade, by default plum; its own check knows teal only, and raises KeyError."""
+
+    kind: Literal["shade_test"] = "shade_test"
+
+    def default_content(self) -> str:
+        return "plum"
+
+    def check_content(self, content: Any) -> str:
+        return {"teal": "#008080"}[content]
+
+
+def test_accept_defaults_policy_cancels_a_default_whose_check_raises_any_error() -> None:
+    # The asker got the KeyError: a check that raises refuses, as a ValueError does.
+    queue = ElicitationQueue(policy="accept_defaults")
+
+    result = queue.ask(ShadeRequest(message="Shade?"))
+
+    assert result == ElicitationResult(action="cancel", reason="no_front_end")
 
 
 def test_wait_policy_keeps_the_request_until_a_front_end_answers() -> None:

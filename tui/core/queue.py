@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter
 
+from tui.core.content_check import checked_content
 from tui.core.models import ElicitationResult, FormRequest, Request, flagged
 from tui.core.request_base import Timeout
 
@@ -374,8 +375,8 @@ class ElicitationQueue:
         if self.policy == "accept_defaults":
             try:
                 # Checked as any answer is: no default a person could not have given.
-                content = request.check_content(request.default_content())
-            except ValueError:
+                content = checked_content(request, request.default_content())
+            except ValueError:  # no default, or one the check refused (`ContentRefused`)
                 pass
             else:
                 return ElicitationResult(action="accept", content=content, reason="no_front_end")
