@@ -1,6 +1,7 @@
 """Kinds of one's own whose dialogs give content their request may refuse: a date earlier
 than the request allows, a count where the kind takes text. The request's own rules
-(`check_content`, `content_type`) are what an answer from anywhere is held to."""
+(`check_content`, `content_type`) are what an answer from anywhere is held to. Another's
+dialog gives content no JSON can carry."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import datetime
 from typing import Any, ClassVar, Literal
 
 from textual.app import ComposeResult
-from textual.widgets import Input
+from textual.widgets import Input, Static
 
 from tui import RequestBase, register_kind
 from widgets import ElicitationModal, InvalidAnswer
@@ -67,3 +68,49 @@ class LabelModal(ElicitationModal[LabelRequest]):
 
 
 register_kind(LabelRequest, modal="answer_kinds:LabelModal")
+
+
+ODD_CONTENT: dict[str, object] = {
+    "object": object(),
+    "bytes": b"\xff\x00",
+    "text": "fine",
+}
+"""What the dialog of an `OddContentRequest` gives, by its `what`."""
+
+
+class OddContentRequest(RequestBase):
+    """Any content (no `content_type`): its dialog gives `ODD_CONTENT[what]` on Enter."""
+
+    kind: Literal["odd_content_test"] = "odd_content_test"
+    what: str = "text"
+
+
+class OddContentModal(ElicitationModal[OddContentRequest]):
+    def compose_body(self) -> ComposeResult:
+        yield Static(self.literal(f"Enter gives {self.request.what}"))
+
+    def content(self) -> object:
+        return ODD_CONTENT[self.request.what]
+
+
+register_kind(OddContentRequest, modal="answer_kinds:OddContentModal")
+
+
+class PicksRequest(RequestBase):
+    """Names picked; the kind's check makes a list of any iterable of them."""
+
+    kind: Literal["picks_test"] = "picks_test"
+    content_type: ClassVar[Any] = list[str]
+
+
+class PicksModal(ElicitationModal[PicksRequest]):
+    """Gives the names as a dict's keys, which JSON cannot carry (a list of them it can)."""
+
+    def compose_body(self) -> ComposeResult:
+        yield Static(self.literal("Enter gives a and b"))
+
+    def content(self) -> object:
+        return dict.fromkeys(["a", "b"]).keys()
+
+
+register_kind(PicksRequest, modal="answer_kinds:PicksModal")

@@ -272,6 +272,26 @@ class AttachedTerminal:
             os.close(self._master)
 
 
+@contextlib.contextmanager
+def attached_to_inbox(folder: Path, **env: str) -> Iterator[tuple[HeadlessInbox, AttachedTerminal]]:
+    """A headless inbox and `elicit-tui attach` to it, both with `env` added to their
+    environment, once attached; on leaving, attach is quit (it must exit 0) and the inbox
+    stopped."""
+    inbox = HeadlessInbox(folder / "inbox", **env)
+    try:
+        terminal = AttachedTerminal(
+            folder / "config", inbox.url, env={"ELICIT_TUI_TOKEN": inbox.token, **env}
+        )
+        try:
+            terminal.wait_for_plain("Attached to")
+            yield inbox, terminal
+        finally:
+            code = terminal.quit()
+        assert code == 0
+    finally:
+        inbox.stop()
+
+
 class WebServer:
     """`elicit-tui web URL --port 0` in a process of its own; `link` is its first login link.
     `token_file`: it finds the inbox's token in the config folder's serve-token, else it is

@@ -5,23 +5,46 @@ refuses keeps the dialog open, saying why, and never reaches the agent."""
 from __future__ import annotations
 
 import datetime
+import json
+import os
+import time
+from pathlib import Path
 
-from answer_kinds import DueRequest, LabelRequest
+import pytest
+from answer_kinds import DueRequest, LabelRequest, OddContentRequest, PicksRequest
 from app_driver import SIZE, error_line, wait_for, wait_for_modal
+from asking import burst
 from failing_kinds import BrokenRequest
+from front_end_processes import attached_to_inbox
+from test_ask_bursts import ask
 
-from tui import ElicitationApp, ElicitationQueue, ElicitationResult
+from tui import ElicitationApp, ElicitationQueue, ElicitationResult, RequestBase
 from tui.core.models import ChoiceRequest
+from tui.transcript.reader import read_transcript
+from tui.transcript.records import ResultRecord
+
+TESTS = Path(__file__).resolve().parent
+KINDS = {"ELICIT_TUI_KINDS": "answer_kinds", "PYTHONPATH": f"{TESTS}{os.pathsep}{TESTS.parent}"}
+"""The environment of a process that knows this module's kinds."""
+NOT_JSON = ElicitationResult(
+    action="cancel", reason="dialog_failed: odd_content_test (ContentNotJSON)"
+)
+NOT_JSON_JSON = {"action": "cancel", "content": None, "reason": NOT_JSON.reason}
+FINE_JSON = {"action": "accept", "content": "fine", "reason": None}
 
 
-def asking(*requests: object) -> tuple[ElicitationApp, list[ElicitationResult]]:
+def asking(
+    *requests: RequestBase, transcript: Path | None = None
+) -> tuple[ElicitationApp, list[ElicitationResult]]:
+    """An app whose agent asks `requests` one after another, and the results it got."""
     results: list[ElicitationResult] = []
 
     def agent(queue: ElicitationQueue) -> None:
         for request in requests:
-            results.append(queue.ask(request))  # type: ignore[arg-type]
+            results.append(queue.ask(request))
 
-    return ElicitationApp(ElicitationQueue(), agent, input_grace=0), results
+    app = ElicitationApp(ElicitationQueue(), agent, input_grace=0, transcript=transcript)
+    return app, results
 
 
 async def test_a_date_the_request_refuses_keeps_the_dialog_open_saying_why() -> None:
@@ -73,3 +96,74 @@ async def test_a_check_content_that_raises_any_error_refuses_the_answer_as_the_i
         await pilot.press("ctrl+n")
         await wait_for(pilot, lambda: bool(results))
     assert results == [ElicitationResult(action="decline")]
+
+
+@pytest.mark.parametrize("what", ["object", "bytes"])
+async def test_content_no_json_can_carry_ends_its_question_as_a_failed_dialog(
+    what: str, tmp_path: Path
+) -> None:
+    # The agent got the object itself, and the transcript lost the result: its writer failed.
+    transcript = tmp_path / "session.jsonl"
+    app, results = asking(
+        OddContentRequest(message="Odd?", what=what),
+        OddContentRequest(message="Next?"),
+        transcript=transcript,
+    )
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await wait_for_modal(pilot, "Odd?")
+        burst(app, "enter")
+        await wait_for_modal(pilot, "Next?")
+        notes = " ".join(notice.message for notice in app._notifications)
+        assert (
+            "The 'odd_content_test' dialog failed (ContentNotJSON: the odd_content_test"
+            " answer's content cannot be sent as JSON: PydanticSerializationError:" in notes
+        )
+        burst(app, "enter")
+        await wait_for(pilot, lambda: len(results) == 2)
+    assert results == [NOT_JSON, ElicitationResult(action="accept", content="fine")]
+    recorded = read_transcript(transcript).records
+    assert [r.result for r in recorded if isinstance(r, ResultRecord)] == [
+        NOT_JSON_JSON,
+        FINE_JSON,
+    ]
+
+
+async def test_content_checked_into_json_is_still_no_json_as_the_dialog_gave_it() -> None:
+    # The kind's check makes a list of the keys, but the answer is the keys, as the dialog
+    # gave them: the agent got them, and `ask`, `attach`, a transcript could not write them.
+    app, results = asking(PicksRequest(message="Picks?"))
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await wait_for_modal(pilot, "Picks?")
+        burst(app, "enter")
+        await wait_for(pilot, lambda: bool(results))
+    assert results == [
+        ElicitationResult(action="cancel", reason="dialog_failed: picks_test (ContentNotJSON)")
+    ]
+
+
+def test_ask_exits_2_as_for_a_failed_dialog_when_the_content_is_no_json(tmp_path: Path) -> None:
+    # It exited 1, "declined", printing PydanticSerializationError's traceback.
+    request = {"kind": "odd_content_test", "message": "Odd?", "what": "object"}
+    code, result = ask(
+        tmp_path, "--json", json.dumps(request), shown="Enter gives", burst="\r", **KINDS
+    )
+    assert (code, result) == (2, NOT_JSON_JSON)
+
+
+def test_an_attached_front_end_ends_a_question_whose_content_is_no_json_and_goes_on(
+    tmp_path: Path,
+) -> None:
+    # `attach` said "Sending…" for ever, and no key reached the questions behind it.
+    with attached_to_inbox(tmp_path, **KINDS) as (inbox, terminal):
+        odd = inbox.submit({"kind": "odd_content_test", "message": "Odd?", "what": "object"})
+        nxt = inbox.submit({"kind": "odd_content_test", "message": "Next?"})
+        terminal.wait_for_plain("Enter gives object")
+        time.sleep(0.5)  # past the dialog's input grace
+        terminal.type("\r")
+        assert inbox.result(odd, wait=10) == NOT_JSON_JSON
+        terminal.wait_for_plain("Enter gives text")
+        time.sleep(0.5)
+        terminal.type("\r")
+        assert inbox.result(nxt, wait=10) == FINE_JSON
+    # Printed as it exited, with where the dialog's code gave the content.
+    assert "ContentNotJSON: the odd_content_test answer's content" in terminal.plain

@@ -25,7 +25,7 @@ import pytest
 from app_driver import SIZE, screen_text
 from asking import Asker, burst
 from failing_kinds import BrokenRequest, ClashingRequest, DialogBroke, Where, ZoneRequest
-from front_end_processes import AttachedTerminal, HeadlessInbox
+from front_end_processes import HeadlessInbox, attached_to_inbox
 from pydantic import ValidationError
 from rich.console import Console
 from secret_session import CANARY, CANARY_PIECES
@@ -311,31 +311,16 @@ async def test_a_modal_whose_module_raises_any_error_as_it_loads_is_said_not_to_
 def test_an_attached_front_end_sends_the_failure_and_shows_the_next_question(
     tmp_path: Path,
 ) -> None:
-    inbox = HeadlessInbox(tmp_path / "inbox", **KINDS)
-    try:
-        terminal = AttachedTerminal(
-            tmp_path / "config", inbox.url, env={"ELICIT_TUI_TOKEN": inbox.token, **KINDS}
-        )
-        try:
-            terminal.wait_for_plain("Attached to")
-            broken = inbox.submit({"kind": "broken_test", "message": "Broken?", "where": "mount"})
-            assert inbox.result(broken, wait=10) == FAILED_JSON
-            terminal.wait_for_plain("broke in mount")
-            nxt = inbox.submit({"kind": "broken_test", "message": "Next?"})
-            terminal.wait_for_plain("Next?")
-            time.sleep(0.5)
-            terminal.type("fine\r", pause=0)
-            assert inbox.result(nxt, wait=10) == {
-                "action": "accept",
-                "content": "fine",
-                "reason": None,
-            }
-        finally:
-            code = terminal.quit()
-        assert code == 0
-        assert "DialogBroke: broke in mount" in terminal.plain  # printed as it exited
-    finally:
-        inbox.stop()
+    with attached_to_inbox(tmp_path, **KINDS) as (inbox, terminal):
+        broken = inbox.submit({"kind": "broken_test", "message": "Broken?", "where": "mount"})
+        assert inbox.result(broken, wait=10) == FAILED_JSON
+        terminal.wait_for_plain("broke in mount")
+        nxt = inbox.submit({"kind": "broken_test", "message": "Next?"})
+        terminal.wait_for_plain("Next?")
+        time.sleep(0.5)
+        terminal.type("fine\r", pause=0)
+        assert inbox.result(nxt, wait=10) == {"action": "accept", "content": "fine", "reason": None}
+    assert "DialogBroke: broke in mount" in terminal.plain  # printed as it exited
 
 
 ZONE_BUG = (

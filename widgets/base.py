@@ -24,7 +24,7 @@ from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import OptionList, Static
 
-from tui.core.content_check import ContentRefused, checked_content
+from tui.core.content_check import ContentRefused, check_sendable, checked_content
 from tui.core.models import ElicitationResult, Request
 from widgets.highlight_in_view import scroll_to_highlight
 from widgets.key_footer import KeyFooter, key_label
@@ -634,9 +634,12 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         An accepted answer's content is first checked as every answer to the request is, by
         its `check_content`, and given as the modal gave it (a form's field left empty stays
         out, where the form's check fills in its default); content the check refuses (by
-        raising anything) keeps the modal open, the error line saying why."""
+        raising anything) keeps the modal open, the error line saying why. Content JSON cannot
+        carry raises `ContentNotJSON`: the modal's code failed, and its question ends with it."""
         if result is not None and result.action == "accept" and not self.sending:
             try:
+                # Sent as the modal gave it: JSON must carry it as it is, not only as checked.
+                check_sendable(self.request, result.content)
                 checked_content(self.request, result.content)
             except ContentRefused as refused:
                 self.show_error(str(refused))

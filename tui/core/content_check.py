@@ -1,11 +1,14 @@
 """An answer's content checked as its request's kind checks it (`check_content`), the same
-way wherever the answer is given: in a dialog, by a front end over an inbox, by a script."""
+way wherever the answer is given: in a dialog, by a front end over an inbox, by a script;
+and checked to be content JSON can carry, as every answer may travel as JSON (to an inbox,
+out of `elicit-tui ask`, into a transcript)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from pydantic import ValidationError
+from pydantic_core import to_json
 
 from tui.core.error_text import error_message, error_text
 from tui.core.request_base import RequestBase
@@ -15,12 +18,18 @@ class ContentRefused(ValueError):
     """Content that is not an answer the request takes; the message says why, in a line."""
 
 
+class ContentNotJSON(TypeError):
+    """Content no JSON can carry (an `object()`, bytes that are no UTF-8 text): not the
+    person's doing, but that of the code that gave it (a dialog's `content()`)."""
+
+
 def checked_content(request: RequestBase, content: Any) -> Any:
     """`content` as `request.check_content` gives it back; raises `ContentRefused` where the
     check raised anything: a `ValueError` says why, and any other error (a `KeyError`, even
-    `SystemExit`) refuses the answer too, named, as a kind's check that went wrong."""
+    `SystemExit`) refuses the answer too, named, as a kind's check that went wrong. What the
+    check gives back is then held to `check_sendable`."""
     try:
-        return request.check_content(content)
+        checked = request.check_content(content)
     except ValidationError as error:
         raise ContentRefused(_problems(error)) from None
     except ValueError as error:
@@ -29,6 +38,18 @@ def checked_content(request: RequestBase, content: Any) -> Any:
         raise ContentRefused(
             f"checking the answer raised {error_text(error)} (check_content refuses an answer"
             " by raising ValueError)"
+        ) from None
+    check_sendable(request, checked)
+    return checked
+
+
+def check_sendable(request: RequestBase, content: Any) -> None:
+    """Raise `ContentNotJSON` for content JSON cannot carry."""
+    try:
+        to_json(content)
+    except Exception as error:  # whatever the serializer met (PydanticSerializationError)
+        raise ContentNotJSON(
+            f"the {request.kind} answer's content cannot be sent as JSON: {error_text(error)}"
         ) from None
 
 

@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter
 
-from tui.core.content_check import checked_content
+from tui.core.content_check import ContentNotJSON, checked_content
 from tui.core.models import ElicitationResult, FormRequest, Request, flagged
 from tui.core.request_base import Timeout
 
@@ -376,7 +376,10 @@ class ElicitationQueue:
             try:
                 # Checked as any answer is: no default a person could not have given.
                 content = checked_content(request, request.default_content())
-            except ValueError:  # no default, or one the check refused (`ContentRefused`)
+            except (
+                ValueError,
+                ContentNotJSON,
+            ):  # none, or one the check refused (`ContentRefused`)
                 pass
             else:
                 return ElicitationResult(action="accept", content=content, reason="no_front_end")

@@ -48,7 +48,8 @@ class RequestBase(BaseModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True, defer_build=True)
 
     content_type: ClassVar[Any] = None
-    """The type an accepted answer's content has (a pydantic-validatable type); None: any."""
+    """The type an accepted answer's content has (a pydantic-validatable type); None: any
+    that JSON can carry."""
 
     kind: str
     id: str = Field(default_factory=_new_id, min_length=1)

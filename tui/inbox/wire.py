@@ -12,7 +12,7 @@ from urllib.parse import quote
 
 from pydantic import BaseModel, SecretStr, TypeAdapter, ValidationError
 
-from tui.core.content_check import ContentRefused, checked_content
+from tui.core.content_check import ContentNotJSON, ContentRefused, checked_content
 from tui.core.models import (
     ElicitationResult,
     FormRequest,
@@ -89,7 +89,7 @@ def answer_from_json(request: Request, data: Any) -> ElicitationResult:
         content = {"scope": "once", **shown}
     try:
         checked = checked_content(request, content)
-    except ContentRefused as refused:
+    except (ContentRefused, ContentNotJSON) as refused:
         raise InvalidAnswer(f"the answer does not fit the request: {refused}") from None
     return result.model_copy(update={"content": checked})
 

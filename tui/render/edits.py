@@ -23,7 +23,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from tui.core.content_check import ContentRefused, checked_content
+from tui.core.content_check import ContentNotJSON, ContentRefused, checked_content
 from tui.core.models import Request, TextRequest, parse_request
 from tui.transcript.reader import Transcript
 from tui.transcript.records import (
@@ -169,7 +169,7 @@ def _check_answers(
             continue
         try:
             checked_content(requests[request_id], changed[request_id])
-        except ContentRefused as refused:
+        except (ContentRefused, ContentNotJSON) as refused:
             raise EditsError(
                 f"chapter {number}: the question would refuse the answer as edited: {refused}"
             ) from None

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from tui.core.content_check import ContentRefused, checked_content
+from tui.core.content_check import ContentNotJSON, ContentRefused, checked_content
 from tui.core.models import (
     KEYRING_UNAVAILABLE,
     ElicitationResult,
@@ -103,7 +103,7 @@ def _answers_its_question(request: Request, answer: Answer) -> bool:
 def _checked(request: Request, content: Any) -> Any:
     try:
         return checked_content(request, content)
-    except ContentRefused as refused:
+    except (ContentRefused, ContentNotJSON) as refused:
         raise _impossible(request, str(refused)) from None
 
 
