@@ -73,6 +73,8 @@ register_kind(LabelRequest, modal="answer_kinds:LabelModal")
 ODD_CONTENT: dict[str, object] = {
     "object": object(),
     "bytes": b"\xff\x00",
+    "nan": float("nan"),
+    "infinity": {"scores": [1.5, -float("inf")]},
     "text": "fine",
 }
 """What the dialog of an `OddContentRequest` gives, by its `what`."""

@@ -15,11 +15,12 @@ from answer_kinds import DueRequest, LabelRequest, OddContentRequest, PicksReque
 from app_driver import SIZE, error_line, wait_for, wait_for_modal
 from asking import burst
 from failing_kinds import BrokenRequest
-from front_end_processes import attached_to_inbox
+from front_end_processes import HeadlessInbox, attached_to_inbox
 from test_ask_bursts import ask
 
 from tui import ElicitationApp, ElicitationQueue, ElicitationResult, RequestBase
 from tui.core.models import ChoiceRequest
+from tui.testing.scripted import ImpossibleAnswerError, ScriptedResponder
 from tui.transcript.reader import read_transcript
 from tui.transcript.records import ResultRecord
 
@@ -167,3 +168,44 @@ def test_an_attached_front_end_ends_a_question_whose_content_is_no_json_and_goes
         assert inbox.result(nxt, wait=10) == FINE_JSON
     # Printed as it exited, with where the dialog's code gave the content.
     assert "ContentNotJSON: the odd_content_test answer's content" in terminal.plain
+
+
+@pytest.mark.parametrize(
+    ("what", "number"), [("nan", "NaN"), ("infinity", "-Infinity")], ids=["nan", "infinity"]
+)
+async def test_a_number_json_has_not_is_refused_and_the_dialog_stays(
+    what: str, number: str
+) -> None:
+    # It reached `ask`'s output and the inbox's asker as null.
+    app, results = asking(OddContentRequest(message="Odd?", what=what))
+    async with app.run_test(size=SIZE) as pilot:
+        modal = await wait_for_modal(pilot, "Odd?")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: bool(error_line(modal)))
+        assert error_line(modal) == (
+            f"the answer holds the number {number}, which JSON cannot carry (a float that is"
+            " not finite)"
+        )
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: bool(results))
+    assert results == [ElicitationResult(action="cancel")]
+
+
+def test_the_inbox_and_a_script_refuse_a_number_json_has_not(tmp_path: Path) -> None:
+    inbox = HeadlessInbox(tmp_path / "inbox", **KINDS)
+    try:
+        odd = inbox.submit({"kind": "odd_content_test", "message": "Odd?"})
+        nan = {"front_end": "test", "result": {"action": "accept", "content": [float("nan")]}}
+        status, reply = inbox.call("POST", f"/v1/requests/{odd}/answer", nan)
+        assert (status, reply["error"]) == (
+            422,
+            "the answer does not fit the request: the answer holds the number NaN, which JSON"
+            " cannot carry (a float that is not finite)",
+        )
+        assert inbox.pending_ids() == [odd]
+    finally:
+        inbox.stop()
+    queue = ElicitationQueue()
+    ScriptedResponder(queue, {"Odd?": float("inf")})
+    with pytest.raises(ImpossibleAnswerError, match="holds the number Infinity"):
+        queue.ask(OddContentRequest(message="Odd?"))

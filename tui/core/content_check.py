@@ -5,7 +5,8 @@ out of `elicit-tui ask`, into a transcript)."""
 
 from __future__ import annotations
 
-from typing import Any
+import json
+from typing import Any, NoReturn
 
 from pydantic import ValidationError
 from pydantic_core import to_json
@@ -44,13 +45,24 @@ def checked_content(request: RequestBase, content: Any) -> Any:
 
 
 def check_sendable(request: RequestBase, content: Any) -> None:
-    """Raise `ContentNotJSON` for content JSON cannot carry."""
+    """Raise `ContentNotJSON` for content JSON cannot carry, and `ContentRefused` for
+    content holding a float JSON has no number for (NaN, infinity: it would arrive as null)."""
     try:
-        to_json(content)
+        # NaN and infinity as their JavaScript names, not as null: found, they are refused.
+        text = to_json(content, inf_nan_mode="constants")
     except Exception as error:  # whatever the serializer met (PydanticSerializationError)
         raise ContentNotJSON(
             f"the {request.kind} answer's content cannot be sent as JSON: {error_text(error)}"
         ) from None
+    if b"NaN" in text or b"Infinity" in text:  # in a string, as often: no number
+        json.loads(text, parse_constant=_not_finite)
+
+
+def _not_finite(constant: str) -> NoReturn:
+    raise ContentRefused(
+        f"the answer holds the number {constant}, which JSON cannot carry (a float that is"
+        " not finite)"
+    )
 
 
 def _problems(error: ValidationError) -> str:
