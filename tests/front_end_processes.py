@@ -359,7 +359,9 @@ class CuttableProxy:
     """A TCP proxy on loopback to `target` (host, port) whose connections `cut()` drops at once,
     as a network that goes away would, or `freeze()` keeps open with no byte passing, as a
     network that goes away without a word would; it keeps listening, so clients can
-    reconnect (through fresh connections, which pass bytes)."""
+    reconnect (through fresh connections, which pass bytes). The answers POSTed through it
+    while `answer_errors` lists HTTP statuses are answered by it, each with the next status,
+    as a proxy before an inbox in trouble does (502, 503), and never reach the inbox."""
 
     def __init__(self, target: tuple[str, int]) -> None:
         import socket
@@ -371,6 +373,7 @@ class CuttableProxy:
         self._frozen: set[Any] = set()
         self._lock = threading.Lock()
         self.refusing = False
+        self.answer_errors: list[int] = []
         threading.Thread(target=self._accept, daemon=True).start()
 
     def _accept(self) -> None:
@@ -384,6 +387,8 @@ class CuttableProxy:
             if self.refusing:
                 client.close()
                 continue
+            if self.answer_errors and self._answered_here(client):
+                continue
             try:
                 upstream = socket.create_connection(self._target)
             except OSError:
@@ -393,6 +398,31 @@ class CuttableProxy:
                 self._sockets += [client, upstream]
             for source, sink in ((client, upstream), (upstream, client)):
                 threading.Thread(target=self._pipe, args=(source, sink), daemon=True).start()
+
+    def _answered_here(self, client: Any) -> bool:
+        """Answer the answer `client` POSTs with the next of `answer_errors`, if it is one."""
+        import socket
+
+        request_line = client.recv(4096, socket.MSG_PEEK).split(b"\r\n", 1)[0]
+        if not (request_line.startswith(b"POST ") and b"/answer " in request_line):
+            return False
+        status = self.answer_errors.pop(0)
+        # All of it read first: closed with bytes unread, the socket resets the connection.
+        received = b""
+        while b"\r\n\r\n" not in received:
+            received += client.recv(65536)
+        head, _, sent = received.partition(b"\r\n\r\n")
+        length = re.search(rb"(?i)content-length: *(\d+)", head)
+        while length is not None and len(sent) < int(length.group(1)):
+            sent += client.recv(65536)
+        body = b"Internal Server Error"
+        client.sendall(
+            f"HTTP/1.1 {status} Error\r\nContent-Type: text/plain\r\n"
+            f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n".encode()
+            + body
+        )
+        client.close()
+        return True
 
     def _pipe(self, source: Any, sink: Any) -> None:
         try:

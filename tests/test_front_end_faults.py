@@ -157,6 +157,34 @@ def test_an_answer_to_a_stopped_inbox_is_sent_off_the_ui_thread_and_never_lost(
         terminal.quit()
 
 
+@pytest.mark.parametrize("status", [500, 503])
+def test_an_answer_the_inbox_did_not_apply_for_an_error_leaves_the_question_to_answer_again(
+    inbox: HeadlessInbox, tmp_path: Path, status: int
+) -> None:
+    # The dialog closed, and the question, still waiting, could not be had again: the header
+    # said "nothing waiting", and the notice's text after "HTTP 500:" was the question's.
+    port = int(inbox.url.rsplit(":", 1)[1])
+    proxy = CuttableProxy(("127.0.0.1", port))
+    request_id = inbox.submit(text("Tag name?"))
+    terminal = attach(tmp_path, inbox, "terminal A", url=proxy.url)
+    try:
+        terminal.wait_for("Tag name?")
+        time.sleep(GRACE)
+        proxy.answer_errors = [status]
+        terminal.type("v1.2", ENTER)
+        terminal.wait_for_plain(f"✖ Not sent: the inbox answered HTTP {status}. Answer again")
+        assert inbox.pending_ids() == [request_id]
+        terminal.type(ENTER)
+        assert inbox.result(request_id, wait=10) == {
+            "action": "accept",
+            "content": "v1.2",
+            "reason": None,
+        }
+    finally:
+        terminal.quit()
+        proxy.close()
+
+
 def test_a_front_end_reconnects_after_the_connection_drops_and_resyncs(
     inbox: HeadlessInbox, tmp_path: Path
 ) -> None:

@@ -281,8 +281,10 @@ class RemoteFrontEnd:
 
         Sent once, never again on its own: raises `AnswerNotSent` if the inbox could not be
         reached or did not reply in time (it may still apply it, if it got it: sending it
-        again then counts as this front end's answer, once), or refused the answer as one
-        that does not fit the request (422): the request still waits, to be answered again.
+        again then counts as this front end's answer, once), or replied that it did not
+        apply it for any other reason than the request having ended (422: it does not fit
+        the request; a 5xx of the inbox or of a proxy before it): the request still waits,
+        to be answered again. False: the request had ended (409), or is not there (404).
         """
         name = front_end or self.name
         body = json.dumps(
@@ -313,7 +315,7 @@ class RemoteFrontEnd:
                     message if isinstance(message, str) and message else answered.describe(),
                 )
             return False
-        if status == 422:
+        if status not in (404, 409):
             raise AnswerNotSent(_refusal_text(status, json.dumps(reply)))
         with self._lock:
             _keep(self._refusals, request_id, _refusal_text(status, json.dumps(reply)))
