@@ -1,7 +1,8 @@
 """Kinds of one's own with bugs. One's dialog raises an error where its request says: as it
 is made, composed, mounted or filled, in a handler, an action, a timer, as it gives its
 content or forgets it; a dialog that fails ends its own question, the app goes on. Another's
-model has a validator that raises what pydantic does not make a validation error of."""
+model has a validator that raises what pydantic does not make a validation error of: a
+KeyError, an error whose message cannot be read, SystemExit."""
 
 from __future__ import annotations
 
@@ -30,9 +31,11 @@ Where = Literal[
     "forget",
     "describe",
     "check",
+    "unsayable",
 ]
 """Where the dialog fails; "over": in a timer, under a screen the dialog opened over itself;
-"describe", "check": the request's `describe_content`, `check_content`."""
+"describe", "check": the request's `describe_content`, `check_content`; "unsayable": in
+its action, with an error whose message cannot be read."""
 
 
 class BrokenRequest(RequestBase):
@@ -99,6 +102,8 @@ class BrokenModal(ElicitationModal[BrokenRequest]):
         self._fail_at(self.request, "handler")
 
     def action_explode(self) -> None:
+        if self.request.where == "unsayable":
+            raise Unsayable
         raise DialogBroke(f"broke in action asking {self.request.message!r}")
 
     def content(self) -> str:
@@ -126,6 +131,38 @@ class ZoneRequest(RequestBase):
 
 
 register_kind(ZoneRequest)
+
+
+class Unsayable(Exception):
+    """An error whose message cannot be read: its `__str__` raises."""
+
+    def __str__(self) -> str:
+        raise RuntimeError("no words")
+
+
+class GateRequest(RequestBase):
+    """A gate: its validator raises `Unsayable` for "mute" and SystemExit(5) for "exit", its
+    `check_content` raises `Unsayable` for the answer "mute"."""
+
+    kind: Literal["gate_test"] = "gate_test"
+    gate: str = "open"
+
+    @field_validator("gate")
+    @classmethod
+    def _known(cls, gate: str) -> str:
+        if gate == "mute":
+            raise Unsayable
+        if gate == "exit":
+            raise SystemExit(5)
+        return gate
+
+    def check_content(self, content: object) -> object:
+        if content == "mute":
+            raise Unsayable
+        return content
+
+
+register_kind(GateRequest)
 
 
 class MisplacedRequest(RequestBase):

@@ -24,7 +24,14 @@ import pexpect
 import pytest
 from app_driver import SIZE, screen_text
 from asking import Asker, burst
-from failing_kinds import BrokenRequest, ClashingRequest, DialogBroke, Where, ZoneRequest
+from failing_kinds import (
+    BrokenRequest,
+    ClashingRequest,
+    DialogBroke,
+    GateRequest,
+    Where,
+    ZoneRequest,
+)
 from front_end_processes import HeadlessInbox, attached_to_inbox
 from pydantic import ValidationError
 from rich.console import Console
@@ -162,6 +169,28 @@ def test_an_answer_whose_check_raises_is_refused_with_422_naming_the_error(
         assert inbox.result(broken, wait=5) == {"action": "cancel", "content": None, "reason": None}
     finally:
         inbox.stop()
+
+
+async def test_a_dialog_error_whose_message_cannot_be_read_ends_its_question_not_the_app() -> None:
+    # Saying the error raised again, and that ended the app.
+    asker = Asker(
+        BrokenRequest(message="Broken?", where="unsayable"), BrokenRequest(message="Next?")
+    )
+    app = ElicitationApp(ElicitationQueue(), asker, input_grace=0)
+    async with app.run_test(size=SIZE, notifications=True):
+        await until(lambda: showing(app, "Broken?"))
+        burst(app, "f2")
+        await until(lambda: showing(app, "Next?"))
+        reason = "dialog_failed: broken_test (Unsayable)"
+        assert asker.results == [ElicitationResult(action="cancel", reason=reason)]
+        notes = [notice.message for notice in app._notifications]
+        assert (
+            "The 'broken_test' dialog failed (Unsayable: <its message could not be read:"
+            " RuntimeError>); its question was cancelled." in notes
+        )
+        burst(app, "escape")
+        await until(lambda: len(asker.results) == 2)
+    assert app.return_code is None  # not set: no error ended the app
 
 
 async def test_the_notice_of_a_long_error_is_cut_with_an_ellipsis() -> None:
@@ -323,22 +352,33 @@ def test_an_attached_front_end_sends_the_failure_and_shows_the_next_question(
     assert "DialogBroke: broke in mount" in terminal.plain  # printed as it exited
 
 
-ZONE_BUG = (
-    "validating this 'zone_test' request raised KeyError: 'us'; a validator refuses a value"
-    " by raising ValueError"
+@pytest.mark.parametrize(
+    ("data", "raised"),
+    [
+        ({"kind": "zone_test", "message": "Deploy where?", "zone": "us"}, "KeyError: 'us'"),
+        (
+            {"kind": "gate_test", "message": "Open?", "gate": "mute"},
+            "Unsayable: <its message could not be read: RuntimeError>",
+        ),
+        ({"kind": "gate_test", "message": "Open?", "gate": "exit"}, "SystemExit: 5"),
+    ],
+    ids=["key-error", "unreadable-message", "system-exit"],
 )
-
-
 def test_a_validator_that_raises_any_error_refuses_the_request_at_every_boundary(
-    tmp_path: Path,
+    tmp_path: Path, data: dict[str, str], raised: str
 ) -> None:
-    zone = {"kind": "zone_test", "message": "Deploy where?", "zone": "us"}
-    assert isinstance(parse_request({**zone, "zone": "eu"}), ZoneRequest)
-    with pytest.raises(ValidationError, match="raised KeyError: 'us'"):
-        parse_request(zone)
-    # `ask` exited 1 with a traceback: "declined", to the script that ran it.
+    # `ask` exited 1 with a traceback: "declined", to the script that ran it (an error whose
+    # message could not be read raised again as it was said; SystemExit ended `ask` with its
+    # own status); the inbox answered 500 Internal Server Error.
+    bug = (
+        f"validating this {data['kind']!r} request raised {raised}; a validator refuses a"
+        " value by raising ValueError"
+    )
+    with pytest.raises(ValidationError) as refused:
+        parse_request(data)
+    assert bug in str(refused.value)
     done = subprocess.run(
-        [sys.executable, "-m", "tui.cli.main", "ask", "--json", json.dumps(zone)],
+        [sys.executable, "-m", "tui.cli.main", "ask", "--json", json.dumps(data)],
         cwd=REPO,
         env={**os.environ, **KINDS},
         capture_output=True,
@@ -348,12 +388,38 @@ def test_a_validator_that_raises_any_error_refuses_the_request_at_every_boundary
     )
     assert done.returncode == 3
     assert "Traceback" not in done.stderr
-    assert ZONE_BUG in done.stderr
-    # The inbox answered 500 Internal Server Error.
+    assert bug in done.stderr
     inbox = HeadlessInbox(tmp_path / "inbox", **KINDS)
     try:
-        status, reply = inbox.call("POST", "/v1/requests", {"request": zone})
+        status, reply = inbox.call("POST", "/v1/requests", {"request": data})
     finally:
         inbox.stop()
     assert status == 422
-    assert ZONE_BUG in reply["error"]
+    assert bug in reply["error"]
+
+
+def test_a_validator_that_raises_nothing_lets_the_request_through() -> None:
+    assert isinstance(
+        parse_request({"kind": "zone_test", "message": "Where?", "zone": "eu"}), ZoneRequest
+    )
+    assert isinstance(parse_request({"kind": "gate_test", "message": "Open?"}), GateRequest)
+
+
+def test_an_answer_whose_check_raises_an_error_with_no_readable_message_is_refused_with_422(
+    tmp_path: Path,
+) -> None:
+    # The inbox answered 500: saying the error raised again.
+    inbox = HeadlessInbox(tmp_path / "inbox", **KINDS)
+    try:
+        gate = inbox.submit({"kind": "gate_test", "message": "Open?"})
+        answer = {"front_end": "test", "result": {"action": "accept", "content": "mute"}}
+        status, reply = inbox.call("POST", f"/v1/requests/{gate}/answer", answer)
+        assert (status, reply["error"]) == (
+            422,
+            "the answer does not fit the request: checking the answer raised Unsayable:"
+            " <its message could not be read: RuntimeError> (check_content refuses an answer"
+            " by raising ValueError)",
+        )
+        assert inbox.pending_ids() == [gate]
+    finally:
+        inbox.stop()

@@ -918,9 +918,10 @@ class ElicitationApp(KeyOrderApp[Any]):
         kind's author)."""
         kind = request.kind
         # One line: the traceback is printed as the app exits (`FailedDialogs`).
-        _log.error("the %r dialog failed: %s: %s", kind, type(error).__name__, error)
+        what = error_text(error)
+        _log.error("the %r dialog failed: %s", kind, what)
         # The notice stays short; the whole message is in the log and the exit's report.
-        why = one_line(f"{type(error).__name__}: {error}", FAILURE_NOTICE_LENGTH)
+        why = one_line(what, FAILURE_NOTICE_LENGTH)
         self.notify(f"The {kind!r} dialog failed ({why}){outcome}.", severity="error")
         self._failed_dialogs.add(kind, error, self.console)
 

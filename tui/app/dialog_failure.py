@@ -11,6 +11,7 @@ from rich.text import Text
 from textual._context import active_message_pump
 
 from tui.app.crash_report import crash_report
+from tui.core.error_text import error_text
 from widgets.base import ElicitationModal
 from widgets.literal import shown
 
@@ -56,7 +57,7 @@ class FailedDialogs:
         if self._first is None:
             self._first = list(console.render(crash_report(error), console.options))
         else:
-            self._others.append(shown(f"{kind!r} dialog: {type(error).__name__}: {error}"))
+            self._others.append(shown(f"{kind!r} dialog: {error_text(error)}"))
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         yield from self._first or ()

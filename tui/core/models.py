@@ -25,6 +25,7 @@ from pydantic import (
 from pydantic.fields import FieldInfo
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
+from tui.core.error_text import error_text
 from tui.core.kinds import kind, kind_names, register_kind, unloaded_kind_modules
 from tui.core.limits import check_size
 from tui.core.one_line import has_line_break, one_line
@@ -922,19 +923,20 @@ def parse_request(data: dict[str, Any]) -> Request:
         request: Request = request_adapter().validate_python(data)
     except ValidationError:
         raise
-    except Exception as error:
+    except (Exception, SystemExit) as error:
         # A validator of a kind's model that raised what pydantic does not turn into an
-        # error of the request (a KeyError, a TypeError): refused all the same, saying so.
+        # error of the request (a KeyError, a TypeError, SystemExit): refused all the same,
+        # saying so. (A KeyboardInterrupt is the person's Ctrl+C: it goes on.)
         raise _validator_failed(name, data, error) from error
     return request
 
 
-def _validator_failed(name: object, data: object, error: Exception) -> ValidationError:
+def _validator_failed(name: object, data: object, error: BaseException) -> ValidationError:
     problem = PydanticCustomError(
         "validator_failed",
         "validating this {kind} request raised {error}; a validator refuses a value by"
         " raising ValueError",
-        {"kind": repr(name), "error": f"{type(error).__name__}: {error}"},
+        {"kind": repr(name), "error": error_text(error)},
     )
     return ValidationError.from_exception_data(
         "Request", [InitErrorDetails(type=problem, loc=(), input=data)]
