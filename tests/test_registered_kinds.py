@@ -15,8 +15,10 @@ from typing import Any, Literal
 import pexpect
 import pytest
 from app_driver import SIZE, screen_text, wait_for, wait_for_modal
+from level_kind import TOP, LevelModal, LevelRequest
 from pydantic import ValidationError, create_model
 from stock_widget_kinds import LinesRequest, NameRequest, PaletteRequest, SizeRequest
+from textual.widgets._footer import FooterKey
 
 from tui import ElicitationApp, ElicitationQueue, ElicitationResult, RequestBase, register_kind
 from tui.app.replay_app import ReplayApp
@@ -281,6 +283,37 @@ async def test_a_kind_of_any_name_is_shown_and_its_modal_has_a_class_made_of_it(
         await wait_for(pilot, lambda: len(results) == len(ODD_NAMES))
     assert [(r.action, r.content) for r in results] == [("accept", "README.md")] * len(ODD_NAMES)
     assert classes == [f"elicitation {css}" for css in ODD_NAMES.values()]
+
+
+async def test_a_kind_s_own_keys_among_the_body_s_scroll_keys_reach_it_and_show() -> None:
+    # While the body had something to scroll, it took Up, Down and End to scroll it; and
+    # the footer never showed them, scrolling or not.
+    description = "\n\n".join(f"Paragraph {n}." for n in range(30))
+    results: list[ElicitationResult] = []
+    app = asking(LevelRequest(message="Level?", description=description), results)
+    async with app.run_test(size=SIZE) as pilot:
+        modal = await wait_for_modal(pilot, "Level?")
+        assert isinstance(modal, LevelModal)
+        body = modal.query_one("#body")
+        await wait_for(pilot, lambda: body.max_scroll_y > 0)
+        await wait_for(
+            pilot,
+            lambda: (
+                {"Higher", "Lower", "Top"}
+                <= {key.description for key in modal.query(FooterKey) if key.display}
+            ),
+        )
+        await pilot.wait_for_animation()
+        shown_at = body.scroll_y  # where the focused bar, last, is in view
+        await pilot.press("up", "up", "up", "down")
+        assert (modal.level, body.scroll_y) == (2, shown_at)
+        await pilot.press("end")
+        assert (modal.level, body.scroll_y) == (TOP, shown_at)
+        await pilot.press("pageup")  # not the kind's: it still scrolls the body
+        await wait_for(pilot, lambda: body.scroll_y < shown_at)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: bool(results))
+    assert (results[0].action, results[0].content) == ("accept", TOP)
 
 
 async def test_a_front_end_without_the_modal_cancels_naming_the_kind() -> None:

@@ -15,7 +15,7 @@ from textual import events
 from textual.actions import parse as parse_action
 from textual.app import ComposeResult
 from textual.await_complete import AwaitComplete
-from textual.binding import ActiveBinding, Binding, BindingType
+from textual.binding import ActiveBinding, Binding, BindingsMap, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.reactive import reactive
@@ -81,6 +81,30 @@ TITLE_LINES = 2
 answers' (a title of a few hundred words hid both, while Enter still answered)."""
 
 
+class _Body(VerticalScroll):
+    """The part of a dialog between its header and its error line: it scrolls with the arrow
+    keys, Home, End and the page keys, but each of those keys its modal binds for itself goes
+    to the modal (and shows in its footer), even while the body has something to scroll."""
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        key = _SCROLL_KEY.get(action)
+        if key is not None:
+            # The modal's priority bindings come first anyway: one of them that declines
+            # leaves the key to scroll the body.
+            taken = self.screen._bindings.key_to_bindings.get(key, ())
+            if any(not binding.priority for binding in taken):
+                return False
+        return super().check_action(action, parameters)
+
+
+_SCROLL_KEY = {
+    binding.action: key
+    for key, bindings in BindingsMap(VerticalScroll.BINDINGS).key_to_bindings.items()
+    for binding in bindings
+}
+"""The key of each action that scrolls the body."""
+
+
 class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
     """Shows one request and dismisses with its result; a kind builds the body and the content.
 
@@ -95,7 +119,9 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
       answers for the person never.
     - Keys: Enter accepts (`action_submit`), Escape cancels, Ctrl+N declines, Ctrl+Q quits.
       A kind adds its keys to `BINDINGS` (they are merged with these) and keeps a `|
-      Key(s) | Description |` table under them, as the built-in kinds do. A kind's own
+      Key(s) | Description |` table under them, as the built-in kinds do. A kind's own key
+      among those that scroll the body (arrows, Home, End, the page keys) is the kind's: the
+      body does not take it, and the footer shows it (a focused widget still takes its own). A kind's own
       `check_action()` returns `super().check_action(action, parameters)` for the actions it
       does not decide: the base shows Shift+Up/Down only for a question too long to show.
       Where a key does different things in different states, `describe_action()` says in
@@ -201,7 +227,7 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         self._highlight_to_show: OptionList | None = None
         """The list whose highlight the body scrolls to after the next refresh."""
         self._dialog = Vertical(id="dialog")
-        self._body = VerticalScroll(id="body", can_focus=False)
+        self._body = _Body(id="body", can_focus=False)
         self._message = self._message_text()
         self._message_box: VerticalScroll | None = None
         """Where the message scrolls, made the first time it is too long for the screen (a
