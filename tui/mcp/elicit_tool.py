@@ -1,7 +1,8 @@
-"""The MCP tool `elicit`: any request kind `parse_request` reads, in one flat argument list.
+"""The MCP tool `elicit`: any built-in request kind, in one flat argument list.
 
-The arguments are the request's own fields, every kind's side by side (`kind` says which
-apply), so a client sees one plain object schema. The request is validated by
+The arguments are the request's own fields, every built-in kind's side by side (`kind` says
+which apply), so a client sees one plain object schema with `kind` an enum; a kind of one's
+own, whose fields no schema here names, is asked through the inbox's HTTP API instead. The request is validated by
 `parse_request`, and refused with its error text, before anyone sees it. A secret must name
 where the keyring keeps it (`store`): the caller gets the reference, never the value, and
 secret form fields come back as `"**********"`.
