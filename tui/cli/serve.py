@@ -48,7 +48,6 @@ def add_serve_command(commands: argparse._SubParsersAction[argparse.ArgumentPars
     access.add_argument(
         "--token",
         type=_token,
-        default=os.environ.get(TOKEN_ENV) or None,
         help="the bearer token clients must send (default: $ELICIT_TUI_TOKEN, else a new "
         "random one each start, written owner-only to the config folder's serve-token)",
     )
@@ -78,6 +77,12 @@ def _token(value: str) -> str:
 
 
 def _run(args: argparse.Namespace) -> int:
+    if args.token is None and not args.no_auth and (given := os.environ.get(TOKEN_ENV)):
+        try:
+            args.token = checked_token(given)
+        except ValueError as error:
+            print(f"elicit-tui serve: ${TOKEN_ENV}: {error}", file=sys.stderr)
+            return 2
     try:
         with loading_modules():
             if args.headless:
