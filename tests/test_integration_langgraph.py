@@ -264,8 +264,9 @@ async def test_a_secret_the_keyring_refuses_can_only_be_cancelled(no_keyring: ob
         modal = await wait_for_modal(pilot, "API key?")
         assert isinstance(modal, SecretModal)
         await wait_for(pilot, lambda: bool(modal.query("#keyring-warning")))
-        warning = modal.query_one("#keyring-warning .headline", Static)
-        assert str(warning.content) == "⚠ The keyring cannot save secrets here."
+        warning = modal.query_one("#keyring-warning", Static)
+        # Nothing said of keeping it in memory: the graph could not.
+        assert str(warning.content) == "⚠ No usable keyring: the secret cannot be saved here."
         await pilot.press(*"sk-CANARY-graph", "enter")
         await wait_for(pilot, lambda: modal.choosing)
         assert not modal.query("#keep-in-memory")
