@@ -13,8 +13,10 @@ from tui.cli.attach import add_attach_command
 from tui.cli.mcp import add_mcp_command
 from tui.cli.passthrough import add_passthrough_command, imported_when_run
 from tui.cli.replay import add_replay_command, add_replay_options, run_replay
+from tui.cli.seconds_type import seconds
 from tui.cli.secrets import add_secrets_command
 from tui.cli.serve import add_serve_command
+from tui.cli.token import add_token_command
 from tui.cli.transcript_option import add_transcript_option
 from tui.cli.web import add_web_command
 from tui.core.loading import loading_modules
@@ -61,16 +63,6 @@ def _replay_demo(args: argparse.Namespace) -> int:
         return run_replay(args)
 
 
-def _pause(value: str) -> float:
-    try:
-        seconds = float(value)
-    except ValueError:
-        seconds = float("nan")
-    if not 0 <= seconds < float("inf"):  # NaN fails every comparison, so it lands here too
-        raise argparse.ArgumentTypeError(f"not a number of seconds, 0 or more: {value!r}")
-    return seconds
-
-
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser for every sub-command."""
     parser = argparse.ArgumentParser(
@@ -88,7 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     demo.add_argument(
         "--pause",
-        type=_pause,
+        type=seconds,
         default=0.6,
         metavar="SECONDS",
         help="how long the agent 'thinks' between questions (default: 0.6)",
@@ -116,6 +108,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_replay_command(commands)
     add_secrets_command(commands)
     add_serve_command(commands)
+    add_token_command(commands)
     add_web_command(commands)
     return parser
 
