@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import threading
 from typing import Any, TypedDict
 
 import pytest
@@ -28,7 +30,14 @@ from tui import (
     SecretRef,
     TextRequest,
 )
-from tui.integrations.langgraph import RunCancelled, RunDeclined, SecretNotKept, run_graph
+from tui.core.queue import QueueEvent
+from tui.integrations.langgraph import (
+    RunCancelled,
+    RunDeclined,
+    SecretNotKept,
+    arun_graph,
+    run_graph,
+)
 from tui.secrets.memory_keyring import memory_keyring
 from widgets.secret import SecretModal
 
@@ -161,15 +170,87 @@ def test_an_id_already_waiting_stops_the_run_and_leaves_none_of_its_questions() 
     assert queue.pending() == []
 
 
+async def async_ask_name(state: State) -> State:
+    await asyncio.sleep(0)  # a node that awaits, as one calling a model does
+    return {"name": interrupt("What is your name?")}
+
+
+async def async_ask_region(state: State) -> State:
+    await asyncio.sleep(0)
+    request = ChoiceRequest(message="Which region?", options=["eu", "us"])
+    return {"region": interrupt(request.model_dump())}
+
+
+def test_an_async_graph_is_asked_and_resumed_in_one_pass() -> None:
+    queue = ElicitationQueue()
+    scripted = ScriptedResponder(queue, {"What is your name?": "Ada", "Which region?": "eu"})
+    graph = _graph(("name", async_ask_name), ("region", async_ask_region))
+    output = asyncio.run(arun_graph(graph, {}, queue))
+    assert len(scripted.asked) == 2  # one pass: nothing asked twice
+    assert output["name"] == "Ada"
+    assert output["region"] == {"action": "accept", "content": "eu", "reason": None}
+
+
+def test_an_async_run_leaves_the_event_loop_free_while_the_person_thinks() -> None:
+    """Answered 0.3 s after it is asked: the loop's other tasks run meanwhile."""
+    queue = ElicitationQueue()
+
+    def answer_later(event: QueueEvent) -> None:
+        if event.type == "requested":
+            request_id = event.request.id
+            accept = ElicitationResult(action="accept", content="Ada")
+            threading.Timer(0.3, queue.respond, (request_id, accept)).start()
+
+    queue.subscribe(answer_later)
+
+    async def run() -> tuple[Any, int]:
+        ticks = 0
+
+        async def tick() -> None:
+            nonlocal ticks
+            while True:
+                await asyncio.sleep(0.01)
+                ticks += 1
+
+        ticker = asyncio.create_task(tick())
+        output = await arun_graph(_graph(("name", async_ask_name)), {}, queue)
+        ticker.cancel()
+        return output, ticks
+
+    output, ticks = asyncio.run(run())
+    assert output == {"name": "Ada"}
+    assert ticks >= 10
+
+
+def test_an_async_run_stops_at_once_when_a_later_question_is_cancelled() -> None:
+    queue = ElicitationQueue()
+    front_end = EndsTheSecond(queue, ElicitationResult(action="cancel"))
+    graph = _graph(("name", async_ask_name), ("region", async_ask_region))
+    error = front_end.run(lambda: asyncio.run(arun_graph(graph, {}, queue)))
+    first, second = front_end.asked
+    assert type(error) is RunCancelled and error.request.id == second.id
+    assert front_end.ended[first.id] == ElicitationResult(
+        action="cancel", reason="cancelled_by_agent"
+    )
+
+
 def test_a_graph_without_interrupts_just_runs() -> None:
     graph = _graph(("name", lambda state: {"name": "fixed"}))
     assert run_graph(graph, {}, ElicitationQueue()) == {"name": "fixed"}
 
 
-async def test_the_person_answers_the_graph_in_the_app() -> None:
+@pytest.mark.parametrize(
+    ("node", "run"),
+    [
+        (ask_name, lambda graph, queue: run_graph(graph, {}, queue)),
+        (async_ask_name, lambda graph, queue: asyncio.run(arun_graph(graph, {}, queue))),
+    ],
+    ids=["run_graph", "arun_graph"],
+)
+async def test_the_person_answers_the_graph_in_the_app(node: Any, run: Any) -> None:
     queue = ElicitationQueue()
-    graph = _graph(("name", ask_name))
-    app = ElicitationApp(queue, lambda q: run_graph(graph, {}, q), input_grace=0)
+    graph = _graph(("name", node))
+    app = ElicitationApp(queue, lambda q: run(graph, q), input_grace=0)
     async with app.run_test(size=SIZE) as pilot:
         modal = await wait_for_modal(pilot, "What is your name?")
         assert isinstance(modal.request, TextRequest)

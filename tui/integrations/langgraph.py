@@ -40,10 +40,17 @@ from tui.core.models import (
     parse_request,
 )
 from tui.core.queue import ElicitationQueue
-from tui.integrations.ask_all import Check, RunCancelled, ask_all
+from tui.integrations.ask_all import Check, RunCancelled, ask_all, ask_all_async
 from tui.integrations.kept_secrets import SecretNotKept, only_stored_secrets
 
-__all__ = ["RunCancelled", "RunDeclined", "SecretNotKept", "request_for_interrupt", "run_graph"]
+__all__ = [
+    "RunCancelled",
+    "RunDeclined",
+    "SecretNotKept",
+    "arun_graph",
+    "request_for_interrupt",
+    "run_graph",
+]
 
 SOURCE = "langgraph"
 
@@ -66,19 +73,43 @@ def run_graph(
     one `Command(resume={interrupt id: answer})`. Without a `thread_id` in `config`, a new
     one is used. The graph needs a checkpointer, as every interrupting graph does.
     """
-    run_config = dict(config or {})
-    configurable = dict(run_config.get("configurable") or {})
-    configurable.setdefault("thread_id", uuid.uuid4().hex)
-    run_config["configurable"] = configurable
+    run_config = _run_config(config)
     output = graph.invoke(input, run_config)
     while interrupts := _interrupts(output):
         requests = [request_for_interrupt(i) for i in interrupts]
         answers = ask_all(queue, requests, _stop_on_declined_form(interrupts, requests))
-        resume = {
-            i.id: _resume_value(i, answer) for i, answer in zip(interrupts, answers, strict=True)
-        }
-        output = graph.invoke(Command(resume=resume), run_config)
+        output = graph.invoke(_resume(interrupts, answers), run_config)
     return output
+
+
+async def arun_graph(
+    graph: Any, input: Any, queue: ElicitationQueue, config: Mapping[str, Any] | None = None
+) -> Any:
+    """`run_graph` for a graph run on an event loop (async nodes, async tools): `ainvoke`, and
+    the questions waited for without blocking the loop."""
+    run_config = _run_config(config)
+    output = await graph.ainvoke(input, run_config)
+    while interrupts := _interrupts(output):
+        requests = [request_for_interrupt(i) for i in interrupts]
+        check = _stop_on_declined_form(interrupts, requests)
+        answers = await ask_all_async(queue, requests, check)
+        output = await graph.ainvoke(_resume(interrupts, answers), run_config)
+    return output
+
+
+def _run_config(config: Mapping[str, Any] | None) -> dict[str, Any]:
+    """`config` with a new `thread_id` if it has none."""
+    run_config = dict(config or {})
+    configurable = dict(run_config.get("configurable") or {})
+    configurable.setdefault("thread_id", uuid.uuid4().hex)
+    run_config["configurable"] = configurable
+    return run_config
+
+
+def _resume(interrupts: list[Interrupt], answers: list[ElicitationResult]) -> Command[Any]:
+    """The command that resumes every interrupt of a pass with its answer."""
+    resume = {i.id: _resume_value(i, answer) for i, answer in zip(interrupts, answers, strict=True)}
+    return Command(resume=resume)
 
 
 def request_for_interrupt(interrupt: Interrupt) -> Request:
