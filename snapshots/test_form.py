@@ -78,6 +78,19 @@ SIGNUP = FormRequest(
     },
 )
 
+REGION = FormRequest(
+    source="setup-agent",
+    message="Where should billing-api run?",
+    requested_schema={
+        "type": "object",
+        "properties": {
+            "region": {"type": "string", "title": "Region", "enum": ["eu-west", "us-east", "ap"]},
+            "note": {"type": "string", "title": "Note"},
+        },
+        "required": ["region"],
+    },
+)
+
 
 def long_form(fields: int, required: list[str] | None = None) -> FormRequest:
     """A form of `fields` short text fields, `required` (else every third one) required."""
@@ -103,6 +116,10 @@ class TestFormLooks:
         app, ready = modal_app(SIGNUP)
         keys = ["a", "b", "tab", *"ada@", "tab", *"12", "ctrl+s"]
         assert snap_compare(app, run_before=ready, press=keys, terminal_size=(80, 24))
+
+    def test_pick_list_focused_with_nothing_picked(self, snap_compare: Any) -> None:
+        app, ready = modal_app(REGION)
+        assert snap_compare(app, run_before=ready, terminal_size=(80, 24))
 
     def test_long_form_scrolled_to_the_middle(self, snap_compare: Any) -> None:
         app, ready = modal_app(long_form(50))

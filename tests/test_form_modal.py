@@ -258,6 +258,42 @@ class TestContent:
             result = await s.answered()
         assert result.content == {"region": "us"}
 
+    async def test_a_focused_pick_list_with_nothing_picked_shows_its_cursor(self) -> None:
+        schema = {
+            "type": "object",
+            "properties": {
+                "region": {"type": "string", "enum": ["eu", "us", "ap"]},
+                "note": {"type": "string"},
+            },
+            "required": ["region"],
+        }
+        async with showing(form(schema)) as s:
+            radio = s.modal.fields[0].control
+            cursor = radio.get_visual_style(
+                "option-list--option", "option-list--option-highlighted"
+            ).rich_style.bgcolor
+
+            async def cursor_rows() -> list[str]:
+                """The list's rows on screen drawn with the cursor's background."""
+                await s.pilot.pause()
+                strips = s.app.screen._compositor.render_strips()
+                region = radio.content_region
+                rows = [strips[y].crop(region.x, region.right) for y in range(*region.line_span)]
+                return [
+                    row.text.strip()
+                    for row in rows
+                    if any(segment.style and segment.style.bgcolor == cursor for segment in row)
+                ]
+
+            assert s.app.focused is radio
+            assert (await cursor_rows(), s.value("region")) == (["○ eu"], None)
+            await s.pilot.press("tab")
+            assert await cursor_rows() == []
+            await s.pilot.press("shift+tab")
+            assert (await cursor_rows(), s.value("region")) == (["○ eu"], None)
+            await s.pilot.press("down", "down")
+            assert (await cursor_rows(), s.value("region")) == (["● us"], "us")
+
     async def test_a_switch_says_yes_or_no(self) -> None:
         schema = {"type": "object", "properties": {"ok": {"type": "boolean", "default": True}}}
         async with showing(form(schema)) as s:

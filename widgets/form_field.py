@@ -21,6 +21,7 @@ from widgets.ellipsis_input import EllipsisInput
 from widgets.hanging import Hanging
 from widgets.literal import literal, shown, shown_on_one_line
 from widgets.long_lists import LazyRows, LongOptionList
+from widgets.radio_list import RadioList
 
 SHORT_ENUM = 6
 """Enums with at most this many options show as a radio list; longer ones as a searchable Select."""
@@ -186,7 +187,7 @@ def make_control(field: FieldSpec, classes: str = "") -> Widget:
         )
     if field.type == "enum":
         rows, chosen = _radio_options(field)
-        radio = OptionList(*rows, classes=f"{classes} radio")
+        radio = RadioList(*rows, classes=f"{classes} radio")
         radio.highlighted = chosen
         return radio
     if field.type == "multi_enum":
