@@ -102,6 +102,24 @@ class TestEntry:
 
         assert secret_of(results[0]) == CANARY
 
+    async def test_both_fields_keep_their_labels_once_typed_in(self) -> None:
+        request = SecretRequest(message="New password?", placeholder="12 or more", confirm=True)
+        app, _ = asking_app(request)
+        async with app.run_test(size=SIZE) as pilot:
+            modal = await wait_for_modal(pilot, SecretModal)
+            await pilot.press(*"abc", "enter", *"ab")
+            await pilot.pause()
+            rows = screen_text(app).splitlines()
+
+            def words_over(name: str) -> list[str]:
+                """The words on the screen's row of the field's top border."""
+                row = rows[modal.query_one(f"#{name}", Input).region.y]
+                return "".join(c if c.isalnum() else " " for c in row).split()
+
+            assert words_over("secret") == ["Secret"]
+            assert words_over("again") == ["Confirm", "secret"]
+            assert "12 or more" not in screen_text(app)
+
     async def test_escape_cancels(self) -> None:
         app, results = asking_app(SecretRequest(message="API key?", store=TARGET))
         async with app.run_test(size=SIZE) as pilot:
@@ -273,8 +291,8 @@ class TestKeyring:
             # The dialog from its top edge: the question, then the field with both its edges.
             edge = next(i for i, row in enumerate(rows) if "╭" in row)
             assert "setup-agent" in rows[edge + 1] and "Paste the deploy" in rows[edge + 2]
-            top = next(i for i, row in enumerate(rows) if "▔▔▔▔" in row)
-            assert "▁▁▁▁" in rows[top + 2]
+            top = next(i for i, row in enumerate(rows) if "┏━ Secret ━" in row)
+            assert "┗━━━━" in rows[top + 2]
             assert any(row.strip("│ ").startswith("⚠ No usable keyring") for row in rows)
 
     async def test_no_backend_can_be_cancelled(self, no_keyring: object) -> None:

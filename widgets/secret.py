@@ -77,9 +77,9 @@ class SecretModal(ElicitationModal[SecretRequest]):
     def compose_body(self) -> ComposeResult:
         request = self.request
         placeholder = shown(request.placeholder or "")
-        yield EllipsisInput(password=True, placeholder=placeholder, id="secret")
+        yield _field("Secret", placeholder, "secret")
         if request.confirm:
-            yield EllipsisInput(password=True, placeholder="type it again", id="again")
+            yield _field("Confirm secret", "type it again", "again")
         if request.store and self.stores_here:
             self._no_keyring = keyring_status() is not None
         yield Static(_hint(request, saved=not self._no_keyring), id="hint", markup=False)
@@ -245,6 +245,14 @@ class SecretModal(ElicitationModal[SecretRequest]):
             self.dismiss(ElicitationResult(action="cancel", reason=KEYRING_UNAVAILABLE))
         else:
             super().action_cancel()
+
+
+def _field(label: str, placeholder: str, field_id: str) -> EllipsisInput:
+    """A masked field in a box titled `label`, as a form's fields are: the title stays in
+    view once the placeholder gives way to what is typed."""
+    field = EllipsisInput(password=True, placeholder=placeholder, id=field_id, classes="form-field")
+    field.border_title = label
+    return field
 
 
 def _hint(request: SecretRequest, *, saved: bool = True) -> str:
