@@ -8,6 +8,10 @@ from snapshot_app import modal_app
 
 from tui.core.models import FormRequest
 
+REGIONS = [
+    f"{area}-{side}-{n}" for area in ("eu", "us", "ap") for side in ("west", "east") for n in (1, 2)
+]
+
 EVERY_TYPE = FormRequest(
     source="setup-agent",
     title="New service",
@@ -44,12 +48,7 @@ EVERY_TYPE = FormRequest(
             "region": {
                 "type": "string",
                 "title": "Region",
-                "enum": [
-                    f"{area}-{side}-{n}"
-                    for area in ("eu", "us", "ap")
-                    for side in ("west", "east")
-                    for n in (1, 2)
-                ],
+                "enum": REGIONS,
             },
             "features": {
                 "type": "array",
@@ -88,6 +87,20 @@ REGION = FormRequest(
             "note": {"type": "string", "title": "Note"},
         },
         "required": ["region"],
+    },
+)
+
+OWNER = FormRequest(
+    source="setup-agent",
+    message="Who owns billing-api, and where does it run?",
+    requested_schema={
+        "type": "object",
+        "properties": {
+            "name": {"type": "string", "title": "Name"},
+            "email": {"type": "string", "format": "email", "title": "Email"},
+            "public": {"type": "boolean", "title": "Public"},
+            "region": {"type": "string", "title": "Region", "enum": REGIONS},
+        },
     },
 )
 
@@ -133,6 +146,11 @@ class TestFormLooks:
     def test_long_enum_searched_as_typed(self, snap_compare: Any) -> None:
         app, ready = modal_app(EVERY_TYPE)
         keys = ["tab"] * 7 + ["u", "s", "-", "e"]
+        assert snap_compare(app, run_before=ready, press=keys, terminal_size=(80, 24))
+
+    def test_long_enum_opened_low_in_the_form(self, snap_compare: Any) -> None:
+        app, ready = modal_app(OWNER)
+        keys = ["tab", "tab", "tab", "down"]
         assert snap_compare(app, run_before=ready, press=keys, terminal_size=(80, 24))
 
     def test_small_terminal(self, snap_compare: Any) -> None:

@@ -16,7 +16,7 @@ from schemas import EVERYTHING
 from test_app import wait_for
 from textual import events
 from textual.pilot import Pilot
-from textual.widgets import Input, OptionList, Select, Static, Switch
+from textual.widgets import Footer, Input, OptionList, Select, Static, Switch
 from textual.widgets._footer import FooterKey
 from textual.widgets._select import SelectCurrent, SelectOverlay
 
@@ -595,3 +595,23 @@ async def test_a_long_enum_shows_its_labels_literally_and_scrubbed() -> None:
         assert s.value("pick") == "[b]7[/b] hunter22"
         closed = s.modal.query_one(SelectCurrent)
         assert "[b]7[/b] •••" in str(closed.query_one("#label", Static).render())
+
+
+async def test_a_long_enum_low_in_the_form_opens_clear_of_the_footer() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "name": {"type": "string"},
+            "email": {"type": "string", "format": "email"},
+            "public": {"type": "boolean"},
+            "region": {"type": "string", "enum": [f"region {n}" for n in range(12)]},
+        },
+    }
+    async with showing(form(schema)) as s:
+        await s.pilot.press("tab", "tab", "tab", "down")
+        await s.pilot.pause()
+        overlay = s.modal.query_one(SelectOverlay)
+        footer = s.modal.query_one(Footer)
+        assert overlay.has_focus
+        assert s.app.screen.region.contains_region(overlay.region)
+        assert not overlay.region.overlaps(footer.region)
