@@ -20,6 +20,7 @@ from hook_process import BASH, ScriptedFrontEnd, ended, run_hook, started_hook
 from hook_schemas import FIXTURES, INPUTS, OUTPUTS, allows
 from inbox_process import TOKEN, InboxProcess, running_inbox
 
+import tui.cli.hook_input as hook_input
 from tui.core.models import ElicitationResult, ToolApprovalRequest, parse_request
 from tui.front_ends.remote import RemoteFrontEnd
 from tui.inbox.remote_queue import RemoteQueue
@@ -447,6 +448,55 @@ def test_a_cli_gone_before_the_verdict_is_printed_leaves_the_hook_exiting_0(
     hook.stdin.close()
     assert hook.wait(timeout=60) == 0
     assert "Traceback" not in hook.stderr.read()
+
+
+def _kept_open(cli: str, sent: bytes, *options: str) -> tuple[subprocess.Popen[bytes], float]:
+    """The hook started on `sent`, its stdin left open as some CLIs and wrappers leave it;
+    its run and the seconds it took to end. Stdin is closed only once it has ended."""
+    hook = subprocess.Popen(
+        [sys.executable, "-m", "tui.cli.main", "hook", cli, *options],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert hook.stdin is not None
+    started = time.monotonic()
+    hook.stdin.write(sent)
+    hook.stdin.flush()
+    try:
+        hook.wait(timeout=30)
+    finally:
+        took = time.monotonic() - started
+        hook.kill()
+        hook.stdin.close()
+    return hook, took
+
+
+@pytest.mark.parametrize("name", sorted(FIXTURES))
+def test_a_cli_that_never_closes_stdin_gets_its_verdict(inbox: InboxProcess, name: str) -> None:
+    front = ScriptedFrontEnd(
+        inbox, lambda _: {"action": "decline", "content": {"reason": "not on a Friday"}}
+    )
+    sent = (INPUTS / name).read_bytes() + b"\n"
+    hook, took = _kept_open(FIXTURES[name], sent, *_to(inbox))
+    assert hook.stdout is not None and hook.stderr is not None
+    assert hook.returncode == 0, hook.stderr.read()
+    stdout = hook.stdout.read().decode()
+    output(FIXTURES[name], name, stdout)
+    assert "not on a Friday" in stdout and not allows(stdout)
+    assert len(front.asked) == 1
+    assert took < hook_input.INPUT_WITHIN  # it read no further than the JSON
+
+
+def test_half_a_hook_input_and_then_nothing_decides_nothing_in_bounded_time() -> None:
+    half = (INPUTS / BASH).read_bytes()[:100]
+    hook, took = _kept_open("claude-code", half, "--to", "http://127.0.0.1:9")
+    assert hook.stdout is not None and hook.stderr is not None
+    done = subprocess.CompletedProcess(
+        hook.args, hook.returncode, hook.stdout.read().decode(), hook.stderr.read().decode()
+    )
+    undecided(done, "no decision: no complete JSON on stdin within 5 s; Claude Code asks as usual")
+    assert hook_input.INPUT_WITHIN <= took < hook_input.INPUT_WITHIN + 10  # + a process start
 
 
 URL_CHARACTERS = "toolu/x?y#z%2F"

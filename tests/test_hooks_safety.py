@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-import io
 import json
+import os
 import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack
 from typing import Any
 
 import pytest
@@ -88,7 +90,25 @@ def test_a_verdict_that_cannot_be_written_is_no_verdict() -> None:
     assert run.note is not None and "could not be turned into a verdict" in run.note
 
 
-def _main(monkeypatch: pytest.MonkeyPatch, stdin: bytes, *argv: str) -> list[float]:
+Stdin = Callable[[bytes], None]
+"""Makes `sys.stdin` a pipe holding the bytes given, closed after them."""
+
+
+@pytest.fixture
+def stdin(monkeypatch: pytest.MonkeyPatch) -> Iterator[Stdin]:
+    """A real pipe, not `io.BytesIO`: the hook reads stdin's file descriptor."""
+    with ExitStack() as opened:
+
+        def holding(data: bytes) -> None:
+            read, write = os.pipe()
+            os.write(write, data)  # a hook input fits in the pipe's buffer
+            os.close(write)
+            monkeypatch.setattr(sys, "stdin", opened.enter_context(open(read, encoding="utf-8")))
+
+        yield holding
+
+
+def _main(monkeypatch: pytest.MonkeyPatch, stdin: Stdin, data: bytes, *argv: str) -> list[float]:
     """Run `elicit-tui hook` in this process on `stdin`; returns the wait of each hook run
     it handed to the inbox."""
     waits: list[float] = []
@@ -98,7 +118,7 @@ def _main(monkeypatch: pytest.MonkeyPatch, stdin: bytes, *argv: str) -> list[flo
         return "", "no decision: nobody answered in time"
 
     monkeypatch.setattr(hook_call, "run_in_inbox", run_in_inbox)
-    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin)))
+    stdin(data)
     with socket.create_server(("127.0.0.1", 0)) as inbox:  # something listens where it asks
         monkeypatch.setenv(URL_ENV, f"http://127.0.0.1:{inbox.getsockname()[1]}")
         assert elicit_tui(["hook", *argv]) == 0
@@ -106,13 +126,13 @@ def _main(monkeypatch: pytest.MonkeyPatch, stdin: bytes, *argv: str) -> list[flo
 
 
 def test_the_wait_comes_from_the_flag_else_the_environment_else_the_default(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    monkeypatch: pytest.MonkeyPatch, stdin: Stdin, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    [flagged] = _main(monkeypatch, BASH.encode(), "claude-code", "--wait", "7")
+    [flagged] = _main(monkeypatch, stdin, BASH.encode(), "claude-code", "--wait", "7")
     monkeypatch.setenv(hook_cli.WAIT_ENV, "12.5")
-    [from_env] = _main(monkeypatch, BASH.encode(), "claude-code")
+    [from_env] = _main(monkeypatch, stdin, BASH.encode(), "claude-code")
     monkeypatch.setenv(hook_cli.WAIT_ENV, "soon")
-    [unusable] = _main(monkeypatch, BASH.encode(), "claude-code")
+    [unusable] = _main(monkeypatch, stdin, BASH.encode(), "claude-code")
     assert (flagged, from_env, unusable) == (7, 12.5, hook_cli.DEFAULT_WAIT)
     assert "ELICIT_TUI_HOOK_WAIT: not a number of seconds" in capsys.readouterr().err
 
@@ -162,10 +182,10 @@ def test_an_inbox_that_never_answers_cannot_hold_the_hook() -> None:
 
 
 def test_a_url_no_connection_can_be_made_from_decides_nothing_at_once(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    stdin: Stdin, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # It used to hold the hook for the whole wait, a traceback from a thread behind it.
-    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(BASH.encode())))
+    stdin(BASH.encode())
     assert elicit_tui(["hook", "claude-code", "--to", "http://[::1"]) == 0
 
     out, err = capsys.readouterr()
@@ -185,13 +205,16 @@ def test_an_answer_of_the_wrong_shape_to_claude_codes_questions_decides_nothing(
 
 @pytest.mark.parametrize("fault", [RuntimeError("unforeseen\nsecond line"), KeyboardInterrupt()])
 def test_any_fault_of_the_hook_decides_nothing_in_one_line_and_exits_0(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], fault: BaseException
+    monkeypatch: pytest.MonkeyPatch,
+    stdin: Stdin,
+    capsys: pytest.CaptureFixture[str],
+    fault: BaseException,
 ) -> None:
     def run_in_inbox(*args: Any, **kwargs: Any) -> tuple[str, str]:
         raise fault
 
     monkeypatch.setattr(hook_call, "run_in_inbox", run_in_inbox)
-    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(BASH.encode())))
+    stdin(BASH.encode())
     with socket.create_server(("127.0.0.1", 0)) as inbox:
         monkeypatch.setenv(URL_ENV, f"http://127.0.0.1:{inbox.getsockname()[1]}")
         assert elicit_tui(["hook", "claude-code"]) == 0

@@ -19,8 +19,9 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from tui.cli.entry import to_null_device
+from tui.cli.hook_input import INPUT_WITHIN, read_hook_input
 from tui.cli.token_option import add_token_option
-from tui.core.limits import MAX_BODY, MAX_TIMEOUT
+from tui.core.limits import MAX_TIMEOUT
 from tui.inbox.discovery import find_inbox, inbox_base, listening
 from tui.integrations.hooks.clis import CLI_NAMES
 from tui.integrations.hooks.undecided import undecided
@@ -48,7 +49,9 @@ def build_parser() -> argparse.ArgumentParser:
         prog="elicit-tui hook",
         description="Run as a coding-agent CLI's permission hook: read its hook JSON on stdin, "
         "ask the tool call in the inbox of `elicit-tui serve`, print the verdict in the "
-        "CLI's format. Prints nothing (the CLI then asks as usual) when no verdict comes.",
+        "CLI's format. Prints nothing (the CLI then asks as usual) when no verdict comes. "
+        "Reading stops at the end of the JSON, so stdin need not be closed; input not "
+        f"complete within {INPUT_WITHIN:g} s decides nothing.",
     )
     parser.add_argument(
         "cli", choices=sorted(CLI_NAMES), help="whose hook input and output to speak"
@@ -93,8 +96,15 @@ def _run(args: argparse.Namespace, cli: str, prog: str) -> int:
     wait, note = _wait(args.wait)
     if note:
         _say(prog, note)
-    # More than the inbox takes is never sent (`run_in_inbox` says so): no need to read it.
-    data = sys.stdin.buffer.read(MAX_BODY + 1)
+    # Read up to a complete JSON value, not to the end: a CLI may never close stdin.
+    data = read_hook_input(sys.stdin.fileno())
+    if data is None:
+        _say(
+            prog,
+            f"no decision: no complete JSON on stdin within {INPUT_WITHIN:g} s; "
+            f"{cli} asks as usual",
+        )
+        return 0
     try:
         base = inbox_base(args.to)
     except ValueError as error:
