@@ -220,7 +220,8 @@ def test_cast_is_asciicast_v2_of_the_given_size_ending_on_the_final_screen(
     )
 
     assert run.returncode == 0, run.stderr
-    assert f"wrote {cast}" in run.stdout
+    assert f"wrote {cast} (" in run.stdout
+    assert run.stderr == recording_note(recorded, cast, "100x30") + "\n"  # no terminal: one line
     header, *events = cast.read_text(encoding="utf-8").splitlines()
     meta = json.loads(header)
     assert (meta["version"], meta["width"], meta["height"]) == (2, 100, 30)
@@ -260,10 +261,23 @@ def running(pid: int) -> bool:
         return False
 
 
-def slow_cast(transcript: Path, cast: Path) -> list[str]:
-    """The arguments of a `replay --cast` at a twentieth of the recorded pace: still running
-    when the test interrupts it."""
-    return ["-m", "tui.cli.main", "replay", str(transcript), "--cast", str(cast), "--speed", "0.05"]
+def slow_cast(transcript: Path, cast: Path, speed: str = "0.05") -> list[str]:
+    """The arguments of a `replay --cast` at a fraction of the recorded pace (a twentieth:
+    still running when the test interrupts it)."""
+    return ["-m", "tui.cli.main", "replay", str(transcript), "--cast", str(cast), "--speed", speed]
+
+
+def on_a_terminal(arguments: list[str]) -> pexpect.spawn:
+    """Python run with `arguments` on an 80x24 terminal, as a shell starts a foreground job."""
+    return pexpect.spawn(
+        sys.executable,
+        arguments,
+        cwd=str(REPO),
+        dimensions=(24, 80),
+        timeout=60,
+        encoding="utf-8",
+        preexec_fn=interruptible,
+    )
 
 
 def replay_run_by(recorder: int) -> int:
@@ -331,14 +345,7 @@ def test_ctrl_c_while_a_cast_is_recorded_ends_both_processes_and_writes_nothing(
     recorded: Path, tmp_path: Path
 ) -> None:
     cast = tmp_path / "demo.cast"
-    recorder = pexpect.spawn(
-        sys.executable,
-        slow_cast(recorded, cast),
-        cwd=str(REPO),
-        dimensions=(24, 80),
-        timeout=30,
-        preexec_fn=interruptible,
-    )
+    recorder = on_a_terminal(slow_cast(recorded, cast))
     replay = None
     try:
         replay = replay_run_by(recorder.pid)
@@ -355,6 +362,38 @@ def test_ctrl_c_while_a_cast_is_recorded_ends_both_processes_and_writes_nothing(
         recorder.close(force=True)
         if replay is not None:
             ends(replay)
+
+
+def recording_note(transcript: Path, cast: Path, size: str) -> str:
+    """What `replay --cast` says on stderr as it starts recording."""
+    return (
+        f"elicit-tui replay: recording the replay of {transcript} into {cast} ({size}); "
+        "it plays in the cast, not on this screen"
+    )
+
+
+def test_a_cast_being_recorded_says_so_on_the_terminal_and_not_in_the_cast(
+    recorded: Path, tmp_path: Path
+) -> None:
+    cast = tmp_path / "demo.cast"
+    recorder = on_a_terminal(slow_cast(recorded, cast, speed="0.5"))
+    try:
+        recorder.expect_exact(recording_note(recorded, cast, "80x24"))
+        recorder.expect(r"\rrecording: [1-9]\d* s")  # the seconds so far, redrawn in place
+        assert recorder.isalive() and not cast.exists()  # said while it records
+        recorder.expect(rf"wrote {re.escape(str(cast))} \((\d+\.\d) s\)")
+        length = float(recorder.match.group(1))
+        recorder.expect(pexpect.EOF)
+        recorder.close()
+        assert recorder.exitstatus == 0
+    finally:
+        recorder.close(force=True)
+    text = cast.read_text(encoding="utf-8")
+    header, *events = text.splitlines()
+    assert json.loads(header)["version"] == 2
+    assert all(kind == "o" for _, kind, _ in map(json.loads, events))
+    assert round(json.loads(events[-1])[0], 1) == length > 1
+    assert "recording: " not in text and "elicit-tui replay:" not in text
 
 
 def test_the_demo_replays_its_bundled_session(tmp_path: Path) -> None:

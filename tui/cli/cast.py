@@ -11,16 +11,20 @@ import fcntl
 import json
 import os
 import pty
+import select
 import signal
 import struct
 import subprocess
 import termios
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 LEAVE_ALTERNATE_SCREEN = "\x1b[?1049l"
 """What a full-screen app writes as it exits; the cast ends just before it, on the last frame."""
+
+TICK = 1.0
+"""Seconds between calls of `record_cast`'s `progress`."""
 
 
 def record_cast(
@@ -30,11 +34,14 @@ def record_cast(
     *,
     title: str | None = None,
     env: dict[str, str] | None = None,
-) -> int:
+    progress: Callable[[float], None] | None = None,
+) -> tuple[int, float]:
     """Run `command` on a `size` (columns, rows) pseudo-terminal, write its output to `out`.
 
-    Returns the command's exit code. The cast is written once the command ends; if this is
-    interrupted (KeyboardInterrupt), the command is hung up and nothing is written.
+    Returns the command's exit code and the cast's length in seconds. `progress`, if given, is
+    called with the seconds recorded so far every `TICK` while the command runs. The cast is
+    written once the command ends; if this is interrupted (KeyboardInterrupt), the command is
+    hung up and nothing is written.
     """
     columns, rows = size
     environment = dict(os.environ if env is None else env)
@@ -55,7 +62,7 @@ def record_cast(
     )
     os.close(terminal)
     try:
-        output = _read_all(controller, started)
+        output = _read_all(controller, started, progress)
     finally:
         os.close(controller)  # hangs the command up, if Ctrl+C stopped this while it ran
     code = process.wait()
@@ -73,7 +80,7 @@ def record_cast(
     first = frames[0][0] if frames else 0.0  # the cast starts with the first output
     lines += [json.dumps([round(at - first, 6), "o", text]) for at, text in frames]
     out.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return code
+    return code, frames[-1][0] - first if frames else 0.0
 
 
 def _own_terminal() -> None:
@@ -88,11 +95,22 @@ def _own_terminal() -> None:
     fcntl.ioctl(0, termios.TIOCSCTTY, 0)
 
 
-def _read_all(controller: int, started: float) -> list[tuple[float, str]]:
-    """Everything the command writes, with the seconds since it started, until it closes."""
+def _read_all(
+    controller: int, started: float, progress: Callable[[float], None] | None
+) -> list[tuple[float, str]]:
+    """Everything the command writes, with the seconds since it started, until it closes;
+    `progress` told the seconds so far every `TICK`, whether the command writes or not."""
     decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
     output: list[tuple[float, str]] = []
+    told = 0.0
     while True:
+        ready, _, _ = select.select([controller], [], [], TICK)
+        now = time.monotonic() - started
+        if progress is not None and now - told >= TICK:
+            progress(now)
+            told = now
+        if not ready:
+            continue
         try:
             data = os.read(controller, 65536)
         except OSError:  # EIO: the last process holding the terminal has gone

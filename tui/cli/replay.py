@@ -7,6 +7,8 @@ import json
 import re
 import sys
 import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from tui.cli.ask import EXIT_INTERRUPTED
@@ -177,8 +179,19 @@ def _replay_into_cast(args: argparse.Namespace) -> int:
             command.append("--show-keys")
         if args.svg is not None:
             command += ["--svg", str(args.svg)]
+        says = (
+            f"elicit-tui replay: recording the replay of {args.file} into {args.cast} "
+            "({}x{}); it plays in the cast, not on this screen".format(*size)
+        )
         try:
-            code = record_cast(command, args.cast, size, title=f"elicit-tui: {args.file.name}")
+            with _saying(says, live=not args.headless) as progress:
+                code, seconds = record_cast(
+                    command,
+                    args.cast,
+                    size,
+                    title=f"elicit-tui: {args.file.name}",
+                    progress=progress,
+                )
         except KeyboardInterrupt:
             print(f"elicit-tui replay: interrupted; {args.cast} not written", file=sys.stderr)
             return EXIT_INTERRUPTED
@@ -186,6 +199,25 @@ def _replay_into_cast(args: argparse.Namespace) -> int:
             print(f"elicit-tui replay: the replay failed (exit code {code})", file=sys.stderr)
             return code or EXIT_MISMATCH
         outcome = json.loads(report.read_text(encoding="utf-8"))
-    lines = [*outcome["lines"], f"wrote {args.cast}"]
+    lines = [*outcome["lines"], f"wrote {args.cast} ({seconds:.1f} s)"]
     print_report(lines, int(outcome["code"]))
     return int(outcome["code"])
+
+
+@contextmanager
+def _saying(line: str, *, live: bool) -> Iterator[Callable[[float], None] | None]:
+    """Say `line` on stderr as a recording starts: the person's screen shows nothing of it.
+    On a terminal (and `live`) the seconds recorded so far follow on a line of their own,
+    redrawn by the `progress` this yields (else None) and erased when the recording ends."""
+    print(line, file=sys.stderr, flush=True)
+    if not (live and sys.stderr.isatty()):
+        yield None
+        return
+
+    def progress(seconds: float) -> None:
+        print(f"\rrecording: {seconds:.0f} s", end="", file=sys.stderr, flush=True)
+
+    try:
+        yield progress
+    finally:
+        print("\r\x1b[K", end="", file=sys.stderr, flush=True)
