@@ -264,6 +264,20 @@ async def test_arguments_the_diff_shows_take_one_line_each() -> None:
         assert "line 29" in modal.query_one("#edited", TextArea).text
 
 
+async def test_the_call_boxes_titles_stand_apart_from_their_rules() -> None:
+    long_diff = "--- a/x\n+++ b/x\n@@ -0,0 +1,60 @@\n" + "".join(f"+line {n}\n" for n in range(60))
+    for request, titles in [
+        (parse_request(EDIT), ["─ diff ─", "─ arguments ─"]),
+        (parse_request({**EDIT, "diff": long_diff}), ["─ diff · PgDn/PgUp: more ─"]),
+    ]:
+        app = ElicitationApp(ElicitationQueue(), Asker(request), input_grace=0)
+        async with app.run_test(size=(100, 40)) as pilot:
+            await wait_for_modal(pilot)
+            await pilot.pause()
+            screen = screen_text(app)
+            assert all(title in screen for title in titles), screen
+
+
 async def test_a_call_that_fits_says_nothing_of_scrolling() -> None:
     app = ElicitationApp(ElicitationQueue(), Asker(parse_request(EDIT)), input_grace=0)
     async with app.run_test(size=(100, 40)) as pilot:

@@ -57,6 +57,12 @@ HINT_ROOM = 50
 Either way it wraps under itself in a narrower pane, never back to the list's left edge."""
 
 
+def _title(part: Static, name: str, *, scrolls: bool = False) -> None:
+    """Title a box of the call, saying how to scroll it if `scrolls`. Textual sets a title
+    apart by a blank on each side only beside a corner; these rules have none."""
+    part.border_title = f" {name}{CALL_SCROLLS if scrolls else ''} "
+
+
 class _Call(VerticalScroll):
     """The call's diff and arguments, as high as they are; a dialog too tall for the screen
     gives them all the room the rest of it leaves, and more scrolls."""
@@ -114,10 +120,10 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
             # shows of the call; the arguments follow it.
             if self.request.diff:
                 diff = Static(id="diff")
-                diff.border_title = "diff"
+                _title(diff, "diff")
                 yield diff
             arguments = Static(id="arguments", markup=False)
-            arguments.border_title = "arguments"
+            _title(arguments, "arguments")
             yield arguments
         yield OptionList(id="choices")
         # The reason line and the editor are mounted by the first Deny and the first `e`
@@ -283,8 +289,7 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
         if scrolls != self._call_scrolls:
             self._call_scrolls = scrolls
             first = "diff" if self.request.diff else "arguments"
-            title = f"{first}{CALL_SCROLLS if scrolls else ''}"
-            self.query_one(f"#{first}", Static).border_title = title
+            _title(self.query_one(f"#{first}", Static), first, scrolls=scrolls)
 
     def action_scroll_call(self, pages: int) -> None:
         call = self.query_one("#call", VerticalScroll)
