@@ -39,17 +39,19 @@ WIDTH = 14
 
 
 class KeyBadge(Static):
-    """Shows one key label in the screen's bottom-right corner, above the footer."""
+    """Shows one key label in the screen's bottom-right corner, on the row above the footer:
+    blank, or the bottom edge of a dialog as tall as the screen, never what it says."""
 
     DEFAULT_CSS = """
     KeyBadge {
+        /* a layer of its own (the app's styles declare it): in the screen's layer, it counted
+           in centring the dialog, which jumped when the first key was shown */
+        layer: key-badge;
         position: absolute;
         width: 14;
-        height: 3;
-        padding: 0 1;
+        height: 1;
         content-align: center middle;
-        border: round $accent;
-        background: $surface;
+        background: $accent;
         color: $text;
         text-style: bold;
     }
@@ -67,4 +69,4 @@ class KeyBadge(Static):
     def place(self) -> None:
         """Sit in the bottom-right corner, one cell in, above the footer."""
         screen_width, screen_height = self.screen.size
-        self.styles.offset = (max(0, screen_width - WIDTH - 1), max(0, screen_height - 4))
+        self.styles.offset = (max(0, screen_width - WIDTH - 1), max(0, screen_height - 2))

@@ -53,8 +53,9 @@ class Theme:
     foreground: RGB
     background: RGB
     accent: RGB
-    surface: RGB
     panel: RGB
+    on_accent: RGB
+    """The app's `$text` on the accent colour: the key badge's label."""
 
 
 @dataclass
@@ -262,10 +263,12 @@ def _theme(app: RenderApp) -> Theme:
     def rgb(name: str) -> RGB:
         return Color.parse(variables[name]).rgb
 
+    accent = Color.parse(variables["accent"])
     return Theme(
         foreground=rgb("foreground"),
         background=rgb("background"),
-        accent=rgb("accent"),
-        surface=rgb("surface"),
+        accent=accent.rgb,
         panel=rgb("panel"),
+        # `$text` is "auto 87%": the contrasting text, 87% over what it is drawn on.
+        on_accent=(accent + accent.get_contrast_text(0.87)).rgb,
     )

@@ -13,6 +13,7 @@ from tui.render.captions import Cue
 from tui.render.capture import Capture, Theme
 from tui.render.cells import Cell, Grid, Row, text_cells
 from tui.render.script import Script
+from widgets.key_badge import WIDTH as BADGE_WIDTH
 
 KEY_SECONDS = 1.0
 """How long a key stays in its badge (unless the next key comes first)."""
@@ -20,9 +21,6 @@ KEY_SECONDS = 1.0
 END_SECONDS = 3.0
 """How long the last screen (the agent's outcome) is held after the session's end, whatever
 the speed and the longest pause: long enough to read it before a GIF starts again."""
-
-BADGE_WIDTH = 14
-"""As the app's own key badge: wide enough for `shift+tab` or `paste •••`."""
 
 BOLD = Style(bold=True)
 
@@ -97,30 +95,18 @@ def _key_at(keys: list[tuple[float, str]], at: float) -> str | None:
 
 
 def _with_badge(grid: Grid, label: str, theme: Theme) -> Grid:
-    """`grid` with the key badge in its bottom-right corner, above the footer, as the app's."""
+    """`grid` with the key badge in its bottom-right corner, on the row above the footer, as
+    the app's."""
     height, width = len(grid), len(grid[0])
-    left, top = max(0, width - BADGE_WIDTH - 1), max(0, height - 4)
-    inner = BADGE_WIDTH - 2
-    text = _cut(label, inner - 2)
-    padding = inner - cell_len(text)
+    left, top = max(0, width - BADGE_WIDTH - 1), max(0, height - 2)
+    text = _cut(label, BADGE_WIDTH - 4)
+    padding = BADGE_WIDTH - cell_len(text)
     middle = " " * (padding // 2) + text + " " * (padding - padding // 2)
-
-    def border(char: str) -> Cell:
-        return Cell(char, theme.accent, theme.surface)
-
-    lines = [
-        [border("╭"), *(border("─") for _ in range(inner)), border("╮")],
-        [border("│"), *text_cells(middle, BOLD, (theme.foreground, theme.surface)), border("│")],
-        [border("╰"), *(border("─") for _ in range(inner)), border("╯")],
-    ]
+    badge = text_cells(middle, BOLD, (theme.on_accent, theme.accent))
     rows = list(grid)
-    for offset, cells in enumerate(lines):
-        number = top + offset
-        if number >= height:
-            break
-        row = list(rows[number])
-        row[left : left + len(cells)] = cells[: width - left]
-        rows[number] = tuple(row[:width])
+    row = list(rows[top])
+    row[left : left + len(badge)] = badge[: width - left]
+    rows[top] = tuple(row[:width])
     return tuple(rows)
 
 
