@@ -22,6 +22,7 @@ from tui.cli.ask import raw_text
 from tui.cli.demo import DEPLOY_SCHEMA, health_check_edit, scaffold_questions, setup_service_agent
 from tui.core.config_folder import CONFIG_DIR_ENV
 from tui.core.models import (
+    ConfirmationRequest,
     FormRequest,
     MultiChoiceRequest,
     TextRequest,
@@ -224,6 +225,34 @@ async def test_long_yes_and_no_labels_wrap_in_their_buttons_both_in_full_view() 
     assert buttons[0].right <= buttons[1].x
     for label, shown_text in zip((yes, no), text, strict=True):
         assert shown_text.split() == label.split()
+
+
+@pytest.mark.parametrize("size", [(60, 20), (80, 24)])
+async def test_yes_and_no_labels_of_different_lengths_sit_in_buttons_of_one_height(
+    size: tuple[int, int],
+) -> None:
+    yes = "Yes, drop the database and every nightly backup of it"
+    no = "No, keep everything as it is"
+    app, _ = asking(ConfirmationRequest(message="Drop it?", yes_label=yes, no_label=no))
+    async with app.run_test(size=size) as pilot:
+        await wait_for(pilot, lambda: shown(app) is not None)
+        await pilot.pause()
+        widgets = [app.screen.query_one(f"#{name}") for name in ("yes", "no")]
+        heights = {widget.region.height for widget in widgets}
+        rows = app.screen._compositor.render_strips()
+        lines = [
+            [rows[y].text[c.x : c.right].strip() for y in range(c.y, c.bottom)]
+            for c in (widget.content_region for widget in widgets)
+        ]
+
+    assert len(heights) == 1
+    for label, shown_lines in zip((yes, no), lines, strict=True):
+        assert " ".join(shown_lines).split() == label.split()
+        # The label in the middle of its button, as many blank rows above it as below, or one
+        # more below.
+        used = [number for number, line in enumerate(shown_lines) if line]
+        above, below = used[0], len(shown_lines) - 1 - used[-1]
+        assert below - above in (0, 1), shown_lines
 
 
 # -- the question batch --------------------------------------------------------------------------

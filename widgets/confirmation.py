@@ -50,6 +50,19 @@ class ConfirmationModal(ElicitationModal[ConfirmationRequest]):
     def fill(self) -> None:
         self.query_one("#yes" if self.request.default else "#no", Button).focus()
 
+    def _fit_to_screen(self, screen: object) -> None:
+        super()._fit_to_screen(screen)
+        # Two labels wrapped to different heights: both buttons as tall as the taller, its
+        # label centred in it, not one button hanging lower than the other.
+        row = self.query_one("#buttons", Horizontal)
+        buttons = list(row.query(Button).results(Button))
+        tallest = max(
+            button.get_content_height(row.size, self.size, button.content_size.width)
+            for button in buttons
+        )
+        for button in buttons:
+            button.styles.min_height = tallest + button.styles.gutter.height
+
     def action_switch(self) -> None:
         focused_yes = self.focused is not None and self.focused.id == "yes"
         self.query_one("#no" if focused_yes else "#yes", Button).focus()
