@@ -294,6 +294,41 @@ class TestContent:
             await s.pilot.press("down", "down")
             assert (await cursor_rows(), s.value("region")) == (["● us"], "us")
 
+    async def test_numbers_and_space_pick_in_a_pick_list(self) -> None:
+        """1–9 pick the row of that number, as in a list of choices; Space the row the cursor
+        is drawn on; in a burst, each key in its turn."""
+        schema = {
+            "type": "object",
+            "properties": {
+                "region": {"type": "string", "enum": ["eu", "us", "ap"]},
+                "tier": {"type": "string", "enum": ["free", "pro"]},
+            },
+            "required": ["region"],
+        }
+        async with showing(form(schema)) as s:
+            await s.pilot.press("3")
+            assert s.value("region") == "ap"
+            await s.pilot.press("9")  # no ninth row: the pick stays
+            assert s.value("region") == "ap"
+            await s.pilot.press("1", "tab", "space")
+            # the optional list leads with "(none)": Space picks that row, the one shown
+            assert (s.value("region"), s.value("tier")) == ("eu", None)
+            await s.pilot.press("3", "shift+tab", "2", "enter", "enter")
+            result = await s.answered()
+        assert result.content == {"region": "us", "tier": "pro"}
+
+    async def test_space_picks_the_first_row_of_a_list_with_nothing_picked(self) -> None:
+        schema = {
+            "type": "object",
+            "properties": {"region": {"type": "string", "enum": ["eu", "us"]}},
+            "required": ["region"],
+        }
+        async with showing(form(schema)) as s:
+            await s.pilot.press("space")
+            assert s.value("region") == "eu"
+            await s.pilot.press("down", "space")  # picked already: Space keeps it
+            assert s.value("region") == "us"
+
     async def test_a_switch_says_yes_or_no(self) -> None:
         schema = {"type": "object", "properties": {"ok": {"type": "boolean", "default": True}}}
         async with showing(form(schema)) as s:
@@ -538,6 +573,24 @@ async def test_keys_typed_in_a_burst_land_in_their_fields() -> None:
             s.pilot, lambda: s.value("note") == "ok" and s.app.focused is switch, timeout=10
         )
         assert [s.value(n) for n in ("name", "count", "public")] == ["Ada", "42", False]
+
+
+async def test_picks_typed_in_a_burst_land_in_their_lists() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "region": {"type": "string", "enum": ["eu", "us", "ap"]},
+            "tier": {"type": "string", "enum": ["free", "pro"]},
+        },
+        "required": ["region"],
+    }
+    keys = ["3", "tab", "space", "2", "shift+tab", "2", "tab", "3", "enter"]
+    async with showing(form(schema)) as s:
+        for key in keys:  # all at once, as a terminal delivers them
+            character = " " if key == "space" else key if len(key) == 1 else None
+            s.app.post_message(events.Key(key, character))
+        result = await s.answered()
+    assert result.content == {"region": "us", "tier": "pro"}
 
 
 async def test_a_form_withdrawn_while_it_mounts_does_not_break_the_app() -> None:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
+from textual.binding import Binding, BindingType
 from textual.strip import Strip
 from textual.widgets import OptionList
 
@@ -10,8 +13,17 @@ class RadioList(OptionList):
     """An `OptionList` whose highlighted option is the one chosen (None: none is).
 
     Focused with nothing chosen, it draws its cursor on the first row all the same, so the
-    person sees where they are; that chooses nothing: Down picks that row, Up the last.
+    person sees where they are; that chooses nothing: Down or Space picks that row, Up the
+    last. 1–9 pick the row of that number, as in a list of choices.
     """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *(
+            Binding(str(n), f"pick({n})", "Pick", show=n == 1, key_display="1-9")
+            for n in range(1, 10)
+        ),
+        Binding("space", "pick_shown", "Pick", show=False),
+    ]
 
     def render_line(self, y: int) -> Strip:
         line = self.scroll_offset.y + y
@@ -23,3 +35,13 @@ class RadioList(OptionList):
                 )
                 return self._get_option_render(self.options[0], style)[offset]
         return super().render_line(y)
+
+    def action_pick(self, number: int) -> None:
+        """Pick the row numbered `number` (from 1), if there is one."""
+        if number <= self.option_count:
+            self.highlighted = number - 1
+
+    def action_pick_shown(self) -> None:
+        """Pick the row the cursor is drawn on: the first, while nothing is picked."""
+        if self.highlighted is None and self.option_count:
+            self.highlighted = 0
