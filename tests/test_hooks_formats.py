@@ -258,6 +258,16 @@ def test_gemini_replace_and_codex_apply_patch_show_their_change_as_a_diff() -> N
     assert isinstance(patched, ToolApprovalRequest) and patched.diff == patch
 
 
+def test_a_patch_of_most_of_the_text_limit_is_asked_with_its_diff() -> None:
+    """The patch is the call's argument and its diff: counted once, not twice."""
+    data = _input("codex_permission_request_bash.json")
+    body = "".join(f"+line {n}\n" for n in range(20_000))  # about 200,000 characters
+    patch = f"*** Begin Patch\n*** Add File: src/big.py\n{body}*** End Patch"
+    data["tool_name"], data["tool_input"] = "apply_patch", {"command": patch}
+    patched = hook_format("codex").read(data, wait=WAIT).request
+    assert isinstance(patched, ToolApprovalRequest) and patched.diff == patch
+
+
 ASK = "claude_code_pre_tool_use_ask_user_question.json"
 QUESTION = "Which library should we use for date formatting?"
 

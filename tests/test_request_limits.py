@@ -142,6 +142,17 @@ def test_text_up_to_the_limit_is_accepted() -> None:
     assert parse_request({"kind": "text", "message": "x" * (MAX_TEXT - 100)})
 
 
+def test_a_call_s_diff_counts_apart_from_the_arguments_it_repeats() -> None:
+    """A patch or an edit's old and new text is in the arguments and again in the diff: each
+    may take most of the limit, as the text it repeats may; more than the limit is refused."""
+    patch = "+" + "x" * 200_000
+    call = {"kind": "tool_approval", "tool_name": "apply_patch", "tool_call_id": "c"}
+    call |= {"summary": "s", "arguments": {"command": patch}}
+    assert parse_request({**call, "diff": patch})
+    assert "256 KiB of text" in refusal({**call, "diff": patch + "x" * MAX_TEXT})
+    assert "256 KiB of text" in refusal({**call, "arguments": {"a": patch, "b": patch}})
+
+
 def test_too_many_options_are_refused_naming_the_limit() -> None:
     options = [str(n) for n in range(MAX_ITEMS + 1)]
     assert f"the limit is {MAX_ITEMS}" in refusal(

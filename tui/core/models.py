@@ -766,14 +766,17 @@ class ToolApprovalRequest(RequestBase):
 
     @classmethod
     def check_limits(cls, data: Any) -> None:
-        """As every request's, but `remember` counts apart from the rest: its pattern repeats
-        the call's command or path, which may then take the whole text limit, not half."""
-        remember = data.get("remember") if isinstance(data, dict) else None
-        if remember is None:
+        """As every request's, but `remember` and `diff` each count apart from the rest: the
+        pattern repeats the call's command or path, the diff its old and new text or its
+        patch, which may then take the whole text limit, not half."""
+        if not isinstance(data, dict):
             check_size(data)
             return
-        check_size({key: value for key, value in data.items() if key != "remember"})
-        check_size({"remember": remember})
+        apart = ("remember", "diff")
+        check_size({key: value for key, value in data.items() if key not in apart})
+        for key in apart:
+            if data.get(key) is not None:
+                check_size({key: data[key]})
 
     def scope_of(self, result: ElicitationResult) -> ApprovalScope | None:
         """How far `result` allows this call, or None if it does not (declined or cancelled).
