@@ -9,7 +9,7 @@ import sys
 import time
 from pathlib import Path
 
-from tests.front_end_processes import REPO, HeadlessInbox, environment
+from front_end_processes import REPO, HeadlessInbox, environment
 
 
 def token_command(config: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
