@@ -202,6 +202,26 @@ async def test_page_down_scrolls_a_long_diff() -> None:
         assert modal.is_current  # scrolling answers nothing
 
 
+async def test_page_down_in_a_burst_scrolls_a_page_for_each_key() -> None:
+    """Held down or sent at once (a terminal's key repeat, a multiplexer), every PgDn moves
+    a page, not only the first of them."""
+    long_diff = "--- a/x\n+++ b/x\n@@ -0,0 +1,200 @@\n" + "".join(
+        f"+line {n}\n" for n in range(200)
+    )
+    request = parse_request({**EDIT, "diff": long_diff})
+    app = ElicitationApp(ElicitationQueue(), Asker(request), input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        modal = await wait_for_modal(pilot)
+        call = modal.query_one("#call", VerticalScroll)
+        await pilot.press("pagedown")
+        page = call.scroll_y
+        assert page > 0
+        burst(app, "pagedown", "pagedown", "pagedown", "pageup")
+        await wait_for(pilot, lambda: call.scroll_y != page)
+        await pilot.pause()
+        assert call.scroll_y == 3 * page
+
+
 DEMO_EDIT = health_check_edit("call-2", "invoice-api")
 """The demo's edit: a diff of 12 lines for a call of one argument."""
 

@@ -293,7 +293,10 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
 
     def action_scroll_call(self, pages: int) -> None:
         call = self.query_one("#call", VerticalScroll)
-        call.scroll_to(y=call.scroll_y + pages * max(1, call.size.height - 1), animate=False)
+        page = max(1, call.size.height - 1)
+        # From where the keys before it went, not where the screen still is: in a burst, each
+        # key moves a page on from the last.
+        call.scroll_to(y=call.scroll_y + pages * page, animate=False, immediate=True)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # Enter chooses from the list, or denies from the reason field: the footer says which.
