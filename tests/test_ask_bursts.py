@@ -7,6 +7,7 @@ file stdout is redirected to; the exit status from the process.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -16,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pexpect
+import pyte
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
@@ -83,6 +85,51 @@ def ask(
     finally:
         child.close(force=True)
     return child.exitstatus, json.loads(answer.read_text())
+
+
+def screen_after(tmp_path: Path, *args: str, shown: str, burst: str) -> list[str]:
+    """Run `elicit-tui ask ARGS` on an 80x24 pty, wait for `shown`, write `burst` at once;
+    the screen a second later, as a terminal emulator shows it."""
+    env = {k: v for k, v in os.environ.items() if k not in {"COLUMNS", "LINES"}}
+    env.update(TERM="xterm-256color", ELICIT_TUI_CONFIG_DIR=str(tmp_path / "config"))
+    command = [sys.executable, "-m", "tui.cli.main", "ask", *args]
+    child = pexpect.spawn(command[0], command[1:], cwd=str(REPO), env=env, dimensions=(24, 80))
+    screen = pyte.Screen(80, 24)
+    stream = pyte.ByteStream(screen)
+    try:
+        child.expect_exact(shown, timeout=30)
+        stream.feed(child.before + child.after)
+        time.sleep(GRACE)
+        child.send(burst)  # one write(2) call
+        end = time.monotonic() + 1.5
+        while time.monotonic() < end:
+            with contextlib.suppress(pexpect.TIMEOUT):
+                stream.feed(child.read_nonblocking(65536, timeout=0.1))
+    finally:
+        child.close(force=True)
+    return list(screen.display)
+
+
+def test_the_form_field_a_burst_of_tabs_ends_on_is_on_screen(tmp_path: Path) -> None:
+    """Typed fast, each Tab's field scrolled into view while the next key came: the view
+    slid on towards a field left behind, and the field focused last was off screen."""
+    regions = [f"region-{n}" for n in range(12)]
+    schema = {
+        "type": "object",
+        "properties": {
+            "env": {"type": "string", "title": "Env", "enum": ["dev", "staging", "prod", "qa"]},
+            "size": {"type": "string", "title": "Size", "enum": ["s", "m", "l"], "default": "m"},
+            "tier": {"type": "string", "title": "Tier", "enum": ["free", "pro", "team"]},
+            "region": {"type": "string", "title": "Region", "enum": regions},
+        },
+        "required": ["env", "region"],
+    }
+    args = ("form", "Deploy settings", "--schema", json.dumps(schema))
+
+    display = screen_after(tmp_path, *args, shown="Deploy settings", burst="3\t \t2\t")
+
+    assert any("Region *" in row for row in display), "\n".join(display)
+    assert any("⏎ Submit" in row for row in display)  # the focus is on the last field
 
 
 @pytest.mark.parametrize("burst", ["payments-api\r", "\x15payments-api\r"], ids=["type", "ctrl-u"])

@@ -276,7 +276,9 @@ class FormModal(ElicitationModal[FormRequest]):
         order.append(self.query_one("#submit"))
         focused = self.focused
         if focused in order:
-            self.set_focus(order[(order.index(focused) + step) % len(order)])
+            # Shown by `_show_field_of`, without Textual's glide there: one still gliding to a
+            # field a fast Tab left behind carried the view away from the field focused last.
+            self.set_focus(order[(order.index(focused) + step) % len(order)], scroll_visible=False)
         elif step > 0:
             self.focus_next()
         else:
