@@ -9,6 +9,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from front_end_processes import REPO, HeadlessInbox, environment
 
 
@@ -97,10 +98,41 @@ def test_wait_gives_up_on_an_inbox_that_refuses_the_token(tmp_path: Path) -> Non
         inbox.stop()
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr == (
-        f"elicit-tui token: the inbox at {inbox.url} did not take the token in"
-        " $ELICIT_TUI_TOKEN within 1 s\n"
+        f"elicit-tui token: the inbox at {inbox.url} refused the token in $ELICIT_TUI_TOKEN"
+        " for 1 s\n"
     )
     assert took < 15
+
+
+def test_wait_says_when_the_url_reaches_no_inbox_though_something_answers(
+    tmp_path: Path,
+) -> None:
+    config = tmp_path / "config"
+    inbox = HeadlessInbox(config, token=None)
+    https = inbox.url.replace("http:", "https:")
+    try:
+        elsewhere = token_command(config, "--wait", "0.3", f"{inbox.url}/elsewhere")
+        encrypted = token_command(config, "--wait", "0.3", https)
+    finally:
+        inbox.stop()
+    assert (elsewhere.returncode, encrypted.returncode) == (2, 2)
+    assert elsewhere.stderr == (
+        f"elicit-tui token: what answers at {inbox.url}/elsewhere is no inbox (HTTP 404 to"
+        " /v1/requests)\n"
+    )
+    assert encrypted.stderr == (
+        f"elicit-tui token: what listens at {https} does not answer as an inbox does (is it"
+        " http or https?)\n"
+    )
+
+
+def test_a_token_no_header_can_carry_is_refused(tmp_path: Path) -> None:
+    done = token_command(tmp_path / "config", ELICIT_TUI_TOKEN="two words")
+    assert (done.returncode, done.stdout) == (3, "")
+    assert done.stderr == (
+        "elicit-tui token: the inbox token has a space or a control character: no HTTP header"
+        " can carry it (in $ELICIT_TUI_TOKEN)\n"
+    )
 
 
 def test_wait_with_no_inbox_says_so(tmp_path: Path) -> None:
@@ -115,7 +147,8 @@ def test_wait_with_no_inbox_says_so(tmp_path: Path) -> None:
     )
 
 
-def test_a_url_that_is_not_http_is_refused_before_waiting(tmp_path: Path) -> None:
-    done = token_command(tmp_path / "config", "--wait", "30", "--to", "ftp://example")
+@pytest.mark.parametrize("wait", [["--wait", "30"], []], ids=["waiting", "not waiting"])
+def test_a_url_that_is_not_http_is_refused_before_waiting(tmp_path: Path, wait: list[str]) -> None:
+    done = token_command(tmp_path / "config", *wait, "--to", "ftp://example")
     assert (done.returncode, done.stdout) == (3, "")
     assert done.stderr == "elicit-tui token: not an http(s) URL: 'ftp://example'\n"

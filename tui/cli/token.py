@@ -7,7 +7,7 @@ waits until an inbox at the URL takes it: a script that has just started `serve`
 background reads the new token, not the one an earlier run left.
 
 Exit status: 0 printed, 1 no token file, 2 no inbox took the token within `--wait`, 3 a URL
-that is not http(s).
+that is not http(s), or a token in `$ELICIT_TUI_TOKEN` no HTTP header can carry.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ def add_token_command(commands: argparse._SubParsersAction[argparse.ArgumentPars
         "an inbox at the URL takes it: right after starting `serve`, the file may still hold "
         "an earlier run's token.",
         epilog="exit status: 0 printed, 1 no token file, 2 no inbox took the token within "
-        "--wait, 3 the URL is not http(s)",
+        "--wait, 3 the URL is not http(s) or $ELICIT_TUI_TOKEN holds what no header can carry",
     )
     add_inbox_url_options(
         token,
@@ -68,58 +68,61 @@ def _current_token(path: Path) -> tuple[str | None, str]:
 
 def _run(args: argparse.Namespace) -> int:
     from tui.core.config_folder import TOKEN_FILE, config_folder
-    from tui.inbox.discovery import inbox_base
+    from tui.inbox.discovery import checked_token, inbox_base
 
     path = config_folder() / TOKEN_FILE
-    if args.wait is None:
-        token, _ = _current_token(path)
-        if token is None:
-            return _fail(
-                NO_TOKEN, f"no token in {path}: `elicit-tui serve` writes one as it starts"
-            )
-        print(token)
-        return 0
     try:
         base = inbox_base(inbox_url(args))
     except ValueError as error:
         return _fail(BAD_URL, str(error))
-    deadline = time.monotonic() + args.wait
+    deadline = time.monotonic() + (args.wait or 0)
+    seen: int | None = None  # the inbox's last answer
     while True:
         token, source = _current_token(path)
-        if token is not None and _taken(base, token):
-            print(token)
-            return 0
+        if token is None and args.wait is None:
+            return _fail(
+                NO_TOKEN, f"no token in {path}: `elicit-tui serve` writes one as it starts"
+            )
+        if token is not None:
+            try:
+                checked_token(token)
+            except ValueError as error:  # from the environment: `serve` writes none such
+                return _fail(BAD_URL, f"{error} (in {source})")
+            if args.wait is None or (seen := _answer(base, token)) == 200:
+                print(token)
+                return 0
         if time.monotonic() >= deadline:
-            return _fail(NOT_TAKEN, _why_not(base, source, token, args.wait))
+            return _fail(NOT_TAKEN, _why_not(base, source, token, seen, args.wait))
         time.sleep(RETRY)
 
 
-def _taken(base: str, token: str) -> bool:
-    """Whether the inbox at `base` answers a call carrying `token`."""
-    from tui.inbox.discovery import InboxAddress, checked_token, listening
+def _answer(base: str, token: str) -> int | None:
+    """The HTTP status the inbox at `base` answers a call carrying `token` with; None if
+    nothing answers there."""
+    from tui.inbox.discovery import InboxAddress, listening
     from tui.inbox.remote_queue import inbox_call
 
-    try:
-        address = InboxAddress(base, checked_token(token))
-    except ValueError:
-        return False  # no header can carry it, so no inbox takes it
     if not listening(base, timeout=RETRY):
-        return False
+        return None
     try:
-        status, _ = inbox_call(address, "GET", "/v1/requests", timeout=2)
-    except OSError:
-        return False
-    return status == 200
+        status, _ = inbox_call(InboxAddress(base, token), "GET", "/v1/requests", timeout=2)
+    except OSError:  # not HTTP there (https to a plain inbox), or no answer in time
+        return None
+    return status
 
 
-def _why_not(base: str, source: str, token: str | None, wait: float) -> str:
+def _why_not(base: str, source: str, token: str | None, status: int | None, wait: float) -> str:
     from tui.inbox.discovery import listening
 
     if token is None:
         return f"no token in {source} after {wait:g} s: is `elicit-tui serve` starting?"
-    if not listening(base):
-        return f"no inbox at {base} after {wait:g} s: is `elicit-tui serve` running?"
-    return f"the inbox at {base} did not take the token in {source} within {wait:g} s"
+    if status in (401, 403):
+        return f"the inbox at {base} refused the token in {source} for {wait:g} s"
+    if status is not None:
+        return f"what answers at {base} is no inbox (HTTP {status} to /v1/requests)"
+    if listening(base):
+        return f"what listens at {base} does not answer as an inbox does (is it http or https?)"
+    return f"no inbox at {base} after {wait:g} s: is `elicit-tui serve` running?"
 
 
 def _fail(status: int, message: str) -> int:
