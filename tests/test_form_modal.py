@@ -82,6 +82,16 @@ def form(schema: dict[str, Any]) -> Callable[[ElicitationQueue], ElicitationResu
     return lambda queue: queue.ask(FormRequest(message="Fill this in", requested_schema=schema))
 
 
+TWO_PICK_LISTS = {
+    "type": "object",
+    "properties": {
+        "region": {"type": "string", "enum": ["eu", "us", "ap"]},
+        "tier": {"type": "string", "enum": ["free", "pro"]},
+    },
+    "required": ["region"],
+}
+"""A required pick-one list, then an optional one (led by "(none)")."""
+
 SIGNUP = {
     "type": "object",
     "properties": {
@@ -297,15 +307,7 @@ class TestContent:
     async def test_numbers_and_space_pick_in_a_pick_list(self) -> None:
         """1–9 pick the row of that number, as in a list of choices; Space the row the cursor
         is drawn on; in a burst, each key in its turn."""
-        schema = {
-            "type": "object",
-            "properties": {
-                "region": {"type": "string", "enum": ["eu", "us", "ap"]},
-                "tier": {"type": "string", "enum": ["free", "pro"]},
-            },
-            "required": ["region"],
-        }
-        async with showing(form(schema)) as s:
+        async with showing(form(TWO_PICK_LISTS)) as s:
             await s.pilot.press("3")
             assert s.value("region") == "ap"
             await s.pilot.press("9")  # no ninth row: the pick stays
@@ -576,16 +578,8 @@ async def test_keys_typed_in_a_burst_land_in_their_fields() -> None:
 
 
 async def test_picks_typed_in_a_burst_land_in_their_lists() -> None:
-    schema = {
-        "type": "object",
-        "properties": {
-            "region": {"type": "string", "enum": ["eu", "us", "ap"]},
-            "tier": {"type": "string", "enum": ["free", "pro"]},
-        },
-        "required": ["region"],
-    }
     keys = ["3", "tab", "space", "2", "shift+tab", "2", "tab", "3", "enter"]
-    async with showing(form(schema)) as s:
+    async with showing(form(TWO_PICK_LISTS)) as s:
         for key in keys:  # all at once, as a terminal delivers them
             character = " " if key == "space" else key if len(key) == 1 else None
             s.app.post_message(events.Key(key, character))
