@@ -296,13 +296,13 @@ class TestContent:
                 ]
 
             assert s.app.focused is radio
-            assert (await cursor_rows(), s.value("region")) == (["○ eu"], None)
+            assert (await cursor_rows(), s.value("region")) == (["○ 1 eu"], None)
             await s.pilot.press("tab")
             assert await cursor_rows() == []
             await s.pilot.press("shift+tab")
-            assert (await cursor_rows(), s.value("region")) == (["○ eu"], None)
+            assert (await cursor_rows(), s.value("region")) == (["○ 1 eu"], None)
             await s.pilot.press("down", "down")
-            assert (await cursor_rows(), s.value("region")) == (["● us"], "us")
+            assert (await cursor_rows(), s.value("region")) == (["● 2 us"], "us")
 
     async def test_numbers_and_space_pick_in_a_pick_list(self) -> None:
         """1–9 pick the row of that number, as in a list of choices; Space the row the cursor

@@ -321,10 +321,10 @@ async def test_a_long_pick_one_label_in_a_form_wraps_beside_its_mark() -> None:
         options = app.screen.query_one(".radio")
         lines = [options.render_line(y).text.rstrip() for y in range(3)]
 
-    # "○ eu-west-1-…", the rest of the label under its start, never a mark alone on a line.
-    assert lines[0][0] in "●○" and lines[0][1:].startswith(" eu-west-1-")
-    assert lines[1].startswith("  ") and lines[1].strip() and long.endswith(lines[1].strip())
-    assert lines[2] == "○ us-east-1"
+    # "○ 1 eu-west-1-…", the rest of the label under its start, never a mark alone on a line.
+    assert lines[0][0] in "●○" and lines[0][1:].startswith(" 1 eu-west-1-")
+    assert lines[1].startswith("    ") and lines[1].strip() and long.endswith(lines[1].strip())
+    assert lines[2] == "○ 2 us-east-1"
 
 
 async def test_a_long_choice_label_and_its_description_start_under_the_label() -> None:

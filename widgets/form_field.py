@@ -134,10 +134,13 @@ def _radio_choices(field: FieldSpec) -> list[Option | None]:
     return [None, *field.options]
 
 
-def _radio_prompt(option: Option | None, chosen: bool) -> Hanging:
-    """The mark, and beside it the label and its description, wrapped under the label: a
-    long label never leaves its mark alone on a line."""
-    mark = Content(f"{PICKED if chosen else NOT_PICKED} ")
+def _radio_prompt(option: Option | None, chosen: bool, number: int) -> Hanging:
+    """The mark and the row's `number` (the key that picks it), and beside them the label and
+    its description, wrapped under the label: a long label never leaves its mark alone on a
+    line."""
+    mark = Content.assemble(
+        f"{PICKED if chosen else NOT_PICKED} ", (f"{number} " if number <= 9 else "  ", "dim")
+    )
     if option is None:
         return Hanging(mark, Content.styled(_NONE_LABEL, "dim"))
     label = Content(shown(option.label))
@@ -153,7 +156,7 @@ def _radio_options(field: FieldSpec) -> tuple[list[ListOption], int | None]:
     ids = [None if option is None else option.value for option in choices]
     chosen = ids.index(field.default) if field.default in ids else None
     rows = [
-        ListOption(_radio_prompt(option, index == chosen), id=ids[index])
+        ListOption(_radio_prompt(option, index == chosen, index + 1), id=ids[index])
         for index, option in enumerate(choices)
     ]
     return rows, chosen
@@ -391,7 +394,8 @@ class FormField:
         """Mark the option at `index` of a radio list as the chosen one (None: none is)."""
         if self.field.type == "enum" and isinstance(self.control, OptionList):
             for at, option in enumerate(_radio_choices(self.field)):
-                self.control.replace_option_prompt_at_index(at, _radio_prompt(option, at == index))
+                prompt = _radio_prompt(option, at == index, at + 1)
+                self.control.replace_option_prompt_at_index(at, prompt)
 
     def _hint_line(self) -> str:
         """The hint for the bottom border, unless an empty input shows it as its placeholder."""
