@@ -56,12 +56,17 @@ class ConfirmationModal(ElicitationModal[ConfirmationRequest]):
         # label centred in it, not one button hanging lower than the other.
         row = self.query_one("#buttons", Horizontal)
         buttons = list(row.query(Button).results(Button))
-        tallest = max(
+        heights = [
             button.get_content_height(row.size, self.size, button.content_size.width)
             for button in buttons
-        )
+        ]
+        even = min(heights) == max(heights)
         for button in buttons:
-            button.styles.min_height = tallest + button.styles.gutter.height
+            wanted = None if even else max(heights) + button.styles.gutter.height
+            # Set only when it changes: each setting lays the dialog out again, a frame later.
+            now = button.styles.min_height
+            if (None if now is None else now.value) != wanted:
+                button.styles.min_height = wanted
 
     def action_switch(self) -> None:
         focused_yes = self.focused is not None and self.focused.id == "yes"
