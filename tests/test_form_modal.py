@@ -622,6 +622,27 @@ async def test_the_letter_that_opens_a_long_enum_starts_the_search() -> None:
         assert s.value("pick") == "option 12"
 
 
+async def test_a_long_enum_s_list_says_what_was_typed_to_search_it() -> None:
+    """Textual's search moves the highlight and shows nothing of the keys: here the list's
+    bottom edge says them, and when nothing matches, until the search forgets them."""
+    schema = {
+        "type": "object",
+        "properties": {"pick": {"type": "string", "enum": [f"option {n}" for n in range(100)]}},
+    }
+    async with showing(form(schema)) as s:
+        await s.pilot.press("1", "2")
+        overlay = s.modal.query_one(SelectOverlay)
+        await wait_for(s.pilot, lambda: overlay.has_focus)
+        assert str(overlay.border_subtitle) == " 12 "
+        await s.pilot.press("x")
+        assert str(overlay.border_subtitle) == " 12x · no match "
+        # The search forgets the keys 0.7 to 1.4 s after the last; the edge then says nothing.
+        await wait_for(s.pilot, lambda: str(overlay.border_subtitle) == "", timeout=3)
+        assert overlay._search_query == ""
+        await s.pilot.press("[", "7")
+        assert str(overlay.border_subtitle) == " [7 · no match "  # literally, never markup
+
+
 async def test_a_long_enum_shows_its_labels_literally_and_scrubbed() -> None:
     labels = [f"[b]{n}[/b] hunter22" for n in range(20)]
     schema = {"type": "object", "properties": {"pick": {"type": "string", "enum": labels}}}

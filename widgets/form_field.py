@@ -8,6 +8,7 @@ from textual import events
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.content import Content
+from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Input, OptionList, Select, SelectionList, Static, Switch
 from textual.widgets._select import NULL, NoSelection, SelectCurrent, SelectOverlay
@@ -56,7 +57,13 @@ class _LiteralCurrent(SelectCurrent):
 
 
 class _LongOverlay(SelectOverlay, LongOptionList):
-    """A Select's list that makes an option's row only when it is drawn."""
+    """A Select's list that makes an option's row only when it is drawn, and says in its
+    bottom edge what has been typed to search it (Textual's search shows nothing of it)."""
+
+    _typed_shown: Timer | None = None
+    """Looks again, while something typed is shown, for when the search forgets it."""
+    _typed_said: str = ""
+    """The search's keys the bottom edge says now."""
 
     def watch_has_focus(self, value: bool) -> None:
         # SelectOverlay forgets what was typed when it gains focus, but the letter that opened
@@ -65,6 +72,26 @@ class _LongOverlay(SelectOverlay, LongOptionList):
         super().watch_has_focus(value)
         if value:
             self._search_query = typed
+        self._show_typed()
+
+    async def _on_key(self, event: events.Key) -> None:
+        await super()._on_key(event)
+        self._show_typed()
+
+    def _show_typed(self) -> None:
+        """Say what the search has of the keys typed, and whether anything matches it;
+        nothing once it forgets them (0.7 to 1.4 s after the last, by Textual's timer)."""
+        if self._typed_shown is not None:
+            self._typed_shown.stop()
+            self._typed_shown = None
+        typed = self._search_query
+        if typed != self._typed_said:
+            self._typed_said = typed
+            found = not typed or self._find_search_match(typed) is not None
+            said = f" {shown_on_one_line(typed)}{'' if found else ' · no match'} "
+            self.border_subtitle = Content(said) if typed else ""
+        if typed:
+            self._typed_shown = self.set_timer(0.1, self._show_typed)
 
     _searched: tuple[LazyRows, list[str]] | None = None
     """The rows searched last and their texts as shown, in lower case."""
