@@ -28,6 +28,7 @@ from tui.core.models import (
     TextRequest,
 )
 from tui.core.secret_ref import SecretRef
+from tui.secrets.redaction import REDACTOR
 from tui.testing.scripted import ScriptedResponder
 from widgets.agent_status import AgentStatus
 from widgets.base import ElicitationModal
@@ -253,6 +254,26 @@ async def test_yes_and_no_labels_of_different_lengths_sit_in_buttons_of_one_heig
         used = [number for number, line in enumerate(shown_lines) if line]
         above, below = used[0], len(shown_lines) - 1 - used[-1]
         assert below - above in (0, 1), shown_lines
+
+
+async def test_a_label_too_long_for_a_button_is_cut_with_an_ellipsis_inside_the_dialog() -> None:
+    """A label of 300 characters overran the dialog at 60x20, its buttons' foot and the
+    dialog's edge off screen, the label cut there without a mark. A secret in it is masked
+    before the cut, never cut in two and missed."""
+    canary = "sk-canary-8d1f0c2a"
+    REDACTOR.register(canary)
+    yes = "x" * 70 + canary + " word" * 40
+    app, _ = asking(ConfirmationRequest(message="Go?", yes_label=yes, no_label="No"))
+    async with app.run_test(size=(60, 20)) as pilot:
+        await wait_for(pilot, lambda: shown(app) is not None)
+        await pilot.pause()
+        dialog = app.screen.query_one("#dialog").region
+        button = app.screen.query_one("#yes").region
+        text = screen_text(app)
+
+    assert dialog.contains_region(button)
+    assert dialog.bottom <= 19  # the dialog's foot on screen, above the footer
+    assert "…" in text and "canary" not in text and "8d1f" not in text
 
 
 # -- the question batch --------------------------------------------------------------------------

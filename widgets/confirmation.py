@@ -5,15 +5,17 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import ClassVar
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.widgets import Button
 
 from tui.core.models import ConfirmationRequest, ElicitationResult
+from tui.core.one_line import one_line
 from widgets.base import ElicitationModal
 from widgets.key_footer import key_label
-from widgets.literal import literal, shown
+from widgets.literal import shown
 
 
 class ConfirmationModal(ElicitationModal[ConfirmationRequest]):
@@ -35,16 +37,16 @@ class ConfirmationModal(ElicitationModal[ConfirmationRequest]):
 
     def compose_body(self) -> ComposeResult:
         with Horizontal(id="buttons"):
-            yield Button(literal(self.request.yes_label), id="yes", variant="success")
-            yield Button(literal(self.request.no_label), id="no", variant="error")
+            yield Button(_label(self.request.yes_label), id="yes", variant="success")
+            yield Button(_label(self.request.no_label), id="no", variant="error")
 
     @classmethod
     def body_shape(cls, request: ConfirmationRequest) -> tuple[Hashable, ...]:
         return ()
 
     def reload(self, request: ConfirmationRequest, *, deadline: float | None = None) -> None:
-        self.query_one("#yes", Button).label = literal(request.yes_label)
-        self.query_one("#no", Button).label = literal(request.no_label)
+        self.query_one("#yes", Button).label = _label(request.yes_label)
+        self.query_one("#no", Button).label = _label(request.no_label)
         super().reload(request, deadline=deadline)
 
     def fill(self) -> None:
@@ -91,3 +93,14 @@ class ConfirmationModal(ElicitationModal[ConfirmationRequest]):
     def content(self) -> bool:
         focused = self.focused
         return focused.id == "yes" if focused is not None else self.request.default
+
+
+LABEL_CHARACTERS = 80
+"""The most of a label a button shows, a longer one cut with …: wrapped in a button, 80 take
+four or five lines at 60x20, and the two buttons stay in the dialog."""
+
+
+def _label(text: str) -> Text:
+    """A button's label: `text` as shown (secrets scrubbed first, so none is cut in two and
+    missed), on one line, cut to `LABEL_CHARACTERS` with …"""
+    return Text(one_line(shown(text), LABEL_CHARACTERS), end="")
