@@ -12,7 +12,6 @@ from textual.containers import Horizontal
 from textual.widgets import Button
 
 from tui.core.models import ConfirmationRequest, ElicitationResult
-from tui.core.one_line import one_line
 from widgets.base import ElicitationModal
 from widgets.key_footer import key_label
 from widgets.literal import shown
@@ -102,5 +101,8 @@ four or five lines at 60x20, and the two buttons stay in the dialog."""
 
 def _label(text: str) -> Text:
     """A button's label: `text` as shown (secrets scrubbed first, so none is cut in two and
-    missed), on one line, cut to `LABEL_CHARACTERS` with …"""
-    return Text(one_line(shown(text), LABEL_CHARACTERS), end="")
+    missed), cut to `LABEL_CHARACTERS` with …"""
+    label = shown(text)
+    if len(label) > LABEL_CHARACTERS:
+        label = label[: LABEL_CHARACTERS - 1] + "…"
+    return Text(label, end="")
