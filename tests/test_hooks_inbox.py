@@ -34,6 +34,13 @@ def output(cli: str, fixture: str, stdout: str) -> Any:
     return OUTPUTS[(cli, event)].model_validate_json(stdout)
 
 
+def bash_decision(done: subprocess.CompletedProcess[str]) -> str:
+    """What Claude Code reads in the hook's stdout for the Bash call: checked against its
+    documented output schema, the decision."""
+    decision: str = output("claude-code", BASH, done.stdout).hookSpecificOutput.permissionDecision
+    return decision
+
+
 def undecided(done: subprocess.CompletedProcess[str], why: str) -> None:
     """The hook decided nothing, exited 0, and said `why` on one line of stderr."""
     assert done.returncode == 0
@@ -84,9 +91,7 @@ def test_an_always_rule_answers_the_next_call_at_once_without_a_question(
     # Only the first question gets the person's "always"; any later one would be declined.
     ScriptedFrontEnd(inbox, lambda _: next(answers, {"action": "decline"}))
     first = run_hook("claude-code", BASH, inbox=inbox)
-    assert output("claude-code", BASH, first.stdout).hookSpecificOutput.permissionDecision == (
-        "allow"
-    )
+    assert bash_decision(first) == "allow"
     later = json.loads((INPUTS / BASH).read_text())
     later["tool_use_id"] = "toolu_02LATER"
     started = time.monotonic()
@@ -224,9 +229,7 @@ def test_with_an_inbox_the_hook_is_answered_without_loading_pydantic(
         text=True,
         timeout=60,
     )
-    assert output("claude-code", BASH, done.stdout).hookSpecificOutput.permissionDecision == (
-        "allow"
-    )
+    assert bash_decision(done) == "allow"
     assert done.stderr == "pydantic loaded: False\n"
 
 
@@ -556,9 +559,7 @@ def test_a_command_of_most_of_the_text_limit_is_asked_and_reaches_a_front_end_el
     finally:
         front_end.close()
     done = ended(hook)
-    assert output("claude-code", BASH, done.stdout).hookSpecificOutput.permissionDecision == (
-        "allow"
-    ), done.stderr
+    assert bash_decision(done) == "allow", done.stderr
 
 
 def test_hook_input_over_what_the_inbox_takes_is_not_sent_and_says_the_limit(
@@ -614,9 +615,7 @@ def test_a_person_who_thinks_longer_than_the_silence_is_still_heard(inbox: Inbox
     time.sleep(5 + 2)  # longer than the hook hears nothing: the inbox says it is there
     inbox.answer(waiting["id"], {"action": "accept", "content": {"scope": "once"}})
     done = ended(hook)
-    assert output("claude-code", BASH, done.stdout).hookSpecificOutput.permissionDecision == (
-        "allow"
-    ), done.stderr
+    assert bash_decision(done) == "allow", done.stderr
 
 
 def test_claude_codes_questions_left_undecided_are_not_asked_again_on_permission_request(
