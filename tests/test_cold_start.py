@@ -11,29 +11,15 @@ import os
 import signal
 import subprocess
 import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
+from fresh_python import ROOT, fresh_json
 from pydantic import ValidationError
 
 from tui.core.kinds import kind, kind_names
 from tui.core.models import parse_request, request_adapter
 from widgets.registry import modal_class_for
-
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def _fresh(code: str) -> Any:
-    """What `code`, run in a fresh interpreter, prints as JSON on its last line."""
-    out = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        check=True,
-        cwd=ROOT,
-    ).stdout
-    return json.loads(out.strip().splitlines()[-1])
 
 
 def _loaded(modules: list[str], names: tuple[str, ...]) -> list[str]:
@@ -41,7 +27,7 @@ def _loaded(modules: list[str], names: tuple[str, ...]) -> list[str]:
 
 
 def test_import_tui_loads_neither_pydantic_nor_the_core() -> None:
-    modules = _fresh("import json, sys, tui; print(json.dumps(sorted(sys.modules)))")
+    modules = fresh_json("import json, sys, tui; print(json.dumps(sorted(sys.modules)))")
     # Only the loader of its lazy names (the standard library's gc and contextlib).
     assert _loaded(modules, ("pydantic", "pydantic_core", "tui.core", "tui.app")) == [
         "tui.core",
@@ -65,7 +51,7 @@ def test_every_public_name_of_tui_is_the_one_in_its_module() -> None:
 
 
 def test_star_import_gives_every_public_name() -> None:
-    names = _fresh(
+    names = fresh_json(
         "import json\nfrom tui import *\n"
         "import tui\nprint(json.dumps([n for n in tui.__all__ if n not in globals()]))"
     )
@@ -115,7 +101,7 @@ bridge."""
 
 def test_the_first_choice_on_screen_loads_only_what_it_shows() -> None:
     # Asked at once: the modals of other kinds, built while the app is idle, wait meanwhile.
-    modules = _fresh(FIRST_QUESTION)
+    modules = fresh_json(FIRST_QUESTION)
     assert "widgets.choice" in modules
     assert _loaded(modules, NOT_FOR_A_CHOICE) == []
 
@@ -132,7 +118,7 @@ MARKDOWN = ("markdown_it", "textual.widgets._markdown", "pygments")
 def test_a_batch_of_questions_without_previews_loads_no_markdown() -> None:
     # Markdown shows a highlighted option's preview; loading it took a third of the time the
     # first batch in a process took to appear.
-    modules = _fresh(FIRST_BATCH)
+    modules = fresh_json(FIRST_BATCH)
     assert "widgets.questions" in modules
     assert _loaded(modules, MARKDOWN) == []
 
@@ -158,7 +144,7 @@ MAIN_SCREEN = (
 
 def test_a_question_asked_alone_loads_nothing_of_the_main_screen() -> None:
     # `elicit-tui ask` shows its dialog and nothing behind it.
-    modules = _fresh(ASKED_ALONE)
+    modules = fresh_json(ASKED_ALONE)
     assert "widgets.choice" in modules
     assert _loaded(modules, MAIN_SCREEN) == []
 
@@ -202,7 +188,7 @@ answer's, a tool call's editor), the crash report's renderer, the MCP bridge."""
 
 
 def test_an_idle_app_loads_the_modals_of_the_common_kinds_and_nothing_of_the_others() -> None:
-    modules = _fresh(IDLE_APP)
+    modules = fresh_json(IDLE_APP)
     assert _loaded(modules, COMMON_KINDS) == sorted(COMMON_KINDS)
     assert _loaded(modules, RARE) == []
 
@@ -217,7 +203,7 @@ IDLE_APP_VALIDATORS = IDLE_APP.replace(
 def test_an_idle_app_builds_its_modals_ahead_without_building_a_validator() -> None:
     # Building validators (and loading pydantic's plugins for the first) is work for whoever
     # asks; done on the UI thread it would keep an agent's first question waiting.
-    assert _fresh(IDLE_APP_VALIDATORS) == []
+    assert fresh_json(IDLE_APP_VALIDATORS) == []
 
 
 FIRST_REQUEST_IN_A_THREAD = """
@@ -260,7 +246,7 @@ def test_an_agent_s_first_question_loads_no_module_in_its_thread() -> None:
     # Every file an import reads in the agent's thread hands the UI thread the GIL for up to
     # 5 ms: pydantic's plugin lookup (importlib.metadata) took a fresh process's first
     # question 0.2 s longer to appear. The app loads it before the agent starts.
-    assert _fresh(AGENT_FIRST_QUESTION) == []
+    assert fresh_json(AGENT_FIRST_QUESTION) == []
 
 
 PROGRAM_THREAD_FIRST_QUESTION = (
@@ -284,11 +270,11 @@ def test_a_program_thread_s_first_question_loads_no_module_in_its_thread() -> No
     # The same for a queue asked by a thread of the program rather than the app's agent:
     # while the UI thread builds the common dialogs ahead, that loading kept a fresh
     # process's first question from appearing until they were all built (0.1 to 0.35 s).
-    assert _fresh(PROGRAM_THREAD_FIRST_QUESTION) == []
+    assert fresh_json(PROGRAM_THREAD_FIRST_QUESTION) == []
 
 
 def test_tui_loads_its_names_with_the_collector_held_then_sets_them_aside() -> None:
-    seen = _fresh(
+    seen = fresh_json(
         "import gc, json, tui\nbefore = gc.get_freeze_count()\ntui.ElicitationApp\n"
         "print(json.dumps([gc.get_freeze_count() - before, gc.isenabled()]))"
     )
@@ -299,7 +285,7 @@ def test_tui_loads_its_names_with_the_collector_held_then_sets_them_aside() -> N
 def test_the_command_line_parser_loads_no_front_end_keyring_bridge_hook_or_other_command() -> None:
     # What `approvals`, `secrets`, `mcp` and `web` use loads when they run: `ask`, `ask --to`
     # and every hook an agent's CLI starts for a tool call pay only for their own.
-    modules = _fresh(
+    modules = fresh_json(
         "import json, sys\nfrom tui.cli.main import build_parser\n"
         "build_parser().parse_args(['ask', 'choice', 'Zebra?', '-o', 'yes'])\n"
         "print(json.dumps(sorted(sys.modules)))"
@@ -358,7 +344,7 @@ def test_ask_loads_its_own_parser_and_no_other_command() -> None:
 
 
 def test_parse_request_builds_the_validator_of_its_own_kind_only() -> None:
-    built = _fresh(
+    built = fresh_json(
         "import json\nfrom tui.core.kinds import kind, kind_names\n"
         "from tui.core.models import parse_request\n"
         "parse_request({'kind': 'choice', 'message': 'Zebra?', 'options': ['yes']})\n"
@@ -450,7 +436,7 @@ asyncio.run(main())
 
 
 def test_the_first_modal_of_a_kind_loaded_on_demand_is_kept_for_the_next() -> None:
-    assert _fresh(REUSED_FROM_THE_FIRST) == [True, True, "Some **bold** words."]
+    assert fresh_json(REUSED_FROM_THE_FIRST) == [True, True, "Some **bold** words."]
 
 
 LOADING = """
@@ -476,7 +462,7 @@ print(json.dumps(seen))
 
 
 def test_modules_load_with_the_collector_held_then_set_aside_and_it_runs_again() -> None:
-    seen = _fresh(LOADING)
+    seen = fresh_json(LOADING)
     assert seen.pop("frozen_after") > seen.pop("frozen_before") + 10_000
     assert seen == {
         "held_inside": True,
@@ -506,7 +492,7 @@ print(json.dumps(seen))
 
 
 def test_the_console_script_runs_its_command_with_the_collector_running() -> None:
-    assert _fresh(CONSOLE_SCRIPT) == {
+    assert fresh_json(CONSOLE_SCRIPT) == {
         "collector_running": True,
         "frozen": True,
         "command_process": True,
@@ -547,14 +533,14 @@ print(json.dumps(asyncio.run(main())))
 
 
 def test_the_command_s_app_once_set_up_collects_then_sets_aside_what_is_alive() -> None:
-    seen = _fresh(SET_UP_APP.format(command=True))
+    seen = fresh_json(SET_UP_APP.format(command=True))
     # Garbage is collected first, not set aside for good; the app's own objects are.
     assert seen["garbage_collected"] is True
     assert seen["set_aside"] > 10_000
 
 
 def test_an_app_in_a_program_that_embeds_it_leaves_its_collector_as_it_is() -> None:
-    assert _fresh(SET_UP_APP.format(command=False)) == {
+    assert fresh_json(SET_UP_APP.format(command=False)) == {
         "set_aside": 0,
         "garbage_collected": False,
     }

@@ -11,12 +11,14 @@ from collections.abc import Callable, Sequence
 from importlib import import_module
 from typing import NoReturn, TextIO
 
+from tui.cli.pydantic_plugins import skip_pydantic_plugins
 from tui.core.loading import loading_modules, mark_command_process
 
 
 def main() -> NoReturn:
     """Entry point of the `elicit-tui` console script."""
     mark_command_process()
+    skip_pydantic_plugins()
     with loading_modules():
         run_command = _command(sys.argv[1:2])
     try:
