@@ -196,7 +196,7 @@ async def test_page_down_scrolls_a_long_diff() -> None:
         call = modal.query_one("#call", VerticalScroll)
         assert call.scroll_y == 0 and call.max_scroll_y > 0
         # Its box says there is more, and how to see it.
-        await wait_for(pilot, lambda: "PgDn/PgUp: more" in screen_text(app))
+        await wait_for(pilot, lambda: "PgDn/PgUp, Ctrl+End/Home: more" in screen_text(app))
         await pilot.press("pagedown")
         assert call.scroll_y > 0
         assert modal.is_current  # scrolling answers nothing
@@ -220,6 +220,31 @@ async def test_page_down_in_a_burst_scrolls_a_page_for_each_key() -> None:
         await wait_for(pilot, lambda: call.scroll_y != page)
         await pilot.pause()
         assert call.scroll_y == 3 * page
+
+
+async def test_ctrl_end_and_ctrl_home_take_a_long_call_to_its_end_and_top() -> None:
+    """A patch of thousands of lines is hundreds of PgDn long; Home and End move in the list
+    of answers. Sent at once, each key goes on from where the one before it went."""
+    long_diff = "--- a/x\n+++ b/x\n@@ -0,0 +1,2000 @@\n" + "".join(
+        f"+line {n}\n" for n in range(2000)
+    )
+    request = parse_request({**EDIT, "diff": long_diff})
+    app = ElicitationApp(ElicitationQueue(), Asker(request), input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        modal = await wait_for_modal(pilot)
+        call = modal.query_one("#call", VerticalScroll)
+        await pilot.press("ctrl+end")
+        assert call.scroll_y == call.max_scroll_y > 0
+        assert "arguments" in screen_text(app)  # the call's last box, under the diff
+        await pilot.press("ctrl+home")
+        assert call.scroll_y == 0
+        await pilot.press("pagedown")
+        page = call.scroll_y
+        burst(app, "ctrl+end", "pageup", "ctrl+home", "pagedown", "ctrl+end", "pageup")
+        await wait_for(pilot, lambda: call.scroll_y != page)
+        await pilot.pause()
+        assert call.scroll_y == call.max_scroll_y - page
+        assert modal.is_current  # scrolling answers nothing
 
 
 DEMO_EDIT = health_check_edit("call-2", "invoice-api")
@@ -253,7 +278,7 @@ async def test_the_diff_has_the_first_claim_on_the_room(
             assert "PgDn" not in screen
         else:
             # The rest scrolls, the first box says so; every row of the dialog is used.
-            assert "diff · PgDn/PgUp: more" in screen and "arguments" not in screen
+            assert "diff · PgDn/PgUp, Ctrl+End/Home: more" in screen and "arguments" not in screen
             assert "4 Deny" in screen.splitlines()[-3]
 
 
@@ -288,7 +313,7 @@ async def test_the_call_boxes_titles_stand_apart_from_their_rules() -> None:
     long_diff = "--- a/x\n+++ b/x\n@@ -0,0 +1,60 @@\n" + "".join(f"+line {n}\n" for n in range(60))
     for request, titles in [
         (parse_request(EDIT), ["─ diff ─", "─ arguments ─"]),
-        (parse_request({**EDIT, "diff": long_diff}), ["─ diff · PgDn/PgUp: more ─"]),
+        (parse_request({**EDIT, "diff": long_diff}), ["─ diff · PgDn/PgUp, Ctrl+End/Home: more ─"]),
     ]:
         app = ElicitationApp(ElicitationQueue(), Asker(request), input_grace=0)
         async with app.run_test(size=(100, 40)) as pilot:

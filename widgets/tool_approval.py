@@ -43,7 +43,7 @@ class _DiffTheme(HighlightTheme):
     }
 
 
-CALL_SCROLLS = " · PgDn/PgUp: more"
+CALL_SCROLLS = " · PgDn/PgUp, Ctrl+End/Home: more"
 """After the title of the call's first box while the call is longer than its room."""
 
 COLLAPSED_LENGTH = 40
@@ -92,6 +92,8 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
         Binding("escape", "cancel", "Cancel"),
         Binding("pagedown", "scroll_call(1)", "Scroll", show=False, priority=True),
         Binding("pageup", "scroll_call(-1)", "Scroll", show=False, priority=True),
+        Binding("ctrl+end", "scroll_call_to_end(True)", "Scroll", show=False, priority=True),
+        Binding("ctrl+home", "scroll_call_to_end(False)", "Scroll", show=False, priority=True),
     ]
     """
     | Key(s) | Description |
@@ -105,6 +107,7 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
     | enter | Answer with the highlighted choice; in the reason field, deny. |
     | escape | In the reason field or the editor: back to the choices. |
     | pagedown, pageup | Scroll a long call (arguments and diff). |
+    | ctrl+end, ctrl+home | To the end or the top of a long call (Home and End move in the list). |
     """
 
     _listed_reach: str | None = None
@@ -297,6 +300,10 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
         # From where the keys before it went, not where the screen still is: in a burst, each
         # key moves a page on from the last.
         call.scroll_to(y=call.scroll_y + pages * page, animate=False, immediate=True)
+
+    def action_scroll_call_to_end(self, end: bool) -> None:
+        call = self.query_one("#call", VerticalScroll)
+        call.scroll_to(y=call.max_scroll_y if end else 0, animate=False, immediate=True)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # Enter chooses from the list, or denies from the reason field: the footer says which.
