@@ -1,6 +1,6 @@
 """What used to be cramped at 80x24: checklists, a question batch, a denial's reason, a form's
-Enter, a placeholder longer than its field, a question longer than the screen, a list longer
-than the room left, a secret the keyring refuses where no in-memory copy can help."""
+Enter, a placeholder longer than its field, a question or a description longer than the screen, a
+list longer than the room left, a secret the keyring refuses where no in-memory copy can help."""
 
 from __future__ import annotations
 
@@ -74,6 +74,15 @@ REGION = ChoiceRequest(
     description="Pick the region closest to your users.\n\nLatency matters more than price.",
     options=[f"region-{n}" for n in range(1, 16)],
 )
+NOTES = ChoiceRequest(
+    source="deploy-agent",
+    message="Which migration should run first?",
+    description="\n".join(
+        f"- shard {n}: {rows} million rows, last migrated {n + 2} days ago"
+        for n, rows in zip(range(1, 26), range(40, 15, -1), strict=True)
+    ),
+    options=["shard 1", "shard 2", "shard 3"],
+)
 STORE = QuestionsRequest(
     source="claude-code",
     message="Before I write the storage layer",
@@ -130,6 +139,7 @@ CASES: list[tuple[str, Request, list[str]]] = [
     ("placeholder_longer_than_the_field", SERVICE, []),
     ("question_longer_than_the_screen", PLAN, ["shift+down"] * 3),
     ("list_longer_than_the_room_left", REGION, ["end", "up"]),
+    ("description_longer_than_the_screen", NOTES, []),
     ("questions_options_taller_than_their_share", STORE, ["down", "down"]),
 ]
 

@@ -388,3 +388,40 @@ def test_inline_on_a_short_terminal_the_dialog_fills_it_and_follows_the_highligh
     child.send("\r")
     child.expect(pexpect.EOF)
     assert b'"content": "opt-15"' in child.before
+
+
+LONG_DESCRIPTION = "\n".join(f"- line {n} of the description" for n in range(1, 31))
+"""A description of 30 lines: with the question and its answers, too tall for 80x24."""
+
+
+@pytest.mark.parametrize(
+    ("request_", "answer_keys", "content"),
+    [
+        (
+            ChoiceRequest(message="Pick one", description=LONG_DESCRIPTION, options=["a", "b"]),
+            ["down", "enter"],
+            "b",
+        ),
+        (ConfirmationRequest(message="Deploy?", description=LONG_DESCRIPTION), ["y"], True),
+    ],
+    ids=["choice", "confirmation"],
+)
+async def test_shift_up_brings_back_the_top_of_a_description_longer_than_the_screen(
+    request_: Request, answer_keys: list[str], content: Any
+) -> None:
+    # The body keeps the answer in use on screen, so a long description opens cut at its
+    # top: Shift+Up scrolls back to it, and the footer says so.
+    results: list[ElicitationResult] = []
+    app = ElicitationApp(ElicitationQueue(), asking(request_, results), input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_modal(pilot)
+        await wait_for(pilot, lambda: "⇧↑↓ Scroll question" in screen_text(app))
+        assert "line 1 of" not in screen_text(app)
+        # In one burst: more than it takes to reach the top, which it stays at.
+        await pilot.press(*["shift+up"] * 40)
+        await wait_for(pilot, lambda: "line 1 of" in screen_text(app))
+        await pilot.press("shift+down", "shift+down")
+        await wait_for(pilot, lambda: "line 1 of" not in screen_text(app))
+        await pilot.press(*answer_keys)
+        await wait_for(pilot, lambda: bool(results))
+    assert results[0].action == "accept" and results[0].content == content

@@ -182,7 +182,7 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
     | ctrl+q | Quit the app. |
     | ctrl+c | What it does on the app's main screen (say how to quit). |
     | ctrl+z | What it does on the app's main screen (stop the process until `fg`). |
-    | shift+down, shift+up | Scroll a question too long for the screen (its answers keep their room). |
+    | shift+down, shift+up | Scroll a question too long for the screen (its answers keep their room), or a description that pushes its top out of view. |
     | ctrl+s | Accept the answer, from a `TextArea`. |
     """
 
@@ -406,7 +406,7 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
                     self._box_message()
                 self.set_class(long, "-long-message")
                 self._fit_part(part)
-            if self._message_box is not None:
+            if self._message_box is not None or self.request.description:
                 # Whether the question can scroll, and so its key shows, may have changed.
                 self.call_after_refresh(self.refresh_bindings)
         elif dialog.max_scroll_y > 0:
@@ -456,9 +456,20 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         region = widget.scrollable_content_region
         return widget.get_content_height(region.size, self.app.size, region.width)
 
+    def _question_scroll(self) -> Widget | None:
+        """What Shift+Up/Down scrolls, if anything: the question's own box while it scrolls,
+        else the body while a description pushes part of it out of view (the body scrolls
+        to keep the highlighted answer on screen, and the description's top could be cut)."""
+        box = self._message_box
+        if box is not None and box.max_scroll_y > 0:
+            return box
+        if self.request.description and self._body.max_scroll_y > 0:
+            return self._body
+        return None
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "scroll_message":
-            return self._message_box is not None and self._message_box.max_scroll_y > 0
+            return self._question_scroll() is not None
         if action == "submit":
             # Enter goes to the open menu of a Select, which picks the option it highlights,
             # and to a text area, where it starts a line (Ctrl+S accepts from there).
@@ -494,8 +505,8 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         return active
 
     def action_scroll_message(self, lines: int) -> None:
-        if self._message_box is not None:
-            self._message_box.scroll_relative(y=lines, animate=False, immediate=True)
+        if (scrolled := self._question_scroll()) is not None:
+            scrolled.scroll_relative(y=lines, animate=False, immediate=True)
 
     def _show_focused(self) -> None:
         focused = self.focused
