@@ -16,12 +16,14 @@ from typing import Any
 import pexpect
 import pyte
 import pytest
+from asking import burst
 from front_end_processes import HeadlessInbox
 from recorded_session import REPO, lines, on_request, record_session, run_cli, session_agent
 from secret_session import TARGET, carries_canary, wait_for
 from test_suspend import process_state
 from textual.pilot import Pilot
 from textual.screen import Screen
+from textual.widgets import Input
 
 from tui.app.app import ElicitationApp
 from tui.app.key_player import dummy_secret
@@ -534,6 +536,73 @@ def slow_answer(path: Path) -> None:
         {"type": "end", "t": 6.2},
     ]
     path.write_text("".join(json.dumps(record) + "\n" for record in records))
+
+
+def typed_in_a_burst(path: Path, word: str) -> None:
+    """A session whose one question was answered by `word` typed in one burst (every key at
+    the same moment, as a paste or keys sent at once arrive), then Enter half a second on."""
+    request = {"kind": "text", "id": "name", "message": "Name?"}
+    keys: list[dict[str, Any]] = [{"t": 0.5, "key": c, "char": c} for c in word]
+    keys.append({"t": 1.0, "key": "enter", "char": "\r"})
+    result = {"action": "accept", "content": word, "reason": None}
+    records = [
+        {"v": 1, "type": "session", "started": "2026-11-27T09:00:00+00:00"},
+        {"type": "request", "t": 0.1, "request": request},
+        {"type": "keys", "t": 1.1, "id": "name", "keys": keys},
+        {"type": "result", "t": 1.1, "id": "name", "result": result},
+        {"type": "end", "t": 1.2},
+    ]
+    path.write_text("".join(json.dumps(record) + "\n" for record in records))
+
+
+async def keys_pressed_when_a_field_first_changed(
+    path: Path, monkeypatch: pytest.MonkeyPatch
+) -> int:
+    """Replay `path` (its one result must come out as recorded) and return how many keys
+    the replay had pressed when a field's value first changed."""
+    app = ReplayApp(read_transcript(path))
+    pressed_by_then: list[int] = []
+    watch_value = Input._watch_value
+
+    def typed(field: Input, value: str) -> None:
+        pressed_by_then.append(len(app.player.errors))
+        watch_value(field, value)
+
+    monkeypatch.setattr(Input, "_watch_value", typed)
+    await app.run_async(headless=True, size=(80, 24), auto_pilot=app.player.drive)
+    assert app.replay_agent.summary() == "1 result, all as recorded"
+    return pressed_by_then[0]
+
+
+async def test_keys_that_came_in_one_burst_are_replayed_in_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Each key waited for the last one to be drawn and settled: a burst of 16 came out spread
+    # over a third of a second, and a recording's pace with it.
+    path = tmp_path / "burst.jsonl"
+    typed_in_a_burst(path, "abcdefghijklmnop")
+    # Every key of the burst was pressed before the field took the first of them.
+    assert await keys_pressed_when_a_field_first_changed(path, monkeypatch) == 16
+
+
+async def test_a_secret_typed_in_one_burst_is_replayed_in_one_and_still_fits_its_pattern(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Each of a secret's dummy characters is chosen by how far into the field it goes: the
+    # replay counts them as it presses them, not waiting for the field to say after each.
+    path = tmp_path / "secret.jsonl"
+    request = SecretRequest(message="API key?", pattern="sk-...", min_length=12)
+    app = ElicitationApp(
+        ElicitationQueue(), lambda queue: queue.ask(request), input_grace=0, transcript=path
+    )
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, ElicitationModal))
+        await pilot.pause(0.3)  # past the replay's grace for keys sent as a question appears
+        burst(app, *"sk-Q7vX93kLmZ2p")
+        await wait_for(pilot, lambda: len(app.screen.query_one(Input).value) == 15)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: not isinstance(app.screen, ElicitationModal))
+    assert await keys_pressed_when_a_field_first_changed(path, monkeypatch) == 15
 
 
 def test_one_of_a_count_is_said_in_the_singular(tmp_path: Path) -> None:

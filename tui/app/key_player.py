@@ -101,6 +101,10 @@ class KeyPlayer:
         # A modal mounts some widgets after it appears (a long form's fields): keys wait for them.
         await pilot.pause()
         planned = self.timing.schedule(press.t for press in record.keys)
+        # What each secret field holds, counted here from the last time the app settled while
+        # only a secret's characters have been pressed since (a burst may not have reached
+        # the field yet); None after any other key (Backspace, ←): the field must say.
+        held: dict[str, int] | None = {}
         for index, (press, at) in enumerate(zip(record.keys, planned, strict=True)):
             if self.svg_dir is not None and index == len(record.keys) - 1:
                 await self._screenshot(pilot, modal, number)
@@ -109,19 +113,57 @@ class KeyPlayer:
                 await asyncio.sleep(delay)
             if not modal.is_current:
                 return
-            event = self.event_for(modal, record, press)
+            if press.masked is None:
+                held = None
+                event = self.event_for(modal, record, press)
+            else:
+                if held is None:
+                    await self._settled(pilot)
+                    held = {}
+                name = press.field or ""
+                typed = held.get(name)
+                if typed is None:
+                    typed = self._held(modal, name)
+                event = self.event_for(modal, record, press, typed)
+                held[name] = typed + press.masked
             self.errors.append(event.time - modal.shown_at - at)
             app.post_message(event)
-            # As a person waits to see what a key did: handled, drawn, settled, then the next.
-            await pilot.pause()
-            await pilot.wait_for_scheduled_animations()
+            if index + 1 == len(planned):
+                await self._settled(pilot)
+            elif await self._settle(pilot, until=modal.shown_at + planned[index + 1]):
+                held = {}
         if self.svg_dir is not None and not record.keys:
             await self._screenshot(pilot, modal, number)
 
+    async def _settle(self, pilot: Pilot[Any], until: float) -> bool:
+        """Wait as a person waits to see what a key did (`_settled`), but never past `until`,
+        when the next key is due: keys that came in a burst (a paste, a held key, keys sent
+        at once) go in one as they came, not each once the last has settled. Whether the app
+        settled in time."""
+        left = until - time.monotonic()
+        if left <= 0:
+            return False
+        try:
+            await asyncio.wait_for(self._settled(pilot), left)
+        except TimeoutError:
+            return False
+        return True
+
+    @staticmethod
+    async def _settled(pilot: Pilot[Any]) -> None:
+        """Return once the key just pressed is handled, drawn and its animations are over."""
+        await pilot.pause()
+        await pilot.wait_for_scheduled_animations()
+
     def event_for(
-        self, modal: ElicitationModal[Any], record: KeysRecord, press: KeyPress
+        self,
+        modal: ElicitationModal[Any],
+        record: KeysRecord,
+        press: KeyPress,
+        typed: int | None = None,
     ) -> events.Key | events.Paste:
-        """The event that presses `press` again in `modal`; a secret's keys as its dummy."""
+        """The event that presses `press` again in `modal`; a secret's keys as its dummy,
+        from where the field is: `typed` characters in, else what it holds now."""
         if press.masked is None:
             if press.paste is not None:
                 return events.Paste(press.paste)
@@ -129,12 +171,18 @@ class KeyPlayer:
         name = press.field or ""
         pattern = modal.request.pattern if isinstance(modal.request, SecretRequest) else None
         dummy = dummy_secret(record.secret_lengths.get(name, 0), pattern)
-        widget = find_field(modal, name)
-        typed = len(widget.value) if widget is not None else 0
+        if typed is None:
+            typed = self._held(modal, name)
         text = (dummy[typed:] + DUMMY_CHARACTER * press.masked)[: press.masked]
         if press.paste is not None:
             return events.Paste(text)
         return events.Key(_character_to_key(text) if not text.isalnum() else text, text)
+
+    @staticmethod
+    def _held(modal: ElicitationModal[Any], name: str) -> int:
+        """The characters the secret field `name` of `modal` holds now."""
+        widget = find_field(modal, name)
+        return len(widget.value) if widget is not None else 0
 
     async def _screenshot(
         self, pilot: Pilot[Any], modal: ElicitationModal[Any], number: int
