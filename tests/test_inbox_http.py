@@ -102,6 +102,33 @@ def test_every_kind_is_asked_over_http_and_its_answer_comes_back(
     assert inbox.pending() == []
 
 
+def test_a_post_that_waits_returns_the_result_given_meanwhile_and_says_what_a_bad_wait_is(
+    inbox: InboxProcess,
+) -> None:
+    answered: list[int] = []
+
+    def answer_once_it_waits() -> None:
+        (pending,) = inbox.wait_pending(1)
+        answered.append(
+            inbox.answer(pending["id"], {"action": "accept", "content": "Postgres"}).status_code
+        )
+
+    answerer = threading.Thread(target=answer_once_it_waits)
+    answerer.start()
+    with inbox.client() as http:
+        response = http.post("/v1/requests", params={"wait": 10}, json={"request": CHOICE})
+        bad_wait = http.post("/v1/requests", params={"wait": "soon"}, json={"request": CHOICE})
+    answerer.join(10)
+
+    assert answered == [200]
+    assert response.status_code == 200, response.text
+    assert response.json()["result"]["content"] == "Postgres"
+    assert bad_wait.status_code == 422 and bad_wait.json() == {
+        "error": "wait must be a number of seconds"
+    }
+    assert inbox.pending() == []  # the bad wait queued nothing
+
+
 def test_a_malformed_request_is_refused_422_naming_the_field_and_never_asked(
     inbox: InboxProcess,
 ) -> None:

@@ -12,6 +12,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 from inbox_process import InboxProcess, keyring_env, running_inbox
@@ -140,6 +141,21 @@ def test_quitting_the_inbox_answers_closed(inbox: InboxProcess) -> None:
     assert future.result(timeout=15).reason == "closed"
 
 
+def killed_once_its_request_waits(inbox: InboxProcess, script: str) -> list[dict[str, Any]]:
+    """Run the asker `script` until its request waits in `inbox`, kill it (SIGKILL), and
+    return what waits in the inbox after."""
+    asker = subprocess.Popen([sys.executable, "-c", script])
+    try:
+        inbox.wait_pending(1)
+        asker.kill()
+        asker.wait(10)
+        return inbox.wait_pending(0)
+    finally:
+        if asker.poll() is None:
+            asker.kill()
+            asker.wait(10)
+
+
 def test_an_asker_process_that_dies_withdraws_its_request(inbox: InboxProcess) -> None:
     script = textwrap.dedent(
         f"""
@@ -147,16 +163,29 @@ def test_an_asker_process_that_dies_withdraws_its_request(inbox: InboxProcess) -
         tui.RemoteQueue({inbox.base!r}, {inbox.token!r}).ask(tui.TextRequest(message="Hi?"))
         """
     )
-    asker = subprocess.Popen([sys.executable, "-c", script])
-    try:
-        inbox.wait_pending(1)
-        asker.kill()
-        asker.wait(10)
-        assert inbox.wait_pending(0) == []
-    finally:
-        if asker.poll() is None:
-            asker.kill()
-            asker.wait(10)
+    assert killed_once_its_request_waits(inbox, script) == []
+
+
+def test_an_asker_killed_before_its_first_poll_withdraws_its_request(inbox: InboxProcess) -> None:
+    # The request was queued by one call and waited for by the next: an asker killed between
+    # the two (a crash, a slow machine) left the person a question nobody would read.
+    script = textwrap.dedent(
+        f"""
+        import time, tui
+        from tui.inbox.remote_queue import RemoteQueue
+        post = RemoteQueue._call
+
+        def stalled(self, method, path, *args, **kwargs):
+            answer = post(self, method, path, *args, **kwargs)
+            if method == "POST":
+                time.sleep(3600)  # never gets to its first poll
+            return answer
+
+        RemoteQueue._call = stalled
+        RemoteQueue({inbox.base!r}, {inbox.token!r}).ask(tui.TextRequest(message="Hi?"))
+        """
+    )
+    assert killed_once_its_request_waits(inbox, script) == []
 
 
 def test_discovery_takes_the_flag_then_the_environment_then_the_token_file(

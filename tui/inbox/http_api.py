@@ -1,6 +1,7 @@
 """The askers' side of the inbox's HTTP API: post a request, wait for its result, withdraw it.
 
-`POST /v1/requests` queues a request and returns its id; `GET /v1/requests/{id}/result?wait=S`
+`POST /v1/requests` queues a request and returns its id (with `?wait=S`, it first waits up to
+S seconds for the result, as a long poll does); `GET /v1/requests/{id}/result?wait=S`
 long-polls for the result; `POST /v1/ask` does both in one call; `DELETE /v1/requests/{id}`
 withdraws; `GET /v1/requests` lists what waits; `GET /v1/rules` lists the approval rules in
 force (this session's and the "always" ones). A request is validated once, here, by
@@ -41,13 +42,26 @@ def asker_routes(inbox: Inbox) -> list[Route]:
 
     async def create(http: HTTPRequest) -> Response:
         try:
+            wait = _wait(http)
             request, timeout = await _read_request(http)
-            inbox.submit(request, timeout)
+            future = inbox.submit(request, timeout)
         except (BadInput, LimitError) as error:
             return JSONResponse({"error": str(error)}, status_code=422)
         except ValueError as error:  # the id waits already
             return JSONResponse({"error": str(error)}, status_code=409)
-        return JSONResponse({"id": request.id}, status_code=201)
+        # Waiting on the connection that brought the request: an asker killed before its
+        # first long poll would otherwise leave the request waiting for nobody.
+        if (
+            not future.done()
+            and wait > 0
+            and await until_done_or_gone(http, future, wait) == "gone"
+        ):
+            inbox.queue.cancel(request.id, WITHDRAWN)
+            return Response(status_code=204)
+        if not (wait > 0 and future.done()):
+            return JSONResponse({"id": request.id}, status_code=201)
+        inbox.forget(request.id)
+        return _result(request.id, future.result())
 
     async def result(http: HTTPRequest) -> Response:
         request_id = http.path_params["id"]
@@ -55,9 +69,9 @@ def asker_routes(inbox: Inbox) -> list[Route]:
         if future is None:
             return _unknown(request_id)
         try:
-            wait = min(max(float(http.query_params.get("wait", "0")), 0.0), MAX_WAIT)
-        except ValueError:
-            return JSONResponse({"error": "wait must be a number of seconds"}, status_code=422)
+            wait = _wait(http)
+        except BadInput as error:
+            return JSONResponse({"error": str(error)}, status_code=422)
         if (
             not future.done()
             and wait > 0
@@ -107,6 +121,14 @@ def asker_routes(inbox: Inbox) -> list[Route]:
         Route("/v1/ask", ask, methods=["POST"]),
         Route("/v1/rules", rules, methods=["GET"]),
     ]
+
+
+def _wait(http: HTTPRequest) -> float:
+    """The seconds `?wait=S` asks to wait for a result, within 0 to `MAX_WAIT` (0 without)."""
+    try:
+        return min(max(float(http.query_params.get("wait", "0")), 0.0), MAX_WAIT)
+    except ValueError:
+        raise BadInput("wait must be a number of seconds") from None
 
 
 async def read_json(http: HTTPRequest) -> dict[str, Any]:

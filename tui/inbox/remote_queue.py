@@ -35,6 +35,11 @@ INBOX_REFUSED = "inbox_refused"
 POLL = 25.0
 """Seconds one long poll waits for the result before asking again."""
 
+POST_WAIT = 2.0
+"""Seconds the call that posts a request waits for its result before the polls begin: long
+enough to cover an asker killed just after asking, short enough that one withdrawn while
+its post is on the way is gone from the inbox at once."""
+
 CONNECT_TIMEOUT = 10.0
 """Seconds any other call to the inbox may take."""
 
@@ -145,14 +150,20 @@ class RemoteQueue:
         self, request: Request, timeout: float | None, future: Future[ElicitationResult]
     ) -> None:
         posted = {"request": request_json(request), "timeout": timeout}
+        # The first wait on the connection that posts it: killed before a poll of its own,
+        # the asker still hangs up on the inbox, which then withdraws the request.
+        wait = min(self.poll, POST_WAIT)
         try:
-            status, body = self._call("POST", "/v1/requests", posted)
+            status, body = self._call("POST", f"/v1/requests?wait={wait:g}", posted, wait=wait)
         except OSError:
             _settle(future, _cancelled(INBOX_UNREACHABLE))
             return
         if status in (409, 413, 422):
             if future.set_running_or_notify_cancel():
                 future.set_exception(InboxRefusedError(str(body.get("error")), status))
+            return
+        if status == 200:
+            _settle(future, result_from_json(request, body["result"]))
             return
         if status != 201:
             _settle(future, _cancelled(INBOX_REFUSED))
