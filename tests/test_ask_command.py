@@ -122,7 +122,7 @@ def test_json_flag_and_stdin_give_the_same_request() -> None:
         (["--json", '{"kind": "choice", "message": "Q", "options": []}'], None, "choice.options: List should have at least 1 item"),
         (["--json", '{"kind": "nope", "message": "Q"}'], None, "kind: 'nope' is not a kind registered here (registered: 'text', 'choice'"),
         (["--json", "{not json"], None, "the request is not valid JSON"),
-        (["--json", "[1, 2]"], None, "the request must be a JSON object, not list"),
+        (["--json", "[1, 2]"], None, "the request must be a JSON object, not array"),
         (["form", "Q", "--schema", '{"type": "object", "properties": {"a": {"type": "object"}}}'], None, "form.requested_schema"),
         (["form", "Q", "--schema", "nope"], None, "the --schema is not valid JSON"),
         (["--json", "{}", "choice", "Q", "-o", "a"], None, "not both"),

@@ -268,7 +268,7 @@ REFUSED = [
         _schema({"$ref": "#/$defs/Color"}), "property 'p': $ref is not supported", id="$ref"
     ),
     pytest.param(
-        _schema("string"), "property 'p': must be an object, not str", id="property not a dict"
+        _schema("string"), "property 'p': must be an object, not string", id="property not a dict"
     ),
     pytest.param(
         _schema({"title": "x"}), "property 'p': missing 'type'", id="property without type"
@@ -488,7 +488,7 @@ REFUSED = [
     ),
     pytest.param(
         _schema({"type": "string", "title": 7}),
-        "property 'p': 'title' must be a string, not int",
+        "property 'p': 'title' must be a string, not number",
         id="title not a string",
     ),
 ]
@@ -522,8 +522,8 @@ def test_refused_schema_fails_the_form_request(schema: Any, message: str) -> Non
     [
         ({"required": 5}, "schema: 'required' must be a list of property names"),
         ({"required": [["a"]]}, "schema: 'required' must be a list of property names"),
-        ({"properties": []}, "schema: 'properties' must be an object, not list"),
-        ({"properties": None}, "schema: 'properties' must be an object, not NoneType"),
+        ({"properties": []}, "schema: 'properties' must be an object, not array"),
+        ({"properties": None}, "schema: 'properties' must be an object, not null"),
     ],
 )
 def test_a_pydantic_style_schema_of_the_wrong_shape_is_refused_as_invalid(

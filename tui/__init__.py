@@ -32,6 +32,7 @@ if TYPE_CHECKING:
         SecretRequest,
         TextRequest,
         ToolApprovalRequest,
+        UrlRequest,
         parse_request,
     )
     from tui.core.options import Option
@@ -75,6 +76,7 @@ __all__ = [
     "TextRequest",
     "ToolApprovalRequest",
     "UnscriptedRequestError",
+    "UrlRequest",
     "parse_request",
     "register_kind",
 ]

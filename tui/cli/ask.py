@@ -24,6 +24,7 @@ from tui.cli.plain import PlainPrompter, plain_streams, plain_wanted
 from tui.cli.sigterm import Terminated, sigterm_raises
 from tui.cli.token_option import add_token_option
 from tui.cli.transcript_option import add_transcript_option
+from tui.core.json_type import json_type
 from tui.core.loading import loading_modules
 from tui.core.models import (
     KEYRING_UNAVAILABLE,
@@ -404,7 +405,7 @@ def _json_object(text: str, what: str) -> dict[str, Any]:
     except ValueError as error:  # bad JSON, or an integer of more digits than Python reads
         raise InvalidRequest(f"the {what} is not valid JSON: {error}") from None
     if not isinstance(value, dict):
-        raise InvalidRequest(f"the {what} must be a JSON object, not {type(value).__name__}")
+        raise InvalidRequest(f"the {what} must be a JSON object, not {json_type(value)}")
     return value
 
 

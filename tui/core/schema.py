@@ -19,6 +19,7 @@ from datetime import date, datetime
 from typing import TYPE_CHECKING, Any, Literal, cast, get_args
 from urllib.parse import urlsplit
 
+from tui.core.json_type import json_type
 from tui.core.limits import MAX_PROPERTIES
 from tui.core.one_line import has_line_break
 from tui.core.options import Option
@@ -145,7 +146,7 @@ class FormSpec:
 def parse_schema(schema: dict[str, Any]) -> FormSpec:
     """The form a `requestedSchema` asks for; `SchemaError` names what is outside the subset."""
     if not isinstance(schema, dict):
-        raise SchemaError(f"schema: must be an object, not {type(schema).__name__}")
+        raise SchemaError(f"schema: must be an object, not {json_type(schema)}")
     if schema.get("type") != "object":
         raise SchemaError(f"schema: top-level type must be 'object', not {schema.get('type')!r}")
     for key in schema:
@@ -303,12 +304,12 @@ def schema_from_pydantic_json(source: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(listed, list) or not all(isinstance(name, str) for name in listed):
         raise SchemaError("schema: 'required' must be a list of property names")
     if not isinstance(given, dict):
-        raise SchemaError(f"schema: 'properties' must be an object, not {type(given).__name__}")
+        raise SchemaError(f"schema: 'properties' must be an object, not {json_type(given)}")
     required = set(listed)
     properties: dict[str, Any] = {}
     for name, prop in given.items():
         if not isinstance(prop, dict):
-            raise SchemaError(f"property {name!r}: must be an object, not {type(prop).__name__}")
+            raise SchemaError(f"property {name!r}: must be an object, not {json_type(prop)}")
         properties[name], nullable = _property_from_model(name, prop, defs)
         if nullable:
             required.discard(name)
@@ -449,7 +450,7 @@ def _options_text(options: tuple[Option, ...]) -> str:
 def _text(where: str, node: dict[str, Any], key: str) -> str | None:
     value = node.get(key)
     if value is not None and not isinstance(value, str):
-        raise SchemaError(f"{where}: {key!r} must be a string, not {type(value).__name__}")
+        raise SchemaError(f"{where}: {key!r} must be a string, not {json_type(value)}")
     return value
 
 
@@ -479,7 +480,7 @@ def _kind(where: str, prop: dict[str, Any]) -> FieldType:
 def _parse_property(name: str, prop: Any, required: bool) -> FieldSpec:
     where = f"property {name!r}"
     if not isinstance(prop, dict):
-        raise SchemaError(f"{where}: must be an object, not {type(prop).__name__}")
+        raise SchemaError(f"{where}: must be an object, not {json_type(prop)}")
     kind = _kind(where, prop)
     for key in prop:
         if key in _MEANINGFUL and key not in _KEYWORDS[kind]:

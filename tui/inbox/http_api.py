@@ -19,6 +19,7 @@ from starlette.requests import Request as HTTPRequest
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from tui.core.json_type import json_type
 from tui.core.limits import LimitError
 from tui.core.models import Request, parse_request
 from tui.core.validation_text import describe_validation_error
@@ -141,7 +142,7 @@ async def read_json(http: HTTPRequest) -> dict[str, Any]:
     except ValueError as error:
         raise BadInput(f"the body is not valid JSON: {error}") from None
     if not isinstance(data, dict):
-        raise BadInput(f"the body must be a JSON object, not {type(data).__name__}")
+        raise BadInput(f"the body must be a JSON object, not {json_type(data)}")
     return data
 
 

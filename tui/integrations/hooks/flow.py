@@ -17,6 +17,7 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from tui.core.json_type import json_type
 from tui.core.limits import LimitError
 from tui.core.models import (
     AUTO_APPROVED,
@@ -288,7 +289,7 @@ def _json_object(text: str) -> dict[str, Any]:
     except json.JSONDecodeError as error:
         raise HookInputError(f"not JSON ({error.msg} at line {error.lineno})") from None
     if not isinstance(data, dict):
-        raise HookInputError(f"a JSON object is expected, not {type(data).__name__}")
+        raise HookInputError(f"a JSON object is expected, not {json_type(data)}")
     return data
 
 
