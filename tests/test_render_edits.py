@@ -103,6 +103,18 @@ def test_an_answer_the_question_would_refuse_is_refused_up_front(
     assert str(error.value) == refusal
 
 
+def test_an_edit_file_that_is_not_one_is_refused_naming_each_field(tmp_path: Path) -> None:
+    path = tmp_path / "edits.json"
+    path.write_text(json.dumps({"chapters": {"3": {"speed": 0}, "4": {"bogus": 1}}}))
+    with pytest.raises(EditsError) as error:
+        load_edits(path)
+    assert str(error.value) == (
+        f"{path} is not a valid edit file:\n"
+        "  chapters.3.speed: Input should be greater than 0\n"
+        "  chapters.4.bogus: Extra inputs are not permitted"
+    )
+
+
 def test_the_sidecar_and_redact_change_the_render_not_the_transcript(tmp_path: Path) -> None:
     transcript = tmp_path / "demo.jsonl"
     shutil.copy(DEMO, transcript)
@@ -117,6 +129,8 @@ def test_the_sidecar_and_redact_change_the_render_not_the_transcript(tmp_path: P
     done = run_cli("replay", str(transcript), "--redact", r"us-east-\d", "--update", str(screens))
     assert done.returncode == 0, done.stderr
     assert "edited: text request" in done.stdout  # the new answer differs from the recorded one
+    # What the edit file meant to change is no drift: the summary says so too.
+    assert "1 of 10 results as edited" in done.stdout and "differ" not in done.stdout
     names = sorted(path.name for path in screens.iterdir())
     assert len(names) == 8 and not any(name.startswith("03-") for name in names)
     texts = {path.name: path.read_text() for path in screens.iterdir()}

@@ -107,7 +107,13 @@ def run_render(args: argparse.Namespace) -> int:
         print(f"elicit-tui replay: {error}", file=sys.stderr)
         return EXIT_USAGE
     try:
-        captured = capture(plan.transcript, plan.script, args.size or (80, 24), args.theme)
+        captured = capture(
+            plan.transcript,
+            plan.script,
+            args.size or (80, 24),
+            args.theme,
+            edited=plan.changes_results,
+        )
     except (RuntimeError, TimeoutError) as error:
         print(f"elicit-tui replay: {error}", file=sys.stderr)
         return EXIT_DRIFT

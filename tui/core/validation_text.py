@@ -11,9 +11,15 @@ def describe_validation_error(error: ValidationError) -> str:
     """One line per problem, each naming the field: what every path prints for an invalid request
     (`elicit-tui ask`'s stderr, the inbox's 422, the MCP `elicit` tool's error). Field names
     and values quoted from the request show their control characters, never act on them."""
+    return "invalid request:\n  " + "\n  ".join(validation_lines(error))
+
+
+def validation_lines(error: ValidationError) -> list[str]:
+    """Each problem of `error` as one line naming its field (`chapters.3.speed: Input should
+    be greater than 0`), shown literally."""
     lines = []
     for problem in error.errors(include_url=False):
         where = ".".join(str(part) for part in problem["loc"])
         line = f"{where}: {problem['msg']}" if where else problem["msg"]
         lines.append(literal_line(line))
-    return "invalid request:\n  " + "\n  ".join(lines)
+    return lines

@@ -121,8 +121,16 @@ class RenderApp(ReplayApp):
         self.agent_done.set()
 
 
-def capture(transcript: Transcript, script: Script, size: tuple[int, int], theme: str) -> Capture:
-    """Replay `transcript` headless at `size` in `theme`; one screen per step of `script`."""
+def capture(
+    transcript: Transcript,
+    script: Script,
+    size: tuple[int, int],
+    theme: str,
+    *,
+    edited: bool = False,
+) -> Capture:
+    """Replay `transcript` headless at `size` in `theme`; one screen per step of `script`.
+    `edited`: an edit file changed its results, and its summary says so."""
     clock = SteppedClock()
     app = RenderApp(transcript, clock, theme)
     screens: list[Grid] = []
@@ -143,7 +151,7 @@ def capture(transcript: Transcript, script: Script, size: tuple[int, int], theme
             "run `elicit-tui replay FILE` to see why"
         )
     agent = app.replay_agent
-    return Capture(screens, colours[0], list(agent.mismatches), agent.summary())
+    return Capture(screens, colours[0], list(agent.mismatches), agent.summary(edited=edited))
 
 
 async def _drive(

@@ -25,6 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from tui.core.content_check import ContentNotJSON, ContentRefused, checked_content
 from tui.core.models import Request, TextRequest, parse_request
+from tui.core.validation_text import validation_lines
 from tui.transcript.reader import Transcript
 from tui.transcript.records import (
     KeyPress,
@@ -85,7 +86,7 @@ def sidecar_path(transcript: Path) -> Path:
 
 
 def load_edits(path: Path) -> Edits:
-    """Read and validate an edit file; raises `EditsError` with pydantic's text."""
+    """Read and validate an edit file; raises `EditsError` naming each field that is wrong."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except OSError as error:
@@ -95,7 +96,8 @@ def load_edits(path: Path) -> Edits:
     try:
         return Edits.model_validate(data)
     except ValidationError as error:
-        raise EditsError(f"{path}: {error}") from None
+        problems = "\n  ".join(validation_lines(error))
+        raise EditsError(f"{path} is not a valid edit file:\n  {problems}") from None
 
 
 def edited_transcript(

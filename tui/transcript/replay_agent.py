@@ -136,11 +136,14 @@ class ReplayAgent:
         self._withdraw_unanswered(queue, futures, typing_takes)
         return _as_recorded(self.transcript.returned)
 
-    def summary(self) -> str:
+    def summary(self, *, edited: bool = False) -> str:
+        """How the results came out: all as recorded, or how many differ (`edited`: how many
+        an edit file changed, as it meant to)."""
         checked = len(self.checked)
         results = f"{checked} result{'' if checked == 1 else 's'}"
         if self.mismatches:
-            summary = f"{len(self.mismatches)} of {results} differ from the transcript"
+            differ = "as edited" if edited else "differ from the transcript"
+            summary = f"{len(self.mismatches)} of {results} {differ}"
         else:
             summary = f"{results}, all as recorded"
         if self.unanswered:
