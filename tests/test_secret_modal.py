@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from app_driver import error_line, screen_text
 from keyring.errors import KeyringLocked, PasswordSetError
@@ -11,10 +13,17 @@ from secret_session import CANARY, SIZE, TARGET, asking_app, static_text, wait_f
 from textual.widgets import Button, Input, Static
 
 from tui.cli.demo import api_key_request
-from tui.core.models import KEYRING_UNAVAILABLE, ElicitationResult, SecretRequest
+from tui.core.models import (
+    KEYRING_UNAVAILABLE,
+    ElicitationResult,
+    FormRequest,
+    SecretRequest,
+    TextRequest,
+)
 from tui.core.secret_ref import SecretRef
 from tui.secrets.keyring_store import NO_BACKEND_HINT, list_stored
 from tui.secrets.redaction import MASK
+from widgets.base import ElicitationModal
 from widgets.secret import SecretModal
 
 
@@ -340,3 +349,49 @@ class TestDemo:
         assert result.reason == KEYRING_UNAVAILABLE
         assert secret_of(result) == CANARY
         assert request.describe_content(result.content) == "•••"
+
+
+@pytest.mark.parametrize(
+    "request_",
+    [
+        SecretRequest(message="API key?"),
+        TextRequest(message="Card number?", sensitive=True),
+        FormRequest(
+            message="Connect",
+            requested_schema={
+                "type": "object",
+                "properties": {"password": {"type": "string", "format": "password"}},
+            },
+        ),
+    ],
+    ids=["secret", "sensitive text", "form password"],
+)
+async def test_a_masked_field_copies_and_cuts_nothing_and_ctrl_c_says_how_to_quit(
+    request_: SecretRequest | TextRequest | FormRequest,
+) -> None:
+    # Copied, the secret went to the clipboard, and through the terminal (OSC 52) into any
+    # recording of it; a browser's password field copies nothing either.
+    app, _ = asking_app(request_)
+    titles: list[str | None] = []
+    notify = app.notify
+
+    def noted(message: str, **options: Any) -> None:
+        titles.append(options.get("title"))
+        notify(message, **options)
+
+    app.notify = noted  # type: ignore[method-assign]
+    async with app.run_test(size=SIZE) as pilot:
+        modal = await wait_for_modal(pilot, ElicitationModal)
+        await pilot.press(*CANARY, "shift+home", "ctrl+c", "ctrl+x")
+        await wait_for(pilot, lambda: "Do you want to quit?" in titles)
+        field = modal.query_one(Input)
+        assert field.password and field.value == CANARY  # not cut
+        assert app.clipboard == ""
+
+
+async def test_a_field_that_shows_what_is_typed_still_copies_it() -> None:
+    app, _ = asking_app(TextRequest(message="Service name?"))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_modal(pilot, ElicitationModal)
+        await pilot.press(*"billing-api", "shift+home", "ctrl+c")
+        await wait_for(pilot, lambda: app.clipboard == "billing-api")

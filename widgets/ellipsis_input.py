@@ -6,6 +6,7 @@ from __future__ import annotations
 from rich.cells import cell_len
 from rich.text import Text
 from textual import events
+from textual.actions import SkipAction
 from textual.geometry import Region
 from textual.strip import Strip
 from textual.widgets import Input
@@ -22,7 +23,21 @@ class EllipsisInput(Input):
     After a paste longer than the field, Textual's `Input` scrolls to the cursor before it
     knows the new width of its text, and so stays at the start, the cursor out of view until
     the next key: this one scrolls to the cursor once it is laid out.
+
+    Masked (`password`), it copies and cuts nothing, as a browser's password field: a copy
+    would put the secret on the clipboard, and send it through the terminal (OSC 52) into
+    whatever records it. Ctrl+C then says how to quit, as it does where nothing is selected.
     """
+
+    def action_copy(self) -> None:
+        if self.password:
+            raise SkipAction()
+        super().action_copy()
+
+    def action_cut(self) -> None:
+        if self.password:
+            raise SkipAction()
+        super().action_cut()
 
     def _on_paste(self, event: events.Paste) -> None:
         # (Input's own handler, called after this one as Textual calls each class's, pastes.)
