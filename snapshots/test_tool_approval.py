@@ -44,12 +44,23 @@ RERUN = ToolApprovalRequest(
     remember={"argument": "command", "pattern": "uv run pytest*"},
 )
 
+# "For this session" by a glob longer than its room: its start and its end, `*` and all.
+SUITE = "uv run pytest -q " + " ".join(f"tests/test_m{n}.py" for n in range(60))
+GLOB = ToolApprovalRequest(
+    source="setup-agent",
+    tool_name="shell",
+    arguments={"command": SUITE},
+    tool_call_id="call-4",
+    remember={"argument": "command", "pattern": SUITE + "*"},
+)
+
 CASES: list[tuple[str, ToolApprovalRequest, list[str]]] = [
     ("json_arguments", SHELL, []),
     ("diff", EDIT, []),
     ("deny_with_reason", SHELL, ["n", *"use make test"]),
     ("edit_arguments", SHELL, ["e", "down", "end", "left", "left", *"/unit"]),
     ("deny_hint", RERUN, ["n"]),
+    ("glob_reach", GLOB, []),
 ]
 
 

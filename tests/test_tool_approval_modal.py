@@ -392,3 +392,31 @@ async def test_a_script_of_many_lines_is_allowed_for_the_session_by_a_reach_cut_
     finally:
         REDACTOR.clear()
     assert asker.results[0].content == {"scope": "session"}
+
+
+@pytest.mark.parametrize("modules", [8, 60], ids=["whole", "both ends"])
+async def test_a_glob_s_reach_is_shown_whole_or_with_both_its_ends(modules: int) -> None:
+    # Cut at 100 characters as the one call a pattern matches is, a glob hid how far it
+    # reached: the person allowed "always" without seeing where it ended.
+    command = "uv run pytest -q " + " ".join(f"tests/test_m{n}.py" for n in range(modules))
+    request = parse_request(
+        {
+            "kind": "tool_approval",
+            "tool_call_id": "t10",
+            "tool_name": "shell",
+            "arguments": {"command": command},
+            "remember": {"argument": "command", "pattern": command + "*"},
+        }
+    )
+    app = ElicitationApp(ElicitationQueue(), Asker(request), input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_modal(pilot)
+        await pilot.pause()
+        text = screen_text(app)
+        reach = " ".join(
+            row.strip("│ ")
+            for row in text[text.index("shell, command ~") : text.index("3 Always")].splitlines()
+        ).strip()
+        assert reach.startswith("shell, command ~ uv run pytest -q tests/test_m0.py")
+        assert reach.endswith(f"tests/test_m{modules - 1}.py*")
+        assert ("…" in reach) == (modules == 60)

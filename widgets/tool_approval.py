@@ -50,7 +50,12 @@ COLLAPSED_LENGTH = 40
 """The most characters of an argument the diff already shows: one line at 80 columns."""
 
 REACH_LENGTH = 100
-"""The most characters a choice's reach takes: two lines under its label."""
+"""The most characters the reach of the one call a pattern matches takes: two lines under its
+label."""
+
+GLOB_REACH_LENGTH = 400
+"""The most characters a glob's reach takes (five lines at 80 columns): read whole, as what
+it covers is not the call above; a longer one keeps both its ends."""
 
 HINT_ROOM = 50
 """The columns beside the choices' labels at 80 columns: a longer hint goes under its label.
@@ -192,14 +197,19 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
         return reason
 
     def _reach(self) -> str:
-        """What "for this session" and "always" would allow from now on, cut short: the call
-        above shows what a long pattern (a script of many lines) holds."""
+        """What "for this session" and "always" would allow from now on. The one call a
+        pattern matches is cut short: the call above shows it whole (a script of many lines).
+        A glob is shown whole up to `GLOB_REACH_LENGTH`, then with both its ends: it may
+        reach further than the call, and where it ends (`*` or not) says how far."""
         request = self.request
-        if request.remember is None:
+        remember = request.remember
+        if remember is None:
             return shown(f"every {request.tool_name} call")
         # Scrubbed before it is cut: a secret cut in two would no longer be recognised.
-        reach = shown_on_one_line(f"{request.tool_name}, {request.remember.describe()}")
-        return one_line(reach, REACH_LENGTH)
+        reach = shown_on_one_line(f"{request.tool_name}, {remember.describe()}")
+        if remember.exact_value() is not None:
+            return one_line(reach, REACH_LENGTH)
+        return one_line(reach, GLOB_REACH_LENGTH, keep_end=GLOB_REACH_LENGTH // 4)
 
     @property
     def denying(self) -> bool:

@@ -7,12 +7,16 @@ LINE_BREAK = " ⏎ "
 read as one command, `npm test rm -rf x`."""
 
 
-def one_line(text: str, limit: int) -> str:
+def one_line(text: str, limit: int, *, keep_end: int = 0) -> str:
     """`text` on one line: each run of spaces and tabs made one space, line breaks shown as
-    ⏎ (blank lines left out), cut to `limit` characters with … when longer."""
+    ⏎ (blank lines left out), cut to `limit` characters with … when longer; the cut leaves
+    out the middle where `keep_end` says how many of the last characters to keep."""
     lines = (" ".join(line.split()) for line in text.splitlines())
     line = LINE_BREAK.join(line for line in lines if line)
-    return line if len(line) <= limit else line[: limit - 1] + "…"
+    if len(line) <= limit:
+        return line
+    end = line[len(line) - keep_end :] if keep_end else ""
+    return line[: limit - 1 - len(end)] + "…" + end
 
 
 def has_line_break(text: str) -> bool:
