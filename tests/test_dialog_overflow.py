@@ -15,6 +15,7 @@ import pexpect
 import pyte
 import pytest
 from app_driver import SIZE, screen_text, wait_for, wait_for_modal
+from asking import burst
 from textual.pilot import Pilot
 
 from tui import (
@@ -425,3 +426,27 @@ async def test_shift_up_brings_back_the_top_of_a_description_longer_than_the_scr
         await pilot.press(*answer_keys)
         await wait_for(pilot, lambda: bool(results))
     assert results[0].action == "accept" and results[0].content == content
+
+
+async def test_arrow_keys_sent_at_once_each_scroll_a_long_description_a_line() -> None:
+    # The buttons of a confirmation leave Up and Down to the body, which glided from a target
+    # set only after the next refresh: five Downs sent at once moved it three lines.
+    request = ConfirmationRequest(message="Deploy?", description=LONG_DESCRIPTION)
+    results: list[ElicitationResult] = []
+    app = ElicitationApp(ElicitationQueue(), asking(request, results), input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        modal = await wait_for_modal(pilot)
+        await wait_for(pilot, lambda: "⇧↑↓ Scroll question" in screen_text(app))
+        body = modal.query_one("#body")
+        # Once it has reached the answers it opens at (it glides there).
+        await wait_for(pilot, lambda: body.scroll_y == body.max_scroll_y)
+        start = body.scroll_y
+        burst(app, *["up"] * 5)
+        await wait_for(pilot, lambda: body.scroll_y != start)
+        await pilot.pause()
+        assert body.scroll_y == start - 5
+        burst(app, "down", "down", "up", "down")
+        await wait_for(pilot, lambda: body.scroll_y == start - 3)
+        await pilot.press("y")
+        await wait_for(pilot, lambda: bool(results))
+    assert results[0].content is True

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
 from rich.cells import cell_len
 from rich.text import Text
 from textual import events
+from textual.actions import SkipAction
 from textual.actions import parse as parse_action
 from textual.app import ComposeResult
 from textual.await_complete import AwaitComplete
@@ -95,6 +96,26 @@ class _Body(VerticalScroll):
             if any(not binding.priority for binding in taken):
                 return False
         return super().check_action(action, parameters)
+
+    # Each key of a burst scrolls on from where the one before it went. Textual's own keys
+    # glide, and start from a target set only after the next refresh: five Downs sent at
+    # once moved the body three lines.
+    def action_scroll_up(self) -> None:
+        self._scroll_by(-1)
+
+    def action_scroll_down(self) -> None:
+        self._scroll_by(1)
+
+    def action_page_up(self) -> None:
+        self._scroll_by(-self.scrollable_content_region.height)
+
+    def action_page_down(self) -> None:
+        self._scroll_by(self.scrollable_content_region.height)
+
+    def _scroll_by(self, lines: int) -> None:
+        if not self.allow_vertical_scroll:
+            raise SkipAction()
+        self.scroll_to(y=self.scroll_y + lines, animate=False, immediate=True)
 
 
 _SCROLL_KEY = {
