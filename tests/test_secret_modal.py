@@ -389,6 +389,18 @@ async def test_a_masked_field_copies_and_cuts_nothing_and_ctrl_c_says_how_to_qui
         assert app.clipboard == ""
 
 
+async def test_a_secret_shown_with_ctrl_r_is_not_copied_or_cut_either() -> None:
+    app, _ = asking_app(SecretRequest(message="API key?"))
+    async with app.run_test(size=SIZE) as pilot:
+        modal = await wait_for_modal(pilot, SecretModal)
+        await pilot.press(*CANARY, "ctrl+r", "shift+home", "ctrl+c", "ctrl+x")
+        await wait_for(pilot, lambda: modal.revealed)
+        await pilot.pause()
+        field = modal.query_one(Input)
+        assert not field.password and field.value == CANARY  # shown, and not cut
+        assert app.clipboard == ""
+
+
 async def test_a_field_that_shows_what_is_typed_still_copies_it() -> None:
     app, _ = asking_app(TextRequest(message="Service name?"))
     async with app.run_test(size=SIZE) as pilot:

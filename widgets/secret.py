@@ -36,11 +36,17 @@ class SecretModal(ElicitationModal[SecretRequest]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+r", "toggle_reveal", "Reveal"),
+        # Shown or not, a secret is never copied or cut: a copy would also cross the
+        # terminal (OSC 52) into whatever records it. Before its fields see the keys.
+        Binding("ctrl+c", "app.help_quit", "Help quit", show=False, priority=True),
+        Binding("ctrl+x", "refuse_cut", "Refuse cut", show=False, priority=True),
     ]
     """
     | Key(s) | Description |
     | :- | :- |
     | ctrl+r | Show or hide what was typed (on screen only). |
+    | ctrl+c | Say how to quit; nothing is copied, even with the secret shown and selected. |
+    | ctrl+x | Ring the bell; nothing is cut. |
     """
 
     revealed: reactive[bool] = reactive(False)
@@ -115,6 +121,9 @@ class SecretModal(ElicitationModal[SecretRequest]):
     def watch_revealed(self, revealed: bool) -> None:
         for field in self.query(Input):
             field.password = not revealed
+
+    def action_refuse_cut(self) -> None:
+        self.app.bell()
 
     def action_toggle_reveal(self) -> None:
         self.revealed = not self.revealed
