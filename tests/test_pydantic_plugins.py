@@ -50,6 +50,15 @@ def spied(tmp_path: Path) -> tuple[dict[str, str], Path]:
     return env, log
 
 
+def answered(argv: list[str], typed: str, env: dict[str, str] | None = None) -> str:
+    """What `argv`, a plain `ask` typed `typed` and Enter, printed; it must exit 0."""
+    done = subprocess.run(
+        argv, input=f"{typed}\n", capture_output=True, text=True, env=env, cwd=ROOT, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
 def test_a_program_that_embeds_elicit_tui_keeps_its_pydantic_plugins(
     spied: tuple[dict[str, str], Path],
 ) -> None:
@@ -63,16 +72,8 @@ def test_the_command_hands_no_plugin_what_is_asked_or_typed(
     spied: tuple[dict[str, str], Path],
 ) -> None:
     env, log = spied
-    done = subprocess.run(
-        [ELICIT_TUI, "ask", "text", "ASKED-CANARY", "--plain"],
-        input="TYPED-CANARY\n",
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=60,
-    )
-    assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout)["content"] == "TYPED-CANARY"
+    out = answered([ELICIT_TUI, "ask", "text", "ASKED-CANARY", "--plain"], "TYPED-CANARY", env)
+    assert json.loads(out)["content"] == "TYPED-CANARY"
     assert not log.exists()
 
 
@@ -88,16 +89,8 @@ loaded."""
 
 
 def test_the_command_does_not_look_for_plugins_in_every_installed_package() -> None:
-    done = subprocess.run(
-        [sys.executable, "-c", ANSWERED_FROM_THE_SHELL],
-        input="ada\n",
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=60,
-    )
-    assert done.returncode == 0, done.stderr
-    answer, modules = done.stdout.strip().splitlines()[-2:]
+    out = answered([sys.executable, "-c", ANSWERED_FROM_THE_SHELL], "ada")
+    answer, modules = out.strip().splitlines()[-2:]
     assert json.loads(answer)["content"] == "ada"
     assert "pydantic.plugin._loader" in json.loads(modules)  # pydantic asked for plugins
     assert "importlib.metadata" not in json.loads(modules)  # and nobody looked

@@ -187,10 +187,17 @@ async def test_the_call_is_shown_as_json_and_diff() -> None:
         assert modal.focused is modal.query_one("#deny-reason", Input)
 
 
+def long_edit(lines: int) -> ElicitationApp:
+    """An app whose agent asks to approve an edit adding `lines` lines."""
+    diff = f"--- a/x\n+++ b/x\n@@ -0,0 +1,{lines} @@\n" + "".join(
+        f"+line {n}\n" for n in range(lines)
+    )
+    request = parse_request({**EDIT, "diff": diff})
+    return ElicitationApp(ElicitationQueue(), Asker(request), input_grace=0)
+
+
 async def test_page_down_scrolls_a_long_diff() -> None:
-    long_diff = "--- a/x\n+++ b/x\n@@ -0,0 +1,60 @@\n" + "".join(f"+line {n}\n" for n in range(60))
-    request = parse_request({**EDIT, "diff": long_diff})
-    app = ElicitationApp(ElicitationQueue(), Asker(request), input_grace=0)
+    app = long_edit(60)
     async with app.run_test(size=SIZE) as pilot:
         modal = await wait_for_modal(pilot)
         call = modal.query_one("#call", VerticalScroll)
@@ -205,11 +212,7 @@ async def test_page_down_scrolls_a_long_diff() -> None:
 async def test_page_down_in_a_burst_scrolls_a_page_for_each_key() -> None:
     """Held down or sent at once (a terminal's key repeat, a multiplexer), every PgDn moves
     a page, not only the first of them."""
-    long_diff = "--- a/x\n+++ b/x\n@@ -0,0 +1,200 @@\n" + "".join(
-        f"+line {n}\n" for n in range(200)
-    )
-    request = parse_request({**EDIT, "diff": long_diff})
-    app = ElicitationApp(ElicitationQueue(), Asker(request), input_grace=0)
+    app = long_edit(200)
     async with app.run_test(size=SIZE) as pilot:
         modal = await wait_for_modal(pilot)
         call = modal.query_one("#call", VerticalScroll)
@@ -225,11 +228,7 @@ async def test_page_down_in_a_burst_scrolls_a_page_for_each_key() -> None:
 async def test_ctrl_end_and_ctrl_home_take_a_long_call_to_its_end_and_top() -> None:
     """A patch of thousands of lines is hundreds of PgDn long; Home and End move in the list
     of answers. Sent at once, each key goes on from where the one before it went."""
-    long_diff = "--- a/x\n+++ b/x\n@@ -0,0 +1,2000 @@\n" + "".join(
-        f"+line {n}\n" for n in range(2000)
-    )
-    request = parse_request({**EDIT, "diff": long_diff})
-    app = ElicitationApp(ElicitationQueue(), Asker(request), input_grace=0)
+    app = long_edit(2000)
     async with app.run_test(size=SIZE) as pilot:
         modal = await wait_for_modal(pilot)
         call = modal.query_one("#call", VerticalScroll)
