@@ -4,7 +4,7 @@ One `elicit-tui serve` app (`ServeApp`, headless via `run_test`, 80x24) with its
 127.0.0.1 is asked the same choice three ways, one question at a time:
 
 * in-process: `ElicitationQueue.ask()` from a thread of this process;
-* HTTP: `tui.RemoteQueue.ask()` (POST /v1/requests, long-poll of the result);
+* HTTP: `tui.RemoteQueue.ask()` (`POST /v1/ask`, one call held until the answer);
 * MCP: the official MCP SDK client calling the `elicit` tool over streamable HTTP.
 
 ask -> painted: from the asker calling to the first refresh after the question's modal

@@ -523,7 +523,7 @@ def test_a_call_whose_id_holds_url_characters_is_answered_from_another_front_end
 def test_an_asker_elsewhere_gets_the_result_of_and_withdraws_such_a_call(
     inbox: InboxProcess,
 ) -> None:
-    queue = RemoteQueue(inbox.base, TOKEN, poll=1)
+    queue = RemoteQueue(inbox.base, TOKEN)
     approval = {"kind": "tool_approval", "tool_name": "shell", "tool_call_id": URL_CHARACTERS}
     answered = queue.submit(parse_request(approval))
     [waiting] = inbox.wait_pending(1)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from collections.abc import Iterator
@@ -206,6 +207,23 @@ def test_ask_blocks_until_answered(inbox: InboxProcess) -> None:
     assert answered[0].json()["result"] == {"action": "decline", "content": None, "reason": None}
 
 
+def test_ask_answers_at_once_then_a_space_a_second_until_the_result(inbox: InboxProcess) -> None:
+    # So an asker tells a stopped inbox (Ctrl+Z) from a person still thinking.
+    with inbox.client() as http, http.stream("POST", "/v1/ask", json={"request": CHOICE}) as asked:
+        assert asked.status_code == 200
+        chunks = asked.iter_raw()
+        (pending,) = inbox.wait_pending(1)
+        started = time.monotonic()
+        assert next(chunks) == b" "
+        assert next(chunks) == b" "
+        between = time.monotonic() - started
+        inbox.answer(pending["id"], {"action": "accept", "content": "SQLite"})
+        rest = b"".join(chunks)
+
+    assert 0.5 < between < 3
+    assert json.loads(rest)["result"] == {"action": "accept", "content": "SQLite", "reason": None}
+
+
 def test_a_pending_result_is_204_and_an_unknown_one_404(inbox: InboxProcess) -> None:
     request_id = post(inbox, CHOICE)
     started = time.monotonic()
@@ -235,7 +253,8 @@ def test_an_asker_that_hangs_up_while_waiting_withdraws_its_request(
     inbox: InboxProcess, path: str
 ) -> None:
     request_id = post(inbox, CHOICE) if "{id}" in path else None
-    with inbox.client(timeout=1) as http, pytest.raises(httpx2.ReadTimeout):
+    # Half a second: within the space a second that `/v1/ask` sends.
+    with inbox.client(timeout=0.5) as http, pytest.raises(httpx2.ReadTimeout):
         if request_id is None:
             http.post(path, json={"request": {**CHOICE, "id": "hang-up"}})
         else:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -22,6 +23,7 @@ import tui
 from tui import ChoiceRequest, SecretRequest, TextRequest
 from tui.core.config_folder import CONFIG_DIR_ENV
 from tui.core.secret_ref import SecretRef
+from tui.inbox import remote_queue
 from tui.inbox.discovery import TOKEN_ENV, URL_ENV, find_inbox
 from tui.inbox.remote_queue import INBOX_UNREACHABLE, RemoteQueue
 from tui.mcp.auth import save_token
@@ -125,7 +127,7 @@ def test_a_fault_while_asking_is_raised_to_the_asker_not_left_waiting(
     def broken(*_: object, **__: object) -> None:
         raise RuntimeError("the call broke")
 
-    monkeypatch.setattr("tui.inbox.remote_queue.inbox_call", broken)
+    monkeypatch.setattr("tui.inbox.remote_queue.held_call", broken)
     future = RemoteQueue("http://127.0.0.1:9", "x").submit(TextRequest(message="Hi?"))
 
     with pytest.raises(RuntimeError, match="the call broke"):
@@ -141,12 +143,15 @@ def test_quitting_the_inbox_answers_closed(inbox: InboxProcess) -> None:
     assert future.result(timeout=15).reason == "closed"
 
 
-def killed_once_its_request_waits(inbox: InboxProcess, script: str) -> list[dict[str, Any]]:
-    """Run the asker `script` until its request waits in `inbox`, kill it (SIGKILL), and
-    return what waits in the inbox after."""
+def killed_once_its_request_waits(
+    inbox: InboxProcess, script: str, *, after: float = 0
+) -> list[dict[str, Any]]:
+    """Run the asker `script` until its request has waited in `inbox` for `after` seconds,
+    kill it (SIGKILL), and return what waits in the inbox after."""
     asker = subprocess.Popen([sys.executable, "-c", script])
     try:
         inbox.wait_pending(1)
+        time.sleep(after)
         asker.kill()
         asker.wait(10)
         return inbox.wait_pending(0)
@@ -166,26 +171,71 @@ def test_an_asker_process_that_dies_withdraws_its_request(inbox: InboxProcess) -
     assert killed_once_its_request_waits(inbox, script) == []
 
 
-def test_an_asker_killed_before_its_first_poll_withdraws_its_request(inbox: InboxProcess) -> None:
-    # The request was queued by one call and waited for by the next: an asker killed between
-    # the two (a crash, a slow machine) left the person a question nobody would read.
+def test_an_asker_killed_at_any_moment_of_its_wait_withdraws_its_request(
+    inbox: InboxProcess,
+) -> None:
+    # An asker that waited by one call, then by the next, left the person a question nobody
+    # would read if it died between two of them (a crash, a slow machine). This one never
+    # gets through a second connection, so it is killed in such a gap if there is one.
     script = textwrap.dedent(
         f"""
-        import time, tui
-        from tui.inbox.remote_queue import RemoteQueue
-        post = RemoteQueue._call
+        import socket, time, tui
+        connect = socket.create_connection
+        made = []
 
-        def stalled(self, method, path, *args, **kwargs):
-            answer = post(self, method, path, *args, **kwargs)
-            if method == "POST":
-                time.sleep(3600)  # never gets to its first poll
-            return answer
+        def only_once(*args, **kwargs):
+            made.append(args)
+            if len(made) > 1:
+                time.sleep(3600)
+            return connect(*args, **kwargs)
 
-        RemoteQueue._call = stalled
-        RemoteQueue({inbox.base!r}, {inbox.token!r}).ask(tui.TextRequest(message="Hi?"))
+        socket.create_connection = only_once
+        tui.RemoteQueue({inbox.base!r}, {inbox.token!r}).ask(tui.TextRequest(message="Hi?"))
         """
     )
-    assert killed_once_its_request_waits(inbox, script) == []
+    assert killed_once_its_request_waits(inbox, script, after=4) == []
+
+
+def test_a_stopped_asker_keeps_its_question_and_gets_the_answer_once_continued(
+    inbox: InboxProcess,
+) -> None:
+    script = textwrap.dedent(
+        f"""
+        import tui
+        queue = tui.RemoteQueue({inbox.base!r}, {inbox.token!r})
+        print(queue.ask(tui.TextRequest(message="Hi?")).content, flush=True)
+        """
+    )
+    asker = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    try:
+        (pending,) = inbox.wait_pending(1)
+        asker.send_signal(signal.SIGSTOP)  # Ctrl+Z
+        time.sleep(3)
+        assert [p["id"] for p in inbox.pending()] == [pending["id"]]
+        inbox.answer(pending["id"], {"action": "accept", "content": "Ada"})
+        asker.send_signal(signal.SIGCONT)
+        out, _ = asker.communicate(timeout=15)
+    finally:
+        asker.kill()
+        asker.wait(10)
+    assert out == "Ada\n"
+
+
+def test_a_stopped_inbox_answers_cancel_after_its_silence_not_never(
+    inbox: InboxProcess, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(remote_queue, "SILENCE", 2.0)
+    future = RemoteQueue(inbox.base, inbox.token).submit(TextRequest(message="Name?"))
+    inbox.wait_pending(1)
+    inbox.process.send_signal(signal.SIGSTOP)  # Ctrl+Z
+    try:
+        started = time.monotonic()
+        result = future.result(timeout=15)
+        took = time.monotonic() - started
+    finally:
+        inbox.process.send_signal(signal.SIGCONT)
+    assert (result.action, result.reason) == ("cancel", INBOX_UNREACHABLE)
+    assert 1.5 < took < 5
 
 
 def test_discovery_takes_the_flag_then_the_environment_then_the_token_file(

@@ -13,24 +13,21 @@ while its question waits (its CLI gave up on it, or killed it) withdraws the que
 from __future__ import annotations
 
 import asyncio
-import json
-from collections.abc import Coroutine
 from typing import Any
 
 from starlette.requests import Request as HTTPRequest
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
-from starlette.types import Receive, Scope, Send
 
 from tui.core.limits import MAX_TIMEOUT, LimitError
 from tui.core.models import ElicitationResult, Request
-from tui.inbox.hook_call import HEARTBEAT
+from tui.inbox.heartbeating import Heartbeating
 from tui.inbox.http_api import WITHDRAWN, BadInput, read_json
 from tui.inbox.inbox import Inbox
 from tui.inbox.remote_queue import INBOX_REFUSED
-from tui.inbox.waiting import until_disconnected, until_done
+from tui.inbox.waiting import until_done
 from tui.integrations.hooks.clis import CLI_NAMES
-from tui.integrations.hooks.flow import HookRun, run_hook
+from tui.integrations.hooks.flow import run_hook
 from tui.integrations.hooks.formats import hook_format
 from tui.integrations.hooks.undecided import CANCELLED_ALL
 
@@ -68,45 +65,13 @@ def hook_routes(inbox: Inbox) -> list[Route]:
                 return result.model_copy(update={"reason": CANCELLED_ALL})
             return result
 
-        return _Heartbeating(run_hook(hook_format(name), text, ask, wait=wait), http)
+        async def answer() -> dict[str, Any]:
+            run = await run_hook(hook_format(name), text, ask, wait=wait)
+            return {"decided": run.decided, "output": run.stdout, "note": run.note}
+
+        return Heartbeating(answer(), http)
 
     return [Route("/v1/hooks/{cli}", hook, methods=["POST"])]
-
-
-class _Heartbeating(Response):
-    """A hook run's answer: its status at once, a space every `HEARTBEAT` seconds while the
-    run waits (JSON may start with spaces), then `{"decided", "output", "note"}`. A hook that
-    hears nothing for a few seconds knows the inbox is stopped (Ctrl+Z, SIGSTOP); a hook
-    that hangs up cancels the run, which withdraws its question."""
-
-    def __init__(self, run: Coroutine[Any, Any, HookRun], http: HTTPRequest) -> None:
-        self.status_code = 200
-        self.media_type = "application/json"
-        self.background = None
-        # No Content-Length (the body is not known yet): it goes chunked.
-        self.init_headers({"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
-        self._run = run
-        self._http = http
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        await send({"type": "http.response.start", "status": 200, "headers": self.raw_headers})
-        running = asyncio.ensure_future(self._run)
-        gone = asyncio.ensure_future(until_disconnected(self._http))
-        try:
-            while not running.done():
-                await asyncio.wait(
-                    {running, gone}, timeout=HEARTBEAT, return_when=asyncio.FIRST_COMPLETED
-                )
-                if gone.done():
-                    return
-                if not running.done():
-                    await send({"type": "http.response.body", "body": b" ", "more_body": True})
-            run = running.result()
-            answer = {"decided": run.decided, "output": run.stdout, "note": run.note}
-            await send({"type": "http.response.body", "body": json.dumps(answer).encode()})
-        finally:
-            running.cancel()
-            gone.cancel()
 
 
 def _read_hook_call(data: dict[str, Any]) -> tuple[str, float]:

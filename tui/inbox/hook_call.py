@@ -8,17 +8,13 @@ inbox's note reaches the terminal as one literal line.
 from __future__ import annotations
 
 import json
-import time
-from http.client import HTTPConnection, HTTPException, HTTPResponse, HTTPSConnection
+from http.client import HTTPException
 from typing import Any
-from urllib.parse import urlsplit
 
 from tui.core.limits import MAX_BODY
 from tui.core.terminal_text import literal_line
 from tui.inbox.discovery import InboxAddress
-
-HEARTBEAT = 1.0
-"""Seconds between the spaces the inbox sends while a hook's question waits."""
+from tui.inbox.held_call import Overdue, held_call, json_object
 
 SILENCE = 5.0
 """Seconds without a byte from the inbox after which the hook gives up: a running inbox
@@ -43,33 +39,23 @@ def run_in_inbox(
             f"no decision: the hook input is over {MAX_BODY // 2**20} MiB as sent, the most "
             "the inbox takes"
         )
-    parts = urlsplit(address.base)
-    connection_type = HTTPSConnection if parts.scheme == "https" else HTTPConnection
-    # Each connect, send and read gives up after SILENCE; the whole call after give_up.
-    connection = connection_type(parts.hostname or "", parts.port, timeout=SILENCE)
-    headers = {**address.headers(), "Content-Type": "application/json"}
-    path = f"{parts.path}/v1/hooks/{name}"
-    deadline = time.monotonic() + give_up
+    path = f"/v1/hooks/{name}"
     try:
-        connection.request("POST", path, body, headers)
-        response = connection.getresponse()
-        status, answer = response.status, _json_object(_body_by(response, deadline))
+        status, answer = held_call(address, path, body, silence=SILENCE, give_up=give_up)
     except TimeoutError:
         return "", (
             f"no decision: the inbox sent nothing for {SILENCE:g} s (is it stopped, as by "
             "Ctrl+Z? one started before an upgrade needs a restart)"
         )
-    except _Overdue:
+    except Overdue:
         return "", f"no decision: the inbox did not answer within {give_up:g} s"
     except (OSError, HTTPException) as error:
         return "", f"the inbox did not answer ({type(error).__name__}: {error})"
-    finally:
-        connection.close()
     if status in (401, 403):
         return "", f"no decision: {TOKEN_REFUSED}"
     if status == 404:
         return "", (
-            f"no decision: no elicit-tui hook endpoint at {parts.scheme}://{parts.netloc}{path}"
+            f"no decision: no elicit-tui hook endpoint at {address.base}{path}"
             " (HTTP 404: not an elicit-tui inbox, or one started before an upgrade: restart it)"
         )
     output, note = answer.get("output"), answer.get("note")
@@ -82,35 +68,8 @@ def run_in_inbox(
     return "", f"no decision: the inbox answered {status}" + (f" ({said})" if said else "")
 
 
-class _Overdue(Exception):
-    """The inbox kept the call past the time the hook gives it."""
-
-
-def _body_by(response: HTTPResponse, deadline: float) -> bytes:
-    """`response`'s body, read as it comes; `_Overdue` once `deadline` (monotonic) passes."""
-    chunks = []
-    while chunk := response.read1(65536):
-        chunks.append(chunk)
-        if time.monotonic() > deadline:
-            raise _Overdue
-    return b"".join(chunks)
-
-
-def _json_object(body: bytes) -> dict[str, Any]:
-    try:
-        data = json.loads(body, parse_constant=_not_json)
-    except ValueError:
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
-def _not_json(constant: str) -> Any:
-    """`NaN` and `Infinity`, which Python's JSON reader takes: no JSON, so nothing a CLI reads."""
-    raise ValueError(f"{constant} is no JSON value")
-
-
 def _ascii_json_object(text: Any) -> str:
     """`text` as ASCII JSON if it is a JSON object as text, the only output a CLI's hook
     reads, else "". Escaped, it prints on any terminal encoding and means the same to a CLI."""
-    data = _json_object(text.encode()) if isinstance(text, str) else {}
+    data = json_object(text.encode()) if isinstance(text, str) else {}
     return json.dumps(data) if data else ""

@@ -2,7 +2,8 @@
 
 `POST /v1/requests` queues a request and returns its id (with `?wait=S`, it first waits up to
 S seconds for the result, as a long poll does); `GET /v1/requests/{id}/result?wait=S`
-long-polls for the result; `POST /v1/ask` does both in one call; `DELETE /v1/requests/{id}`
+long-polls for the result; `POST /v1/ask` does both on one connection, held until the
+answer (a space a second meanwhile, so a stopped inbox is noticed); `DELETE /v1/requests/{id}`
 withdraws; `GET /v1/requests` lists what waits; `GET /v1/rules` lists the approval rules in
 force (this session's and the "always" ones). A request is validated once, here, by
 `parse_request`: a malformed one is answered 422 with its error text and never shown.
@@ -11,6 +12,7 @@ An asker whose connection drops while it waits (a killed process) withdraws its 
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -23,9 +25,10 @@ from tui.core.json_type import json_type
 from tui.core.limits import LimitError
 from tui.core.models import Request, parse_request
 from tui.core.validation_text import describe_validation_error
+from tui.inbox.heartbeating import Heartbeating
 from tui.inbox.inbox import Inbox
 from tui.inbox.masked_requests import masked_request_json
-from tui.inbox.waiting import until_done_or_gone
+from tui.inbox.waiting import until_done, until_done_or_gone
 from tui.inbox.wire import result_json
 
 MAX_WAIT = 60.0
@@ -93,10 +96,18 @@ def asker_routes(inbox: Inbox) -> list[Route]:
             return JSONResponse({"error": str(error)}, status_code=422)
         except ValueError as error:
             return JSONResponse({"error": str(error)}, status_code=409)
-        if await until_done_or_gone(http, future, None) == "gone":
-            inbox.queue.cancel(request.id, WITHDRAWN)
-        inbox.forget(request.id)
-        return _result(request.id, future.result())
+
+        async def answer() -> dict[str, Any]:
+            try:
+                await until_done(future, None)
+            except asyncio.CancelledError:  # the asker hung up
+                inbox.queue.cancel(request.id, WITHDRAWN)
+                raise
+            finally:
+                inbox.forget(request.id)
+            return _result_json(request.id, future.result())
+
+        return Heartbeating(answer(), http)
 
     async def withdraw(http: HTTPRequest) -> Response:
         request_id = http.path_params["id"]
@@ -166,7 +177,11 @@ async def _read_request(http: HTTPRequest) -> tuple[Request, float | None]:
 
 
 def _result(request_id: str, result: Any) -> Response:
-    return JSONResponse({"id": request_id, "result": result_json(result, reveal_secrets=True)})
+    return JSONResponse(_result_json(request_id, result))
+
+
+def _result_json(request_id: str, result: Any) -> dict[str, Any]:
+    return {"id": request_id, "result": result_json(result, reveal_secrets=True)}
 
 
 def _unknown(request_id: str) -> Response:

@@ -1,10 +1,10 @@
 """`RemoteQueue`: the asker's half of `ElicitationQueue`, for an inbox in another process.
 
 `ask`, `ask_async`, `submit` and `ask_form` behave as the in-process queue's do, so an agent
-moves to the inbox by changing the line that makes its queue. Each request is posted to the
-inbox and its result long-polled by a daemon thread. Cancelling the future (or the task
-awaiting `ask_async`, or Ctrl+C in `ask`) withdraws the request; an asker process that dies
-drops its connection, which withdraws it too. If the inbox cannot be reached, or vanishes
+moves to the inbox by changing the line that makes its queue. A daemon thread asks each
+request on one connection, held until the answer. Cancelling the future (or the task
+awaiting `ask_async`, or Ctrl+C in `ask`) withdraws the request; an asker process that dies,
+at whatever moment, drops that connection, which withdraws it too. If the inbox cannot be reached, or vanishes
 while a request waits, the result is `cancel` with the reason `inbox_unreachable`: never a
 hang, never a traceback. Only the standard library speaks HTTP here.
 """
@@ -17,6 +17,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from concurrent.futures import Future
+from http.client import HTTPException
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter
@@ -24,6 +25,7 @@ from pydantic import BaseModel, ConfigDict, TypeAdapter
 from tui.core.models import ElicitationResult, FormRequest, Request, parse_request
 from tui.core.request_base import Timeout
 from tui.inbox.discovery import InboxAddress, find_inbox
+from tui.inbox.held_call import Abandoned, held_call, json_object
 from tui.inbox.wire import request_json, request_path, result_from_json
 
 INBOX_UNREACHABLE = "inbox_unreachable"
@@ -32,13 +34,10 @@ INBOX_UNREACHABLE = "inbox_unreachable"
 INBOX_REFUSED = "inbox_refused"
 """The reason of a `cancel` when the inbox turned the request away (a wrong token, a clash)."""
 
-POLL = 25.0
-"""Seconds one long poll waits for the result before asking again."""
-
-POST_WAIT = 2.0
-"""Seconds the call that posts a request waits for its result before the polls begin: long
-enough to cover an asker killed just after asking, short enough that one withdrawn while
-its post is on the way is gone from the inbox at once."""
+SILENCE = 30.0
+"""Seconds without a byte from the inbox (which sends a space a second while a question
+waits) after which the asker takes it to be gone: stopped (Ctrl+Z) for longer than a
+moment, or its machine unreachable."""
 
 CONNECT_TIMEOUT = 10.0
 """Seconds any other call to the inbox may take."""
@@ -60,10 +59,9 @@ class InboxRefusedError(ValueError):
 class RemoteQueue:
     """Asks through the inbox at `url` (see `tui.inbox.discovery.find_inbox` for the defaults)."""
 
-    def __init__(self, url: str | None = None, token: str | None = None, *, poll: float = POLL):
+    def __init__(self, url: str | None = None, token: str | None = None):
         self.address: InboxAddress = find_inbox(url, token)
         """The inbox asked, and the token sent."""
-        self.poll = poll
 
     def submit(self, request: Request, timeout: float | None = None) -> Future[ElicitationResult]:
         """Send `request` to the inbox and return a future of its result (never blocks).
@@ -138,90 +136,63 @@ class RemoteQueue:
     def _follow(
         self, request: Request, timeout: float | None, future: Future[ElicitationResult]
     ) -> None:
-        """Post `request`, then long-poll its result into `future`; a fault no answer covers
+        """Ask `request` and put its result into `future`; a fault no answer covers
         is raised from the future, never left with the asker waiting on it for ever."""
         try:
-            self._post_and_poll(request, timeout, future)
+            self._ask(request, timeout, future)
         except Exception as error:
             if not future.done() and (future.running() or future.set_running_or_notify_cancel()):
                 future.set_exception(error)
 
-    def _post_and_poll(
+    def _ask(
         self, request: Request, timeout: float | None, future: Future[ElicitationResult]
     ) -> None:
-        posted = {"request": request_json(request), "timeout": timeout}
-        # The first wait on the connection that posts it: killed before a poll of its own,
-        # the asker still hangs up on the inbox, which then withdraws the request.
-        wait = min(self.poll, POST_WAIT)
+        # One connection, held until the answer: an asker that dies at any moment hangs up,
+        # and the inbox withdraws its question.
+        body = json.dumps({"request": request_json(request), "timeout": timeout}).encode()
         try:
-            status, body = self._call("POST", f"/v1/requests?wait={wait:g}", posted, wait=wait)
-        except OSError:
+            status, answer = held_call(
+                self.address, "/v1/ask", body, silence=SILENCE, wanted=lambda: not future.done()
+            )
+        except Abandoned:  # cancelled: hanging up withdrew it, had `cancel` not yet
+            return
+        except (OSError, HTTPException):
             _settle(future, _cancelled(INBOX_UNREACHABLE))
             return
         if status in (409, 413, 422):
             if future.set_running_or_notify_cancel():
-                future.set_exception(InboxRefusedError(str(body.get("error")), status))
-            return
-        if status == 200:
-            _settle(future, result_from_json(request, body["result"]))
-            return
-        if status != 201:
+                future.set_exception(InboxRefusedError(str(answer.get("error")), status))
+        elif status == 200 and isinstance(answer.get("result"), dict):
+            _settle(future, result_from_json(request, answer["result"]))
+        elif status == 200:  # the inbox went away before its answer was whole
+            _settle(future, _cancelled(INBOX_UNREACHABLE))
+        else:
             _settle(future, _cancelled(INBOX_REFUSED))
-            return
-        if future.cancelled():  # withdrawn while it was on its way
-            self.cancel(request.id)
-            return
-        path = f"{request_path(request.id, 'result')}?wait={self.poll:g}"
-        while not future.done():
-            try:
-                status, body = self._call("GET", path, wait=self.poll)
-            except OSError:
-                _settle(future, _cancelled(INBOX_UNREACHABLE))
-                return
-            if status == 200:
-                _settle(future, result_from_json(request, body["result"]))
-            elif status == 404:  # a restarted inbox: the request is gone with the old one
-                _settle(future, _cancelled(INBOX_UNREACHABLE))
-            elif status != 204:
-                _settle(future, _cancelled(INBOX_REFUSED))
 
     def _withdraw_soon(self, request_id: str) -> None:
         # Off the caller's thread: it may be an event loop that must not block.
         threading.Thread(target=self.cancel, args=(request_id,), daemon=True).start()
 
-    def _call(
-        self, method: str, path: str, data: dict[str, Any] | None = None, *, wait: float = 0
-    ) -> tuple[int, dict[str, Any]]:
-        return inbox_call(self.address, method, path, data, timeout=wait + CONNECT_TIMEOUT)
+    def _call(self, method: str, path: str) -> tuple[int, dict[str, Any]]:
+        return inbox_call(self.address, method, path)
 
 
 def inbox_call(
     address: InboxAddress,
     method: str,
     path: str,
-    data: dict[str, Any] | None = None,
     *,
     timeout: float = CONNECT_TIMEOUT,
 ) -> tuple[int, dict[str, Any]]:
-    """The status and JSON body of one call to the inbox at `address`; raises OSError if it
-    cannot be reached within `timeout` seconds."""
-    body = None if data is None else json.dumps(data).encode()
-    headers = {**address.headers(), "Content-Type": "application/json"}
-    call = urllib.request.Request(address.base + path, data=body, headers=headers, method=method)
+    """The status and JSON body of one call without a body (GET, DELETE) to the inbox at
+    `address`; raises OSError if it cannot be reached within `timeout` seconds."""
+    call = urllib.request.Request(address.base + path, headers=address.headers(), method=method)
     try:
         with _OPENER.open(call, timeout=timeout) as response:
-            return response.status, _json(response.read())
+            return response.status, json_object(response.read())
     except urllib.error.HTTPError as error:
         with error:
-            return error.code, _json(error.read())
-
-
-def _json(body: bytes) -> dict[str, Any]:
-    try:
-        data = json.loads(body) if body else {}
-    except ValueError:
-        return {}
-    return data if isinstance(data, dict) else {}
+            return error.code, json_object(error.read())
 
 
 def _cancelled(reason: str) -> ElicitationResult:
