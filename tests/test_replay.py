@@ -19,8 +19,9 @@ import pytest
 from asking import burst
 from front_end_processes import HeadlessInbox
 from recorded_session import REPO, lines, on_request, record_session, run_cli, session_agent
-from secret_session import TARGET, carries_canary, wait_for
+from secret_session import CANARY, TARGET, carries_canary, wait_for
 from test_suspend import process_state
+from textual import events
 from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import Input
@@ -29,7 +30,7 @@ from tui.app.app import ElicitationApp
 from tui.app.key_player import dummy_secret
 from tui.app.messages import AgentFinished
 from tui.app.replay_app import ReplayApp
-from tui.core.models import ElicitationResult, SecretRef, SecretRequest
+from tui.core.models import ElicitationResult, SecretRef, SecretRequest, TextRequest
 from tui.core.queue import ElicitationQueue
 from tui.render.capture import capture
 from tui.render.cells import grid_text
@@ -134,6 +135,42 @@ async def test_two_replays_draw_byte_identical_svgs(recorded: Path, tmp_path: Pa
         assert not carries_canary(svg), name
     # The echoed secret is masked on screen; the badge named the last key before the answer.
     assert "Deploy&#160;with&#160;•••?" in (first / "06-confirmation.svg").read_text()
+
+
+async def test_a_secret_typed_again_where_it_shows_is_scrubbed_from_the_keys_and_replays_as_recorded(
+    tmp_path: Path,
+) -> None:
+    # The person gives the key, then types and pastes it into a later note: the note's
+    # result was scrubbed, its keys were not, and a replay typed the key back on screen.
+    path, shots = tmp_path / "session.jsonl", tmp_path / "shots"
+    shots.mkdir()
+    got: list[ElicitationResult] = []
+
+    def agent(queue: ElicitationQueue) -> str:
+        got.append(queue.ask(SecretRequest(id="key", message="Key?")))
+        got.append(queue.ask(TextRequest(id="note", message="Anything else?")))
+        return "done"
+
+    app = ElicitationApp(ElicitationQueue(), agent, input_grace=0, transcript=path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await on_request(pilot, "key")
+        burst(app, *CANARY, "enter")
+        await on_request(pilot, "note")
+        burst(app, *"see", "space", *CANARY)
+        app.post_message(events.Paste(f" or {CANARY}"))
+        burst(app, "enter")
+        await wait_for(pilot, lambda: app.agent_result == "done")
+
+    assert got[1].content == f"see {CANARY} or {CANARY}"  # the agent gets what was typed
+    assert not carries_canary(path.read_text(encoding="utf-8"))
+    replayed = await replay(path, shots)
+    assert replayed.replay_agent.mismatches == []
+    assert replayed.replay_agent.results[1] == (
+        "note",
+        {"action": "accept", "content": "see ••• or •••", "reason": None},
+    )
+    for shot in shots.iterdir():
+        assert not carries_canary(shot.read_text(encoding="utf-8")), shot.name
 
 
 def test_the_cli_checks_results_and_reports_a_mismatch(recorded: Path, tmp_path: Path) -> None:

@@ -24,6 +24,7 @@ from tui.transcript.records import (
     request_json,
     result_json,
 )
+from tui.transcript.scrubbed_keys import scrubbed_keys
 
 
 class TranscriptWriter:
@@ -78,11 +79,12 @@ class TranscriptWriter:
         presses: Sequence[KeyPress],
         secret_lengths: dict[str, int] | None = None,
     ) -> None:
-        """Write the keys pressed while `request_id` was shown (already masked by the caller)."""
+        """Write the keys pressed while `request_id` was shown: those into a secret's field
+        masked by the caller, a secret typed or pasted into any other field scrubbed here."""
         record = KeysRecord(
             t=self._since_start(time.monotonic()),
             id=request_id,
-            keys=list(presses),
+            keys=scrubbed_keys(presses, self._redactor),
             secret_lengths=secret_lengths or {},
         )
         self._write(record.model_dump_json(exclude_none=True))
