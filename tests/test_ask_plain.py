@@ -152,6 +152,31 @@ def test_form_field_by_field_with_its_error_repeated(tmp_path: Path) -> None:
     assert "✖ Type a number from 1 to 2." in prompts
 
 
+def test_a_form_with_a_password_field_is_accepted_its_value_masked(tmp_path: Path) -> None:
+    # It was refused as a SecretStr "not of type 'string'", and asked again for ever.
+    schema = {
+        "type": "object",
+        "properties": {
+            "user": {"type": "string", "title": "User"},
+            "pw": {"type": "string", "format": "password", "minLength": 8},
+        },
+        "required": ["user", "pw"],
+    }
+    typed = f"ada\nshort\n{CANARY}\n"
+    args = ("form", "Login", "--schema", json.dumps(schema), "--plain")
+    code, result, prompts = plain(tmp_path, typed, *args)
+
+    assert (code, result) == (0, accepted({"user": "ada", "pw": "**********"}))
+    assert "  ✖ At least 8 characters\n" in prompts  # the field asked again, not the form
+    assert "Fill in the form again." not in prompts
+    assert "short" not in prompts
+    assert CANARY not in prompts
+
+    args = ("form", "Login", "--schema", json.dumps(schema), "--plain", "--reveal-secret")
+    code, result, _ = plain(tmp_path, f"ada\n{CANARY}\n", *args)
+    assert (code, result) == (0, accepted({"user": "ada", "pw": CANARY}))
+
+
 def test_a_fields_error_keeps_its_words_as_written(tmp_path: Path) -> None:
     schema = {
         "type": "object",

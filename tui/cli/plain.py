@@ -33,7 +33,7 @@ from tui.core.models import (
     unsupported,
 )
 from tui.core.options import Option
-from tui.core.schema import FieldSpec, parse_schema, parse_value, validate_content
+from tui.core.schema import FieldSpec, parse_schema, parse_value
 from tui.core.terminal_text import literal_text
 
 PLAIN_VARIABLE = "ELICIT_TUI_PLAIN"
@@ -270,8 +270,8 @@ class PlainPrompter:
                 if value is not None:
                     content[field.name] = value
             try:
-                validate_content(request.requested_schema, content)
-                return _accept(request.finish_content(content))
+                # As the dialog's answer is checked: a secret field's SecretStr as its text.
+                return _accept(request.check_content(content))
             except (ValueError, ValidationError) as problem:
                 self.say(f"  ✖ {problem} Fill in the form again.")
 
