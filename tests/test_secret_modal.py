@@ -407,3 +407,31 @@ async def test_a_field_that_shows_what_is_typed_still_copies_it() -> None:
         await wait_for_modal(pilot, ElicitationModal)
         await pilot.press(*"billing-api", "shift+home", "ctrl+c")
         await wait_for(pilot, lambda: app.clipboard == "billing-api")
+
+
+async def test_going_back_to_a_masked_field_adds_to_it_not_over_it() -> None:
+    # Tab away and back selected all of it, unseen under the dots, and the next key
+    # replaced the whole secret with itself.
+    app, results = asking_app(SecretRequest(message="Token?", confirm=True))
+    async with app.run_test(size=SIZE) as pilot:
+        modal = await wait_for_modal(pilot, SecretModal)
+        await pilot.press(*"abc", "tab", *"abc", "shift+tab", "d", "tab", "end", "d")
+        first, second = modal.query(Input)
+        assert (first.value, second.value) == ("abcd", "abcd")
+        assert first.selection.is_empty
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: bool(results))
+    assert results[0].content == SecretStr("abcd")
+
+
+async def test_going_back_to_a_field_that_shows_what_is_typed_still_selects_it() -> None:
+    app, _ = asking_app(TextRequest(message="Service name?"))
+    async with app.run_test(size=SIZE) as pilot:
+        modal = await wait_for_modal(pilot, ElicitationModal)
+        field = modal.query_one(Input)
+        await pilot.press(*"billing")
+        field.blur()
+        await pilot.pause()
+        field.focus()
+        await pilot.pause()
+        assert field.selected_text == "billing"

@@ -27,7 +27,18 @@ class EllipsisInput(Input):
     Masked (`password`), it copies and cuts nothing, as a browser's password field: a copy
     would put the secret on the clipboard, and send it through the terminal (OSC 52) into
     whatever records it. Ctrl+C then says how to quit, as it does where nothing is selected.
+    Nor is all of it selected as the focus comes back to it: a selection of dots hardly
+    shows, and the next key typed would replace what the person meant to add to.
     """
+
+    @property
+    def select_on_focus(self) -> bool:
+        """Whether the focus coming to the field selects what it holds: never while masked."""
+        return self._select_on_focus and not self.password
+
+    @select_on_focus.setter
+    def select_on_focus(self, select: bool) -> None:
+        self._select_on_focus = select
 
     def action_copy(self) -> None:
         if self.password:
