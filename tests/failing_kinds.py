@@ -181,3 +181,19 @@ class ClashingRequest(RequestBase):
 
 
 register_kind(ClashingRequest, modal="clashing_modal:ClashingModal")
+
+
+class ContentlessRequest(RequestBase):
+    """A kind whose modal forgot `content()`: it could never give an answer."""
+
+    kind: Literal["contentless_test"] = "contentless_test"
+
+
+register_kind(ContentlessRequest, modal="failing_kinds:ContentlessModal")
+
+
+class ContentlessModal(ElicitationModal[ContentlessRequest]):
+    """A field to type in, and nothing that turns it into an answer."""
+
+    def compose_body(self) -> ComposeResult:
+        yield Input()

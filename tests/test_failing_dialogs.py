@@ -27,6 +27,7 @@ from asking import Asker, burst
 from failing_kinds import (
     BrokenRequest,
     ClashingRequest,
+    ContentlessRequest,
     DialogBroke,
     GateRequest,
     Where,
@@ -295,6 +296,37 @@ def test_ask_on_a_pty_exits_2_with_the_failure_and_prints_where_it_failed(
     assert "DialogBroke: broke in handler" in printed[0]
 
 
+def test_ask_with_stderr_sent_elsewhere_reports_the_failure_there_not_on_the_terminal(
+    tmp_path: Path,
+) -> None:
+    # The report went to the terminal the dialog was drawn on, whatever `2>` said.
+    request = {"kind": "broken_test", "message": "Broken?", "where": "content"}
+    answer, errors = tmp_path / "answer.json", tmp_path / "errors.txt"
+    env = {**os.environ, **KINDS, "TERM": "xterm-256color", "ANSWER": str(answer)}
+    env.update(ERRORS=str(errors), ELICIT_TUI_CONFIG_DIR=str(tmp_path))
+    command = [sys.executable, "-m", "tui.cli.main", "ask", "--json", json.dumps(request)]
+    child = pexpect.spawn(
+        "/bin/sh",
+        ["-c", 'exec "$@" > "$ANSWER" 2> "$ERRORS"', "sh", *command],
+        cwd=str(REPO),
+        env=env,
+        dimensions=(24, 80),
+        timeout=30,
+    )
+    child.expect_exact("Broken?")
+    time.sleep(0.3)
+    child.send("\r")
+    child.expect(pexpect.EOF)
+    child.close()
+    on_terminal = child.before.decode(errors="replace")
+    assert child.exitstatus == 2
+    assert json.loads(answer.read_text()) == FAILED_JSON
+    reported = errors.read_text()
+    assert "failing_kinds.py" in reported
+    assert "DialogBroke: broke in content" in reported
+    assert "DialogBroke" not in on_terminal
+
+
 def test_ask_on_a_pty_says_why_a_kind_had_no_dialog_as_it_exits(tmp_path: Path) -> None:
     """The notice on screen is gone as `ask` exits at once: it said only `unsupported_kind`."""
     request = {"kind": "misplaced_test", "message": "Where?"}
@@ -335,6 +367,25 @@ async def test_a_modal_whose_module_raises_any_error_as_it_loads_is_said_not_to_
     report = Console(file=io.StringIO(), width=400)
     report.print(app._failed_dialogs)
     assert report.file.getvalue() == f"Cannot show 'clashing_test' requests: {why}\n"  # type: ignore[attr-defined]
+
+
+async def test_a_modal_without_content_is_said_not_to_load_before_anything_is_typed() -> None:
+    # It was shown, and failed only once the person had typed an answer and pressed Enter.
+    asker = Asker(ContentlessRequest(message="Colour?"), BrokenRequest(message="Next?"))
+    app = ElicitationApp(ElicitationQueue(), asker, input_grace=0)
+    async with app.run_test(size=SIZE, notifications=True):
+        await until(lambda: showing(app, "Next?"))
+        assert asker.results == [
+            ElicitationResult(action="cancel", reason="unsupported_kind: contentless_test")
+        ]
+        why = (
+            "the modal of kind 'contentless_test', failing_kinds:ContentlessModal,"
+            " has no content() to give an answer"
+        )
+        notes = [notice.message for notice in app._notifications]
+        assert f"Cannot show 'contentless_test' requests here ({why}); cancelled." in notes
+        burst(app, "escape")
+        await until(lambda: len(asker.results) == 2)
 
 
 def test_an_attached_front_end_sends_the_failure_and_shows_the_next_question(

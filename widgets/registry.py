@@ -13,7 +13,8 @@ from widgets.base import ElicitationModal
 
 def modal_class_for(name: str) -> type[ElicitationModal[Any]] | None:
     """The modal class registered for kind `name` (its module imported now if it was not),
-    or None if the kind has no modal; raises LookupError if the registered one cannot load."""
+    or None if the kind has no modal; raises LookupError if the registered one cannot load,
+    or is no modal that can answer."""
     found = kind(name)
     if found is None or found.modal is None:
         return None
@@ -26,6 +27,11 @@ def modal_class_for(name: str) -> type[ElicitationModal[Any]] | None:
         ) from None
     if not (isinstance(modal_class, type) and issubclass(modal_class, ElicitationModal)):
         raise LookupError(f"the modal of kind {name!r}, {found.modal}, is not an ElicitationModal")
+    if modal_class.content is ElicitationModal.content:
+        # Found now, not once the person has typed an answer it could never give.
+        raise LookupError(
+            f"the modal of kind {name!r}, {found.modal}, has no content() to give an answer"
+        )
     return modal_class
 
 

@@ -6,6 +6,7 @@ import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import TextIO
 
 _STANDARD_FDS = (0, 1, 2)
 
@@ -15,13 +16,14 @@ class NoTerminalError(OSError):
 
 
 @contextmanager
-def streams_on_terminal() -> Iterator[None]:
+def streams_on_terminal() -> Iterator[TextIO]:
     """Point file descriptors 0, 1 and 2 at the controlling terminal for the block, then restore them.
 
     Textual reads keys from stdin, sizes the screen from stdout and draws on stderr; with this,
     `cmd | elicit-tui ask ... > answer.json` still shows the UI and takes keys on the terminal,
-    and what is printed after the block goes where the caller redirected it.
-    Raises `NoTerminalError` when there is no controlling terminal.
+    and what is printed after the block goes where the caller redirected it. Yields the
+    process's own stderr, for what must go there from within the block (an app's report as
+    it exits). Raises `NoTerminalError` when there is no controlling terminal.
     """
     try:
         terminal = os.open("/dev/tty", os.O_RDWR | os.O_NOCTTY)
@@ -34,7 +36,12 @@ def streams_on_terminal() -> Iterator[None]:
     try:
         for fd in _STANDARD_FDS:
             os.dup2(terminal, fd)
-        yield
+        own_stderr = saved[2]
+        if own_stderr is None:  # started with it closed: nothing to say there
+            yield sys.stderr
+        else:
+            with os.fdopen(os.dup(own_stderr), "w", encoding="utf-8", errors="replace") as stream:
+                yield stream
     finally:
         _flush_standard_streams()
         for fd, copy in saved.items():

@@ -446,12 +446,16 @@ def _ask_on_terminal(
 ) -> ElicitationResult:
     # Textual is imported only here: an invalid request is refused without loading it.
     with loading_modules():
+        from rich.console import Console
+
         from tui.app.ask_app import INTERRUPTED, AskApp
         from tui.app.terminal import NoTerminalError, streams_on_terminal
 
     app = AskApp(request, transcript=transcript, bell=None if bell else False)
     try:
-        with streams_on_terminal():
+        with streams_on_terminal() as own_stderr:
+            # A dialog's failure, reported as the app exits, goes where `2>` sent stderr.
+            app.error_console = Console(file=own_stderr, markup=False, highlight=False)
             result = app.run(inline=inline)
     except NoTerminalError as error:
         print(f"elicit-tui ask: {error}; the request is cancelled", file=sys.stderr)
