@@ -28,6 +28,7 @@ from tui import (
     parse_request,
 )
 from tui.app.ask_app import AskApp
+from tui.app.replay_app import ReplayApp
 from tui.cli.ask import (
     EXIT_INVALID,
     REDACTED,
@@ -39,6 +40,8 @@ from tui.cli.ask import (
     raw_text,
     result_json,
 )
+from tui.transcript.reader import read_transcript
+from tui.transcript.timing import Timing
 from widgets.base import ElicitationModal
 
 SIZE = (80, 24)
@@ -338,6 +341,35 @@ async def test_quitting_instead_of_answering_cancels_as_closed() -> None:
 
     assert result == ElicitationResult(action="cancel", reason="closed")
     assert app.queue.closed
+
+
+@pytest.mark.parametrize(
+    ("how", "reason"),
+    [("ctrl+c", "interrupted"), ("terminated", "terminated"), ("hung_up", "hung_up")],
+)
+async def test_the_transcript_records_the_reason_ask_ends_with(
+    tmp_path: Path, how: str, reason: str
+) -> None:
+    # Ctrl+C, SIGTERM and a terminal gone were recorded as `closed`, and replayed so.
+    path = tmp_path / "session.jsonl"
+    app = AskApp(parse_request(CHOICE), input_grace=0, transcript=path)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, ElicitationModal))
+        if how == "ctrl+c":
+            await pilot.press(how)
+        else:
+            await getattr(app, how)()
+        await wait_for(pilot, lambda: not app.is_running)
+
+    assert app.return_value == ElicitationResult(action="cancel", reason=reason)
+    records = [json.loads(line) for line in path.read_text().splitlines()]
+    [result] = [record["result"] for record in records if record["type"] == "result"]
+    assert result == {"action": "cancel", "content": None, "reason": reason}
+    assert records[-1]["type"] == "end"
+    assert f"reason='{reason}'" in records[-1]["returned"]
+    replay = ReplayApp(read_transcript(path), timing=Timing(speed=4, max_pause=0.2))
+    await replay.run_async(headless=True, size=SIZE, auto_pilot=replay.player.drive)
+    assert replay.replay_agent.summary() == "1 result, all as recorded"
 
 
 async def test_ctrl_c_cancels_as_interrupted() -> None:

@@ -375,14 +375,17 @@ class ElicitationApp(KeyOrderApp[Any]):
         REDACTOR.clear()
         release_rendered_lines()
 
-    def _close_queue(self) -> None:
+    def _close_queue(self, reason: str = "closed") -> None:
         if self._detach_approvals is not None:
             self._detach_approvals()
             self._detach_approvals = None
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
-        self.queue.close()
+        if isinstance(self.queue, ElicitationQueue):
+            self.queue.close(reason)
+        else:  # an inbox elsewhere keeps its questions for the next front end
+            self.queue.close()
 
     async def action_quit(self) -> None:
         """Quit, returning the agent's value: every waiting request ends with `cancel`/`closed`,
@@ -398,14 +401,15 @@ class ElicitationApp(KeyOrderApp[Any]):
             status.show_stopping(self.agent_name)
         self.set_timer(AGENT_EXIT_GRACE, self._exit_with_agent_result)
 
-    async def _stop_asking(self) -> None:
-        """End every waiting request with `cancel`/`closed`, ready for the app to exit."""
+    async def _stop_asking(self, reason: str = "closed") -> None:
+        """End every waiting request with `cancel`/`reason` (a request from elsewhere, with
+        `closed`), ready for the app to exit."""
         if self._shown is not None:
             # Shown when the app quit: its keys are written as an answered one's are, so that
             # a replay, a render and its chapters show it too.
             self._write_keys(self._shown.request, quitting=True)
         # Close first, so every waiting agent thread wakes before the UI goes away.
-        self._close_queue()
+        self._close_queue(reason)
         shown = self._shown
         if shown is not None and not shown.is_mounted:
             # Exiting while a modal mounts would pull its widgets from under its on_mount.
@@ -928,7 +932,8 @@ class ElicitationApp(KeyOrderApp[Any]):
     def _print_error_renderables(self) -> None:
         super()._print_error_renderables()
         if self._failed_dialogs:
-            self.error_console.print(self._failed_dialogs)
+            with contextlib.suppress(OSError):  # stderr was the terminal, and it has gone
+                self.error_console.print(self._failed_dialogs)
 
     def _fatal_error(self) -> None:
         # Textual's report prints every frame's locals, where a typed secret may sit unregistered.

@@ -71,13 +71,16 @@ class AskApp(ElicitationApp):
         )
 
     async def action_interrupt(self) -> None:
-        await self._stop_asking()
-        self.exit_once(INTERRUPTED)
+        await self._end_with(INTERRUPTED)
 
     async def terminated(self) -> None:
-        await self._stop_asking()
-        self.exit_once(TERMINATED)
+        await self._end_with(TERMINATED)
 
     async def hung_up(self) -> None:
-        await self._stop_asking()
-        self.exit_once(HUNG_UP)
+        await self._end_with(HUNG_UP)
+
+    async def _end_with(self, ended: ElicitationResult) -> None:
+        """End the request with `ended`, as the queue (and so a transcript) records it too,
+        and exit with it."""
+        await self._stop_asking(ended.reason or "closed")
+        self.exit_once(ended)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from collections.abc import Iterator
@@ -40,8 +41,13 @@ def streams_on_terminal() -> Iterator[TextIO]:
         if own_stderr is None:  # started with it closed: nothing to say there
             yield sys.stderr
         else:
-            with os.fdopen(os.dup(own_stderr), "w", encoding="utf-8", errors="replace") as stream:
+            stream = os.fdopen(os.dup(own_stderr), "w", encoding="utf-8", errors="replace")
+            try:
                 yield stream
+            finally:
+                # What it could not write, to a terminal gone meanwhile, is for nobody now.
+                with contextlib.suppress(OSError):
+                    stream.close()
     finally:
         _flush_standard_streams()
         for fd, copy in saved.items():

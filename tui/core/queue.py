@@ -288,13 +288,13 @@ class ElicitationQueue:
     def closed(self) -> bool:
         return self._closed
 
-    def close(self) -> None:
-        """Refuse new requests and end every waiting one with `cancel` / `closed`."""
+    def close(self, reason: str = "closed") -> None:
+        """Refuse new requests and end every waiting one with `cancel` / `reason`."""
         with self._lock:
             self._closed = True
             waiting = list(self._pending)
         for request_id in waiting:
-            self._resolve(request_id, ElicitationResult(action="cancel", reason="closed"))
+            self._resolve(request_id, ElicitationResult(action="cancel", reason=reason))
 
     # -- internals ----------------------------------------------------------------
 

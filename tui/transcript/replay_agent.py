@@ -41,10 +41,11 @@ UNATTENDED_POLICIES: dict[str, Policy] = {
 AGENT_REASONS = frozenset({"cancelled_by_agent"})
 """Results the agent caused, not the person: the replay causes them the same way."""
 
-ENDED_WITHOUT_KEYS = AGENT_REASONS | {"closed"}
+ENDED_WITHOUT_KEYS = AGENT_REASONS | {"closed", "interrupted", "terminated", "hung_up"}
 """Results no key of the person's gave, which the replay gives the same way: those the agent
-caused, and a request open when the person quit (a modal left open would wait for keys that
-never come, and the replay would never end)."""
+caused, and a request open when the person quit, or ended `elicit-tui ask` otherwise (Ctrl+C,
+`kill`, the terminal gone): a modal left open would wait for keys that never come, and the
+replay would never end."""
 
 
 def _as_recorded(returned: Returned) -> Any:
