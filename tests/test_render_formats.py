@@ -239,6 +239,27 @@ def test_an_unknown_format_is_refused_before_anything_runs(tmp_path: Path) -> No
     assert not (tmp_path / "demo.avi").exists()
 
 
+def test_an_output_in_a_folder_that_is_not_there_is_refused_and_no_folder_made(
+    tmp_path: Path,
+) -> None:
+    # A typo in the folder made new folders, and the render went there unseen.
+    target = tmp_path / "demos-typo" / "x" / "demo.gif"
+    done = run_cli("replay", str(DEMO), "-o", str(tmp_path / "ok.svg"), "-o", str(target))
+    assert done.returncode == 2
+    assert f"cannot write {target}: there is no folder {target.parent}" in done.stderr
+    assert not (tmp_path / "demos-typo").exists()
+    assert not (tmp_path / "ok.svg").exists()  # refused before anything ran
+
+
+def test_a_cues_tags_are_taken_out_and_its_entities_read(tmp_path: Path) -> None:
+    cues = tmp_path / "captions.vtt"
+    cues.write_text(
+        "WEBVTT\n\n00:00.000 --> 00:01.000\n<v Ada>Second <b>cue</b>,"
+        " <i>line</i> two &amp; <c.note>three</c> &lt;3\n"
+    )
+    assert read_webvtt(cues) == [Cue(0.0, 1.0, "Second cue, line two & three <3")]
+
+
 def test_captions_can_come_from_a_webvtt_file(tmp_path: Path) -> None:
     cues = tmp_path / "captions.vtt"
     cues.write_text("WEBVTT\n\n00:00:00.000 --> 00:00:01.000\nHello from the README\n")

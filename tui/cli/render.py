@@ -157,6 +157,10 @@ def _refusal(args: argparse.Namespace) -> str | None:
     unknown = [str(path) for path in outputs if path.suffix.lower() not in FORMATS]
     if unknown:
         return f"cannot render {', '.join(unknown)}: use one of {', '.join(FORMATS)}"
+    # A typo in a folder's name must not make new folders, the render written there unseen.
+    missing = next((path for path in outputs if not path.parent.is_dir()), None)
+    if missing is not None:
+        return f"cannot write {missing}: there is no folder {missing.parent}"
     if any(path.suffix.lower() in (".mp4", ".webm") for path in outputs):
         from tui.render.video import VideoError, find_ffmpeg
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -71,8 +72,17 @@ def read_webvtt(path: Path) -> list[Cue]:
         while index < len(lines) and lines[index].strip():
             text.append(lines[index].strip())
             index += 1
-        cues.append(Cue(start, end, " ".join(text)))
+        cues.append(Cue(start, end, _cue_text(" ".join(text))))
     return cues
+
+
+_CUE_TAG = re.compile(r"<[^>]*>")
+"""A WebVTT cue's markup: `<b>`, `<i>`, `<c.note>`, `<v Speaker>`, a timestamp, their ends."""
+
+
+def _cue_text(text: str) -> str:
+    """The text a WebVTT cue shows: its tags taken out, its `&amp;`, `&lt;`... read."""
+    return html.unescape(_CUE_TAG.sub("", text))
 
 
 def webvtt_time(seconds: float) -> str:

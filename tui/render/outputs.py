@@ -63,7 +63,6 @@ def write_outputs(render: Render, paths: Sequence[Path]) -> list[Written]:
     """Write every path (its extension picks the format); raises `VideoError` without ffmpeg."""
     written: list[Written] = []
     for path in paths:
-        path.parent.mkdir(parents=True, exist_ok=True)
         written += _write(render, path, path.suffix.lower())
     return written
 
