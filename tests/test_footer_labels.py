@@ -10,6 +10,7 @@ from typing import Any
 
 from app_driver import SIZE, wait_for, wait_for_modal
 from textual.pilot import Pilot
+from textual.widgets import Switch
 from textual.widgets._footer import FooterKey
 
 from tui import ElicitationApp, ElicitationQueue
@@ -167,6 +168,21 @@ async def test_every_checklist_offers_space_and_1_to_9_as_tick() -> None:
         await pilot.press("tab")
         await wait_for(pilot, lambda: "  1-9 Pick  " in footer(pilot))
         assert "space Tick" not in footer(pilot)
+
+
+async def test_a_forms_yes_no_field_offers_space_and_space_flips_it() -> None:
+    # Enter goes to the next field; nothing said how to turn "no" into "yes".
+    https = {"type": "boolean", "title": "HTTPS"}
+    form = FormRequest(
+        message="Serve?", requested_schema={"type": "object", "properties": {"https": https}}
+    )
+    async with running() as pilot:
+        await shown(pilot, form)
+        await wait_for(pilot, lambda: footer(pilot).startswith("⏎ Submit  space Yes/no  "))
+        switch = pilot.app.screen.query_one(Switch)
+        assert switch.has_focus and not switch.value
+        await pilot.press("space")
+        await wait_for(pilot, lambda: switch.value)
 
 
 async def test_tab_skips_a_question_unanswered_and_goes_on_from_one_answered() -> None:

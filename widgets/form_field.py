@@ -23,6 +23,7 @@ from widgets.hanging import Hanging
 from widgets.literal import literal, shown, shown_on_one_line
 from widgets.long_lists import LazyRows, LongOptionList
 from widgets.radio_list import RadioList
+from widgets.yes_no_switch import YesNoSwitch
 
 SHORT_ENUM = 6
 """Enums with at most this many options show as a radio list; longer ones as a searchable Select."""
@@ -205,7 +206,7 @@ def make_control(field: FieldSpec, classes: str = "") -> Widget:
     default = field.default
     classes = f"control {classes}".strip()
     if field.type == "boolean":
-        return Switch(value=bool(default), classes=classes)
+        return YesNoSwitch(value=bool(default), classes=classes)
     if field.type == "enum" and len(field.options) > SHORT_ENUM:
         return _SearchSelect(
             [(o.label, o.value) for o in field.options],
