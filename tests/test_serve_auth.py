@@ -15,6 +15,7 @@ from typing import Any
 import httpx2
 import pytest
 from app_driver import SIZE, wait_for, wait_for_modal
+from front_end_processes import HeadlessInbox
 from keyring_backends import MemoryKeyring
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
@@ -204,3 +205,32 @@ def test_no_auth_is_an_explicit_choice_and_says_so(tmp_path: Path) -> None:
     assert "headers" not in pasted_config(output)
     assert "no token: --no-auth" in output
     assert not (tmp_path / "serve-token").exists()
+
+
+def test_a_second_inbox_from_one_config_folder_shares_the_running_ones_token(
+    tmp_path: Path,
+) -> None:
+    # It wrote its own token over the running inbox's, and left it there as it exited: every
+    # hook, asker and front end that reads the file was refused by the inbox still running.
+    first = HeadlessInbox(tmp_path, token=None)
+    try:
+        token = (tmp_path / "serve-token").read_text().strip()
+        second = HeadlessInbox(tmp_path, token=None)
+        assert second.token == token
+        assert (tmp_path / "serve-token").read_text().strip() == token
+        assert second.call("GET", "/v1/requests")[0] == 200
+        second.stop()
+        assert (tmp_path / "serve-token").read_text().strip() == token
+        assert first.call("GET", "/v1/requests")[0] == 200  # found with the file's token
+
+        # One given a token of its own keeps it, and leaves the file to the running one.
+        own = HeadlessInbox(tmp_path, token="a-token-of-its-own-0123456789")
+        assert own.call("GET", "/v1/requests")[0] == 200
+        own.stop()
+        assert (tmp_path / "serve-token").read_text().strip() == token
+    finally:
+        first.stop()
+    # None running, the next one writes a new token.
+    third = HeadlessInbox(tmp_path, token=None)
+    third.stop()
+    assert third.token != token

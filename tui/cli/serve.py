@@ -99,7 +99,6 @@ def _run(args: argparse.Namespace) -> int:
         return 1
     from tui.app.terminal import NoTerminalError, streams_on_terminal
     from tui.core.queue import ElicitationQueue
-    from tui.mcp.auth import new_token
 
     try:
         listener = socket.create_server((HOST, args.port))
@@ -113,8 +112,7 @@ def _run(args: argparse.Namespace) -> int:
     url = f"http://{HOST}:{listener.getsockname()[1]}/mcp"
     token, note = None, ""
     if not args.no_auth:
-        token = args.token or new_token()
-        note = _keep_token(token)
+        token, note = _claim_token(args.token)
     print(client_config(url, token) + (f"\n{note}" if note else ""), flush=True)
     if args.headless:
         print(f"Inbox API on {url.removesuffix('/mcp')}/v1/ (no TUI; Ctrl+C stops)", flush=True)
@@ -157,14 +155,17 @@ def client_config(url: str, token: str | None) -> str:
     return f"elicit-tui serve on {url}\n{where}:\n{config}"
 
 
-def _keep_token(token: str) -> str:
-    """Write `token` owner-only where scripts find it; says where, or why it could not."""
+def _claim_token(wanted: str | None) -> tuple[str, str]:
+    """The token to answer to, written owner-only where scripts find it unless an inbox from
+    the same config folder runs already (see `tui.mcp.token_claim`), and a note saying where,
+    or why it could not be."""
     from tui.core.config_folder import config_folder
-    from tui.mcp.auth import save_token
+    from tui.mcp.auth import new_token
+    from tui.mcp.token_claim import claim_token
 
     try:
-        path = save_token(token, config_folder())
+        return claim_token(config_folder(), wanted)
     except OSError as error:
-        return f"(the token could not be saved for scripts: {error.strerror})"
-    # The path on a line of its own: wrapped in the TUI's notice, nothing is left hanging.
-    return f"Also saved, readable by you only:\n{path}"
+        return wanted or new_token(), (
+            f"(the token could not be saved for scripts: {error.strerror})"
+        )
