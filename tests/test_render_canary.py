@@ -42,6 +42,7 @@ async def test_two_sessions_differing_in_a_secret_render_the_same_bytes(
     outputs = {}
     for name, transcript in (("canary", first), ("other", second)):
         folder = tmp_path / name
+        folder.mkdir()
         args = [arg for ext in FORMATS for arg in ("-o", str(folder / f"out{ext}"))]
         done = run_cli("replay", str(transcript), "--show-keys", "--captions", *args)
         assert done.returncode == 0, done.stderr

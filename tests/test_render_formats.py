@@ -25,7 +25,7 @@ from tui.render.captions import CaptionsError, Cue, read_webvtt
 from tui.render.cells import Cell, grid_text, screen_grid
 from tui.render.frames import END_SECONDS, Overlays, compose
 from tui.render.outputs import write_outputs
-from tui.render.raster import draw_grid
+from tui.render.raster import Drawings, draw_grid
 from tui.render.video import VideoError, find_ffmpeg
 from tui.secrets.redaction import Redactor
 
@@ -347,3 +347,41 @@ async def test_a_grapheme_of_several_code_points_takes_the_cells_the_app_gave_it
     borders = [[column for column, cell in enumerate(row) if cell.char == "│"] for row in grid[:2]]
     assert borders[0] == borders[1] == [0, 10]
     assert first.startswith("│👨\u200d👩\u200d👧 family│") and second.startswith("│日本 ok")
+
+
+def test_a_control_characters_picture_is_drawn_and_a_missing_glyph_is_named(
+    tmp_path: Path,
+) -> None:
+    # The app shows ESC as ␛; DejaVu has no glyph for it, and it was drawn as an empty box,
+    # as CJK and emoji are, with nothing said.
+    white, black = (255, 255, 255), (0, 0, 0)
+    drawings = Drawings()
+
+    def cell_image(char: str) -> bytes:
+        return drawings.image(((Cell(char, white, black),),)).tobytes()
+
+    box = cell_image("\U0010fffd")  # a private character: the font's box
+    assert {cell_image(char) for char in "␛␀␇"} & {box} == set()
+    assert len({cell_image(char) for char in "␛␀␇"}) == 3  # each its own letters
+    assert cell_image("中") == cell_image("\U0010fffd")
+    assert drawings.missing == {"\U0010fffd", "中"}
+
+    transcript = tmp_path / "odd.jsonl"
+    request = {"kind": "text", "id": "q", "message": "Pick 中文 🎨 or x\x1b[2J"}
+    records = [
+        {"v": 2, "type": "session", "started": "2026-01-01T00:00:00+00:00", "agent": "a"},
+        {"type": "request", "t": 0.0, "request": request},
+        {"type": "keys", "t": 0.5, "id": "q", "keys": [{"t": 0.4, "key": "enter"}]},
+        {
+            "type": "result",
+            "t": 0.5,
+            "id": "q",
+            "result": {"action": "accept", "content": "", "reason": None},
+        },
+    ]
+    transcript.write_text("".join(json.dumps(record) + "\n" for record in records))
+    done = run_cli("replay", str(transcript), "-o", str(tmp_path / "odd.png"))
+    assert done.returncode == 0, done.stderr
+    note = next(line for line in done.stdout.splitlines() if line.startswith("note:"))
+    assert note.endswith("(the SVG and cast keep them): 中 文 🎨")
+    assert "3 characters are drawn as boxes" in note

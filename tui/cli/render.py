@@ -133,11 +133,30 @@ def run_render(args: argparse.Namespace) -> int:
         print(f"elicit-tui replay: {error}", file=sys.stderr)
         return EXIT_USAGE
     lines += [item.describe() for item in written]
+    if render.drawings.missing:
+        lines.append(_missing_glyphs(render.drawings.missing))
     if any(item.over_budget for item in written):
         code = EXIT_DRIFT
     screen_lines, screen_code = _chapter_screens(args, render)
     print_report(lines + screen_lines, code or screen_code)
     return code or screen_code
+
+
+MISSING_SHOWN = 20
+"""The most characters without a glyph the note names."""
+
+
+def _missing_glyphs(missing: set[str]) -> str:
+    """The note on characters drawn as boxes in the pictures (the SVG and cast keep them)."""
+    from tui.core.terminal_text import literal_line
+
+    named = " ".join(sorted(missing)[:MISSING_SHOWN]) + (
+        " …" if len(missing) > MISSING_SHOWN else ""
+    )
+    return (
+        f"note: {len(missing)} characters are drawn as boxes in the GIF, PNG and video, the "
+        f"bundled font having no glyph for them (the SVG and cast keep them): {literal_line(named)}"
+    )
 
 
 def _refusal(args: argparse.Namespace) -> str | None:

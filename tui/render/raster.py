@@ -86,15 +86,18 @@ ROUND_CORNERS = {"╭": (0, 1, 1, 0), "╮": (0, 0, 1, 1), "╰": (1, 1, 0, 0), 
 
 
 class Drawings:
-    """Each distinct screen drawn once, shared by every output of a run."""
+    """Each distinct screen drawn once, shared by every output of a run, and the characters
+    drawn in them that the font has no glyph for (drawn as a box: `missing`)."""
 
     def __init__(self) -> None:
         self._images: dict[Grid, Image.Image] = {}
+        self.missing: set[str] = set()
 
     def image(self, grid: Grid) -> Image.Image:
         image = self._images.get(grid)
         if image is None:
             image = self._images[grid] = draw_grid(grid)
+            self.missing |= {cell.char for row in grid for cell in row if not _drawable(cell.char)}
         return image
 
 
@@ -139,6 +142,8 @@ def _draw_cell(
         _draw_lines(draw, LINES[char], left, top, cell.fg)
     elif char in ROUND_CORNERS:
         _draw_round(draw, ROUND_CORNERS[char], left, top, cell.fg)
+    elif char in CONTROL_PICTURES:
+        image.paste(cell.fg, (left, top), _control_picture(CONTROL_PICTURES[char]))
     else:
         mask = _glyph(_STAND_INS.get(char, char), cell.bold, cell.italic, wide)
         image.paste(cell.fg, (left, top), mask)
@@ -205,7 +210,89 @@ def _glyph(char: str, bold: bool, italic: bool, wide: bool) -> Image.Image:
     return mask
 
 
+CONTROL_PICTURES = {
+    chr(0x2400 + code): name
+    for code, name in enumerate(
+        [
+            "NUL",
+            "SOH",
+            "STX",
+            "ETX",
+            "EOT",
+            "ENQ",
+            "ACK",
+            "BEL",
+            "BS",
+            "HT",
+            "LF",
+            "VT",
+            "FF",
+            "CR",
+            "SO",
+            "SI",
+            "DLE",
+            "DC1",
+            "DC2",
+            "DC3",
+            "DC4",
+            "NAK",
+            "SYN",
+            "ETB",
+            "CAN",
+            "EM",
+            "SUB",
+            "ESC",
+            "FS",
+            "GS",
+            "RS",
+            "US",
+            "SP",
+            "DEL",
+        ]
+    )
+}
+"""Unicode's pictures of control characters (the app shows ESC as ␛), which DejaVu has no
+glyph for: each drawn as its letters, small and stepping down its cell, as fonts draw them."""
+
+
+@lru_cache(maxsize=64)
+def _control_picture(name: str) -> Image.Image:
+    """The coverage mask of a control character's picture: its abbreviation's letters."""
+    font = ImageFont.truetype(io.BytesIO(_font_data(False, False)), CONTROL_PICTURE_SIZE)
+    mask = Image.new("L", (CELL_WIDTH, CELL_HEIGHT))
+    draw = ImageDraw.Draw(mask)
+    _, top, _, bottom = font.getbbox("E")
+    room = CELL_HEIGHT - (bottom - top)  # the letters' tops range over it
+    steps = max(len(name) - 1, 1)
+    for place, letter in enumerate(name):
+        x = place * (CELL_WIDTH - CONTROL_PICTURE_WIDTH) // steps
+        draw.text((x, place * room // steps - top), letter, font=font, fill=255)
+    return mask
+
+
+CONTROL_PICTURE_SIZE = 8
+"""The font size of a control picture's letters: three fit a cell, stepping down it."""
+
+CONTROL_PICTURE_WIDTH = 5
+"""The pixels one of those letters is wide."""
+
+
+@lru_cache(maxsize=4096)
+def _drawable(char: str) -> bool:
+    """Whether `char` is drawn as itself: a shape, a picture, or a glyph the font has."""
+    if char in ("", " ") or char in BLOCKS or char in LINES or char in ROUND_CORNERS:
+        return True
+    if char in CONTROL_PICTURES:
+        return True
+    char = _STAND_INS.get(char, char)
+    missing = _glyph("\U0010fffd", False, False, False)  # a private character: no glyph
+    return _glyph(char, False, False, False).tobytes() != missing.tobytes()
+
+
+def _font_data(bold: bool, italic: bool) -> bytes:
+    return (files("tui.render") / "fonts" / FONT_FILES[bold, italic]).read_bytes()
+
+
 @lru_cache(maxsize=4)
 def _font(bold: bool, italic: bool) -> ImageFont.FreeTypeFont:
-    data = (files("tui.render") / "fonts" / FONT_FILES[bold, italic]).read_bytes()
-    return ImageFont.truetype(io.BytesIO(data), FONT_SIZE)
+    return ImageFont.truetype(io.BytesIO(_font_data(bold, italic)), FONT_SIZE)
