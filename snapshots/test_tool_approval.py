@@ -54,6 +54,17 @@ GLOB = ToolApprovalRequest(
     remember={"argument": "command", "pattern": SUITE + "*"},
 )
 
+# A call holding a secret given earlier, as an inbox sends it to a front end elsewhere:
+# masked, and allowed only once (a rule would write the secret to disk).
+MASKED = 'curl -H "Authorization: Bearer •••" https://api.example.com/deploy'
+SECRET_CALL = ToolApprovalRequest(
+    source="setup-agent",
+    tool_name="shell",
+    arguments={"command": MASKED},
+    tool_call_id="call-5",
+    remember={"argument": "command", "pattern": MASKED},
+)
+
 CASES: list[tuple[str, ToolApprovalRequest, list[str]]] = [
     ("json_arguments", SHELL, []),
     ("diff", EDIT, []),
@@ -61,6 +72,7 @@ CASES: list[tuple[str, ToolApprovalRequest, list[str]]] = [
     ("edit_arguments", SHELL, ["e", "down", "end", "left", "left", *"/unit"]),
     ("deny_hint", RERUN, ["n"]),
     ("glob_reach", GLOB, []),
+    ("secret_in_call", SECRET_CALL, []),
 ]
 
 

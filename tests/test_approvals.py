@@ -10,8 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from app_driver import SIZE, wait_for, wait_for_modal
+from app_driver import SIZE, screen_text, wait_for, wait_for_modal
 from asking import Asker
+from secret_session import CANARY
+from textual.widgets import OptionList
 
 from tui.app.app import ElicitationApp
 from tui.approvals.rules import (
@@ -24,6 +26,7 @@ from tui.cli.main import main
 from tui.core.models import ArgumentPattern, ElicitationResult, Request, parse_request
 from tui.core.queue import ElicitationQueue
 from tui.inbox.discovery import URL_ENV
+from tui.secrets.redaction import REDACTOR
 from widgets.base import ElicitationModal
 from widgets.modal_pool import ModalPool
 from widgets.timeline import Timeline
@@ -393,3 +396,59 @@ def test_a_rule_for_one_exact_command_is_shown_and_revoked_as_that_command(
     assert 'Bash (command = echo "[/x]" ls *.py ?)' in capsys.readouterr().out
     assert main(["approvals", "revoke", "Bash", "--pattern", 'echo "[/x]" ls *.py ?']) == 0
     assert capsys.readouterr().out == 'Revoked: Bash (command = echo "[/x]" ls *.py ?)\n'
+
+
+def holding(call_id: str, secret: str) -> Request:
+    """A call whose remembered pattern would be the exact command, a secret in it."""
+    command = f'curl -H "token: {secret}" https://api.example.com'
+    return parse_request(
+        {
+            "kind": "tool_approval",
+            "tool_name": "shell",
+            "arguments": {"command": command},
+            "tool_call_id": call_id,
+            "remember": {"argument": "command", "pattern": command},
+        }
+    )
+
+
+@pytest.mark.parametrize("scope", ["session", "always"])
+def test_a_call_holding_a_secret_given_earlier_is_allowed_once_and_never_remembered(
+    tmp_path: Path, scope: str
+) -> None:
+    # "Always" wrote the secret, clear, to the approvals file, and `approvals list` and the
+    # inbox's /v1/rules gave it to anyone who asked; the dialog had shown it as •••.
+    REDACTOR.register(CANARY)
+    try:
+        queue = ElicitationQueue(policy="wait")
+        path = tmp_path / "approvals.json"
+        policy = ApprovalPolicy(path)
+        policy.attach(queue)
+        asked = queue.submit(holding("c1", CANARY))
+        queue.respond("toolApproval:c1", person(scope))  # an answer from any front end
+        assert asked.result(timeout=1) == person(scope)  # the call is allowed
+        assert policy.rules() == []
+        assert not path.exists() or CANARY not in path.read_text()
+        assert not queue.submit(holding("c2", CANARY)).done()  # asked again
+    finally:
+        REDACTOR.clear()
+
+
+async def test_the_dialog_offers_only_once_or_deny_for_a_call_holding_a_secret() -> None:
+    REDACTOR.register(CANARY)
+    asker = Asker(holding("c1", CANARY))
+    app = ElicitationApp(ElicitationQueue(), asker, input_grace=0)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            modal = await wait_for_modal(pilot)
+            choices = modal.query_one("#choices", OptionList)
+            offered = [not option.disabled for option in choices.options]
+            assert offered == [True, False, False, True]
+            assert "not offered: the call holds a secret given earlier" in screen_text(app)
+            await pilot.press("3", "2", "down")  # 3 and 2 do nothing; Down skips both
+            assert choices.highlighted == 3 and not asker.results
+            await pilot.press("up", "enter")
+            await wait_for(pilot, lambda: bool(asker.results))
+        assert asker.results == [ElicitationResult(action="accept", content={"scope": "once"})]
+    finally:
+        REDACTOR.clear()

@@ -19,7 +19,7 @@ from textual.widgets.option_list import Option as ListOption
 
 from tui.core.models import ApprovalScope, ElicitationResult, ToolApprovalRequest
 from tui.core.one_line import one_line
-from tui.secrets.redaction import MASK, REDACTOR
+from tui.secrets.redaction import REDACTOR, holds_secret
 from widgets.base import FITTED, ElicitationModal, InvalidAnswer
 from widgets.hanging import Hanging
 from widgets.labelled_input import LabelledInput
@@ -115,8 +115,9 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
     | ctrl+end, ctrl+home | To the end or the top of a long call (Home and End move in the list). |
     """
 
-    _listed_reach: str | None = None
-    """The reach the choices listed now were made for (None: none listed yet)."""
+    _listed: tuple[str, bool] | None = None
+    """The reach the choices listed now were made for, and whether they offer to remember
+    it (None: none listed yet)."""
 
     _call_scrolls = False
     """Whether the call is longer than its room, and its box's title says how to scroll it."""
@@ -158,10 +159,10 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
         if (editor := self._editor()) is not None:
             editor.load_text(_editable_json(request.arguments) or "")
         choices = self.query_one("#choices", OptionList)
-        reach = self._reach()
-        if reach != self._listed_reach:  # (most calls are of the tool asked about last)
-            choices.set_options(_choices(reach))
-            self._listed_reach = reach
+        listed = (self._reach(), self._remembers())
+        if listed != self._listed:  # (most calls are of the tool asked about last)
+            choices.set_options(_choices(*listed))
+            self._listed = listed
         choices.highlighted = 0
         choices.focus()
 
@@ -195,6 +196,11 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
             )
             await self.query_one("#body", VerticalScroll).mount(reason)
         return reason
+
+    def _remembers(self) -> bool:
+        """Whether the dialog offers to remember the call: not if the rule would hold a
+        secret given earlier (written to disk, listed by `approvals list`)."""
+        return not holds_secret(self.request.rule_text())
 
     def _reach(self) -> str:
         """What "for this session" and "always" would allow from now on. The one call a
@@ -328,6 +334,8 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
             return self.editing or self.denying
         if action == "cancel":
             return not (self.editing or self.denying)
+        if action == "allow" and parameters[0] != "once" and not self._remembers():
+            return None  # shown, and dimmed: the list says why
         if action in ("allow", "deny", "edit"):
             # Typing a reason, the person has denied: a `y` or `1` that reaches the dialog
             # rather than the field, however the focus left it, must not allow.
@@ -361,12 +369,14 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
         return {"scope": scope}
 
 
-def _choices(reach: str) -> list[ListOption]:
-    """The four answers, numbered; `reach` is what allowing for the session would allow."""
+def _choices(reach: str, remembers: bool) -> list[ListOption]:
+    """The four answers, numbered; `reach` is what allowing for the session would allow, and
+    unless the dialog `remembers` it, 2 and 3 are not offered."""
+    not_offered = "not offered: the call holds a secret given earlier"
     rows = [
         ("once", "Allow once", "just this call"),
-        ("session", "Allow for this session", reach),
-        ("always", "Always allow", "as 2, and remembered"),
+        ("session", "Allow for this session", reach if remembers else not_offered),
+        ("always", "Always allow", "as 2, and remembered" if remembers else not_offered),
         (DENY, "Deny", "tell the agent no, and why"),
     ]
     width = max(len(label) for _, label, _ in rows)
@@ -380,7 +390,8 @@ def _choices(reach: str) -> list[ListOption]:
         else:
             # Under the label, each line starting where the label does.
             prompt = Hanging(number_mark, Content.assemble(label, "\n", (hint, "dim")))
-        options.append(ListOption(prompt, id=value))
+        offered = remembers or value in ("once", DENY)
+        options.append(ListOption(prompt, id=value, disabled=not offered))
     return options
 
 
@@ -392,7 +403,7 @@ def _editable_json(arguments: dict[str, Any]) -> str | None:
     """The arguments as JSON for the editor; None if they hold a secret answered earlier:
     here, or elsewhere, masked by the inbox (an edit would run the call with `•••`)."""
     text = _arguments_json(arguments)
-    return text if REDACTOR.scrub(text) == text and MASK not in text else None
+    return None if holds_secret(text) else text
 
 
 def _arguments(arguments: dict[str, Any], diff: str | None) -> Content:

@@ -23,6 +23,7 @@ from tui.core.json_file import JsonFileError, locked, read_model, write_model
 from tui.core.models import AUTO_APPROVED, ArgumentPattern, ElicitationResult, ToolApprovalRequest
 from tui.core.queue import ElicitationQueue, QueueEvent
 from tui.secrets.keyring_store import index_path
+from tui.secrets.redaction import holds_secret
 
 RULES_FILE = "approvals.json"
 
@@ -227,7 +228,11 @@ class ApprovalPolicy:
         if result is None or result.reason == AUTO_APPROVED:
             return
         scope = request.scope_of(result)
-        if scope == "session" or scope == "always":
+        if (scope == "session" or scope == "always") and holds_secret(request.rule_text()):
+            # A rule is written to disk ("always"), listed by `approvals list` and the inbox's
+            # /v1/rules: it must not carry a secret. The call itself is allowed, once.
+            _log.warning("%s is allowed once, not remembered: it holds a secret", request.tool_name)
+        elif scope == "session" or scope == "always":
             rule = self.allow(request.tool_name, request.remember, scope=scope)
             for waiting in queue.pending():
                 if isinstance(waiting, ToolApprovalRequest) and rule.covers(waiting):

@@ -778,6 +778,13 @@ class ToolApprovalRequest(RequestBase):
             if data.get(key) is not None:
                 check_size({key: data[key]})
 
+    def rule_text(self) -> str:
+        """All a rule remembered for this call would hold, as text: the tool's name and the
+        `remember` pattern, as written and as read (to look for a secret in)."""
+        remember = self.remember
+        reach = "" if remember is None else f" {remember.describe()} {remember.pattern}"
+        return self.tool_name + reach
+
     def scope_of(self, result: ElicitationResult) -> ApprovalScope | None:
         """How far `result` allows this call, or None if it does not (declined or cancelled).
 

@@ -172,6 +172,13 @@ class _RedactingFilter(logging.Filter):
 REDACTOR = Redactor()
 """The process-wide redactor: every secret answered during the app's life is registered here."""
 
+
+def holds_secret(text: str) -> bool:
+    """Whether `text` holds a secret answered earlier: one `REDACTOR` knows, or one an inbox
+    masked as `MASK` before sending the text here."""
+    return MASK in text or REDACTOR.scrub(text) != text
+
+
 _install_lock = threading.Lock()
 _uninstall: Callable[[], None] | None = None
 
