@@ -275,16 +275,22 @@ def _answering_once(status: str, body: bytes) -> tuple[socket.socket, int]:
     return server, server.getsockname()[1]
 
 
-def test_a_server_without_the_hook_endpoint_decides_nothing_saying_no_endpoint_is_there() -> None:
-    # A server that is no inbox, or an `elicit-tui serve` started before an upgrade.
-    server, port = _answering_once("404 Not Found", b"{}")
+@pytest.mark.parametrize(
+    "status", ["404 Not Found", "405 Method Not Allowed", "501 Not Implemented"]
+)
+def test_a_server_without_the_hook_endpoint_decides_nothing_saying_no_endpoint_is_there(
+    status: str,
+) -> None:
+    # A server that is no inbox (a web front end answers 405, a file server 501), or an
+    # `elicit-tui serve` started before an upgrade. 405 and 501 said only "answered 405".
+    server, port = _answering_once(status, b"{}")
     with server:
         done = run_hook("claude-code", BASH, to=f"http://127.0.0.1:{port}/api")
     undecided(
         done,
         f"no decision: no elicit-tui hook endpoint at http://127.0.0.1:{port}/api/v1/hooks/"
-        "claude-code (HTTP 404: not an elicit-tui inbox, or one started before an upgrade: "
-        "restart it); Claude Code asks as usual",
+        f"claude-code (HTTP {status[:3]}: not an elicit-tui inbox, or one started before an "
+        "upgrade: restart it); Claude Code asks as usual",
     )
 
 

@@ -20,6 +20,10 @@ SILENCE = 5.0
 """Seconds without a byte from the inbox after which the hook gives up: a running inbox
 answers at once and then sends a space every `HEARTBEAT`, a stopped one (Ctrl+Z) nothing."""
 
+NO_ENDPOINT = (404, 405, 501)
+"""What a server with no such endpoint answers a POST: not found, not allowed there (a web
+front end), not implemented (a plain file server)."""
+
 TOKEN_REFUSED = (
     "the inbox refused the token (wrong or missing: pass --token, or set ELICIT_TUI_TOKEN)"
 )
@@ -53,10 +57,10 @@ def run_in_inbox(
         return "", f"the inbox did not answer ({type(error).__name__}: {error})"
     if status in (401, 403):
         return "", f"no decision: {TOKEN_REFUSED}"
-    if status == 404:
+    if status in NO_ENDPOINT:
         return "", (
-            f"no decision: no elicit-tui hook endpoint at {address.base}{path}"
-            " (HTTP 404: not an elicit-tui inbox, or one started before an upgrade: restart it)"
+            f"no decision: no elicit-tui hook endpoint at {address.base}{path} (HTTP"
+            f" {status}: not an elicit-tui inbox, or one started before an upgrade: restart it)"
         )
     output, note = answer.get("output"), answer.get("note")
     printed = _ascii_json_object(output)
