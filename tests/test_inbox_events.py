@@ -167,6 +167,31 @@ def test_an_answer_that_does_not_fit_is_refused_422_and_the_request_keeps_waitin
     assert [r["id"] for r in inbox.pending()] == [request_id]
 
 
+@pytest.mark.parametrize(
+    ("body", "error"),
+    [
+        (
+            {"result": {"action": "decline"}, "front_end": 5},
+            "front_end must be the front end's name as text, not number",
+        ),
+        (
+            {"result": {"action": "decline"}, "frontend": "laptop"},
+            "unknown field 'frontend': the body is {result, front_end}",
+        ),
+    ],
+    ids=["a name that is no text", "a misspelt field"],
+)
+def test_an_answers_body_with_a_field_it_has_no_place_for_is_refused_naming_it(
+    inbox: InboxProcess, body: dict[str, Any], error: str
+) -> None:
+    # Taken as they were, the answer was applied as "a front end"'s, the name lost.
+    request_id = post(inbox, CHOICE)
+    with inbox.client() as http:
+        refused = http.post(f"/v1/requests/{request_id}/answer", json=body)
+    assert (refused.status_code, refused.json()) == (422, {"error": error})
+    assert [r["id"] for r in inbox.pending()] == [request_id]
+
+
 def test_a_front_end_that_disconnects_answers_nothing(inbox: InboxProcess) -> None:
     request_id = post(inbox, CHOICE)
     with listening(inbox) as events:

@@ -20,6 +20,7 @@ from starlette.requests import Request as HTTPRequest
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
+from tui.core.json_type import json_type
 from tui.core.queue import Answered, QueueEvent
 from tui.inbox.http_api import BadInput, read_json
 from tui.inbox.inbox import Inbox, Outcome, clock
@@ -48,10 +49,9 @@ def front_end_routes(inbox: Inbox, *, keepalive: float = KEEPALIVE) -> list[Rout
         request_id = http.path_params["id"]
         try:
             data = await read_json(http)
+            name = _front_end_name(data)
         except BadInput as error:
             return JSONResponse({"error": str(error)}, status_code=422)
-        front_end = data.get("front_end")
-        name = front_end if isinstance(front_end, str) and front_end.strip() else "a front end"
         request = inbox.waiting(request_id)
         if request is None:
             outcome = inbox.outcome(request_id)
@@ -79,6 +79,20 @@ def front_end_routes(inbox: Inbox, *, keepalive: float = KEEPALIVE) -> list[Rout
         Route("/v1/requests/{id:path}/answer", answer, methods=["POST"]),
         Route("/v1/cancel-all", cancel_all, methods=["POST"]),
     ]
+
+
+def _front_end_name(data: dict[str, Any]) -> str:
+    """The name an answer's body gives its front end ("a front end" without one); raises
+    `BadInput` for a field the body has no place for, or a name that is no text."""
+    unknown = set(data) - {"result", "front_end"}
+    if unknown:
+        raise BadInput(f"unknown field {sorted(unknown)[0]!r}: the body is {{result, front_end}}")
+    front_end = data.get("front_end")
+    if front_end is not None and not isinstance(front_end, str):
+        raise BadInput(
+            f"front_end must be the front end's name as text, not {json_type(front_end)}"
+        )
+    return front_end if front_end and front_end.strip() else "a front end"
 
 
 async def _stream(inbox: Inbox, keepalive: float) -> AsyncIterator[str]:
