@@ -96,8 +96,12 @@ async def test_quitting_the_tui_answers_a_waiting_http_asker_closed(app: ServeAp
 
 
 async def test_the_notices_from_the_start_make_way_for_the_first_question(
-    app: ServeApp,
+    app: ServeApp, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # Without a keyring, its notice stayed 30 s over the first questions' right half.
+    monkeypatch.setattr(
+        "tui.app.serve_app.keyring_status", lambda: "No keyring backend is installed."
+    )
     approval = {
         "kind": "tool_approval",
         "message": "Bash: rm -rf build/ && make release",
@@ -107,6 +111,7 @@ async def test_the_notices_from_the_start_make_way_for_the_first_question(
     }
     async with app.run_test(size=SIZE, notifications=True) as pilot, client(app) as http:
         await wait_for(pilot, lambda: "Authorization: Bearer" in screen_text(app))
+        assert "No keyring" in screen_text(app)
         await http.post("/v1/requests", json={"request": approval})
         await wait_for_modal(pilot, approval["message"])
         await pilot.pause(0.1)
@@ -114,7 +119,7 @@ async def test_the_notices_from_the_start_make_way_for_the_first_question(
         left = [notification.message for notification in app._notifications]
 
     assert left == []
-    assert "Bearer" not in shown
+    assert "Bearer" not in shown and "keyring" not in shown
     # The corner the token's notice had covered: the choices' hints and the dialog's edge.
     assert "tell the agent no, and why" in shown
     assert "╰" + "─" * 20 in shown

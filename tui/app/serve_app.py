@@ -122,11 +122,14 @@ class ServeApp(ElicitationApp):
         self.set_interval(CLIENTS_REFRESH, self._show_clients)
         problem = keyring_status()
         if problem is not None:
+            # Until the first question too: a notice must not hide what is asked (a tool
+            # call's arguments, its scope), and the question that needs a keyring says why.
             self.notify(
                 f"request_secret calls will be refused. {problem}",
                 title="No keyring",
                 severity="warning",
                 timeout=30,
+                until_asked=True,
             )
         # Shown until the first question, for the person to copy into a client; the terminal
         # got the whole config.
