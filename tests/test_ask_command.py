@@ -366,7 +366,8 @@ async def test_the_transcript_records_the_reason_ask_ends_with(
     [result] = [record["result"] for record in records if record["type"] == "result"]
     assert result == {"action": "cancel", "content": None, "reason": reason}
     assert records[-1]["type"] == "end"
-    assert f"reason='{reason}'" in records[-1]["returned"]
+    ended = f"The request was cancelled ({reason}); no answer was given."
+    assert records[-1]["returned"] == ended  # as the replay's main screen shows it
     replay = ReplayApp(read_transcript(path), timing=Timing(speed=4, max_pause=0.2))
     await replay.run_async(headless=True, size=SIZE, auto_pilot=replay.player.drive)
     assert replay.replay_agent.summary() == "1 result, all as recorded"

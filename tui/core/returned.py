@@ -11,9 +11,14 @@ Returned = str | dict[str, str] | None
 
 def returned_text(value: Any) -> Returned:
     """`value`, returned by an agent, as it is shown (see `Returned`); a value in a mapping
-    that is a string is shown as it is, any other value as its repr."""
+    that is a string is shown as it is, any other value as its repr. An `ElicitationResult`
+    (`elicit-tui ask`'s agent returns one) is said as it would be to a model."""
+    from tui.core.models import ElicitationResult  # loaded already, wherever one is returned
+
     if value is None:
         return None
+    if isinstance(value, ElicitationResult):
+        return value.to_llm_text()
     if isinstance(value, Mapping) and value:
         return {
             str(key): item if isinstance(item, str) else safe_repr(item)
