@@ -65,6 +65,18 @@ SECRET_CALL = ToolApprovalRequest(
     remember={"argument": "command", "pattern": MASKED},
 )
 
+# As Claude Code's hook asks a Bash call of many steps, with its one-line description: the
+# call's box gives up rows down to its title and two lines, and the four answers stay.
+STEPS = " && ".join(f"step{n} --flag=value{n}" for n in range(40))
+STEPPED = ToolApprovalRequest(
+    source="Claude Code",
+    tool_name="Bash",
+    description="Run the release steps",
+    arguments={"command": STEPS, "description": "Run the release steps"},
+    tool_call_id="call-6",
+    remember={"argument": "command", "pattern": STEPS},
+)
+
 CASES: list[tuple[str, ToolApprovalRequest, list[str]]] = [
     ("json_arguments", SHELL, []),
     ("diff", EDIT, []),
@@ -73,6 +85,7 @@ CASES: list[tuple[str, ToolApprovalRequest, list[str]]] = [
     ("deny_hint", RERUN, ["n"]),
     ("glob_reach", GLOB, []),
     ("secret_in_call", SECRET_CALL, []),
+    ("long_call_described", STEPPED, []),
 ]
 
 

@@ -411,3 +411,33 @@ async def test_a_glob_s_reach_is_shown_whole_or_with_both_its_ends(modules: int)
         assert reach.startswith("shell, command ~ uv run pytest -q tests/test_m0.py")
         assert reach.endswith(f"tests/test_m{modules - 1}.py*")
         assert ("…" in reach) == (modules == 60)
+
+
+@pytest.mark.parametrize("rows", [24, 21])
+async def test_a_long_call_gives_up_rows_down_to_two_lines_before_the_body_scrolls(
+    rows: int,
+) -> None:
+    # With a description and four answers, a long call had fewer than a list's five rows
+    # left: the body scrolled instead, and opened with the question's top or the answers
+    # out of view.
+    steps = " && ".join(f"step{n} --flag=value{n}" for n in range(40))
+    request = parse_request(
+        {
+            "kind": "tool_approval",
+            "tool_call_id": "t11",
+            "tool_name": "Bash",
+            "description": "Run the release steps",
+            "arguments": {"command": steps, "description": "Run the release steps"},
+            "remember": {"argument": "command", "pattern": steps},
+        }
+    )
+    app = ElicitationApp(ElicitationQueue(), Asker(request), input_grace=0)
+    async with app.run_test(size=(80, rows)) as pilot:
+        modal = await wait_for_modal(pilot)
+        await pilot.pause()
+        text = screen_text(app)
+        assert modal.query_one("#body").max_scroll_y == 0
+        for shown in ("Run the release steps", '"command": "step0', "1 Allow once", "4 Deny"):
+            assert shown in text, shown
+        call = modal.query_one("#call")
+        assert call.outer_size.height >= 3 and call.max_scroll_y > 0

@@ -44,7 +44,8 @@ scrolls in its own frame in the room the rest leaves, and the body does not scro
 
 FITTED_ROWS = 5
 """The fewest rows, its frame's included, a dialog too tall for the screen fits its `FITTED`
-part in; with less room left, the body scrolls instead."""
+part in; with less room left, the body scrolls instead. A part that is of use in fewer sets
+its own `fitted_rows` (a tool call's box, whose title and two lines say what it is)."""
 
 
 def _is_stock(widget: Widget | None, module: str, name: str) -> bool:
@@ -445,11 +446,12 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
 
     def _fit_part(self, part: Widget | None) -> None:
         """Give the fitted `part` the body's room left by the rest of it, so that it scrolls
-        in its whole frame, if that leaves it `FITTED_ROWS`; else the body scrolls."""
+        in its whole frame, if that leaves it `FITTED_ROWS` (or its own `fitted_rows`); else
+        the body scrolls."""
         if part is not None and part.display:
             rest = laid_out_height(self._body) - part.outer_size.height
             room = self._body.scrollable_content_region.height - rest
-            self.set_class(room >= FITTED_ROWS, "-fit-part")
+            self.set_class(room >= getattr(part, "fitted_rows", FITTED_ROWS), "-fit-part")
 
     def _answers_height(self, part: Widget | None) -> int:
         """The rows the body's content takes, its fitted `part` at the part's own height."""

@@ -72,6 +72,11 @@ class _Call(VerticalScroll):
     """The call's diff and arguments, as high as they are; a dialog too tall for the screen
     gives them all the room the rest of it leaves, and more scrolls."""
 
+    fitted_rows = 3
+    """Its title and two of its lines: fewer rows than a list needs, rather than a body that
+    scrolls and leaves the question's top or the answers out of view (a description and four
+    answers take most of an 80x24 screen)."""
+
     def allow_focus(self) -> bool:
         # While a deny reason is typed, the field keeps the focus: a Tab there would move it
         # here, and the rest of the reason would be lost (PageUp/PageDown still scroll).
