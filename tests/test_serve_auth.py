@@ -22,6 +22,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.types import CallToolResult, Implementation
 
 from tui.app.serve_app import ServeApp
+from tui.core.models import TextRequest
 from tui.core.queue import ElicitationQueue
 from tui.mcp.auth import MAX_BODY
 from widgets.base import ElicitationModal
@@ -91,6 +92,27 @@ async def test_refusals_share_one_timeline_row(app: ServeApp) -> None:
 
         assert app.query_one(Timeline).row_count == 1
         assert "⛔ 5 refused" in refused_row(app)
+
+
+async def test_the_refused_row_moves_to_the_newest_place_with_each_refusal(
+    app: ServeApp,
+) -> None:
+    # It stayed where the first refusal put it, its time updated: above rows older than
+    # its time, and out of view once the timeline had scrolled.
+    async with app.run_test(size=SIZE) as pilot, httpx2.AsyncClient(timeout=30) as http:
+        await http.post(app.url, headers=HEADERS, json=INITIALIZE)
+        await wait_for(pilot, lambda: app.refused == 1)
+        timeline = app.query_one(Timeline)
+        for n in range(30):
+            app.queue.submit(TextRequest(id=f"q{n}", message=f"Question {n}?"))
+            app.queue.cancel(f"q{n}")
+        await wait_for(pilot, lambda: timeline.row_count == 31, timeout=15)
+        await http.post(app.url, headers=HEADERS, json=INITIALIZE)
+        await wait_for(pilot, lambda: app.refused == 2)
+        await wait_for(pilot, lambda: "⛔ 2 refused" in refused_row(app))
+        keys = [key.value for key in timeline.rows]
+        assert (len(keys), keys[-1]) == (31, "refused")
+        assert timeline.cursor_row == 30
 
 
 async def test_a_client_with_the_token_asks_and_is_named_by_its_connection(

@@ -199,7 +199,8 @@ class Timeline(DataTable[Text]):
     def note_refused(self, count: int, why: str, at: float) -> None:
         """Show that `count` requests were turned away at the door, the last one for `why`.
 
-        One row, updated: a client hammering the server must not flood the timeline.
+        One row, updated: a client hammering the server must not flood the timeline. It
+        moves to the newest place, in view and in time's order, as each refusal comes.
         """
         cells = {
             "time": self.time_label(at),
@@ -207,12 +208,10 @@ class Timeline(DataTable[Text]):
             "outcome": f"⛔ {count} refused",
             "question": shown(f"last: {why}"),
         }
-        if REFUSED_ROW not in self._cells:
-            self._add(REFUSED_ROW, cells)
-        else:
-            self._cells[REFUSED_ROW] = cells
-            self._note(cells)
-            self._changed()
+        if self._cells.pop(REFUSED_ROW, None) is not None and REFUSED_ROW in self._drawn:
+            del self._drawn[REFUSED_ROW]
+            self.remove_row(REFUSED_ROW)  # drawn again, as the last row
+        self._add(REFUSED_ROW, cells)
         # Refusals come from outside any question: shown at once, not once changes stop.
         if self.is_attached and self.screen.is_current:
             self._draw()
