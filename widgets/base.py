@@ -212,6 +212,11 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
     """Whether the error line is composed with the dialog, rather than mounted by the first
     message (`show_error`): for a kind that must know at once the room it leaves the body."""
 
+    STYLESHEETS: ClassVar[tuple[str, ...]] = ()
+    """The sheets in `styles/` a built-in kind's dialog needs besides the app's own, added
+    to the app's stylesheet with its first dialog (a kind of your own styles its modal with
+    `DEFAULT_CSS`)."""
+
     waiting: reactive[int] = reactive(0)
     """How many other requests wait behind this one."""
 

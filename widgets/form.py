@@ -41,6 +41,8 @@ class FormModal(ElicitationModal[FormRequest]):
     whose searchable Select is built for its own options, is composed afresh each time.
     """
 
+    STYLESHEETS = ("fields.tcss", "form.tcss")
+
     BINDINGS: ClassVar[list[BindingType]] = [
         # One key, two labels: the footer says what Enter does on the focused field.
         Binding("enter", "submit", "Next", priority=True),

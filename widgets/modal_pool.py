@@ -8,6 +8,7 @@ from typing import Any
 
 from textual.app import App
 
+from styles import add_sheets
 from tui.core.models import Request
 from widgets.base import ElicitationModal
 from widgets.registry import modal_class_for, modal_for
@@ -47,9 +48,15 @@ class ModalPool:
                 idle.remove()
                 raise
             return idle
-        modal = modal_for(request, deadline=deadline, input_grace=self._input_grace)
+        modal = self._made(request, deadline)
         if shape is not None:
             self._app.install_screen(modal, name=f"elicitation-modal-{next(self._names)}")
+        return modal
+
+    def _made(self, request: Request, deadline: float | None = None) -> ElicitationModal[Any]:
+        """A new modal for `request`, the app's stylesheet given the sheets its kind needs."""
+        modal = modal_for(request, deadline=deadline, input_grace=self._input_grace)
+        add_sheets(self._app.stylesheet, modal.STYLESHEETS)
         return modal
 
     def give_back(self, modal: ElicitationModal[Any]) -> BaseException | None:
@@ -96,7 +103,7 @@ class ModalPool:
         shape = _shape_of(request)
         if shape is None or shape in self._idle:
             return self._idle[shape] if shape in self._undrawn else None
-        modal = modal_for(request, input_grace=self._input_grace)
+        modal = self._made(request)
         self._app.install_screen(modal, name=f"elicitation-modal-{next(self._names)}")
         self.building = modal
         try:

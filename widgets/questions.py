@@ -31,6 +31,8 @@ class QuestionsModal(ElicitationModal[QuestionsRequest]):
     A lone question has no tabs and is submitted by Enter (a single-select one by its pick).
     """
 
+    STYLESHEETS = ("labelled_input.tcss", "questions.tcss")
+
     # Priority: each key acts the moment it arrives, so keys typed in a burst (or faster
     # than the focus moves) apply in order to the question on show, never to the last one.
     BINDINGS: ClassVar[list[BindingType]] = [

@@ -34,6 +34,8 @@ class SecretModal(ElicitationModal[SecretRequest]):
     False) only cancel is offered.
     """
 
+    STYLESHEETS = ("fields.tcss", "secret.tcss")
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+r", "toggle_reveal", "Reveal"),
         # Shown or not, a secret is never copied or cut: a copy would also cross the

@@ -86,6 +86,8 @@ class _Call(VerticalScroll):
 class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
     """Allow once, for this session, always, or deny (with an optional reason for the agent)."""
 
+    STYLESHEETS = ("labelled_input.tcss", "tool_approval.tcss")
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("1,y", "allow('once')", "Once", key_display="1/y"),
         Binding("2", "allow('session')", "Session"),

@@ -29,6 +29,8 @@ def open_in_browser(url: str) -> bool:
 class UrlModal(ElicitationModal[UrlRequest]):
     """Enter or `o` opens the link in the browser (the only thing that touches it); Ctrl+N declines."""
 
+    STYLESHEETS = ("url.tcss",)
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "submit", "Open link", priority=True),
         Binding("o", "accept", "Open link", show=False),
