@@ -1,15 +1,16 @@
 """elicit-tui's TCSS files, found the same way from a checkout and from an installed wheel.
 
-`app.tcss` is the app's stylesheet: the main screen and what every dialog shares. A kind's
-own rules are in sheets of their own, added to the app's stylesheet with its first dialog:
-Textual parses a stylesheet's sources as it starts, and the rules of every kind took a
-fifth of what a cold `elicit-tui ask` spends from its first line to its question on screen.
+`app.tcss` is the main screen and what every dialog shares; a kind's own rules are in
+sheets of their own. An app that may show any kind reads them all as it starts (`ALL_CSS`);
+`elicit-tui ask`, which shows one, reads only `app.tcss`, and its kind's sheets are added
+with its dialog (`add_sheets`): Textual parses every sheet before the first frame, and the
+rules of every kind took 5 ms of a cold `ask` (1.43× bare Textual, 1.40× without them).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -17,6 +18,11 @@ if TYPE_CHECKING:
 
 STYLES_DIR = Path(__file__).parent
 APP_CSS = STYLES_DIR / "app.tcss"
+ALL_CSS: list[str | PurePath] = [
+    APP_CSS,
+    *sorted(path for path in STYLES_DIR.glob("*.tcss") if path != APP_CSS),
+]
+"""Every sheet, `app.tcss` first: what an app that may show any kind reads as it starts."""
 
 
 def add_sheets(stylesheet: Stylesheet, names: Iterable[str]) -> None:

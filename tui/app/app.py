@@ -26,7 +26,7 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Static
 
-from styles import APP_CSS
+from styles import ALL_CSS
 from tui.app.collector_hold import CollectorHold
 from tui.app.crash_report import crash_report
 from tui.app.dialog_failure import FailedDialogs, failing_modal, modal_of
@@ -148,7 +148,7 @@ class ElicitationApp(KeyOrderApp[Any]):
     questions makes one notification and one summary.
     """
 
-    CSS_PATH = APP_CSS
+    CSS_PATH = ALL_CSS
     TITLE = "elicit-tui"
 
     keeps_secrets_in_memory: ClassVar[bool] = True

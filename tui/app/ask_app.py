@@ -8,6 +8,7 @@ from typing import ClassVar
 
 from textual.binding import Binding, BindingType
 
+from styles import APP_CSS
 from tui.app.app import ElicitationApp
 from tui.core.models import ElicitationResult, Request
 from tui.core.queue import ElicitationQueue
@@ -46,6 +47,8 @@ class AskApp(ElicitationApp):
     | ctrl+c | End the request with `cancel`/`interrupted` and exit. |
     | ctrl+z | Stop the process, as in other shell commands; `fg` shows the question again. |
     """
+
+    CSS_PATH = [APP_CSS]  # one kind: its own sheets come with its dialog (`styles.add_sheets`)
 
     keeps_secrets_in_memory = False
     prebuilds_modals = False  # one question: nothing to build ahead for
