@@ -25,7 +25,7 @@ from tui.approvals.rules import (
 from tui.cli.main import main
 from tui.core.models import ArgumentPattern, ElicitationResult, Request, parse_request
 from tui.core.queue import ElicitationQueue
-from tui.inbox.discovery import URL_ENV
+from tui.inbox.env_names import URL_ENV
 from tui.secrets.redaction import REDACTOR
 from widgets.base import ElicitationModal
 from widgets.modal_pool import ModalPool

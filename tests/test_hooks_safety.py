@@ -20,7 +20,7 @@ import tui.cli.hook as hook_cli
 import tui.inbox.hook_call as hook_call
 from tui.cli.main import main as elicit_tui
 from tui.core.models import ElicitationResult, Request
-from tui.inbox.discovery import URL_ENV
+from tui.inbox.env_names import URL_ENV
 from tui.integrations.hooks.claude_code import ClaudeCodeHook
 from tui.integrations.hooks.flow import PendingCall, Verdict
 

@@ -15,7 +15,7 @@ import pytest
 from asking import ended_by
 from inbox_process import InboxProcess, running_inbox
 
-from tui.inbox.discovery import TOKEN_ENV, URL_ENV
+from tui.inbox.env_names import TOKEN_ENV, URL_ENV
 
 ASK = [sys.executable, "-m", "tui.cli.main", "ask"]
 

@@ -18,7 +18,7 @@ import httpx2
 import pytest
 from inbox_process import InboxProcess, running_inbox
 
-from tui.inbox.discovery import TOKEN_ENV, URL_ENV
+from tui.inbox.env_names import TOKEN_ENV, URL_ENV
 
 CHOICE = {"kind": "choice", "message": "Which database?", "options": ["Postgres", "SQLite"]}
 

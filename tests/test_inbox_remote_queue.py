@@ -24,7 +24,8 @@ from tui import ChoiceRequest, SecretRequest, TextRequest
 from tui.core.config_folder import CONFIG_DIR_ENV
 from tui.core.secret_ref import SecretRef
 from tui.inbox import remote_queue
-from tui.inbox.discovery import TOKEN_ENV, URL_ENV, find_inbox
+from tui.inbox.discovery import find_inbox
+from tui.inbox.env_names import TOKEN_ENV, URL_ENV
 from tui.inbox.remote_queue import INBOX_UNREACHABLE, RemoteQueue
 from tui.mcp.auth import save_token
 

@@ -27,7 +27,7 @@ from textual.pilot import Pilot
 from tui.app.serve_app import ServeApp
 from tui.cli.main import main
 from tui.core.queue import ElicitationQueue
-from tui.inbox.discovery import TOKEN_ENV
+from tui.inbox.env_names import TOKEN_ENV
 from widgets.base import ElicitationModal
 from widgets.timeline import Timeline
 

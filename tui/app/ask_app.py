@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from functools import partial
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import ClassVar
 
 from textual.binding import Binding, BindingType
@@ -48,7 +48,8 @@ class AskApp(ElicitationApp):
     | ctrl+z | Stop the process, as in other shell commands; `fg` shows the question again. |
     """
 
-    CSS_PATH = [APP_CSS]  # one kind: its own sheets come with its dialog (`styles.add_sheets`)
+    CSS_PATH: ClassVar[list[str | PurePath]] = [APP_CSS]
+    """One kind's dialog: its own sheets come with it (`styles.add_sheets`)."""
 
     keeps_secrets_in_memory = False
     prebuilds_modals = False  # one question: nothing to build ahead for

@@ -37,7 +37,7 @@ from tui.core.models import (
 )
 from tui.core.secret_ref import SecretRef
 from tui.core.validation_text import describe_validation_error
-from tui.inbox.discovery import URL_ENV, find_inbox
+from tui.inbox.env_names import URL_ENV
 
 EXIT_CODES: dict[Action, int] = {"accept": 0, "decline": 1, "cancel": 2}
 """The exit status for each way a request can end."""
@@ -114,6 +114,8 @@ def main(argv: Sequence[str]) -> int:
         return EXIT_INVALID
     inbox = args.to or os.environ.get(URL_ENV)
     if inbox:
+        from tui.inbox.discovery import find_inbox
+
         try:
             find_inbox(inbox, args.token)  # a URL or token no request could go with
         except ValueError as error:

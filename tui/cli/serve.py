@@ -11,7 +11,8 @@ import sys
 from tui.cli.notify_option import add_notify_option
 from tui.cli.transcript_option import add_transcript_option
 from tui.core.loading import loading_modules
-from tui.inbox.discovery import TOKEN_ENV, checked_token
+from tui.inbox.discovery import checked_token
+from tui.inbox.env_names import TOKEN_ENV
 
 HOST = "127.0.0.1"
 """Only this machine's agents may ask: the server never listens on other interfaces."""

@@ -59,7 +59,8 @@ def add_token_command(commands: argparse._SubParsersAction[argparse.ArgumentPars
 def _current_token(path: Path) -> tuple[str | None, str]:
     """The token clients send (`$ELICIT_TUI_TOKEN`, else the one in the `serve-token` file at
     `path`, else None) and where it was read from."""
-    from tui.inbox.discovery import TOKEN_ENV, saved_token
+    from tui.inbox.discovery import saved_token
+    from tui.inbox.env_names import TOKEN_ENV
 
     if token := os.environ.get(TOKEN_ENV):
         return token, f"${TOKEN_ENV}"

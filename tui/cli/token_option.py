@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from tui.inbox.discovery import TOKEN_ENV
+from tui.inbox.env_names import TOKEN_ENV
 
 
 def add_token_option(parser: argparse.ArgumentParser, default: object = None) -> None:

@@ -13,12 +13,7 @@ from dataclasses import dataclass
 from urllib.parse import quote, urlsplit, urlunsplit
 
 from tui.core.http_url import http_url_parts, one_word
-
-URL_ENV = "ELICIT_TUI_URL"
-"""Names the inbox, as `--to` does."""
-
-TOKEN_ENV = "ELICIT_TUI_TOKEN"
-"""The bearer token, as `--token` does."""
+from tui.inbox.env_names import TOKEN_ENV, URL_ENV
 
 DEFAULT_URL = "http://127.0.0.1:8765"
 """Where `elicit-tui serve` listens without `--port`."""
