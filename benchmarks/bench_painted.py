@@ -796,7 +796,7 @@ async def headless(args: argparse.Namespace) -> None:
             SIMPLE,
         )
     built_in: list[float] = []
-    for idle in [*args.first_idle, None]:
+    for idle in [*args.first_idle, None] if args.first_reps else []:
         for kind in KINDS:
             ours, bare = [], []
             for _ in range(args.first_reps):
@@ -809,7 +809,7 @@ async def headless(args: argparse.Namespace) -> None:
             f"common modals built ahead {statistics.median(built_in) * 1000:.0f} ms (median; "
             f"p90 {_p90(built_in) * 1000:.0f} ms) after the app was ready"
         )
-    for kind in KINDS:
+    for kind in KINDS if args.fresh_reps else []:
         ours, bare = [], []
         for _ in range(args.fresh_reps):
             ours.append(fresh_process_first(True, kind))
