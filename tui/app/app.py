@@ -73,7 +73,6 @@ from tui.front_ends.notify import (
     terminal_notification,
 )
 from tui.secrets.redaction import REDACTOR, install_log_redaction, registered
-from tui.transcript.writer import TranscriptWriter
 from widgets.base import ElicitationModal
 from widgets.key_badge import KeyBadge, key_label
 from widgets.key_footer import KeyFooter
@@ -84,6 +83,8 @@ from widgets.style_context import style_context
 
 if TYPE_CHECKING:
     from textual.dom import DOMNode
+
+    from tui.transcript.writer import TranscriptWriter
 
     # Loaded with the main screen: `elicit-tui ask` shows none, and loads none of them.
     from widgets.agent_status import AgentStatus
@@ -249,13 +250,14 @@ class ElicitationApp(KeyOrderApp[Any]):
         """What the agent returned, once it has; also the app's return value on quit."""
         self.show_keys = show_keys
         self.key_recorder = KeyRecorder()
-        self.transcript = (
-            None
-            if transcript is None
-            else TranscriptWriter(
+        self.transcript: TranscriptWriter | None = None
+        if transcript is not None:
+            # Loaded only for a transcript: `elicit-tui ask`'s question appears without it.
+            from tui.transcript.writer import TranscriptWriter
+
+            self.transcript = TranscriptWriter(
                 transcript, agent=self.agent_name, title=self.title, front_end=front_end_name
             )
-        )
         self._detach_transcript: Callable[[], None] | None = None
         self._agent_thread: threading.Thread | None = None
         self._quitting = False

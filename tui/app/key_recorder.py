@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual import events
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Input
 
-from tui.transcript.records import SECRET_SHOWN, KeyPress
 from widgets.base import ElicitationModal
+
+if TYPE_CHECKING:
+    from tui.transcript.records import KeyPress
 
 
 def secret_field(screen: Screen[Any], widget: Widget | None) -> str | None:
@@ -62,6 +64,9 @@ class KeyRecorder:
         """Record `event` if `screen` is a modal; returns what was recorded."""
         if not isinstance(screen, ElicitationModal):
             return None
+        # Loaded with the first key, not before the first question is drawn.
+        from tui.transcript.records import SECRET_SHOWN, KeyPress
+
         t = round(max(0.0, event.time - screen.shown_at), 3)
         secret = secret_field(screen, screen.focused)
         if isinstance(event, events.Paste):
