@@ -4,6 +4,7 @@ chapters, captions and the keys drawn after each press."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -385,3 +386,22 @@ def test_a_control_characters_picture_is_drawn_and_a_missing_glyph_is_named(
     note = next(line for line in done.stdout.splitlines() if line.startswith("note:"))
     assert note.endswith("(the SVG and cast keep them): 中 文 🎨")
     assert "3 characters are drawn as boxes" in note
+
+
+def test_without_pillow_a_render_is_refused_in_one_line_naming_the_install(
+    tmp_path: Path,
+) -> None:
+    # A machine set up with the README's first command has no Pillow: the render stopped
+    # with a traceback, the check for Pillow coming after a module that imports it.
+    (tmp_path / "PIL.py").write_text("raise ImportError(\"No module named 'PIL'\")\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "tui.cli.main", "replay", str(DEMO), "-o", str(tmp_path / "x.gif")],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(tmp_path)},
+        timeout=60,
+    )
+    assert (done.returncode, done.stderr) == (
+        2,
+        "elicit-tui replay: rendering needs Pillow: pip install 'elicit-tui[render]'\n",
+    )

@@ -161,12 +161,12 @@ def _missing_glyphs(missing: set[str]) -> str:
 
 def _refusal(args: argparse.Namespace) -> str | None:
     """Why the options cannot be rendered, before anything runs; None if they can."""
-    from tui.render.outputs import FORMATS
-
     try:
         import PIL  # noqa: F401
     except ImportError:
         return "rendering needs Pillow: pip install 'elicit-tui[render]'"
+    # After the check: the renderer's modules import Pillow.
+    from tui.render.outputs import FORMATS
     if args.cast is not None or args.svg is not None:
         return (
             "--cast and --svg run a live replay; with -o, --update or --check "
