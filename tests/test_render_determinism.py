@@ -19,6 +19,7 @@ from tui.app.steady_frames import is_quiet
 def test_rendering_twice_gives_identical_gif_svg_and_png(tmp_path: Path) -> None:
     made = []
     for run in ("first", "second"):
+        (tmp_path / run).mkdir()
         outputs = [tmp_path / run / f"demo{ext}" for ext in (".gif", ".svg", ".png")]
         args = [arg for path in outputs for arg in ("-o", str(path))]
         done = run_cli("replay", str(DEMO), "--show-keys", "--max-pause", "1s", *args)
