@@ -167,6 +167,7 @@ def _refusal(args: argparse.Namespace) -> str | None:
         return "rendering needs Pillow: pip install 'elicit-tui[render]'"
     # After the check: the renderer's modules import Pillow.
     from tui.render.outputs import FORMATS
+
     if args.cast is not None or args.svg is not None:
         return (
             "--cast and --svg run a live replay; with -o, --update or --check "
