@@ -52,10 +52,12 @@ def ask(
     shown: str,
     burst: str,
     printed: list[str] | None = None,
+    errors: Path | None = None,
     **extra_env: str,
 ) -> tuple[int, dict[str, Any]]:
     """Run `elicit-tui ask ARGS` on an 80x24 pty, wait for `shown`, write `burst` at once;
-    what it draws after that is added to `printed`, its styles taken out."""
+    what it draws after that is added to `printed`, its styles taken out. With `errors`,
+    its stderr goes to that file rather than the terminal."""
     answer = tmp_path / "answer.json"
     env = {k: v for k, v in os.environ.items() if k not in {"COLUMNS", "LINES"}}
     env.update(
@@ -63,12 +65,13 @@ def ask(
         ELICIT_TUI_CONFIG_DIR=str(tmp_path / "config"),
         PYTHON_KEYRING_BACKEND="keyring.backends.fail.Keyring",
         ANSWER=str(answer),
+        ERRORS=str(errors),
         **extra_env,
     )
     command = [sys.executable, "-m", "tui.cli.main", "ask", *args]
     child = pexpect.spawn(
         "/bin/sh",
-        ["-c", 'exec "$@" > "$ANSWER"', "sh", *command],
+        ["-c", 'exec "$@" > "$ANSWER"' + (' 2> "$ERRORS"' if errors else ""), "sh", *command],
         cwd=str(REPO),
         env=env,
         dimensions=(24, 80),

@@ -48,7 +48,7 @@ from tui import (
     SecretRequest,
 )
 from tui.app.ask_app import AskApp
-from tui.core.models import parse_request
+from tui.core.models import Request, parse_request
 from widgets import ElicitationModal
 from widgets.choice import ChoiceModal
 from widgets.secret import SecretModal
@@ -301,30 +301,23 @@ def test_ask_with_stderr_sent_elsewhere_reports_the_failure_there_not_on_the_ter
 ) -> None:
     # The report went to the terminal the dialog was drawn on, whatever `2>` said.
     request = {"kind": "broken_test", "message": "Broken?", "where": "content"}
-    answer, errors = tmp_path / "answer.json", tmp_path / "errors.txt"
-    env = {**os.environ, **KINDS, "TERM": "xterm-256color", "ANSWER": str(answer)}
-    env.update(ERRORS=str(errors), ELICIT_TUI_CONFIG_DIR=str(tmp_path))
-    command = [sys.executable, "-m", "tui.cli.main", "ask", "--json", json.dumps(request)]
-    child = pexpect.spawn(
-        "/bin/sh",
-        ["-c", 'exec "$@" > "$ANSWER" 2> "$ERRORS"', "sh", *command],
-        cwd=str(REPO),
-        env=env,
-        dimensions=(24, 80),
-        timeout=30,
+    errors = tmp_path / "errors.txt"
+    printed: list[str] = []
+    code, result = ask(
+        tmp_path,
+        "--json",
+        json.dumps(request),
+        shown="Broken?",
+        burst="\r",
+        printed=printed,
+        errors=errors,
+        **KINDS,
     )
-    child.expect_exact("Broken?")
-    time.sleep(0.3)
-    child.send("\r")
-    child.expect(pexpect.EOF)
-    child.close()
-    on_terminal = child.before.decode(errors="replace")
-    assert child.exitstatus == 2
-    assert json.loads(answer.read_text()) == FAILED_JSON
+    assert (code, result) == (2, FAILED_JSON)
     reported = errors.read_text()
     assert "failing_kinds.py" in reported
     assert "DialogBroke: broke in content" in reported
-    assert "DialogBroke" not in on_terminal
+    assert "DialogBroke" not in printed[0]
 
 
 def test_ask_on_a_pty_says_why_a_kind_had_no_dialog_as_it_exits(tmp_path: Path) -> None:
@@ -346,24 +339,31 @@ def test_ask_on_a_pty_says_why_a_kind_had_no_dialog_as_it_exits(tmp_path: Path) 
     )
 
 
-async def test_a_modal_whose_module_raises_any_error_as_it_loads_is_said_not_to_load() -> None:
-    # Its ValueError was taken for the dialog's own: dialog_failed, and no reason given.
-    asker = Asker(ClashingRequest(message="Clash?"), BrokenRequest(message="Next?"))
+async def cancelled_as_unshown(first: Request, kind_name: str, why: str) -> ElicitationApp:
+    """Ask `first`, whose modal cannot load, then another: `first` is cancelled as a kind
+    that cannot be shown, saying `why`, and the next question is shown. Returns the app."""
+    asker = Asker(first, BrokenRequest(message="Next?"))
     app = ElicitationApp(ElicitationQueue(), asker, input_grace=0)
     async with app.run_test(size=SIZE, notifications=True):
         await until(lambda: showing(app, "Next?"))
         assert asker.results == [
-            ElicitationResult(action="cancel", reason="unsupported_kind: clashing_test")
+            ElicitationResult(action="cancel", reason=f"unsupported_kind: {kind_name}")
         ]
-        why = (
-            "the modal of kind 'clashing_test', clashing_modal:ClashingModal, cannot load:"
-            " ValueError: kind 'broken_test' is already registered by"
-            " failing_kinds.BrokenRequest"
-        )
         notes = [notice.message for notice in app._notifications]
-        assert f"Cannot show 'clashing_test' requests here ({why}); cancelled." in notes
+        assert f"Cannot show {kind_name!r} requests here ({why}); cancelled." in notes
         burst(app, "escape")
         await until(lambda: len(asker.results) == 2)
+    return app
+
+
+async def test_a_modal_whose_module_raises_any_error_as_it_loads_is_said_not_to_load() -> None:
+    # Its ValueError was taken for the dialog's own: dialog_failed, and no reason given.
+    why = (
+        "the modal of kind 'clashing_test', clashing_modal:ClashingModal, cannot load:"
+        " ValueError: kind 'broken_test' is already registered by"
+        " failing_kinds.BrokenRequest"
+    )
+    app = await cancelled_as_unshown(ClashingRequest(message="Clash?"), "clashing_test", why)
     report = Console(file=io.StringIO(), width=400)
     report.print(app._failed_dialogs)
     assert report.file.getvalue() == f"Cannot show 'clashing_test' requests: {why}\n"  # type: ignore[attr-defined]
@@ -371,21 +371,11 @@ async def test_a_modal_whose_module_raises_any_error_as_it_loads_is_said_not_to_
 
 async def test_a_modal_without_content_is_said_not_to_load_before_anything_is_typed() -> None:
     # It was shown, and failed only once the person had typed an answer and pressed Enter.
-    asker = Asker(ContentlessRequest(message="Colour?"), BrokenRequest(message="Next?"))
-    app = ElicitationApp(ElicitationQueue(), asker, input_grace=0)
-    async with app.run_test(size=SIZE, notifications=True):
-        await until(lambda: showing(app, "Next?"))
-        assert asker.results == [
-            ElicitationResult(action="cancel", reason="unsupported_kind: contentless_test")
-        ]
-        why = (
-            "the modal of kind 'contentless_test', failing_kinds:ContentlessModal,"
-            " has no content() to give an answer"
-        )
-        notes = [notice.message for notice in app._notifications]
-        assert f"Cannot show 'contentless_test' requests here ({why}); cancelled." in notes
-        burst(app, "escape")
-        await until(lambda: len(asker.results) == 2)
+    why = (
+        "the modal of kind 'contentless_test', failing_kinds:ContentlessModal,"
+        " has no content() to give an answer"
+    )
+    await cancelled_as_unshown(ContentlessRequest(message="Colour?"), "contentless_test", why)
 
 
 def test_an_attached_front_end_sends_the_failure_and_shows_the_next_question(
