@@ -24,9 +24,10 @@ from textual.widgets import Static
 
 from tui.render.captions import CaptionsError, Cue, read_webvtt
 from tui.render.cells import Cell, grid_text, screen_grid
-from tui.render.frames import END_SECONDS, Overlays, compose
-from tui.render.outputs import write_outputs
+from tui.render.frames import END_SECONDS, Frame, Overlays, compose
+from tui.render.outputs import poster, write_outputs
 from tui.render.raster import Drawings, draw_grid
+from tui.render.script import Chapter, Script, Step
 from tui.render.video import VideoError, find_ffmpeg
 from tui.secrets.redaction import Redactor
 
@@ -74,6 +75,17 @@ def test_what_the_agent_returned_is_held_three_seconds_before_the_gif_loops(
         gif.seek(index)
         held += gif.info["duration"]
     assert held >= 3000
+
+
+def test_the_poster_is_the_first_question_answered_by_keys_when_the_first_had_none() -> None:
+    # A first question that ended without a key (its dialog failed, it timed out) made the
+    # poster the session's last screen, what the agent returned.
+    screens = [((Cell(name, (0, 0, 0), (0, 0, 0)),),) for name in "abcdef"]
+    frames = [Frame(float(at), 1.0, grid) for at, grid in enumerate(screens)]
+    chapters = [Chapter(1, "r1", "failed", 0.5, 2.5, cut=False)]
+    chapters.append(Chapter(2, "r2", "answered", 2.5, 5.0, cut=False))
+    keys = [Step("key", 0.0, 2, at=3.5), Step("key", 0.0, 2, at=4.5)]
+    assert poster(frames, Script(keys, chapters, 6.0)).grid == screens[4]
 
 
 def test_the_poster_is_the_first_question_about_to_be_answered(demo: Rendered) -> None:
@@ -403,5 +415,27 @@ def test_without_pillow_a_render_is_refused_in_one_line_naming_the_install(
     )
     assert (done.returncode, done.stderr) == (
         2,
-        "elicit-tui replay: rendering needs Pillow: pip install 'elicit-tui[render]'\n",
+        f"elicit-tui replay: drawing {tmp_path / 'x.gif'} needs Pillow:"
+        " pip install 'elicit-tui[render]'\n",
     )
+
+
+def test_without_pillow_the_text_outputs_and_screen_checks_still_render(tmp_path: Path) -> None:
+    # The SVG, the cast and the chapter screens are text: a machine with no Pillow (the
+    # README's first command) was refused them all, CI's `--check` of a demo among them.
+    (tmp_path / "PIL.py").write_text("raise ImportError(\"No module named 'PIL'\")\n")
+    out = tmp_path / "out"
+    out.mkdir()
+    outputs = ["--update", str(out / "s"), "-o", str(out / "x.svg"), "-o", str(out / "x.cast")]
+    done = subprocess.run(
+        [sys.executable, "-m", "tui.cli.main", "replay", str(DEMO), *outputs],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(tmp_path)},
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert (out / "x.svg").read_text().startswith("<svg")
+    assert json.loads((out / "x.cast").read_text().splitlines()[0])["version"] == 2
+    assert sorted(out.joinpath("s").glob("*.txt"))
+    assert "drawn as boxes" not in done.stdout

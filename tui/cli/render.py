@@ -133,8 +133,8 @@ def run_render(args: argparse.Namespace) -> int:
         print(f"elicit-tui replay: {error}", file=sys.stderr)
         return EXIT_USAGE
     lines += [item.describe() for item in written]
-    if render.drawings.missing:
-        lines.append(_missing_glyphs(render.drawings.missing))
+    if render.missing_glyphs:
+        lines.append(_missing_glyphs(render.missing_glyphs))
     if any(item.over_budget for item in written):
         code = EXIT_DRIFT
     screen_lines, screen_code = _chapter_screens(args, render)
@@ -161,12 +161,7 @@ def _missing_glyphs(missing: set[str]) -> str:
 
 def _refusal(args: argparse.Namespace) -> str | None:
     """Why the options cannot be rendered, before anything runs; None if they can."""
-    try:
-        import PIL  # noqa: F401
-    except ImportError:
-        return "rendering needs Pillow: pip install 'elicit-tui[render]'"
-    # After the check: the renderer's modules import Pillow.
-    from tui.render.outputs import FORMATS
+    from tui.render.outputs import DRAWN, FORMATS
 
     if args.cast is not None or args.svg is not None:
         return (
@@ -177,6 +172,9 @@ def _refusal(args: argparse.Namespace) -> str | None:
     unknown = [str(path) for path in outputs if path.suffix.lower() not in FORMATS]
     if unknown:
         return f"cannot render {', '.join(unknown)}: use one of {', '.join(FORMATS)}"
+    drawn = [str(path) for path in outputs if path.suffix.lower() in DRAWN]
+    if drawn and not _has_pillow():
+        return f"drawing {', '.join(drawn)} needs Pillow: pip install 'elicit-tui[render]'"
     # A typo in a folder's name must not make new folders, the render written there unseen.
     missing = next((path for path in outputs if not path.parent.is_dir()), None)
     if missing is not None:
@@ -189,6 +187,14 @@ def _refusal(args: argparse.Namespace) -> str | None:
         except VideoError as error:
             return str(error)
     return None
+
+
+def _has_pillow() -> bool:
+    try:
+        import PIL  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
 def _chapter_screens(args: argparse.Namespace, render: Render) -> tuple[list[str], int]:

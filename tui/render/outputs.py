@@ -5,17 +5,22 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tui.render.capture import Capture
 from tui.render.cast import cast_text
 from tui.render.chapters import webvtt_chapters
 from tui.render.frames import Frame, Overlays, compose
-from tui.render.gif import gif_bytes, png_bytes
-from tui.render.raster import Drawings
 from tui.render.script import Script
 from tui.render.svg import svg_text
 
+if TYPE_CHECKING:
+    from tui.render.raster import Drawings
+
 FORMATS = (".gif", ".png", ".svg", ".cast", ".mp4", ".webm")
+
+DRAWN = (".gif", ".png", ".mp4", ".webm")
+"""The formats drawn in pixels (with Pillow); the SVG and cast are text."""
 
 FPS_STEPS = (20.0, 10.0, 5.0)
 """The frame-rate caps tried in turn until an output fits `--max-size`."""
@@ -49,9 +54,23 @@ class Render:
     max_size: int | None = None
 
     def __post_init__(self) -> None:
-        self.drawings = Drawings()
+        self._drawings: Drawings | None = None
         self.chapter_files: set[Path] = set()
         self._frames: dict[float | None, list[Frame]] = {}
+
+    @property
+    def drawings(self) -> Drawings:
+        """The screens drawn in pixels so far (Pillow is imported with the first)."""
+        if self._drawings is None:
+            from tui.render.raster import Drawings
+
+            self._drawings = Drawings()
+        return self._drawings
+
+    @property
+    def missing_glyphs(self) -> set[str]:
+        """The characters drawn as boxes, the font having no glyph for them."""
+        return set() if self._drawings is None else self._drawings.missing
 
     def frames(self, fps: float | None) -> list[Frame]:
         if fps not in self._frames:
@@ -70,6 +89,8 @@ def write_outputs(render: Render, paths: Sequence[Path]) -> list[Written]:
 def _write(render: Render, path: Path, suffix: str) -> list[Written]:
     chapters = render.script.shown_chapters
     if suffix == ".png":
+        from tui.render.gif import png_bytes
+
         frames = render.frames(render.fps)
         data = png_bytes(poster(frames, render.script), render.drawings)
         path.write_bytes(data)
@@ -86,6 +107,8 @@ def _write(render: Render, path: Path, suffix: str) -> list[Written]:
     for fps in _fps_steps(render.fps):
         frames = render.frames(fps)
         if suffix == ".gif":
+            from tui.render.gif import gif_bytes
+
             path.write_bytes(gif_bytes(frames, render.drawings))
         else:
             from tui.render.video import write_video
@@ -108,14 +131,13 @@ def _write(render: Render, path: Path, suffix: str) -> list[Written]:
 
 
 def poster(frames: Sequence[Frame], script: Script) -> Frame:
-    """The frame shown just before the first shown question is answered (its last key)."""
-    chapters = script.shown_chapters
-    if chapters:
-        keys = [s.at for s in script.steps if s.kind == "key" and s.chapter == chapters[0].number]
-        if keys:
-            before = [frame for frame in frames if frame.start < keys[-1]]
-            if before:
-                return before[-1]
+    """The frame shown just before the first shown question answered with keys is answered
+    (its last key): one that ended without a key (timed out, its dialog failed) is passed."""
+    for chapter in script.shown_chapters:
+        keys = [s.at for s in script.steps if s.kind == "key" and s.chapter == chapter.number]
+        before = [frame for frame in frames if keys and frame.start < keys[-1]]
+        if before:
+            return before[-1]
     return frames[-1]
 
 

@@ -13,11 +13,7 @@ from importlib.resources import files
 from PIL import Image, ImageDraw, ImageFont
 
 from tui.render.cells import RGB, Cell, Grid
-
-FONT_SIZE = 16
-CELL_WIDTH = 10
-CELL_HEIGHT = 20
-"""Pixels per cell at `FONT_SIZE`: DejaVu Sans Mono advances 9.6 pixels and is 19 tall."""
+from tui.render.shapes import BLOCKS, CELL_HEIGHT, CELL_WIDTH, FONT_SIZE, LINES, ROUND_CORNERS
 
 FONT_FILES = {
     (False, False): "DejaVuSansMono.ttf",
@@ -27,62 +23,8 @@ FONT_FILES = {
 }
 """The font of each (bold, italic)."""
 
-# Each block element as the part of its cell it fills: (left, top, right, bottom) in eighths.
-BLOCKS: dict[str, tuple[int, int, int, int]] = {
-    "▀": (0, 0, 8, 4),
-    "▁": (0, 7, 8, 8),
-    "▂": (0, 6, 8, 8),
-    "▃": (0, 5, 8, 8),
-    "▄": (0, 4, 8, 8),
-    "▅": (0, 3, 8, 8),
-    "▆": (0, 2, 8, 8),
-    "▇": (0, 1, 8, 8),
-    "█": (0, 0, 8, 8),
-    "▉": (0, 0, 7, 8),
-    "▊": (0, 0, 6, 8),
-    "▋": (0, 0, 5, 8),
-    "▌": (0, 0, 4, 8),
-    "▍": (0, 0, 3, 8),
-    "▎": (0, 0, 2, 8),
-    "▏": (0, 0, 1, 8),
-    "▐": (4, 0, 8, 8),
-    "▔": (0, 0, 8, 1),
-    "▕": (7, 0, 8, 8),
-}
-
-# Each box-drawing line as its arms: up, right, down, left; 1 light, 2 heavy.
-LINES: dict[str, tuple[int, int, int, int]] = {
-    "─": (0, 1, 0, 1),
-    "│": (1, 0, 1, 0),
-    "━": (0, 2, 0, 2),
-    "┃": (2, 0, 2, 0),
-    "┌": (0, 1, 1, 0),
-    "┐": (0, 0, 1, 1),
-    "└": (1, 1, 0, 0),
-    "┘": (1, 0, 0, 1),
-    "├": (1, 1, 1, 0),
-    "┤": (1, 0, 1, 1),
-    "┬": (0, 1, 1, 1),
-    "┴": (1, 1, 0, 1),
-    "┼": (1, 1, 1, 1),
-    "┏": (0, 2, 2, 0),
-    "┓": (0, 0, 2, 2),
-    "┗": (2, 2, 0, 0),
-    "┛": (2, 0, 0, 2),
-    "╴": (0, 0, 0, 1),
-    "╵": (1, 0, 0, 0),
-    "╶": (0, 1, 0, 0),
-    "╷": (0, 0, 1, 0),
-    "╸": (0, 0, 0, 2),
-    "╹": (2, 0, 0, 0),
-    "╺": (0, 2, 0, 0),
-    "╻": (0, 0, 2, 0),
-}
-
 _STAND_INS = {"⭘": "○"}
 """Characters DejaVu has no glyph for, drawn as the nearest one it has."""
-
-ROUND_CORNERS = {"╭": (0, 1, 1, 0), "╮": (0, 0, 1, 1), "╰": (1, 1, 0, 0), "╯": (1, 0, 0, 1)}
 
 
 class Drawings:

@@ -12,7 +12,7 @@ from xml.sax.saxutils import escape
 
 from tui.render.cells import RGB, Cell, Grid, Row
 from tui.render.frames import Frame
-from tui.render.raster import BLOCKS, CELL_HEIGHT, CELL_WIDTH, LINES, ROUND_CORNERS
+from tui.render.shapes import BLOCKS, CELL_HEIGHT, CELL_WIDTH, LINES, ROUND_CORNERS
 
 SHAPES = frozenset(BLOCKS) | frozenset(LINES) | frozenset(ROUND_CORNERS)
 """Characters drawn as shapes, not text."""

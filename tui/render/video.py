@@ -8,11 +8,14 @@ import subprocess
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tui.render.chapters import ffmetadata
 from tui.render.frames import Frame
-from tui.render.raster import Drawings
 from tui.render.script import Chapter
+
+if TYPE_CHECKING:
+    from tui.render.raster import Drawings
 
 INSTALL_HINT = "apt install ffmpeg (or pip install imageio-ffmpeg)"
 
