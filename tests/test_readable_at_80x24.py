@@ -550,6 +550,21 @@ async def test_a_running_agent_can_say_what_it_does() -> None:
         assert status.summary == "● Connected to MCP server weather"
 
 
+async def test_a_long_status_keeps_to_its_line_cut_with_an_ellipsis() -> None:
+    # Textual draws a lone rich Text by its own rules, not its no_wrap: a long activity, or
+    # `attach --name` with a long name, wrapped onto two or three lines over the timeline.
+    app = ElicitationApp(ElicitationQueue(), input_grace=0)
+    activity = "Fetching " + "the-weather-of-every-town-in-the-county " * 3 + "END"
+    async with app.run_test(size=SIZE) as pilot:
+        app.set_activity(activity)
+        status = app.query_one(AgentStatus)
+        await wait_for(pilot, lambda: "Fetching" in status.summary)
+        await pilot.pause()
+        assert status.size.height == 1
+        line = next(line for line in screen_text(app).splitlines() if "Fetching" in line)
+        assert "END" not in line and "…" in line
+
+
 # -- screenshots, the bell ---------------------------------------------------------------------
 
 

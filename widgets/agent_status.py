@@ -50,8 +50,9 @@ class AgentStatus(Static):
         self._returned = returned
         self.set_classes(state)
         # Cut, a status keeps to its line: the waiting count beside it stays level with it.
+        # (In a Group, as Textual draws a lone Text by its own rules, wrapping it.)
         line = Text(heading) if whole else Text(heading, no_wrap=True, overflow="ellipsis")
-        self.update(Group(line, *details) if details else line)
+        self.update(Group(line, *details))
 
     def show_idle(self) -> None:
         self._show("idle", "No agent attached: queued requests appear as they come")
