@@ -114,6 +114,24 @@ async def test_a_dialog_that_raises_cancels_its_question_and_the_next_one_is_ask
     assert app.return_code is None  # not set: no error ended the app
 
 
+async def test_dialogs_failing_one_after_another_leave_one_notice_that_counts_them() -> None:
+    # Each failure's notice stacked over the next question for its 5 s: three failing
+    # dialogs covered the bottom right of the question that came after them.
+    broken = [BrokenRequest(message=f"Broken {n}?", where="compose") for n in (1, 2, 3)]
+    asker = Asker(*broken, BrokenRequest(message="Next?"))
+    app = ElicitationApp(ElicitationQueue(), asker, input_grace=0)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await until(lambda: showing(app, "Next?"))
+        await pilot.pause()
+        notices = [n for n in app._notifications if n.severity == "error"]
+        assert len(notices) == 1
+        assert notices[0].message == (
+            "3 dialogs failed; the last: the 'broken_test' dialog (DialogBroke: broke in"
+            " compose asking 'Broken 3?'); its question was cancelled."
+        )
+        assert asker.results == [FAILED] * 3
+
+
 async def test_a_dialog_that_raises_as_it_forgets_its_answer_keeps_the_answer() -> None:
     asker = Asker(BrokenRequest(message="Broken?", where="forget"), BrokenRequest(message="Next?"))
     app = ElicitationApp(ElicitationQueue(), asker, input_grace=0)

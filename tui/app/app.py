@@ -226,6 +226,8 @@ class ElicitationApp(KeyOrderApp[Any]):
         """Held from showing a question until its first frame (see `tui.app.collector_hold`)."""
         self._until_asked: list[Notification] = []
         """Notices the next question shown withdraws (`notify(until_asked=True)`)."""
+        self._failure_notice: tuple[Notification, int] | None = None
+        """The notice of the last dialog that failed, and how many failed in a row."""
         self._nothing_to_send: str | None = None
         """The request whose modal the app closes with nothing left to send: it ended without
         this front end, or the answer given here was sent already."""
@@ -859,6 +861,19 @@ class ElicitationApp(KeyOrderApp[Any]):
         question shown withdraws: it sits in the bottom right corner, where a tall dialog has
         its choices.
         """
+        notification = self._notice(message, title, severity, timeout, markup)
+        if until_asked:
+            self._until_asked.append(notification)
+
+    def _notice(
+        self,
+        message: str,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = False,
+    ) -> Notification:
+        """`notify`'s notice, posted and returned (to be withdrawn early)."""
         notification = Notification(
             shown(message),
             shown(title),
@@ -867,8 +882,7 @@ class ElicitationApp(KeyOrderApp[Any]):
             markup=markup,
         )
         self.post_message(Notify(notification))
-        if until_asked:
-            self._until_asked.append(notification)
+        return notification
 
     def _handle_exception(self, error: Exception) -> None:
         modal = failing_modal()
@@ -928,7 +942,16 @@ class ElicitationApp(KeyOrderApp[Any]):
         _log.error("the %r dialog failed: %s", kind, what)
         # The notice stays short; the whole message is in the log and the exit's report.
         why = one_line(what, FAILURE_NOTICE_LENGTH)
-        self.notify(f"The {kind!r} dialog failed ({why}){outcome}.", severity="error")
+        notice = f"The {kind!r} dialog failed ({why}){outcome}."
+        # Failures in a row share one notice, not a stack of them over the next question.
+        last = self._failure_notice
+        if last is not None and last[0].time_left > 0:
+            self._unnotify(last[0])
+            count = last[1] + 1
+            notice = f"{count} dialogs failed; the last: the {kind!r} dialog ({why}){outcome}."
+        else:
+            count = 1
+        self._failure_notice = (self._notice(notice, severity="error"), count)
         self._failed_dialogs.add(kind, error, self.console)
 
     def _print_error_renderables(self) -> None:
