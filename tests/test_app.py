@@ -17,7 +17,8 @@ from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import Input
 
-from tui import ElicitationApp, ElicitationQueue, ElicitationResult, parse_request
+from tui import ElicitationApp, ElicitationQueue, ElicitationResult, TextRequest, parse_request
+from tui.app.app import QUOTED_LENGTH
 from widgets.base import ElicitationModal
 from widgets.timeline import Timeline
 
@@ -304,6 +305,22 @@ async def test_agent_cancel_closes_the_modal() -> None:
         await wait_for(pilot, lambda: not isinstance(app.screen, ElicitationModal))
         assert future.result().reason == "cancelled_by_agent"
         await wait_for(pilot, lambda: any("Withdrawn" in n.message for n in app._notifications))
+
+
+async def test_a_long_question_ended_elsewhere_is_quoted_on_one_short_line() -> None:
+    # The notice quoted the whole question: one of 3,000 characters covered the right half
+    # of an 80x24 screen, over the call shown next, its text cut with no ellipsis.
+    queue = ElicitationQueue()
+    app = ElicitationApp(queue, input_grace=0)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        request = TextRequest(message="Long:\n" + "W" * 3000 + " END")
+        queue.submit(request)
+        await wait_for(pilot, lambda: isinstance(app.screen, ElicitationModal))
+        queue.respond(request.id, ElicitationResult(action="decline"), "browser")
+        await wait_for(pilot, lambda: bool(app._notifications))
+        [notice] = list(app._notifications)
+        assert notice.message.startswith("Declined in browser at ")
+        assert notice.message.endswith(": Long: ⏎ " + "W" * (QUOTED_LENGTH - 9) + "…")
 
 
 async def test_quit_with_pending_requests_unblocks_every_agent_thread() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import socket
 import subprocess
 import sys
@@ -10,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from front_end_processes import REPO, AttachedTerminal, HeadlessInbox, environment
+from hook_schemas import INPUTS
 
 from tui.cli.main import main
 from tui.secrets.redaction import MASK
@@ -283,3 +285,60 @@ def test_a_front_end_of_the_same_name_answering_is_not_said_to_be_this_one(
     finally:
         first.close()
         second.close()
+
+
+def test_keys_typed_on_as_a_question_is_withdrawn_never_allow_the_call_shown_next(
+    inbox: HeadlessInbox, tmp_path: Path
+) -> None:
+    # Someone typing an answer when its asker went away typed on into the question shown
+    # next, a hook's: past its 0.2 s grace, the `3` of "3 times" allowed the call always.
+    to = ["--to", inbox.url, "--token", inbox.token]
+    asker = subprocess.Popen(
+        [sys.executable, "-m", "tui.cli.main", "ask", *to, "text", "How many retries?"],
+        cwd=REPO,
+        env=environment(tmp_path / "asker"),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    hook = subprocess.Popen(
+        [sys.executable, "-m", "tui.cli.main", "hook", "claude-code", *to],
+        cwd=REPO,
+        env=environment(tmp_path / "hook"),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    terminal = AttachedTerminal(
+        tmp_path / "config", inbox.url, env={"ELICIT_TUI_TOKEN": inbox.token}
+    )
+    try:
+        terminal.wait_for("How many retries?")
+        call = (INPUTS / "claude_code_pre_tool_use_bash.json").read_text()
+        assert hook.stdin is not None
+        hook.stdin.write(call.replace("npm test", "git push --force"))
+        hook.stdin.close()
+        hook.stdin = None  # written: `communicate` has nothing more to send
+        deadline = time.monotonic() + 20
+        while len(inbox.pending_ids()) < 2:
+            assert time.monotonic() < deadline, "the hook's call never reached the inbox"
+            time.sleep(0.05)
+        time.sleep(GRACE)
+        terminal.type(*"about ")  # a key each 0.1 s
+        asker.terminate()
+        time.sleep(0.4)  # the next question is in front, past its grace: typing goes on
+        terminal.type(*"3 times", ENTER)
+        time.sleep(0.5)
+        assert hook.poll() is None, "a key typed for another question decided the call"
+        assert not (tmp_path / "config" / "approvals.json").exists()
+        time.sleep(1.2)  # the person stops typing, and reads the call
+        terminal.type("1")
+        out, err = hook.communicate(timeout=20)
+        assert json.loads(out)["hookSpecificOutput"]["permissionDecision"] == "allow", err
+        assert not (tmp_path / "config" / "approvals.json").exists()
+    finally:
+        terminal.close()
+        for process in (asker, hook):
+            process.kill()
+            process.wait(5)

@@ -1,7 +1,10 @@
-"""The grace period after a modal appears ignores clicks as it ignores keys."""
+"""The grace period after a modal appears ignores clicks as it ignores keys; keys typed on as
+the question in front changes without the person's doing wait for a pause in the typing."""
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -11,8 +14,20 @@ from textual.pilot import Pilot, _get_mouse_message_arguments
 from textual.widget import Widget
 from textual.widgets import OptionList
 
-from tui import ChoiceRequest, ElicitationApp, ElicitationQueue, ElicitationResult, parse_request
+from tui import (
+    ChoiceRequest,
+    ElicitationApp,
+    ElicitationQueue,
+    ElicitationResult,
+    TextRequest,
+    parse_request,
+)
+from tui.app.typing_hold import TYPED_THROUGH_GRACES
+from tui.core.models import Request
 from widgets.base import ElicitationModal
+
+TYPED_THROUGH_PAUSE = TYPED_THROUGH_GRACES * 0.2
+"""The pause in typing asked for after a change under it, with the usual grace of 0.2 s."""
 
 APPROVAL = {
     "kind": "tool_approval",
@@ -94,3 +109,88 @@ async def test_a_key_handed_to_one_question_never_acts_on_the_next(first_kind: s
         await pilot.press("2")
         await wait_for(pilot, unseen.done)
     assert unseen.result() == ElicitationResult(action="accept", content="no")
+
+
+TYPED_THROUGH = [
+    ("withdrawn", lambda queue, request: queue.cancel(request.id)),
+    (
+        "answered elsewhere",
+        lambda queue, request: queue.respond(
+            request.id, ElicitationResult(action="accept", content="2"), "browser"
+        ),
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    "end", [end for _, end in TYPED_THROUGH], ids=[n for n, _ in TYPED_THROUGH]
+)
+async def test_keys_typed_on_as_the_question_ends_elsewhere_wait_for_a_pause(
+    end: Callable[[ElicitationQueue, Request], object],
+) -> None:
+    # Someone typing an answer whose question ended under their fingers (withdrawn by its
+    # agent, answered in another front end, timed out) typed on into the next question once
+    # its 0.2 s grace was over: the `3` of "3 times" allowed a waiting call, always.
+    queue = ElicitationQueue()
+    app = ElicitationApp(queue)  # the grace a person gets: 0.2 s
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        typed_in = TextRequest(message="How many retries?")
+        queue.submit(typed_in)
+        approval = queue.submit(parse_request(APPROVAL))
+        modal = await wait_for_modal(pilot)
+        await wait_for(pilot, lambda: modal.armed)
+        for key in "about":
+            await pilot.press(key)
+            await asyncio.sleep(0.1)
+        end(queue, typed_in)
+        for key in [*"3 times", "enter"]:  # typed on, a key every 0.1 s
+            await asyncio.sleep(0.1)
+            await pilot.press(key)
+        await pilot.pause(0.3)
+        assert not approval.done(), "keys typed for one question answered the next, unread"
+        assert any("as you typed" in str(n.message) for n in app._notifications)
+        await asyncio.sleep(TYPED_THROUGH_PAUSE)  # the person stops, and reads
+        await pilot.press("1")
+        await wait_for(pilot, approval.done)
+    assert approval.result() == ElicitationResult(action="accept", content={"scope": "once"})
+
+
+async def test_a_question_appearing_while_keys_are_typed_waits_for_a_pause() -> None:
+    # Typing on the main screen (into the wrong window, say) as a question arrives: the keys
+    # after its grace answered it.
+    queue = ElicitationQueue()
+    app = ElicitationApp(queue)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        approval = None
+        for n, key in enumerate("yes 3 yes 1"):
+            await pilot.press(key)
+            await asyncio.sleep(0.1)
+            if n == 2:
+                approval = queue.submit(parse_request(APPROVAL))
+        assert approval is not None
+        await pilot.press("enter")
+        await pilot.pause(0.3)
+        assert not approval.done(), "keys typed before a question appeared answered it"
+        await asyncio.sleep(TYPED_THROUGH_PAUSE)
+        await pilot.press("1")
+        await wait_for(pilot, approval.done)
+    assert approval.result() == ElicitationResult(action="accept", content={"scope": "once"})
+
+
+async def test_after_answering_the_next_question_takes_keys_after_its_grace_alone() -> None:
+    # The person's own answer changed the question: they know it did, and a quick answer to
+    # the next one is not held up.
+    queue = ElicitationQueue()
+    app = ElicitationApp(queue)
+    async with app.run_test(size=SIZE) as pilot:
+        first = queue.submit(ChoiceRequest(message="Deploy?", options=["yes", "no"]))
+        second = queue.submit(ChoiceRequest(message="Where?", options=["eu", "us"]))
+        modal = await wait_for_modal(pilot)
+        await wait_for(pilot, lambda: modal.armed)
+        await pilot.press("1")
+        await wait_for(pilot, first.done)
+        await asyncio.sleep(0.3)  # past the next question's grace, well short of the pause
+        await pilot.press("2")
+        await wait_for(pilot, second.done)
+    assert second.result() == ElicitationResult(action="accept", content="us")

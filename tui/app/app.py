@@ -8,6 +8,7 @@ import functools
 import logging
 import os
 import threading
+import time
 from collections import deque
 from collections.abc import Callable, Hashable, Iterator
 from pathlib import Path
@@ -42,6 +43,7 @@ from tui.app.suspend import (
     handle_signals_from_outside,
     suspend,
 )
+from tui.app.typing_hold import TYPED_THROUGH_GRACES, TypingHold
 from tui.approvals.rules import ApprovalPolicy
 from tui.core.error_text import error_text
 from tui.core.front_end import AnswerNotSent, FrontEndSource
@@ -117,6 +119,15 @@ modal being built."""
 QUIT_KEYS = frozenset({"ctrl+q", "ctrl+c", "ctrl+z"})
 """Keys the input grace never drops: quitting (or stopping, in `elicit-tui ask`) is never an
 answer to the question on screen."""
+
+QUOTED_LENGTH = 100
+"""The most characters of a question a notice about it quotes, on one line: a notice sits
+over the question shown next."""
+
+
+def _quoted(request: Request) -> str:
+    return one_line(request.message, QUOTED_LENGTH)
+
 
 FAILURE_NOTICE_LENGTH = 160
 """Characters of a failed dialog's error its notice shows."""
@@ -232,10 +243,11 @@ class ElicitationApp(KeyOrderApp[Any]):
         """The request whose modal the app closes with nothing left to send: it ended without
         this front end, or the answer given here was sent already."""
         self._answers_sent: set[str] = set()
-        self._left_to_others: set[str] = set()
-        """The requests waiting in an inbox elsewhere that this front end cannot show."""
         """The requests this front end has sent an answer to, until it hears how they ended:
         another front end may have taken its name, and answered instead."""
+        self._left_to_others: set[str] = set()
+        """The requests waiting in an inbox elsewhere that this front end cannot show."""
+        self._typing = TypingHold(TYPED_THROUGH_GRACES * input_grace)
         self._modals = ModalPool(self, input_grace=input_grace)
         self._failed_dialogs = FailedDialogs()
         self._unsubscribe: Callable[[], None] | None = None
@@ -522,6 +534,7 @@ class ElicitationApp(KeyOrderApp[Any]):
         if self._shown is None:
             if self.ring_bell:
                 self.bell()
+            self._typing.question_changed(time.monotonic())
             self._show_next()
         self._update_waiting()
 
@@ -567,9 +580,10 @@ class ElicitationApp(KeyOrderApp[Any]):
             else:
                 label = ""  # this front end's answer, heard of before the reply to sending it
             if label:
+                self._typing.question_changed(time.monotonic())
                 # After the close: the notice goes straight to the screen now in front, not
                 # to the modal on its way out (one mount and layout fewer in that frame).
-                self.notify(f"{label}: {request.message}", severity="warning")
+                self.notify(f"{label}: {_quoted(request)}", severity="warning")
         for waiting in list(self._waiting):
             if waiting.request.id == request.id:
                 self._waiting.remove(waiting)
@@ -714,6 +728,7 @@ class ElicitationApp(KeyOrderApp[Any]):
         unsent = self._nothing_to_send != request.id
         self._nothing_to_send = None
         if result is not None and unsent:
+            self._typing.answered(time.monotonic())
             result = registered(request, result)
             self._answers_sent.add(request.id)
             if not self.queue.respond(request.id, result, self.front_end_name):
@@ -724,6 +739,7 @@ class ElicitationApp(KeyOrderApp[Any]):
 
     def _send(self, modal: ElicitationModal[Any], result: ElicitationResult) -> None:
         """Send the answer given in `modal` off the UI thread; the modal shows it is sending."""
+        self._typing.answered(time.monotonic())
         self._answers_sent.add(modal.request.id)
         # A daemon thread, not a worker: quitting must not wait for an inbox that never replies.
         threading.Thread(
@@ -768,7 +784,7 @@ class ElicitationApp(KeyOrderApp[Any]):
         """Say that an answer given here was not applied, and why."""
         self._answers_sent.discard(request.id)  # it had ended before
         self.notify(
-            f"Not applied, {self.queue.refusal(request.id)}: {request.message}",
+            f"Not applied, {self.queue.refusal(request.id)}: {_quoted(request)}",
             severity="warning",
             timeout=8,
         )
@@ -995,6 +1011,11 @@ class ElicitationApp(KeyOrderApp[Any]):
 
     def accepts_key(self, event: Typed) -> bool:
         quitting = isinstance(event, events.Key) and event.key in QUIT_KEYS
+        held = self._typing.holds(event.time)
+        if held and not quitting:
+            if (notice := self._typing.first_held()) is not None:
+                self.notify(notice, severity="warning")
+            return False
         # Keys typed just as a modal appears were meant for what was there before.
         if not quitting and self._modal_unarmed():
             return False
