@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from concurrent.futures import Future
 from typing import Any
 
 import pytest
@@ -111,8 +112,28 @@ async def test_a_key_handed_to_one_question_never_acts_on_the_next(first_kind: s
     assert unseen.result() == ElicitationResult(action="accept", content="no")
 
 
+KEYS_HELD = "Keys are ignored until you stop typing for 1 s: read it, then answer."
+
+
+async def allowed_only_after_a_pause(pilot: Pilot[Any], approval: Future[Any]) -> list[str]:
+    """Check that the keys typed so far left `approval` unanswered, and that "1" allows it
+    once the typing has paused; returns the notices up while the keys were held."""
+    await pilot.pause(0.3)
+    assert not approval.done(), "keys typed for another question answered this one, unread"
+    notices = [str(notice.message) for notice in pilot.app._notifications]
+    await asyncio.sleep(TYPED_THROUGH_PAUSE)  # the person stops, and reads
+    await pilot.press("1")
+    await wait_for(pilot, approval.done)
+    assert approval.result() == ElicitationResult(action="accept", content={"scope": "once"})
+    return notices
+
+
+def withdraw(queue: ElicitationQueue, request: Request) -> object:
+    return queue.cancel(request.id)
+
+
 TYPED_THROUGH = [
-    ("withdrawn", lambda queue, request: queue.cancel(request.id)),
+    ("withdrawn", withdraw),
     (
         "answered elsewhere",
         lambda queue, request: queue.respond(
@@ -146,13 +167,10 @@ async def test_keys_typed_on_as_the_question_ends_elsewhere_wait_for_a_pause(
         for key in [*"3 times", "enter"]:  # typed on, a key every 0.1 s
             await asyncio.sleep(0.1)
             await pilot.press(key)
-        await pilot.pause(0.3)
-        assert not approval.done(), "keys typed for one question answered the next, unread"
-        assert any("as you typed" in str(n.message) for n in app._notifications)
-        await asyncio.sleep(TYPED_THROUGH_PAUSE)  # the person stops, and reads
-        await pilot.press("1")
-        await wait_for(pilot, approval.done)
-    assert approval.result() == ElicitationResult(action="accept", content={"scope": "once"})
+        # Said in the notice of how the question ended: one notice over the call, not two.
+        [notice] = await allowed_only_after_a_pause(pilot, approval)
+        assert notice.startswith("Withdrawn by the agent: " if end is withdraw else "Answered")
+        assert notice.endswith(": How many retries?\n" + KEYS_HELD)
 
 
 async def test_a_question_appearing_while_keys_are_typed_waits_for_a_pause() -> None:
@@ -170,12 +188,8 @@ async def test_a_question_appearing_while_keys_are_typed_waits_for_a_pause() -> 
                 approval = queue.submit(parse_request(APPROVAL))
         assert approval is not None
         await pilot.press("enter")
-        await pilot.pause(0.3)
-        assert not approval.done(), "keys typed before a question appeared answered it"
-        await asyncio.sleep(TYPED_THROUGH_PAUSE)
-        await pilot.press("1")
-        await wait_for(pilot, approval.done)
-    assert approval.result() == ElicitationResult(action="accept", content={"scope": "once"})
+        notices = await allowed_only_after_a_pause(pilot, approval)
+    assert notices == ["The question changed as you typed.\n" + KEYS_HELD]
 
 
 async def test_after_answering_the_next_question_takes_keys_after_its_grace_alone() -> None:

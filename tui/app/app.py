@@ -237,6 +237,8 @@ class ElicitationApp(KeyOrderApp[Any]):
         """Held from showing a question until its first frame (see `tui.app.collector_hold`)."""
         self._until_asked: list[Notification] = []
         """Notices the next question shown withdraws (`notify(until_asked=True)`)."""
+        self._ended_notice: Notification | None = None
+        """The notice of the last question that ended here without this front end's answer."""
         self._failure_notice: tuple[Notification, int] | None = None
         """The notice of the last dialog that failed, and how many failed in a row."""
         self._nothing_to_send: str | None = None
@@ -583,7 +585,9 @@ class ElicitationApp(KeyOrderApp[Any]):
                 self._typing.question_changed(time.monotonic())
                 # After the close: the notice goes straight to the screen now in front, not
                 # to the modal on its way out (one mount and layout fewer in that frame).
-                self.notify(f"{label}: {_quoted(request)}", severity="warning")
+                self._ended_notice = self._notice(
+                    f"{label}: {_quoted(request)}", severity="warning"
+                )
         for waiting in list(self._waiting):
             if waiting.request.id == request.id:
                 self._waiting.remove(waiting)
@@ -1013,14 +1017,24 @@ class ElicitationApp(KeyOrderApp[Any]):
         quitting = isinstance(event, events.Key) and event.key in QUIT_KEYS
         held = self._typing.holds(event.time)
         if held and not quitting:
-            if (notice := self._typing.first_held()) is not None:
-                self.notify(notice, severity="warning")
+            if self._typing.first_held():
+                self._say_keys_held()
             return False
         # Keys typed just as a modal appears were meant for what was there before.
         if not quitting and self._modal_unarmed():
             return False
         self._key_seen(event)
         return True
+
+    def _say_keys_held(self) -> None:
+        """Say that keys are held off, in the notice of how the question before ended if it
+        is still up: one notice over the question in front, not two."""
+        ended = self._ended_notice
+        said = f"The question changed as you typed.\n{self._typing.notice()}"
+        if ended is not None and ended.time_left > 0:
+            self._unnotify(ended)
+            said = f"{ended.message}\n{self._typing.notice()}"
+        self._ended_notice = self._notice(said, severity="warning")
 
     def showing(self) -> Hashable:
         # A modal reloaded with the next question is not what the keys handed to it saw.

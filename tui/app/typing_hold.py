@@ -52,12 +52,11 @@ class TypingHold:
         self._held_until = max(self._held_until, typed_at + self.pause)
         return True
 
-    def first_held(self) -> str | None:
-        """What to tell the person, once per hold, as it holds off its first key."""
+    def first_held(self) -> bool:
+        """True once per hold, as it holds off its first key: the time to say so."""
         said, self._said = self._said, True
-        if said:
-            return None
-        return (
-            "The question changed as you typed: keys are ignored until you stop typing for"
-            f" {self.pause:g} s. Read it, then answer."
-        )
+        return not said
+
+    def notice(self) -> str:
+        """What the person is told as the hold holds off its first key."""
+        return f"Keys are ignored until you stop typing for {self.pause:g} s: read it, then answer."
