@@ -32,3 +32,16 @@ def test_each_cli_gets_a_settings_block_for_its_own_hook_event() -> None:
         ("PermissionRequest", "elicit-tui hook codex", 310),
         ("BeforeTool", "elicit-tui hook gemini", 310000),  # Gemini CLI counts milliseconds
     }
+
+
+def test_gemini_s_matcher_takes_its_shell_writes_and_mcp_tools_by_their_names() -> None:
+    # Gemini names an MCP tool `mcp_<server>_<tool>`: the matcher `mcp__.*` (Claude Code's
+    # naming) never matched one, and MCP calls never reached the inbox.
+    [matcher] = [
+        group["matcher"]
+        for settings in _settings()
+        for group in settings["hooks"].get("BeforeTool", [])
+    ]
+    taken = ["run_shell_command", "write_file", "replace", "mcp_github_create_issue"]
+    passed = ["read_file", "glob", "search_file_content", "read_many_files", "run_shell_command2"]
+    assert [name for name in taken + passed if re.search(matcher, name)] == taken
