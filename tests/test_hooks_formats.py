@@ -201,9 +201,44 @@ def test_a_call_without_an_id_gets_a_stable_one(name: str) -> None:
 def test_remembering_a_shell_call_covers_that_command_only() -> None:
     _, request = _run("codex_permission_request_bash.json", ALLOW_ONCE)
     assert request.remember is not None
-    assert request.remember.matches({"command": "rm -f /tmp/example"})
-    assert not request.remember.matches({"command": "rm -f /tmp/example; rm -rf /"})
-    assert not request.remember.matches({"command": "rm -f /tmp/other"})
+    said = {"description": "Remove the temporary example file"}
+    assert request.remember.matches({"command": "rm -f /tmp/example", **said})
+    assert not request.remember.matches({"command": "rm -f /tmp/example; rm -rf /", **said})
+    assert not request.remember.matches({"command": "rm -f /tmp/other", **said})
+
+
+@pytest.mark.parametrize(
+    ("name", "varied", "riskier"),
+    [
+        # Claude Code writes a description (and may set a timeout) for each call.
+        (
+            "claude_code_pre_tool_use_bash.json",
+            {"description": "Run the tests again", "timeout": 60000},
+            {"dangerouslyDisableSandbox": True},
+        ),
+        ("claude_code_pre_tool_use_bash.json", {}, {"run_in_background": True}),
+        ("gemini_before_tool_shell.json", {"description": "Push again"}, {"dir_path": "/etc"}),
+        # Codex asks for network access as the same command, the host in its description.
+        ("codex_permission_request_bash.json", {}, {"description": "network-access evil.test"}),
+        # An edit of the file, whatever it writes; not one with an argument it had not.
+        (
+            "claude_code_pre_tool_use_edit.json",
+            {"old_string": "x = 1", "new_string": "x = 2"},
+            {"path_hint": "/etc/passwd"},
+        ),
+    ],
+)
+def test_a_remembered_call_covers_its_other_arguments_only_as_they_were(
+    name: str, varied: dict[str, Any], riskier: dict[str, Any]
+) -> None:
+    # A rule kept the command (or path) alone: `npm test` allowed always in the sandbox also
+    # allowed `npm test` with the sandbox off, in another folder, or reaching another host.
+    _, request = _run(name, ALLOW_ONCE)
+    assert request.remember is not None
+    arguments = _input(name)["tool_input"]
+    assert request.remember.matches(arguments)
+    assert request.remember.matches({**arguments, **varied})
+    assert not request.remember.matches({**arguments, **riskier})
 
 
 def test_an_exact_pattern_takes_glob_characters_literally() -> None:

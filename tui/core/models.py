@@ -629,12 +629,22 @@ class ArgumentPattern(BaseModel):
     A wildcard (`*`, `?`, `[...]`) never stands for a shell operator (`SHELL_OPERATORS`):
     `uv run pytest*` covers `uv run pytest -q`, not `uv run pytest -q; curl … | sh`. A
     pattern that spells an operator out covers calls with it there.
+
+    With `others` too, a call's other arguments must be just those, with those values, but
+    the ones `varying` names: `npm test` allowed in the sandbox does not cover `npm test`
+    with `dangerouslyDisableSandbox`, nor in another `dir_path`.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     argument: str | None = None
     pattern: str = Field(min_length=1)
+    others: dict[str, Any] | None = None
+    """With `argument`: every other argument a covered call has, and its value, but those in
+    `varying`; None: any others."""
+    varying: tuple[str, ...] | None = None
+    """The arguments `others` leaves out, which a covered call may give any value (what an
+    edit writes, a command's description)."""
 
     def matches(self, arguments: dict[str, Any]) -> bool:
         """True if a call with these `arguments` is covered."""
@@ -645,12 +655,31 @@ class ArgumentPattern(BaseModel):
         else:
             value = arguments[self.argument]
             subject = value if isinstance(value, str) else json.dumps(value, default=str)
-        if not fnmatch.fnmatchcase(subject, self.pattern):
+        if not fnmatch.fnmatchcase(subject, self.pattern) or not self._others_match(arguments):
             return False
         # Each operator the pattern spells out matches one in the subject; any more were
         # matched by a wildcard.
         spelled = _outside_sets(self.pattern)
         return all(subject.count(c) == spelled.count(c) for c in SHELL_OPERATORS)
+
+    @model_validator(mode="after")
+    def _others_need_an_argument(self) -> ArgumentPattern:
+        if self.others is not None and self.argument is None:
+            raise ValueError(
+                "others needs an argument: without one, the pattern is matched"
+                " against every argument"
+            )
+        if self.others is not None and not _is_json(self.others):
+            raise ValueError("others must be JSON data")
+        return self
+
+    def _others_match(self, arguments: dict[str, Any]) -> bool:
+        if self.others is None or self.argument is None:
+            return True
+        left_out = {self.argument, *(self.varying or ())}
+        rest = {key: value for key, value in arguments.items() if key not in left_out}
+        # As JSON: `true` is not `1` (as Python's True == 1 would have it).
+        return _canonical(rest) == _canonical(self.others)
 
     def exact_value(self) -> str | None:
         """The one value the pattern matches if it has no wildcard (`ls [*].py`: `ls *.py`,
@@ -672,11 +701,17 @@ class ArgumentPattern(BaseModel):
     def describe(self) -> str:
         """A short rendering for people: `command ~ pytest*` for a glob, `command = ls *.py`
         for a pattern that matches one value (written without its escapes), or `arguments`
-        for the whole call."""
+        for the whole call; then each of `others`, `run_in_background = true`."""
         exact = self.exact_value()
-        if exact is not None:
-            return f"{self.argument or 'arguments'} = {exact}"
-        return f"{self.argument or 'arguments'} ~ {self.pattern}"
+        named = self.argument or "arguments"
+        said = f"{named} = {exact}" if exact is not None else f"{named} ~ {self.pattern}"
+        for key, value in (self.others or {}).items():
+            said += f", {key} = {json.dumps(value, ensure_ascii=False)}"
+        return said
+
+
+def _canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), default=str)
 
 
 _SUMMARY_LENGTH = 120

@@ -49,6 +49,18 @@ NAMING_ARGUMENTS = {
 }
 """The argument that says what a call of each built-in tool does."""
 
+VARYING_ARGUMENTS = {
+    "Bash": ("description", "timeout"),
+    "Edit": ("old_string", "new_string", "replace_all"),
+    "MultiEdit": ("edits",),
+    "Write": ("content",),
+    "NotebookEdit": ("new_source", "cell_id", "cell_type", "edit_mode"),
+    "WebFetch": ("prompt",),
+}
+"""What a call may change and still be covered by a rule made from another with the same
+naming argument: what an edit writes, a command's description. Any other argument (Bash's
+`run_in_background`, `dangerouslyDisableSandbox`) must be as in the call allowed."""
+
 DESCRIBING_ARGUMENTS = {"Bash": "description", "ExitPlanMode": "plan"}
 """The argument whose text (markdown) explains a call: shown above its arguments."""
 
@@ -86,6 +98,7 @@ class ClaudeCodeHook:
             call_id=call_id,
             wait=wait,
             naming_arguments=NAMING_ARGUMENTS,
+            varying_arguments=VARYING_ARGUMENTS,
             description=_text(hook.tool_input.get(DESCRIBING_ARGUMENTS.get(hook.tool_name, ""))),
             diff=replacement_diff(hook.tool_input) if hook.tool_name == "Edit" else None,
             metadata={"permission_mode": hook.permission_mode},

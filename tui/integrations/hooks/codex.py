@@ -28,6 +28,11 @@ from tui.integrations.hooks.flow import (
 NAMING_ARGUMENTS = {"Bash": "command", "apply_patch": "command"}
 """The argument that says what a call of each built-in tool does."""
 
+VARYING_ARGUMENTS: dict[str, tuple[str, ...]] = {}
+"""What a call may change and still be covered by a rule made from another with the same
+naming argument: nothing. Codex asks for network access as a `Bash` call of the same command,
+its `description` naming the host (`network-access example.com`)."""
+
 
 class CodexHookInput(ToolHookInput):
     """The fields of Codex's PermissionRequest input that an approval needs; others are ignored."""
@@ -55,6 +60,7 @@ class CodexHook:
             call_id=call_id,
             wait=wait,
             naming_arguments=NAMING_ARGUMENTS,
+            varying_arguments=VARYING_ARGUMENTS,
             description=string_argument(hook.tool_input, "description"),
             # A patch shows as one, its lines marked, not as one JSON string of \n.
             diff=string_argument(hook.tool_input, "command")

@@ -169,6 +169,7 @@ def approval(
     call_id: str,
     wait: float,
     naming_argument: str | None = None,
+    varying: tuple[str, ...] = (),
     cwd: str | None = None,
     description: str | None = None,
     diff: str | None = None,
@@ -178,13 +179,20 @@ def approval(
 
     `naming_argument` is the argument that says what the call does (a shell command, a file
     path): it heads the summary, and "for this session" / "always" then cover calls with
-    exactly that value, never every call of the tool.
+    exactly that value, never every call of the tool, and with the other arguments as they
+    are here but those named in `varying` (what an edit writes, a command's description).
     """
     named = arguments.get(naming_argument) if naming_argument else None
     remember = None
     summary = call_summary(tool_name, arguments)
     if isinstance(named, str) and named:
-        remember = ArgumentPattern(argument=naming_argument, pattern=exact_pattern(named))
+        left_out = {naming_argument, *varying}
+        remember = ArgumentPattern(
+            argument=naming_argument,
+            pattern=exact_pattern(named),
+            others={key: value for key, value in arguments.items() if key not in left_out},
+            varying=varying or None,
+        )
         summary = one_line(f"{tool_name}: {named}", _SUMMARY_LENGTH)
     return ToolApprovalRequest(
         tool_name=tool_name,
@@ -220,13 +228,14 @@ def pending_approval(
     call_id: str,
     wait: float,
     naming_arguments: Mapping[str, str],
+    varying_arguments: Mapping[str, tuple[str, ...]],
     description: str | None = None,
     diff: str | None = None,
     metadata: Mapping[str, Any] | None = None,
 ) -> PendingCall:
     """The call in `hook` as a pending tool approval (see `approval`): its naming argument
-    looked up by tool name in `naming_arguments`, and its metadata the hook event and session
-    followed by `metadata`."""
+    and the arguments a rule lets vary looked up by tool name in `naming_arguments` and
+    `varying_arguments`, and its metadata the hook event and session followed by `metadata`."""
     request = approval(
         cli=cli,
         tool_name=hook.tool_name,
@@ -234,6 +243,7 @@ def pending_approval(
         call_id=call_id,
         wait=wait,
         naming_argument=naming_arguments.get(hook.tool_name),
+        varying=varying_arguments.get(hook.tool_name, ()),
         cwd=hook.cwd,
         description=description,
         diff=diff,

@@ -31,6 +31,15 @@ NAMING_ARGUMENTS = {
 }
 """The argument that says what a call of each built-in tool does."""
 
+VARYING_ARGUMENTS = {
+    "run_shell_command": ("description",),
+    "write_file": ("content",),
+    "replace": ("old_string", "new_string", "expected_replacements", "instruction"),
+}
+"""What a call may change and still be covered by a rule made from another with the same
+naming argument: what an edit writes, a command's description. Any other argument (the
+`dir_path` a command runs in) must be as in the call allowed."""
+
 
 class GeminiHookInput(ToolHookInput):
     """The fields of Gemini CLI's BeforeTool input that an approval needs; others are ignored."""
@@ -57,6 +66,7 @@ class GeminiHook:
             call_id=call_id,
             wait=wait,
             naming_arguments=NAMING_ARGUMENTS,
+            varying_arguments=VARYING_ARGUMENTS,
             description=string_argument(hook.tool_input, "description"),
             diff=replacement_diff(hook.tool_input) if hook.tool_name == "replace" else None,
             metadata={"mcp_server": (hook.mcp_context or {}).get("server_name")},
