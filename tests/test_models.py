@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -196,6 +197,34 @@ def test_tool_call_arguments_from_python_that_are_no_json_are_refused() -> None:
     # A tuple key deep in the arguments escaped as json's TypeError.
     with pytest.raises(ValidationError, match="arguments must be JSON data"):
         ToolApprovalRequest(tool_name="x", tool_call_id="c", arguments={"a": {(1, 2): 1}})
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "said"),
+    [
+        ("arguments", {"b": object()}, "b: object is no JSON type"),
+        ("arguments", {"c": b"\xff"}, "c: bytes is no JSON type"),
+        ("arguments", {"a": [1, float("nan")]}, "a.1: nan is no JSON number"),
+        ("arguments", {"a": {"x": float("inf")}}, "a.x: inf is no JSON number"),
+        ("arguments", {"a": {1: "one"}}, "a: the key 1 is not text"),
+        ("metadata", {"o": object()}, "o: object is no JSON type"),
+    ],
+)
+def test_free_form_json_that_json_cannot_carry_is_refused_naming_where(
+    field: str, value: dict[Any, Any], said: str
+) -> None:
+    # Taken as JSON's `default=str` would print them: an `object()` was shown and approved as
+    # "<object object at 0x…>", NaN recorded as null, and the request left out of the
+    # transcript without a word, its replay stopping with a KeyError.
+    request: dict[str, Any] = {"kind": "tool_approval", "tool_name": "x", "tool_call_id": "c"}
+    with pytest.raises(ValidationError, match=f"{field} must be JSON data: {re.escape(said)}"):
+        parse_request({**request, field: value})
+
+
+def test_a_request_s_json_with_nan_is_refused() -> None:
+    data = json.loads('{"kind": "text", "message": "m", "metadata": {"n": NaN}}')
+    with pytest.raises(ValidationError, match="metadata must be JSON data: n: nan"):
+        parse_request(data)
 
 
 def test_option_needs_a_label() -> None:

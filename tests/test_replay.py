@@ -19,6 +19,7 @@ import pytest
 from asking import burst
 from front_end_processes import HeadlessInbox
 from recorded_session import REPO, lines, on_request, record_session, run_cli, session_agent
+from render_demo import DEMO
 from secret_session import CANARY, TARGET, carries_canary, wait_for
 from test_suspend import process_state
 from textual import events
@@ -236,6 +237,28 @@ def test_a_transcript_from_a_newer_version_is_refused(tmp_path: Path) -> None:
     assert run.stderr == (
         f"elicit-tui replay: {path} is a version 99 transcript, written by a newer elicit-tui; "
         "this one reads version 2. Upgrade elicit-tui to replay it.\n"
+    )
+
+
+@pytest.mark.parametrize("outputs", [[], ["-o", "x.svg"]], ids=["replay", "render"])
+def test_a_transcript_missing_a_request_line_is_refused_naming_the_line(
+    tmp_path: Path, outputs: list[str]
+) -> None:
+    # A request JSON could not carry was left out of the transcript: its replay waited for
+    # the question for ever, its render stopped with a KeyError.
+    kept = DEMO.read_text(encoding="utf-8").splitlines(keepends=True)
+    asked = [n for n, line in enumerate(kept) if '"type":"request"' in line]
+    request_id = json.loads(kept[asked[1]])["request"]["id"]
+    path = tmp_path / "missing.jsonl"
+    path.write_text("".join(kept[: asked[1]] + kept[asked[1] + 1 :]), encoding="utf-8")
+
+    run = run_cli("replay", str(path), *[str(tmp_path / o) if "." in o else o for o in outputs])
+
+    assert run.returncode == 2
+    next_of_it = next(n for n, line in enumerate(kept) if n > asked[1] and request_id in line)
+    assert run.stderr == (
+        f"elicit-tui replay: {path}:{next_of_it}: the keys of request {request_id!r}, which no"
+        " line before it asks (its request line is missing)\n"
     )
 
 

@@ -26,6 +26,7 @@ from pydantic.fields import FieldInfo
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from tui.core.error_text import error_text
+from tui.core.json_type import not_json
 from tui.core.kinds import kind, kind_names, register_kind, unloaded_kind_modules
 from tui.core.limits import check_size
 from tui.core.one_line import has_line_break, one_line
@@ -669,8 +670,8 @@ class ArgumentPattern(BaseModel):
                 "others needs an argument: without one, the pattern is matched"
                 " against every argument"
             )
-        if self.others is not None and not _is_json(self.others):
-            raise ValueError("others must be JSON data")
+        if self.others is not None and (problem := not_json(self.others)) is not None:
+            raise ValueError(f"others must be JSON data: {problem}")
         return self
 
     def _others_match(self, arguments: dict[str, Any]) -> bool:
@@ -715,15 +716,6 @@ def _canonical(value: Any) -> str:
 
 
 _SUMMARY_LENGTH = 120
-
-
-def _is_json(value: Any) -> bool:
-    """Whether `value` is JSON data (from Python, a dict may have other keys than strings)."""
-    try:
-        json.dumps(value, default=str)
-    except (TypeError, ValueError):
-        return False
-    return True
 
 
 def call_summary(tool_name: str, arguments: Any) -> str:
@@ -772,7 +764,8 @@ class ToolApprovalRequest(RequestBase):
                 data = {**data, "id": f"toolApproval:{call_id}"}
             name = data.get("tool_name")
             arguments = data.get("arguments") or {}
-            if not data.get("summary") and isinstance(name, str) and name and _is_json(arguments):
+            summed_up = isinstance(name, str) and name and not_json(arguments) is None
+            if not data.get("summary") and summed_up:
                 data = {**data, "summary": call_summary(name, arguments)}
             if "message" not in data and "summary" in data:
                 data = {**data, "message": data["summary"]}
@@ -781,8 +774,8 @@ class ToolApprovalRequest(RequestBase):
     @field_validator("arguments")
     @classmethod
     def _arguments_are_json(cls, value: dict[str, Any]) -> dict[str, Any]:
-        if not _is_json(value):
-            raise ValueError("arguments must be JSON data: keys strings, values JSON values")
+        if (problem := not_json(value)) is not None:
+            raise ValueError(f"arguments must be JSON data: {problem}")
         return value
 
     @field_validator("summary")

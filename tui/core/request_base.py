@@ -16,6 +16,7 @@ from pydantic import (
     model_validator,
 )
 
+from tui.core.json_type import not_json
 from tui.core.limits import MAX_TIMEOUT, check_size
 
 
@@ -62,6 +63,13 @@ class RequestBase(BaseModel):
     sensitive: bool = False
     """True where the answer must never be shown, logged, recorded or sent to a model: it is
     typed masked, scrubbed from every text the program writes, and kept out of transcripts."""
+
+    @field_validator("metadata")
+    @classmethod
+    def _metadata_is_json(cls, value: dict[str, Any]) -> dict[str, Any]:
+        if (problem := not_json(value)) is not None:
+            raise ValueError(f"metadata must be JSON data: {problem}")
+        return value
 
     @model_validator(mode="before")
     @classmethod

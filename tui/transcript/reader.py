@@ -125,6 +125,11 @@ def _add(transcript: Transcript, number: int, line: str) -> None:
             transcript.requests[request.id] = request
     except ValidationError as error:
         raise TranscriptError(f"{where}: {_first_error(error)}") from None
+    if isinstance(record, KeysRecord | ResultRecord) and record.id not in transcript.requests:
+        raise TranscriptError(
+            f"{where}: the {record.type} of request {record.id!r}, which no line before it asks"
+            " (its request line is missing)"
+        )
     transcript.records.append(record)
 
 
