@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime
 import json
 import os
+import re
 import time
 from pathlib import Path
 
@@ -19,7 +20,8 @@ from front_end_processes import HeadlessInbox, attached_to_inbox
 from test_ask_bursts import ask
 
 from tui import ElicitationApp, ElicitationQueue, ElicitationResult, RequestBase
-from tui.core.models import ChoiceRequest
+from tui.core.content_check import ContentRefused
+from tui.core.models import ChoiceRequest, TextRequest
 from tui.testing.scripted import ImpossibleAnswerError, ScriptedResponder
 from tui.transcript.reader import read_transcript
 from tui.transcript.records import ResultRecord
@@ -209,3 +211,28 @@ def test_the_inbox_and_a_script_refuse_a_number_json_has_not(tmp_path: Path) -> 
     ScriptedResponder(queue, {"Odd?": float("inf")})
     with pytest.raises(ImpossibleAnswerError, match="holds the number Infinity"):
         queue.ask(OddContentRequest(message="Odd?"))
+
+
+@pytest.mark.parametrize(
+    ("request_", "content", "said"),
+    [
+        (TextRequest(message="Name?"), 5, "the answer must be a string, not int 5"),
+        (ChoiceRequest(message="Pick", options=["a", "b"]), "zzz", "'zzz' is not one of"),
+        (
+            DueRequest(message="Due?", earliest=datetime.date(2026, 12, 1)),
+            "2026-11-30",
+            "2026-11-30 is before 2026-12-01",
+        ),
+    ],
+    ids=["text", "choice", "own kind"],
+)
+def test_a_front_end_in_this_process_is_held_to_the_request_s_rules(
+    request_: RequestBase, content: object, said: str
+) -> None:
+    # `queue.respond` took any content: a text question got 5, a choice "zzz", a kind of
+    # one's own skipped its `check_content`, where the inbox refuses each with a 422.
+    queue = ElicitationQueue(policy="wait")
+    asked = queue.submit(request_)
+    with pytest.raises(ContentRefused, match=re.escape(said)):
+        queue.respond(request_.id, ElicitationResult(action="accept", content=content))
+    assert not asked.done() and queue.pending() == [request_]

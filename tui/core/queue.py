@@ -260,7 +260,19 @@ class ElicitationQueue:
         `front_end` names who answered; the `resolved` event carries it to every front end.
         The first answer wins, decided under the queue's lock: of two answers given at once,
         exactly one returns True.
+
+        An accepted answer is held to its request's rules first, as the inbox holds one from a
+        front end elsewhere: `ContentRefused` (a ValueError) says why it is no answer to the
+        request, `ContentNotJSON` (a TypeError) that JSON cannot carry it; the request goes
+        on waiting.
         """
+        if result.action == "accept":
+            with self._lock:
+                pending = self._pending.get(request_id)
+            if pending is not None:
+                content = checked_content(pending.request, result.content)
+                if content is not result.content:
+                    result = result.model_copy(update={"content": content})
         return self._resolve(request_id, result, answered_by=front_end)
 
     def answered(self, request_id: str) -> Answered | None:
