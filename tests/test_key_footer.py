@@ -6,13 +6,15 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 import pytest
-from app_driver import wait_for
+from app_driver import wait_for, wait_for_modal
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import Label
 from textual.widgets._footer import FooterKey
 
+from tui import ElicitationApp, ElicitationQueue, TextRequest
 from widgets.key_footer import KeyFooter
 
 
@@ -85,3 +87,20 @@ async def test_a_covered_screen_rebuilds_its_keys_once_it_is_back_in_view() -> N
         app.pop_screen()
         await wait_for(pilot, lambda: "Offered" not in descriptions(footer))
         assert "Always" in descriptions(footer)
+
+
+async def test_a_question_shown_while_the_app_is_not_focused_lists_its_keys() -> None:
+    # Textual's footer builds no keys while its app has not the focus: a question that
+    # came to a browser tab or a terminal window in the background showed an empty footer,
+    # where a phone's reader taps Decline or Quit.
+    queue = ElicitationQueue()
+    app = ElicitationApp(queue, input_grace=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.post_message(events.AppBlur())
+        await wait_for(pilot, lambda: not app.app_focus)
+        queue.submit(TextRequest(message="Release name?"))
+        modal = await wait_for_modal(pilot)
+        footer = modal.query_one(KeyFooter)
+        await wait_for(pilot, lambda: "Decline" in descriptions(footer))
+        assert descriptions(footer)[:2] == ["Accept", "Cancel"]
+        assert not app.app_focus

@@ -7,6 +7,7 @@ from typing import Any
 
 from rich.cells import cell_len, set_cell_size
 from textual.app import ComposeResult
+from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer, Label
 from textual.widgets._footer import FooterKey
@@ -108,6 +109,14 @@ class KeyFooter(Footer):
             more = Label(MORE, classes="more")
             more.display = False
             yield more
+
+    def bindings_changed(self, screen: Screen[Any]) -> None:
+        # Textual's own builds no keys while the app has not the focus: a question coming to
+        # a terminal or browser tab in the background had an empty footer (on a phone, the
+        # Decline and Quit a person taps). Not rebuilt while covered, it costs nothing then.
+        self._bindings_ready = True
+        if self.is_attached and screen is self.screen:
+            self.call_after_refresh(self.recompose)
 
     def on_resize(self) -> None:
         self._fit()
