@@ -8,6 +8,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from app_driver import screen_text
 from mcp import Client
@@ -513,6 +514,22 @@ async def test_serve_says_where_it_serves_and_how_many_connections_are_open() ->
             await client.list_tools()
             await wait_for(pilot, lambda: "· 0 connections" not in status.summary, timeout=5)
         assert "No agent attached" not in status.summary
+
+
+async def test_serve_says_its_front_ends_apart_from_other_connections() -> None:
+    # An `attach` or a browser tab counted as an MCP connection: "5 connections" with no MCP
+    # client at all.
+    listener = socket.create_server(("127.0.0.1", 0))
+    app = ServeApp(ElicitationQueue(), listener, input_grace=0, token=None)
+    events = f"{app.url.removesuffix('/mcp')}/v1/events"
+    async with app.run_test(size=SIZE) as pilot, httpx.AsyncClient(timeout=None) as http:
+        status = app.query_one(AgentStatus)
+        async with http.stream("GET", events, params={"front_end": "tab"}) as stream:
+            assert stream.status_code == 200
+            await wait_for(pilot, lambda: "front end" in status.summary, timeout=5)
+            said = status.summary
+        await wait_for(pilot, lambda: "front end" not in status.summary, timeout=5)
+    assert said == f"◉ Serving MCP at {app.url} · 1 front end attached · 0 other connections"
 
 
 async def test_serve_refuses_a_secret_up_front_without_a_keyring(no_keyring: object) -> None:

@@ -64,9 +64,15 @@ class AgentStatus(Static):
         """What the running agent says it is doing."""
         self._show("running", f"● {text}")
 
-    def show_serving(self, url: str, connections: int) -> None:
-        """An MCP server is listening at `url`, with `connections` open from its clients."""
-        open_ = f"{connections} connection{'' if connections == 1 else 's'}"
+    def show_serving(self, url: str, connections: int, front_ends: int = 0) -> None:
+        """An MCP server is listening at `url`, with `connections` open from its clients,
+        `front_ends` of them front ends attached (`attach`, `web`) to its inbox: said apart."""
+        if front_ends:
+            others = max(0, connections - front_ends)
+            open_ = f"{_counted(front_ends, 'front end')} attached · {others} other connection"
+            open_ += "" if others == 1 else "s"
+        else:
+            open_ = _counted(connections, "connection")
         self._show("running", f"◉ Serving MCP at {url} · {open_}")
 
     def show_attached(self, url: str, name: str, connected: bool) -> None:
@@ -159,3 +165,7 @@ def _grid(rows: list[tuple[Text, Text]], key_width: int) -> Table:
     for key, item in rows:
         table.add_row(key, item)
     return table
+
+
+def _counted(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"

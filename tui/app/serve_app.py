@@ -159,7 +159,7 @@ class ServeApp(ElicitationApp):
     def _show_clients(self) -> None:
         # The timer may fire once more while the app shuts down, its main screen emptied.
         for status in self.query(AgentStatus):
-            status.show_serving(self.url, self.connections)
+            status.show_serving(self.url, self.connections, self.inbox.front_ends)
 
     def _refuse(self, why: str) -> None:
         # In this event loop (uvicorn runs in it): the timeline shows one row, counting.

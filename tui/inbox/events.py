@@ -108,6 +108,7 @@ async def _stream(inbox: Inbox, keepalive: float) -> AsyncIterator[str]:
     stop_hearing_close = inbox.on_close(lambda: put(None))
     # Subscribing replays a `requested` event for every request already waiting.
     unsubscribe = inbox.queue.subscribe(lambda event: put((event, inbox.answerer(event))))
+    inbox.front_ends += 1
     try:
         while True:
             try:
@@ -120,6 +121,7 @@ async def _stream(inbox: Inbox, keepalive: float) -> AsyncIterator[str]:
             event, answered_by = item
             yield f"event: {event.type}\ndata: {json.dumps(event_json(event, answered_by))}\n\n"
     finally:
+        inbox.front_ends -= 1
         unsubscribe()
         stop_hearing_close()
 

@@ -71,6 +71,9 @@ class Inbox:
         self.approvals = approvals if approvals is not None else ApprovalPolicy()
         """The rules in force, shown by `elicit-tui approvals list`."""
         self.local_front_end = local_front_end
+        self.front_ends = 0
+        """How many front ends elsewhere follow the inbox's events now (`/v1/events`): changed
+        in the event loop that serves them only."""
         self._lock = threading.Lock()
         self._answering: dict[str, str] = {}
         self._outcomes: OrderedDict[str, Outcome] = OrderedDict()
