@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from app_driver import SIZE, screen_text, wait_for, wait_for_modal
 from asking import Asker
+from front_end_processes import HeadlessInbox
 from secret_session import CANARY
 from textual.widgets import OptionList
 
@@ -373,6 +374,31 @@ def test_the_cli_lists_the_rules_and_says_why_no_inbox_was_asked(
         "elicit-tui approvals: not an http(s) URL: 'http://[::1' (Invalid IPv6 URL); "
         "no inbox asked\n"
     )
+
+
+def test_the_cli_lists_the_session_rules_of_the_inbox_named_by_to(
+    config_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # An inbox on another port than the default: `list` said only "No remembered
+    # approvals", with no way to name it.
+    inbox = HeadlessInbox(tmp_path / "inbox")
+    try:
+        asked = inbox.submit(shell("c1", "pytest -q").model_dump(mode="json"))
+        answer = {
+            "front_end": "test",
+            "result": {"action": "accept", "content": {"scope": "session"}},
+        }
+        assert inbox.call("POST", f"/v1/requests/{asked}/answer", answer)[0] == 200
+        to = ["--to", inbox.url, "--token", inbox.token]
+
+        assert main(["approvals", "list", *to]) == 0
+        out, err = capsys.readouterr()
+        assert f"Allowed for this session by the inbox at {inbox.url}:" in out
+        assert "shell (command ~ pytest*)" in out and err == ""
+    finally:
+        inbox.stop()
+    assert main(["approvals", "list", *to]) == 0
+    assert f"no inbox answers at {inbox.url}" in capsys.readouterr().err
 
 
 def test_the_cli_says_when_the_file_is_unreadable(

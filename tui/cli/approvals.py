@@ -10,6 +10,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
+from tui.cli.token_option import add_token_option
 from tui.core.terminal_text import literal_line
 
 if TYPE_CHECKING:
@@ -37,6 +38,14 @@ def add_approvals_command(commands: argparse._SubParsersAction[argparse.Argument
         "list",
         help="list the remembered rules, and the running inbox's rules for this session",
     )
+    listing.add_argument(
+        "--to",
+        dest="to_url",
+        metavar="URL",
+        help="the running inbox whose rules for this session to list, as `ask --to` names it"
+        " (default: $ELICIT_TUI_URL, else the default port)",
+    )
+    add_token_option(listing)
     listing.set_defaults(handler=_list)
     revoke = actions.add_parser(
         "revoke",
@@ -66,7 +75,7 @@ def _list(args: argparse.Namespace) -> int:
     else:
         print(f"Always allowed ({rules_path()}):")
         _print_rules(rules)
-    found = _inbox_session_rules()
+    found = _inbox_session_rules(args.to_url, args.token)
     if found is not None and found[1]:
         print(f"Allowed for this session by the inbox at {found[0]}:")
         _print_rules(found[1])
@@ -79,22 +88,36 @@ def _print_rules(rules: list[ApprovalRule]) -> None:
         print(f"  {literal_line(rule.describe()):<50} since {added}")
 
 
-def _inbox_session_rules() -> tuple[str, list[ApprovalRule]] | None:
-    """Where the running inbox is and its "for this session" rules; None if none answers."""
+def _inbox_session_rules(
+    url: str | None, token: str | None
+) -> tuple[str, list[ApprovalRule]] | None:
+    """Where the running inbox is (at `url`, else where `ask --to` finds it) and its "for
+    this session" rules; None if none answers. An inbox named by `url` that does not answer
+    is said on stderr: its rules are not listed."""
     from tui.approvals.rules import ApprovalRule
     from tui.inbox.discovery import find_inbox
     from tui.inbox.remote_queue import inbox_call
 
     try:
-        address = find_inbox()
+        address = find_inbox(url, token)
     except ValueError as problem:
         print(f"elicit-tui approvals: {problem}; no inbox asked", file=sys.stderr)
         return None
     try:
         status, body = inbox_call(address, "GET", "/v1/rules", timeout=INBOX_WAIT)
-    except OSError:
+    except OSError as error:
+        if url is not None:
+            print(
+                f"elicit-tui approvals: no inbox answers at {address.base}: {error}",
+                file=sys.stderr,
+            )
         return None
     if status != 200:
+        if url is not None:
+            print(
+                f"elicit-tui approvals: the inbox at {address.base} answered {status}",
+                file=sys.stderr,
+            )
         return None
     rules = [ApprovalRule.model_validate(rule) for rule in body.get("rules", [])]
     return address.base, [rule for rule in rules if rule.scope == "session"]
