@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import time
 from typing import ClassVar
 
 from textual.binding import Binding, BindingType
@@ -84,6 +85,8 @@ class AttachApp(ElicitationApp):
 
     def action_cancel_all(self) -> None:
         """Ask the inbox to cancel every waiting request."""
+        # The person's doing: the questions it closes did not end under their fingers.
+        self._typing.answered(time.monotonic())
         count = self.front_end.cancel_all()
         if count is None:
             self.notify("The inbox could not be reached.", severity="error")
