@@ -257,6 +257,22 @@ def test_an_edit_shows_its_change_as_a_diff() -> None:
     assert request.summary == "Edit: /home/user/my-project/src/app.py"
 
 
+@pytest.mark.parametrize("cli", ["claude-code", "gemini"])
+def test_a_file_written_whole_shows_its_lines_as_added(cli: str) -> None:
+    # Its content showed as one JSON string full of \n: a script of 300 lines to read as
+    # one line, before allowing it.
+    data = _input("gemini_before_tool_write_file.json")
+    if cli == "claude-code":
+        data = {**_input("claude_code_pre_tool_use_bash.json"), "tool_name": "Write"}
+    script = "#!/bin/sh\nset -e\ncurl -fsSL https://example.com/install.sh | sh\n"
+    data["tool_input"] = {"file_path": "/p/deploy.sh", "content": script}
+    request = hook_format(cli).read(data, wait=WAIT).request
+    assert request.diff == (
+        "--- /p/deploy.sh\n+++ /p/deploy.sh\n@@ -0,0 +1,3 @@\n"
+        "+#!/bin/sh\n+set -e\n+curl -fsSL https://example.com/install.sh | sh\n"
+    )
+
+
 @pytest.mark.parametrize(
     ("command", "summary"),
     [

@@ -100,7 +100,7 @@ class ClaudeCodeHook:
             naming_arguments=NAMING_ARGUMENTS,
             varying_arguments=VARYING_ARGUMENTS,
             description=_text(hook.tool_input.get(DESCRIBING_ARGUMENTS.get(hook.tool_name, ""))),
-            diff=replacement_diff(hook.tool_input) if hook.tool_name == "Edit" else None,
+            diff=replacement_diff(hook.tool_input) if hook.tool_name in ("Edit", "Write") else None,
             metadata={"permission_mode": hook.permission_mode},
         )
 

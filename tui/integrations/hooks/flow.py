@@ -328,8 +328,12 @@ def call_source(cli: str, cwd: str | None) -> str:
 
 def replacement_diff(tool_input: Mapping[str, Any]) -> str | None:
     """For a call that replaces text in a file (`file_path`, `old_string`, `new_string`:
-    Claude Code's Edit, Gemini CLI's replace), the change as a unified diff; else None."""
+    Claude Code's Edit, Gemini CLI's replace) or writes a whole file (`file_path`, `content`:
+    Claude Code's Write, Gemini CLI's write_file, each of its lines added), the change as a
+    unified diff; else None."""
     old, new, path = (tool_input.get(k) for k in ("old_string", "new_string", "file_path"))
+    if old is None and new is None:
+        old, new = "", tool_input.get("content")
     if not (isinstance(old, str) and isinstance(new, str) and isinstance(path, str)):
         return None
     lines = difflib.unified_diff(

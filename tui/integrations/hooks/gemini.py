@@ -68,7 +68,9 @@ class GeminiHook:
             naming_arguments=NAMING_ARGUMENTS,
             varying_arguments=VARYING_ARGUMENTS,
             description=string_argument(hook.tool_input, "description"),
-            diff=replacement_diff(hook.tool_input) if hook.tool_name == "replace" else None,
+            diff=replacement_diff(hook.tool_input)
+            if hook.tool_name in ("replace", "write_file")
+            else None,
             metadata={"mcp_server": (hook.mcp_context or {}).get("server_name")},
         )
 
