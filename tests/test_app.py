@@ -323,6 +323,24 @@ async def test_a_long_question_ended_elsewhere_is_quoted_on_one_short_line() -> 
         assert notice.message.endswith(": Long: ⏎ " + "W" * (QUOTED_LENGTH - 9) + "…")
 
 
+async def test_questions_ending_here_one_after_another_share_one_notice() -> None:
+    # Each "Withdrawn by the agent" notice stacked over the question shown next for 5 s.
+    queue = ElicitationQueue()
+    app = ElicitationApp(queue, input_grace=0)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        asked = [TextRequest(message=f"Q{n}?") for n in range(4)]
+        for request in asked:
+            queue.submit(request)
+        for request in asked[:3]:
+            await wait_for(pilot, lambda r=request: getattr(app.screen, "request", None) == r)
+            queue.cancel(request.id)
+        await wait_for(pilot, lambda: getattr(app.screen, "request", None) == asked[3])
+        await pilot.pause()
+        assert [n.message for n in app._notifications] == [
+            "Withdrawn by the agent: Q2? (and 2 more before it)"
+        ]
+
+
 async def test_quit_with_pending_requests_unblocks_every_agent_thread() -> None:
     queue = ElicitationQueue()
     results: list[ElicitationResult] = []

@@ -237,8 +237,9 @@ class ElicitationApp(KeyOrderApp[Any]):
         """Held from showing a question until its first frame (see `tui.app.collector_hold`)."""
         self._until_asked: list[Notification] = []
         """Notices the next question shown withdraws (`notify(until_asked=True)`)."""
-        self._ended_notice: Notification | None = None
-        """The notice of the last question that ended here without this front end's answer."""
+        self._ended_notice: tuple[Notification, int] | None = None
+        """The notice of the last questions that ended here without this front end's answer,
+        and how many it counts."""
         self._failure_notice: tuple[Notification, int] | None = None
         """The notice of the last dialog that failed, and how many failed in a row."""
         self._nothing_to_send: str | None = None
@@ -585,8 +586,13 @@ class ElicitationApp(KeyOrderApp[Any]):
                 self._typing.question_changed(time.monotonic())
                 # After the close: the notice goes straight to the screen now in front, not
                 # to the modal on its way out (one mount and layout fewer in that frame).
-                self._ended_notice = self._notice(
-                    f"{label}: {_quoted(request)}", severity="warning"
+                said = f"{label}: {_quoted(request)}"
+                self._ended_notice = self._notice_in_a_row(
+                    self._ended_notice,
+                    lambda count: (
+                        said if count == 1 else f"{said} (and {count - 1} more before it)"
+                    ),
+                    "warning",
                 )
         for waiting in list(self._waiting):
             if waiting.request.id == request.id:
@@ -962,17 +968,31 @@ class ElicitationApp(KeyOrderApp[Any]):
         _log.error("the %r dialog failed: %s", kind, what)
         # The notice stays short; the whole message is in the log and the exit's report.
         why = one_line(what, FAILURE_NOTICE_LENGTH)
-        notice = f"The {kind!r} dialog failed ({why}){outcome}."
-        # Failures in a row share one notice, not a stack of them over the next question.
-        last = self._failure_notice
+        self._failure_notice = self._notice_in_a_row(
+            self._failure_notice,
+            lambda count: (
+                f"The {kind!r} dialog failed ({why}){outcome}."
+                if count == 1
+                else f"{count} dialogs failed; the last: the {kind!r} dialog ({why}){outcome}."
+            ),
+            "error",
+        )
+        self._failed_dialogs.add(kind, error, self.console)
+
+    def _notice_in_a_row(
+        self,
+        last: tuple[Notification, int] | None,
+        said: Callable[[int], str],
+        severity: SeverityLevel,
+    ) -> tuple[Notification, int]:
+        """Post `said(count)`, in place of `last`, the notice of the same kind and how many
+        it counted, while that is up: notices in a row share one, not a stack of them over
+        the question shown next. Returns the notice and its count."""
+        count = 1
         if last is not None and last[0].time_left > 0:
             self._unnotify(last[0])
             count = last[1] + 1
-            notice = f"{count} dialogs failed; the last: the {kind!r} dialog ({why}){outcome}."
-        else:
-            count = 1
-        self._failure_notice = (self._notice(notice, severity="error"), count)
-        self._failed_dialogs.add(kind, error, self.console)
+        return self._notice(said(count), severity=severity), count
 
     def _print_error_renderables(self) -> None:
         super()._print_error_renderables()
@@ -1031,10 +1051,10 @@ class ElicitationApp(KeyOrderApp[Any]):
         is still up: one notice over the question in front, not two."""
         ended = self._ended_notice
         said = f"The question changed as you typed.\n{self._typing.notice()}"
-        if ended is not None and ended.time_left > 0:
-            self._unnotify(ended)
-            said = f"{ended.message}\n{self._typing.notice()}"
-        self._ended_notice = self._notice(said, severity="warning")
+        if ended is not None and ended[0].time_left > 0:
+            self._unnotify(ended[0])
+            said = f"{ended[0].message}\n{self._typing.notice()}"
+        self._ended_notice = self._notice(said, severity="warning"), 1
 
     def showing(self) -> Hashable:
         # A modal reloaded with the next question is not what the keys handed to it saw.
