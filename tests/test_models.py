@@ -227,6 +227,13 @@ def test_a_request_s_json_with_nan_is_refused() -> None:
         parse_request(data)
 
 
+@pytest.mark.parametrize("value", [True, False])
+def test_a_timeout_of_true_or_false_is_refused(value: bool) -> None:
+    # Taken for 1 (or 0) seconds: `"timeout": true` timed the question out at once.
+    with pytest.raises(ValidationError, match=f"not {str(value).lower()}"):
+        parse_request({"kind": "text", "message": "m", "timeout": value})
+
+
 def test_option_needs_a_label() -> None:
     with pytest.raises(ValidationError, match="label"):
         Option(label="")

@@ -9,6 +9,7 @@ from typing import Annotated, Any, ClassVar
 from pydantic import (
     AfterValidator,
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     TypeAdapter,
@@ -33,7 +34,14 @@ def _bounded_timeout(seconds: float) -> float:
     return seconds
 
 
-Timeout = Annotated[float, AfterValidator(_bounded_timeout)]
+def _not_a_boolean(value: Any) -> Any:
+    # pydantic takes `true` for 1.0: `"timeout": true` would wait one second.
+    if isinstance(value, bool):
+        raise ValueError(f"timeout must be a number of seconds, not {str(value).lower()}")
+    return value
+
+
+Timeout = Annotated[float, BeforeValidator(_not_a_boolean), AfterValidator(_bounded_timeout)]
 """Seconds before a request times out: above 0, at most `MAX_TIMEOUT`, never inf or NaN."""
 
 
