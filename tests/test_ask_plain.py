@@ -90,6 +90,17 @@ def test_multi_numbers_separated_by_spaces_within_bounds(tmp_path: Path) -> None
     assert (code, result) == (0, accepted(["auth", "metrics"]))
     assert "✖ Pick at least 2 (you picked 1)." in prompts
     assert "☐ 1) auth" in prompts
+    # "- for none" was offered where none is not an answer.
+    assert "Type numbers separated by spaces, at least 2:" in prompts
+
+
+def test_multi_says_how_to_pick_none_where_none_is_an_answer(tmp_path: Path) -> None:
+    # "-" itself was refused as no number, and the question asked again.
+    args = ("multi", "Which?", "-o", "auth", "-o", "jobs", "--default", "jobs")
+    code, result, prompts = plain(tmp_path, "-\n", *args, "--plain")
+
+    assert (code, result) == (0, accepted([]))
+    assert "Type numbers separated by spaces (- for none) [2]:" in prompts
 
 
 def test_text_too_short_asked_again(tmp_path: Path) -> None:

@@ -195,17 +195,22 @@ class PlainPrompter:
         low, high = request.min_selected, request.max_selected
 
         def parse(typed: str) -> list[str]:
-            numbers = _numbers(typed, len(options)) if typed.strip() else ticked
             if typed.strip() == "-":
                 numbers = []
+            else:
+                numbers = _numbers(typed, len(options)) if typed.strip() else ticked
             if len(numbers) < low:
                 raise _Invalid(f"Pick at least {low} (you picked {len(numbers)}).")
             if high is not None and len(numbers) > high:
                 raise _Invalid(f"Pick at most {high} (you picked {len(numbers)}).")
             return [o.value for i, o in enumerate(options, 1) if i in numbers]
 
-        shown = " ".join(map(str, ticked)) if ticked else "none"
-        prompt = f"Type numbers separated by spaces (- for none) [{shown}]:"
+        shown = " ".join(map(str, ticked))
+        if low == 0:
+            prompt = f"Type numbers separated by spaces (- for none) [{shown or 'none'}]:"
+        else:  # none is no answer: not offered
+            default = f" [{shown}]" if shown else ""
+            prompt = f"Type numbers separated by spaces, at least {low}{default}:"
         return _accept(self.until_valid(prompt, parse))
 
     def _secret(self, request: SecretRequest) -> ElicitationResult:
