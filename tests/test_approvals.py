@@ -215,9 +215,7 @@ def test_a_policy_answers_at_once_what_a_rule_allows(tmp_path: Path) -> None:
     assert not waiting.done()
     # An answer given with the action alone allows this call only: nothing is remembered.
     queue.respond("toolApproval:c2", ElicitationResult(action="accept"))
-    assert waiting.result(timeout=1) == ElicitationResult(
-        action="accept", content={"scope": "once"}
-    )
+    assert waiting.result(timeout=1) == ElicitationResult(action="accept")
     assert [rule.describe() for rule in policy.rules()] == ["shell (command ~ pytest*)"]
 
 

@@ -222,7 +222,7 @@ async def test_an_answer_outside_the_schema_is_not_sent(mode: str) -> None:
     queue = ElicitationQueue()
 
     def careless_front_end(event: QueueEvent) -> None:
-        # Unlike the UI or a ScriptedResponder, it answers without checking the schema.
+        # It answers without checking the schema; the queue checks, and refuses it.
         if event.type == "requested":
             answer = ElicitationResult(action="accept", content={"name": "Bo", "guests": 99})
             queue.respond(event.request.id, answer)

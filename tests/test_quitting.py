@@ -13,6 +13,7 @@ from app_driver import SIZE, wait_for, wait_for_modal
 from asking import Asker
 
 from tui import ElicitationApp, ElicitationQueue, ElicitationResult, TextRequest, parse_request
+from widgets.agent_status import AgentStatus
 
 CONFIRM = {"kind": "confirmation", "message": "Deploy now?"}
 
@@ -95,7 +96,7 @@ async def test_an_agent_that_never_returns_does_not_keep_the_app_from_quitting()
     async with app.run_test(size=SIZE) as pilot:
         await wait_for_modal(pilot)
         await pilot.press("ctrl+q")
-        await wait_for(pilot, lambda: "Quitting" in str(app.query_one("#agent-status").render()))
+        await wait_for(pilot, lambda: "Quitting" in app.query_one(AgentStatus).summary)
         await wait_for(pilot, lambda: not app.is_running)
     assert app.return_value is None
     stuck.set()

@@ -181,6 +181,11 @@ def test_a_secret_answered_remotely_is_stored_in_the_inboxs_keyring(
             front_end.close()
 
 
+def noticed(app: ElicitationApp) -> list[str]:
+    """The notices the app shows now."""
+    return [str(notice.message) for notice in app._notifications]
+
+
 async def test_the_app_closes_a_modal_another_front_end_answered_and_says_where() -> None:
     with running_inbox() as inbox:
         future = ask(inbox, "Which database?")
@@ -188,8 +193,6 @@ async def test_the_app_closes_a_modal_another_front_end_answered_and_says_where(
         front_end.connect()
         other, _ = connected(inbox, "browser 1")
         app = ElicitationApp(front_end, front_end_name="terminal 1", input_grace=0)
-        notes: list[str] = []
-        app.notify = lambda message, **kw: notes.append(message)  # type: ignore[method-assign]
         try:
             async with app.run_test(size=(80, 24)) as pilot:
                 await wait_for(pilot, lambda: isinstance(app.screen, ElicitationModal))
@@ -199,6 +202,7 @@ async def test_the_app_closes_a_modal_another_front_end_answered_and_says_where(
                 )
                 await wait_for(pilot, lambda: not isinstance(app.screen, ElicitationModal))
                 assert future.result(5).content == "SQLite"
+                notes = noticed(app)
                 assert any(n.startswith("Answered in browser 1 at ") for n in notes), notes
                 timeline = app.query_one(Timeline)
                 await wait_for(pilot, lambda: "browser 1" in timeline.cells(request_id)["outcome"])
@@ -219,8 +223,6 @@ async def test_the_app_answers_through_the_inbox_and_a_late_answer_is_refused() 
         front_end = RemoteFrontEnd(inbox.url, inbox.token, "terminal 1")
         front_end.connect()
         app = ElicitationApp(front_end, front_end_name="terminal 1", input_grace=0)
-        notes: list[str] = []
-        app.notify = lambda message, **kw: notes.append(message)  # type: ignore[method-assign]
         try:
             async with app.run_test(size=(80, 24)) as pilot:
                 await wait_for(pilot, lambda: isinstance(app.screen, ElicitationModal))
@@ -236,7 +238,7 @@ async def test_the_app_answers_through_the_inbox_and_a_late_answer_is_refused() 
                 )
                 assert late_request.message == "Late?"
                 await pilot.press("enter")
-                await wait_for(pilot, lambda: any("browser 2" in n for n in notes))
+                await wait_for(pilot, lambda: any("browser 2" in n for n in noticed(app)))
                 assert late.result(5).content == "Postgres"
         finally:
             front_end.close()

@@ -270,9 +270,9 @@ class ElicitationQueue:
             with self._lock:
                 pending = self._pending.get(request_id)
             if pending is not None:
-                content = checked_content(pending.request, result.content)
-                if content is not result.content:
-                    result = result.model_copy(update={"content": content})
+                # Checked, and given as it was: a form's check fills in the defaults of the
+                # fields a person emptied, an approval's makes no content "once".
+                checked_content(pending.request, result.content)
         return self._resolve(request_id, result, answered_by=front_end)
 
     def answered(self, request_id: str) -> Answered | None:

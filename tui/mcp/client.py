@@ -29,6 +29,7 @@ except ImportError as missing:  # pragma: no cover - depends on what is installe
         name="mcp",
     ) from missing
 
+from tui.core.error_text import error_text
 from tui.core.models import ElicitationResult, FormRequest, UrlRequest
 from tui.core.queue import ElicitationQueue
 from tui.core.schema import build_content, parse_schema, validate_content
@@ -79,7 +80,10 @@ def elicitation_callback(
             request = request_from_params(params, source=asker)
         except ValidationError as error:
             return ErrorData(code=INVALID_PARAMS, message=_refusal(error))
-        result = await queue.ask_async(request)
+        try:
+            result = await queue.ask_async(request)
+        except Exception as error:  # from the front end: the server hears of it, not the host
+            return ErrorData(code=INTERNAL_ERROR, message=f"no answer: {error_text(error)}")
         return to_elicit_result(request, result)
 
     return callback
