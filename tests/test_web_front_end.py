@@ -653,3 +653,19 @@ def test_a_tab_s_front_end_ends_by_itself_once_web_has_gone_without_a_word(
     assert sum(used.values()) < 1.5, f"processor time used while ending: {used}"
     assert inbox.pending_ids() == [asked], inbox.result(asked)
     assert inbox.result(asked) is None
+
+
+def test_the_symbols_roboto_mono_has_not_are_drawn_in_dejavu_in_the_browser(
+    web: WebServer,
+) -> None:
+    # The page's Roboto Mono has no ✔, ⚙, ▊ or ⏎, nor ␛: they were drawn as nothing, and an
+    # escape sequence in a question read " [2J " in the browser, where a terminal shows ␛[2J.
+    # (DejaVu has no control pictures either: it draws its box for them, seen, not nothing.)
+    with desktop_page() as page:
+        page.goto(web.link)
+        faces = page.evaluate(
+            """async () => (await document.fonts.load('16px "Roboto Mono"', '✔⚙▊⏎␛'))
+                .map(face => [face.unicodeRange, face.status])"""
+        )
+    # Declared last, the face for them is the one they are drawn with.
+    assert ["U+2190-21FF, U+2300-23FF, U+2400-243F, U+2500-25FF, U+2600-27BF", "loaded"] in faces

@@ -50,6 +50,9 @@ COOKIE = "elicit_web_{port}"
 LOGIN_PARAMETER = "token"
 LOCAL_NAMES = frozenset({"127.0.0.1", "localhost", "[::1]", "::1"})
 PAGE = Path(__file__).parent / "web_page"
+FONTS = Path(__file__).parent.parent / "render" / "fonts"
+"""DejaVu Sans Mono, which the page's font (Roboto Mono) falls back to for the characters it
+has no glyph for: ✔, ⚙, ⏎, block elements (and the box it draws for a control picture, ␛)."""
 SECURITY_HEADERS = {
     "Cache-Control": "no-store",
     "Referrer-Policy": "no-referrer",
@@ -256,6 +259,7 @@ class WebFrontEnds(Server):
                 web.get("/", self.handle_index, name="index"),
                 web.get("/ws", self.handle_websocket, name="websocket"),
                 web.static("/static", self.statics_path, name="static"),
+                web.static("/fonts", FONTS, name="fonts"),
             ]
         )
         return app
