@@ -42,9 +42,15 @@ def bash_decision(done: subprocess.CompletedProcess[str]) -> str:
 
 
 def undecided(done: subprocess.CompletedProcess[str], why: str) -> None:
-    """The hook decided nothing, exited 0, and said `why` on one line of stderr."""
+    """The hook decided nothing, exited 0, and said `why` on one line of stderr. For Gemini
+    CLI it printed `{}`, its "no decision": with nothing on stdout, Gemini takes the stderr
+    line for a plain-text answer (an allow, its message the note)."""
     assert done.returncode == 0
-    assert done.stdout == ""
+    if "gemini" in done.args:
+        assert done.stdout == "{}\n"
+        assert output("gemini", "gemini_before_tool_shell.json", done.stdout).decision is None
+    else:
+        assert done.stdout == ""
     assert not allows(done.stdout)
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1, done.stderr

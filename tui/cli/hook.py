@@ -5,14 +5,15 @@ is, to the inbox that `elicit-tui serve` runs, which asks it as a tool approval 
 with the person's verdict in that CLI's hook format (`tui.inbox.hook_api`); the hook prints
 it. Reading the call and deciding happen in the inbox, so this process, which runs on every
 tool call, loads little. When nothing is decided (no inbox, a wrong token, a cancel, no
-answer within `--wait`, malformed input, any fault) it prints nothing, so the CLI asks as it
-always does, and says why in one line on stderr. It always exits 0: Claude Code and Gemini
+answer within `--wait`, malformed input, any fault) it prints nothing (for Gemini CLI, `{}`),
+so the CLI asks as it always does, and says why in one line on stderr. It always exits 0: Claude Code and Gemini
 CLI read exit 2 as "block", and a fault must block nothing, allow nothing.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 from collections.abc import Sequence
@@ -31,6 +32,11 @@ WAIT_ENV = "ELICIT_TUI_HOOK_WAIT"
 
 DEFAULT_WAIT = 300.0
 """Seconds to wait for the person by default; keep each CLI's hook timeout above it."""
+
+NO_DECISION = {"gemini": "{}"}
+"""What a CLI is to read on stdout when nothing is decided, where nothing is not enough:
+Gemini CLI takes a hook's stderr, when its stdout is empty, for its answer in plain text (an
+allow with the note as a message, its own policy deciding after). `{}` is its "no decision"."""
 
 GRACE = 5.0
 """Seconds past `--wait` the hook waits for the inbox's own timeout answer before giving up."""
@@ -78,21 +84,26 @@ def main(argv: Sequence[str]) -> int:
     cli = CLI_NAMES[args.cli]
     prog = f"elicit-tui hook {args.cli}"
     try:
-        return _run(args, cli, prog)
+        decided = _run(args, cli, prog)
     except BaseException as error:  # a fault (or Ctrl+C) decides nothing and blocks nothing
         said = str(error).strip().splitlines()
         fault = f"{type(error).__name__}: {said[0]}" if said else type(error).__name__
         _say(prog, f"no decision: {fault}; {cli} asks as usual")
-        return 0
+        decided = False
+    if not decided and args.cli in NO_DECISION:
+        with contextlib.suppress(OSError):  # nobody reads it: nothing is decided either way
+            _print(NO_DECISION[args.cli])
+    return 0
 
 
-def _run(args: argparse.Namespace, cli: str, prog: str) -> int:
+def _run(args: argparse.Namespace, cli: str, prog: str) -> bool:
+    """Hand the call on stdin to the inbox and print its decision; False if none was made."""
     if sys.stdin is None:
         _say(prog, f"reads {cli}'s hook input as JSON on stdin, which is closed; nothing to answer")
-        return 0
+        return False
     if sys.stdin.isatty():
         _say(prog, f"reads {cli}'s hook input as JSON on stdin; nothing to answer")
-        return 0
+        return False
     wait, note = _wait(args.wait)
     if note:
         _say(prog, note)
@@ -104,22 +115,22 @@ def _run(args: argparse.Namespace, cli: str, prog: str) -> int:
             f"no decision: no complete JSON on stdin within {INPUT_WITHIN:g} s; "
             f"{cli} asks as usual",
         )
-        return 0
+        return False
     try:
         base = inbox_base(args.to)
     except ValueError as error:
         _say(prog, f"no decision: {error}; {cli} asks as usual")
-        return 0
+        return False
     if not listening(base):
         # Said before reading the token: with no inbox running, the hook costs the CLI a
         # process start on each tool call, no more.
         _say(prog, f"{undecided('inbox_unreachable')}; {cli} asks as usual")
-        return 0
+        return False
     try:
         address = find_inbox(args.to, args.token)
     except ValueError as error:
         _say(prog, f"no decision: {error}; {cli} asks as usual")
-        return 0
+        return False
     # Loaded only now that an inbox listens: most tool calls of a CLI find none running.
     from tui.inbox.hook_call import run_in_inbox
 
@@ -127,9 +138,9 @@ def _run(args: argparse.Namespace, cli: str, prog: str) -> int:
     output, note = run_in_inbox(args.cli, text, address, wait=wait, give_up=wait + GRACE)
     if output:
         _print(output)
-    else:
-        _say(prog, f"{note}; {cli} asks as usual")
-    return 0
+        return True
+    _say(prog, f"{note}; {cli} asks as usual")
+    return False
 
 
 def _wait(flag: float | None) -> tuple[float, str | None]:
