@@ -583,7 +583,8 @@ class ElicitationApp(KeyOrderApp[Any]):
             else:
                 label = ""  # this front end's answer, heard of before the reply to sending it
             if label:
-                self._typing.question_changed(time.monotonic())
+                if elsewhere or by is None:  # not this front end's own answer, heard late
+                    self._typing.question_changed(time.monotonic())
                 # After the close: the notice goes straight to the screen now in front, not
                 # to the modal on its way out (one mount and layout fewer in that frame).
                 said = f"{label}: {_quoted(request)}"
