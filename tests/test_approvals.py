@@ -36,7 +36,7 @@ from widgets.timeline import Timeline
 PYTEST = ArgumentPattern(argument="command", pattern="pytest*")
 
 
-def shell(call_id: str, command: str) -> Request:
+def shell(call_id: str, command: str, folder: str | None = None) -> Request:
     return parse_request(
         {
             "kind": "tool_approval",
@@ -45,6 +45,7 @@ def shell(call_id: str, command: str) -> Request:
             "arguments": {"command": command},
             "tool_call_id": call_id,
             "remember": {"argument": "command", "pattern": "pytest*"},
+            "folder": folder,
         }
     )
 
@@ -217,6 +218,36 @@ def test_a_policy_answers_at_once_what_a_rule_allows(tmp_path: Path) -> None:
     queue.respond("toolApproval:c2", ElicitationResult(action="accept"))
     assert waiting.result(timeout=1) == ElicitationResult(action="accept")
     assert [rule.describe() for rule in policy.rules()] == ["shell (command ~ pytest*)"]
+
+
+def test_a_call_remembered_in_a_folder_is_allowed_again_in_that_folder_only(
+    tmp_path: Path,
+) -> None:
+    # "Always" for a command in one project must not allow it in every other project.
+    path = tmp_path / "approvals.json"
+    queue = ElicitationQueue(policy="wait")
+    ApprovalPolicy(path).attach(queue)
+    for folder in ("/work/a", "/work/b"):
+        asked = queue.submit(shell(f"first {folder}", "pytest -q", folder))
+        queue.respond(f"toolApproval:first {folder}", person("always"))
+        assert asked.result(timeout=1) == person("always")
+    again = queue.submit(shell("c1", "pytest -x", "/work/a"))
+    assert again.result(timeout=1) == auto("always")
+    assert not queue.submit(shell("c2", "pytest -q", "/work/c")).done()
+    assert not queue.submit(shell("c3", "pytest -q", "/work/a/sub")).done()
+    assert not queue.submit(shell("c4", "pytest -q")).done()  # no folder named
+    assert [rule.describe() for rule in load_always_rules(path)] == [
+        "shell (command ~ pytest*) in /work/a",
+        "shell (command ~ pytest*) in /work/b",
+    ]
+
+
+def test_a_rule_made_without_a_folder_covers_calls_in_every_folder(tmp_path: Path) -> None:
+    queue = ElicitationQueue(policy="wait")
+    policy = ApprovalPolicy(tmp_path / "approvals.json")
+    policy.attach(queue)
+    policy.allow("shell", PYTEST, scope="always")
+    assert queue.submit(shell("c1", "pytest", "/work/a")).result(timeout=1) == auto("always")
 
 
 def test_with_no_front_end_the_queue_policy_answers_what_no_rule_covers(tmp_path: Path) -> None:

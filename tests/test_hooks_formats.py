@@ -241,6 +241,23 @@ def test_a_remembered_call_covers_its_other_arguments_only_as_they_were(
     assert not request.remember.matches({**arguments, **riskier})
 
 
+@pytest.mark.parametrize(
+    "name",
+    [
+        "claude_code_pre_tool_use_bash.json",
+        "gemini_before_tool_shell.json",
+        "codex_permission_request_bash.json",
+    ],
+)
+def test_a_call_is_asked_with_its_project_folder_which_a_rule_keeps_to(name: str) -> None:
+    _, request = _run(name, ALLOW_ONCE)
+    assert request.folder == _input(name)["cwd"] == "/home/user/my-project"
+    elsewhere = {**_input(name), "cwd": "/home/user/other-project"}
+    assert hook_format(FIXTURES[name]).read(elsewhere, wait=WAIT).request.folder == (
+        "/home/user/other-project"
+    )
+
+
 def test_an_exact_pattern_takes_glob_characters_literally() -> None:
     from fnmatch import fnmatchcase
 

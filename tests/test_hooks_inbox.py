@@ -111,13 +111,17 @@ def test_an_always_rule_answers_the_next_call_at_once_without_a_question(
     other["tool_use_id"], other["tool_input"]["command"] = "toolu_03OTHER", "npm publish"
     third = run_hook("claude-code", BASH, stdin=json.dumps(other), inbox=inbox)
     assert not allows(third.stdout)  # the rule covers that command only
+    elsewhere = json.loads((INPUTS / BASH).read_text())
+    elsewhere["tool_use_id"], elsewhere["cwd"] = "toolu_04ELSEWHERE", "/home/user/other-project"
+    fourth = run_hook("claude-code", BASH, stdin=json.dumps(elsewhere), inbox=inbox)
+    assert not allows(fourth.stdout)  # and in that project only
     listed = subprocess.run(
         [sys.executable, "-m", "tui.cli.main", "approvals", "list"],
         capture_output=True,
         text=True,
         timeout=60,
     )
-    assert "Bash (command = npm test)" in listed.stdout
+    assert "Bash (command = npm test) in /home/user/my-project" in listed.stdout
 
 
 def test_an_edited_approval_runs_the_edited_call_in_claude_code(inbox: InboxProcess) -> None:

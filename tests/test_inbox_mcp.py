@@ -84,6 +84,7 @@ async def test_a_tool_approval_and_a_form_are_askable(inbox: InboxProcess) -> No
         "tool_name": "shell",
         "tool_call_id": "t1",
         "arguments": {"command": "pytest -q"},
+        "folder": "/work/app",
     }
     allowed, pending = await answered(inbox, approval, {"scope": "once"})
     form = {
@@ -93,7 +94,7 @@ async def test_a_tool_approval_and_a_form_are_askable(inbox: InboxProcess) -> No
     }
     filled, _ = await answered(inbox, form, {"port": 8080})
 
-    assert pending["id"] == "toolApproval:t1"
+    assert (pending["id"], pending["folder"]) == ("toolApproval:t1", "/work/app")
     assert allowed.structured_content == {
         "action": "accept",
         "content": {"scope": "once"},

@@ -4,6 +4,7 @@ to correct the arguments before allowing it."""
 from __future__ import annotations
 
 import json
+import posixpath
 from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
@@ -216,10 +217,13 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
         reach further than the call, and where it ends (`*` or not) says how far."""
         request = self.request
         remember = request.remember
+        # The folder named as the source line names it, first, where no cut reaches it.
+        folder = request.folder
+        where = f" in {posixpath.basename(folder) or folder}" if folder else ""
         if remember is None:
-            return shown(f"every {request.tool_name} call")
+            return shown(f"every {request.tool_name} call{where}")
         # Scrubbed before it is cut: a secret cut in two would no longer be recognised.
-        reach = shown_on_one_line(f"{request.tool_name}, {remember.describe()}")
+        reach = shown_on_one_line(f"{request.tool_name}{where}, {remember.describe()}")
         if remember.exact_value() is not None:
             return one_line(reach, REACH_LENGTH)
         return one_line(reach, GLOB_REACH_LENGTH, keep_end=GLOB_REACH_LENGTH // 4)

@@ -4,7 +4,7 @@
 "Always allow" rules live in `approvals.json` in elicit-tui's config folder
 (`$ELICIT_TUI_CONFIG_DIR`, else `platformdirs.user_config_dir("elicit-tui")`), so they
 outlast the app. A rule names a tool and, optionally, an `ArgumentPattern` its calls must
-match; a rule without one covers every call of the tool.
+match (a rule without one covers every call of the tool) and the folder they must be made in.
 """
 
 from __future__ import annotations
@@ -39,6 +39,8 @@ class ApprovalRule(BaseModel):
 
     tool: str = Field(min_length=1)
     match: ArgumentPattern | None = None
+    folder: str | None = Field(default=None, min_length=1)
+    """The folder the rule was made in: it covers calls made there only; None: anywhere."""
     scope: RuleScope
     added_at: datetime = Field(default_factory=lambda: datetime.now(UTC))
 
@@ -46,15 +48,18 @@ class ApprovalRule(BaseModel):
         """True if this rule allows `request`'s call."""
         if request.tool_name != self.tool:
             return False
+        if self.folder is not None and request.folder != self.folder:
+            return False
         return self.match is None or self.match.matches(request.arguments)
 
-    def same_target(self, tool: str, match: ArgumentPattern | None) -> bool:
-        """True if this rule allows exactly the calls a rule for `tool` and `match` would."""
-        return self.tool == tool and self.match == match
+    def same_target(self, other: ApprovalRule) -> bool:
+        """True if this rule allows exactly the calls `other` allows."""
+        return (self.tool, self.match, self.folder) == (other.tool, other.match, other.folder)
 
     def describe(self) -> str:
-        """`shell (command ~ pytest*)`, or `shell (every call)`."""
-        return f"{self.tool} ({self.match.describe() if self.match else 'every call'})"
+        """`shell (command ~ pytest*)`, `shell (every call)`, then ` in FOLDER` if it has one."""
+        said = f"{self.tool} ({self.match.describe() if self.match else 'every call'})"
+        return said if self.folder is None else f"{said} in {self.folder}"
 
 
 class _RulesFile(BaseModel):
@@ -116,7 +121,7 @@ def revoke_always_rules(
 
 def _add_always_rule(path: Path, rule: ApprovalRule) -> None:
     with _file_locked(path):
-        rules = [r for r in load_always_rules(path) if not r.same_target(rule.tool, rule.match)]
+        rules = [r for r in load_always_rules(path) if not r.same_target(rule)]
         _write_rules(path, [*rules, rule])
 
 
@@ -180,14 +185,20 @@ class ApprovalPolicy:
         return next((rule for rule in self.rules() if rule.covers(request)), None)
 
     def allow(
-        self, tool: str, match: ArgumentPattern | None = None, *, scope: RuleScope = "session"
+        self,
+        tool: str,
+        match: ArgumentPattern | None = None,
+        *,
+        scope: RuleScope = "session",
+        folder: str | None = None,
     ) -> ApprovalRule:
-        """Allow calls of `tool` (matching `match`) from now on; returns the rule.
+        """Allow calls of `tool` (matching `match`, made in `folder` if given) from now on;
+        returns the rule.
 
         A "session" rule lasts as long as this policy. An "always" rule is written to the
         approvals file; if that fails, it is kept for this session and the problem is logged.
         """
-        rule = ApprovalRule(tool=tool, match=match, scope=scope)
+        rule = ApprovalRule(tool=tool, match=match, folder=folder, scope=scope)
         if scope == "always" and self.persistent:
             try:
                 _add_always_rule(self.path, rule)
@@ -195,7 +206,7 @@ class ApprovalPolicy:
             except ApprovalsFileError as problem:
                 _log.warning("%s; the rule holds for this session only", problem)
         with self._lock:
-            if not any(r.same_target(tool, match) for r in self._session):
+            if not any(r.same_target(rule) for r in self._session):
                 self._session.append(rule)
         return rule
 
@@ -211,7 +222,7 @@ class ApprovalPolicy:
             return _auto_approval(rule)
         result = ask()
         if request.scope_of(result) == "always":
-            self.allow(request.tool_name, request.remember, scope="always")
+            self._remember(request, "always")
         return result
 
     def _on_event(self, queue: ElicitationQueue, event: QueueEvent) -> None:
@@ -233,10 +244,14 @@ class ApprovalPolicy:
             # /v1/rules: it must not carry a secret. The call itself is allowed, once.
             _log.warning("%s is allowed once, not remembered: it holds a secret", request.tool_name)
         elif scope == "session" or scope == "always":
-            rule = self.allow(request.tool_name, request.remember, scope=scope)
+            rule = self._remember(request, scope)
             for waiting in queue.pending():
                 if isinstance(waiting, ToolApprovalRequest) and rule.covers(waiting):
                     queue.respond(waiting.id, _auto_approval(rule))
+
+    def _remember(self, request: ToolApprovalRequest, scope: RuleScope) -> ApprovalRule:
+        """Allow from now on what `request` says the person's answer covers."""
+        return self.allow(request.tool_name, request.remember, scope=scope, folder=request.folder)
 
 
 def _auto_approval(rule: ApprovalRule) -> ElicitationResult:

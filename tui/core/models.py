@@ -754,6 +754,9 @@ class ToolApprovalRequest(RequestBase):
     remember: ArgumentPattern | None = None
     """What "for this session" and "always" allow from then on: calls of this tool that match
     (None: every call of this tool)."""
+    folder: str | None = Field(default=None, min_length=1)
+    """The folder the call runs in, where the agent works in one (a coding CLI's project): what
+    "for this session" and "always" allow is then allowed in this folder only."""
 
     @model_validator(mode="before")
     @classmethod

@@ -124,6 +124,10 @@ def register_elicit(server: MCPServer, ask: Ask, source: Callable[[Context], str
             dict[str, str] | None,
             _field("tool_approval: {argument, pattern} that 'always allow' covers."),
         ] = None,
+        folder: Annotated[
+            str | None,
+            _field("tool_approval: the folder it runs in; rules made then hold there only."),
+        ] = None,
         url: Annotated[str | None, _field("url: the http(s) page to open on consent.")] = None,
     ) -> Annotated[CallToolResult, ElicitOutput]:
         fields = {

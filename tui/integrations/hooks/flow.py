@@ -11,6 +11,7 @@ from __future__ import annotations
 import difflib
 import hashlib
 import json
+import posixpath
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -180,7 +181,8 @@ def approval(
     `naming_argument` is the argument that says what the call does (a shell command, a file
     path): it heads the summary, and "for this session" / "always" then cover calls with
     exactly that value, never every call of the tool, and with the other arguments as they
-    are here but those named in `varying` (what an edit writes, a command's description).
+    are here but those named in `varying` (what an edit writes, a command's description),
+    and in the folder `cwd` (the CLI's project) only.
     """
     named = arguments.get(naming_argument) if naming_argument else None
     remember = None
@@ -203,6 +205,7 @@ def approval(
         description=description or None,
         diff=diff,
         remember=remember,
+        folder=posixpath.normpath(cwd) if cwd else None,
         timeout=wait,
         metadata=dict(metadata or {}),
     )
