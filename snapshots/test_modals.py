@@ -50,6 +50,20 @@ FEATURES = MultiChoiceRequest(
     min_selected=1,
     max_selected=3,
 )
+RELEASE_CHECKS = MultiChoiceRequest(
+    source="release-agent",
+    message="Which checks before the release?",
+    options=[
+        {
+            "label": "Integration suite against the staging database, with the slow migration"
+            " tests and the billing replay",
+            "value": "integration",
+            "description": "about 40 minutes, needs the VPN",
+        },
+        {"label": "Lint", "value": "lint"},
+        {"label": "Type-check every package with mypy --strict and pyright", "value": "types"},
+    ],
+)
 DEPLOY = ConfirmationRequest(
     source="setup-agent",
     message="Deploy billing-api to production now?",
@@ -85,6 +99,7 @@ CASES: list[tuple[str, Request, list[str]]] = [
     ("multi_choice", FEATURES, []),
     ("multi_choice_toggled", FEATURES, ["down", "space", "3"]),
     ("multi_choice_too_many", FEATURES, ["a", "enter"]),
+    ("multi_choice_long_labels", RELEASE_CHECKS, ["space"]),
     ("confirmation", DEPLOY, []),
     ("confirmation_switched", DEPLOY, ["right"]),
     ("confirmation_long_labels", DROP, []),

@@ -450,3 +450,41 @@ async def test_arrow_keys_sent_at_once_each_scroll_a_long_description_a_line() -
         await pilot.press("y")
         await wait_for(pilot, lambda: bool(results))
     assert results[0].content is True
+
+
+LONG_CHECKS = MultiChoiceRequest(
+    message="Which checks before the release?",
+    options=[
+        {
+            "label": "Integration suite against the staging database, with the slow migration"
+            " tests and the billing replay",
+            "value": "integration",
+            "description": "about 40 minutes, needs the VPN",
+        },
+        {"label": "Lint", "value": "lint"},
+        {
+            "label": "Type-check every package of the monorepo with mypy --strict and pyright,"
+            " and the plugin that checks the settings files",
+            "value": "types",
+        },
+    ],
+)
+
+
+async def test_a_checklist_option_longer_than_its_line_wraps_and_is_read_whole() -> None:
+    results: list[ElicitationResult] = []
+    app = ElicitationApp(ElicitationQueue(), asking(LONG_CHECKS, results), input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_modal(pilot)
+        rows = list_rows(app)
+        text = " ".join(" ".join(row.strip("│▊▎ ").split()) for row in rows)
+        for option in LONG_CHECKS.options:
+            assert option.label in text and (option.description or "") in text
+        # One box per option, on its first line; what wraps starts under the label.
+        assert sum(row.count("☐") for row in rows) == 3
+        first = next(i for i, row in enumerate(rows) if "Integration" in row)
+        assert rows[first + 1].index(rows[first + 1].strip("│▊▎ ")[0]) == rows[first].index("I")
+        assert "…" not in text
+        await pilot.press("down", "down", "space", "up", "space", "enter")  # in one burst
+        await wait_for(pilot, lambda: bool(results))
+    assert results[0].content == ["lint", "types"]

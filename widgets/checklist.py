@@ -20,7 +20,15 @@ PICKED, NOT_PICKED = "●", "○"
 
 class Checklist(SelectionList[str]):
     """Options with a `☑`/`☐` before each: the state shows in the glyph, not only its colour;
-    the footer offers Space to tick."""
+    the footer offers Space to tick. An option longer than its line wraps, the rest of it
+    under its first character."""
+
+    DEFAULT_CSS = """
+    Checklist {
+        text-wrap: wrap;
+        text-overflow: fold;
+    }
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("space", "select", "Tick")]
     """
@@ -43,13 +51,16 @@ class Checklist(SelectionList[str]):
     def render_line(self, y: int) -> Strip:
         # OptionList's line, not SelectionList's: that one draws a coloured ▐X▌ either way.
         line = OptionList.render_line(self, y)
-        index = self.scroll_offset.y + y
         try:
+            index, line_in_option = self._lines[self.scroll_offset.y + y]
             selection = self.get_option_at_index(index)
-        except OptionDoesNotExist:
+        except (IndexError, OptionDoesNotExist):
             return line
-        ticked = selection.value in self._selected
         underlying = next(iter(line)).style or self.rich_style
+        if line_in_option:
+            # An option's wrapped line: its mark is on its first line.
+            return Strip([Segment(" " * self._get_left_gutter_width(), underlying), *line])
+        ticked = selection.value in self._selected
         # Ticked in the theme's success colour; unticked in the text's own (the button's
         # unticked colour is meant for a filled ▐X▌ and all but vanishes as a glyph).
         color = underlying.color

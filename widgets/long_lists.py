@@ -23,14 +23,13 @@ from itertools import accumulate
 from typing import Any, TypeVar, cast, overload
 
 from rich.cells import cell_len
-from textual.content import Content
 from textual.css.styles import RulesMap
 from textual.geometry import Size
-from textual.visual import VisualType
+from textual.visual import Visual, VisualType
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option as ListOption
 
-PromptBuilder = Callable[[], Content]
+PromptBuilder = Callable[[], Visual]
 """Builds an option's prompt, the first time the option is drawn."""
 
 RowMaker = Callable[[int], ListOption]

@@ -15,6 +15,7 @@ from tui.core.models import MultiChoiceRequest
 from tui.core.options import Option
 from widgets.base import FITTED, ElicitationModal, InvalidAnswer
 from widgets.checklist import Checklist
+from widgets.hanging import Hanging
 from widgets.literal import shown_on_one_line
 from widgets.long_selection_list import LazySelection, LongSelectionList
 
@@ -26,13 +27,13 @@ def selection_line(option: Option) -> str:
     return shown_on_one_line(text)
 
 
-def selection_prompt(number: int, option: Option) -> Content:
-    """One line: the number (first nine), the label, and the description dimmed beside it."""
-    label = shown_on_one_line(option.label)
-    prompt = Content.assemble((f"{number} " if number <= 9 else "  ", "dim"), label)
+def selection_prompt(number: int, option: Option) -> Hanging:
+    """The number (first nine), the label, and the description dimmed beside it, on one
+    line that wraps under the label's first character."""
+    body = Content(shown_on_one_line(option.label))
     if option.description:
-        prompt = Content.assemble(prompt, " — ", (shown_on_one_line(option.description), "dim"))
-    return prompt
+        body = Content.assemble(body, " — ", (shown_on_one_line(option.description), "dim"))
+    return Hanging(Content.styled(f"{number} " if number <= 9 else "  ", "dim"), body)
 
 
 def checklist_entry(number: int, option: Option, ticked: bool) -> LazySelection:
