@@ -78,6 +78,19 @@ def test_the_environment_names_the_inbox_and_raw_prints_the_content(inbox: Inbox
     assert (done.returncode, done.stdout) == (0, "a\nc\n")
 
 
+@pytest.mark.parametrize(("flag", "shown"), [((), "**********"), (("--reveal-secret",), "c-55")])
+def test_a_sensitive_answer_is_printed_as_a_secret_is(
+    inbox: InboxProcess, flag: tuple[str, ...], shown: str
+) -> None:
+    answering = answer_soon(inbox, {"action": "accept", "content": "c-55"})
+    sensitive = '{"kind": "text", "message": "Recovery code?", "sensitive": true}'
+    done = ask("--to", inbox.base, "--token", inbox.token, *flag, "--json", sensitive)
+    answering.join(10)
+
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["content"] == shown
+
+
 @pytest.mark.parametrize(
     ("answer", "status"),
     [

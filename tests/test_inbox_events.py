@@ -234,6 +234,58 @@ def test_a_typed_secret_reaches_only_its_asker_never_another_front_end(
     assert mine["result"]["content"] == "canary-7731"
 
 
+@pytest.mark.parametrize(
+    ("request_", "answer"),
+    [
+        ({"kind": "text", "message": "Recovery code?", "sensitive": True}, "canary-5512"),
+        (
+            {
+                "kind": "multi_choice",
+                "message": "Which codes?",
+                "options": ["canary-5512", "other"],
+                "sensitive": True,
+            },
+            ["canary-5512"],
+        ),
+    ],
+    ids=["text", "multi_choice"],
+)
+def test_a_sensitive_answer_reaches_only_its_asker_never_another_front_end(
+    inbox: InboxProcess, request_: dict[str, Any], answer: Any
+) -> None:
+    request_id = post(inbox, request_)
+    with listening(inbox) as events:
+        events.next()
+        applied = inbox.answer(request_id, {"action": "accept", "content": answer})
+        resolved = events.next()
+    with inbox.client() as http:
+        mine = http.get(f"/v1/requests/{request_id}/result").json()
+
+    assert applied.status_code == 200
+    assert "canary-5512" not in json.dumps(resolved) + applied.text
+    assert resolved[1]["result"]["content"] == "**********"
+    assert mine["result"]["content"] == answer
+
+
+def test_a_secret_echoed_in_a_later_question_is_answered_masked_to_every_front_end(
+    inbox: InboxProcess,
+) -> None:
+    secret_id = post(inbox, {"kind": "secret", "message": "Token?"})
+    inbox.answer(secret_id, {"action": "accept", "content": "canary-7731"})
+    echo = {"kind": "choice", "message": "Which one?", "options": ["canary-7731", "other"]}
+    request_id = post(inbox, echo)
+    with listening(inbox) as events:
+        requested = events.next()
+        applied = inbox.answer(request_id, {"action": "accept", "content": "•••"})
+        resolved = events.next()
+    with inbox.client() as http:
+        mine = http.get(f"/v1/requests/{request_id}/result").json()
+
+    assert "canary-7731" not in json.dumps([requested, resolved]) + applied.text
+    assert resolved[1]["result"]["content"] == "•••"
+    assert mine["result"]["content"] == "canary-7731"  # the agent's own option
+
+
 def test_rules_answer_tool_approvals_in_the_inbox_and_learn_from_front_ends(
     inbox: InboxProcess,
 ) -> None:

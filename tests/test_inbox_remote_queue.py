@@ -86,6 +86,18 @@ def test_secrets_come_back_as_secretstr_or_as_the_keyring_reference(tmp_path: Pa
         assert stored.result(10).content == SecretRef(service="gh", username="me")
 
 
+def test_a_sensitive_answer_comes_back_flagged_so_no_model_is_told_it(
+    inbox: InboxProcess,
+) -> None:
+    queue = tui.RemoteQueue(inbox.base, inbox.token)
+    future = queue.submit(TextRequest(message="Recovery code?", sensitive=True))
+    answer_when_asked(inbox, "canary-5512")
+
+    result = future.result(timeout=10)
+    assert (result.content, result.sensitive) == ("canary-5512", True)
+    assert "canary-5512" not in result.to_llm_text() + repr(result)
+
+
 def test_a_form_made_from_a_model_comes_back_as_the_model(inbox: InboxProcess) -> None:
     class Person(BaseModel):
         name: str

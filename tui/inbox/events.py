@@ -24,8 +24,8 @@ from tui.core.json_type import json_type
 from tui.core.queue import Answered, QueueEvent
 from tui.inbox.http_api import BadInput, read_json
 from tui.inbox.inbox import Inbox, Outcome, clock
-from tui.inbox.masked_requests import masked_request_json, unmasked_answer
-from tui.inbox.wire import InvalidAnswer, answer_from_json, result_json
+from tui.inbox.masked_requests import masked_request_json, masked_result_json, unmasked_answer
+from tui.inbox.wire import InvalidAnswer, answer_from_json
 from tui.secrets.redaction import registered
 
 KEEPALIVE = 15.0
@@ -69,7 +69,7 @@ def front_end_routes(inbox: Inbox, *, keepalive: float = KEEPALIVE) -> list[Rout
         outcome = inbox.answer(request, result, name)
         if outcome is not None:
             return _conflict(outcome)
-        return JSONResponse({"applied": True, "result": result_json(result)})
+        return JSONResponse({"applied": True, "result": masked_result_json(request, result)})
 
     async def cancel_all(http: HTTPRequest) -> Response:
         return JSONResponse({"cancelled": inbox.cancel_all("closed")})
@@ -127,12 +127,12 @@ async def _stream(inbox: Inbox, keepalive: float) -> AsyncIterator[str]:
 
 
 def event_json(event: QueueEvent, answered_by: str | None) -> dict[str, Any]:
-    """The data of one SSE message; a typed secret's value never leaves the inbox this way."""
+    """The data of one SSE message; no secret and no sensitive answer leaves the inbox this way."""
     deadline_in = None if event.deadline is None else max(0.0, event.deadline - time.monotonic())
     return {
         "type": event.type,
         "request": masked_request_json(event.request),
-        "result": None if event.result is None else result_json(event.result),
+        "result": None if event.result is None else masked_result_json(event.request, event.result),
         "deadline_in": deadline_in,
         "at": event.at,
         "answered_by": answered_by,

@@ -2,6 +2,10 @@
 in a later question reaches no front end, not even as text it does not show; and their answers
 given back with the agent's own text where the front end only had the masked one.
 
+Their results reach the front ends that way too: a sensitive answer masked whole, as a typed
+secret's, and a secret picked from a question that echoed it masked, as the question showed it.
+Only the asker gets the answer as given.
+
 The front end a secret was typed in masks it on its own; every other front end knows nothing
 of it, and would show "Is sk-live-... right?" as written. So the inbox masks it (`•••`) in the
 request it sends, as the dialog of its own process would show it; a front end then answers
@@ -16,7 +20,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from tui.core.models import Request
+from tui.core.models import ElicitationResult, Request, flagged
+from tui.inbox.wire import MASKED, result_json
 from tui.secrets.redaction import REDACTOR
 from tui.transcript.records import scrubbed
 
@@ -24,6 +29,18 @@ from tui.transcript.records import scrubbed
 def masked_request_json(request: Request) -> dict[str, Any]:
     """`request` as JSON data, every secret answered through this inbox so far masked."""
     data: dict[str, Any] = scrubbed(request.model_dump(mode="json"), REDACTOR.scrub)
+    return data
+
+
+def masked_result_json(request: Request, result: ElicitationResult) -> dict[str, Any]:
+    """`result` of `request` as JSON data for every front end: the content of a sensitive
+    answer masked whole, every secret answered through this inbox so far masked in any other."""
+    result = flagged(request, result)
+    data = result_json(result)
+    if result.sensitive:
+        data["content"] = MASKED
+    else:
+        data["content"] = scrubbed(data["content"], REDACTOR.scrub)
     return data
 
 

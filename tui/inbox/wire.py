@@ -1,8 +1,9 @@
 """Requests and results as the inbox's HTTP API carries them (JSON), both ways.
 
 A result is `{"action": ..., "content": ..., "reason": ...}`. A secret the keyring keeps
-travels as its reference `{"service": ..., "username": ...}`; a secret kept nowhere travels
-as its value only to the asker that asked for it, and as `"**********"` to everyone else.
+travels as its reference `{"service": ..., "username": ...}`; a secret kept nowhere, and any
+sensitive answer, travels as its value only to the asker that asked for it, and as
+`"**********"` to everyone else (`tui.inbox.masked_requests`).
 """
 
 from __future__ import annotations
@@ -19,10 +20,14 @@ from tui.core.models import (
     Request,
     SecretRequest,
     ToolApprovalRequest,
+    flagged,
 )
 from tui.core.secret_ref import SecretRef
 
 _ANY: TypeAdapter[Any] = TypeAdapter(Any)
+
+MASKED = "**********"
+"""What a secret's value travels as to everyone but its asker (a `SecretStr` in JSON)."""
 
 
 class InvalidAnswer(ValueError):
@@ -56,14 +61,14 @@ def result_json(result: ElicitationResult, *, reveal_secrets: bool = False) -> d
 
 def result_from_json(request: Request, data: dict[str, Any]) -> ElicitationResult:
     """The result an asker gets from the inbox's JSON: a secret as `SecretStr` or `SecretRef`,
-    a form made from a model as that model."""
+    a form made from a model as that model, the answer to a sensitive request flagged."""
     action, content, reason = data.get("action"), data.get("content"), data.get("reason")
     if action == "accept" and content is not None:
         if isinstance(request, SecretRequest):
             content = SecretRef(**content) if isinstance(content, dict) else SecretStr(content)
         elif isinstance(request, FormRequest) and isinstance(content, dict):
             content = request.finish_content(content)
-    return ElicitationResult(action=action, content=content, reason=reason)
+    return flagged(request, ElicitationResult(action=action, content=content, reason=reason))
 
 
 def answer_from_json(request: Request, data: Any) -> ElicitationResult:
