@@ -207,6 +207,13 @@ async def test_the_server_names_its_version(app: ServeApp, mode: str) -> None:
             "than once",
         ),
         (
+            # Ignored, it asked a plain text question and told the model the answer.
+            "elicit",
+            {"kind": "text", "message": "Recovery code?", "sensitive": True, "mask": 1},
+            "Invalid arguments for elicit: mask is not an argument this tool takes;"
+            " sensitive is not an argument this tool takes",
+        ),
+        (
             "request_secret",
             {"message": "", "service": "github"},
             "Invalid arguments for request_secret: message must not be empty; username is required",

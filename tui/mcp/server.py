@@ -362,6 +362,17 @@ class _ElicitServer(MCPServer):
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
     ) -> CallToolResult | InputRequiredResult:
+        tool = self._tool_manager.get_tool(name)
+        # A tool made from a function ignores arguments it has no parameter for: the caller
+        # would never learn that what it asked for (`sensitive`, a misspelt field) was not done.
+        unknown = (
+            []
+            if tool is None
+            else sorted(set(arguments) - set(tool.parameters.get("properties", {})))
+        )
+        if unknown:
+            problems = "; ".join(f"{key} is not an argument this tool takes" for key in unknown)
+            raise ToolError(f"Invalid arguments for {name}: {problems}")
         try:
             return await super().call_tool(name, arguments, context)
         except ToolError as error:
