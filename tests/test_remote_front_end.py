@@ -16,6 +16,7 @@ from textual.widgets import Static
 from tui import ElicitationApp, ElicitationResult, parse_request
 from tui.core.front_end import AnswerNotSent
 from tui.core.queue import ElicitationQueue, QueueEvent
+from tui.core.secret_ref import SecretRef
 from tui.front_ends.remote import InboxRefused, RemoteFrontEnd
 from widgets.base import ElicitationModal
 from widgets.timeline import Timeline
@@ -333,3 +334,43 @@ async def test_an_answer_the_inbox_refuses_keeps_the_question_open_to_answer_aga
 
 def error_line(modal: ElicitationModal[Any]) -> str:
     return str(modal.query_one("#error", Static).render()) if modal.error_shown else ""
+
+
+async def test_a_secret_for_a_keyring_entry_that_exists_replaces_it_only_on_a_second_enter(
+    isolated_keyring: MemoryKeyring,
+) -> None:
+    # As in the inbox's own process: the person is told, and only they may replace it.
+    store = {"service": "svc", "username": "me"}
+    entry = SecretRef(**store)
+    with running_inbox() as inbox:
+        first = inbox.inbox.submit(
+            parse_request({"kind": "secret", "message": "API key?", "store": store})
+        )
+        front_end = RemoteFrontEnd(inbox.url, inbox.token, "terminal 1")
+        front_end.connect()
+        app = ElicitationApp(front_end, front_end_name="terminal 1", input_grace=0)
+        try:
+            async with app.run_test(size=(80, 24)) as pilot:
+                await wait_for(pilot, lambda: isinstance(app.screen, ElicitationModal))
+                await pilot.press(*"old-value", "enter")
+                assert first.result(5).content == entry
+                again = inbox.inbox.submit(
+                    parse_request({"kind": "secret", "message": "New API key?", "store": store})
+                )
+                await wait_for(pilot, lambda: shown_message(app) == "New API key?")
+                modal = app.screen
+                assert isinstance(modal, ElicitationModal)
+                await pilot.press(*"new-value", "enter")
+                await wait_for(pilot, lambda: "exists" in error_line(modal))
+                assert "svc/me" in error_line(modal) and "replace" in error_line(modal)
+                assert not again.done() and entry.get().get_secret_value() == "old-value"
+                await pilot.press("enter")
+                assert again.result(5).content == entry
+                assert entry.get().get_secret_value() == "new-value"
+        finally:
+            front_end.close()
+
+
+def shown_message(app: ElicitationApp) -> str | None:
+    screen = app.screen
+    return screen.request.message if isinstance(screen, ElicitationModal) else None

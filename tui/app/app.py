@@ -46,7 +46,7 @@ from tui.app.suspend import (
 from tui.app.typing_hold import TYPED_THROUGH_GRACES, TypingHold
 from tui.approvals.rules import ApprovalPolicy
 from tui.core.error_text import error_text
-from tui.core.front_end import AnswerNotSent, FrontEndSource
+from tui.core.front_end import AnswerNeedsConfirming, AnswerNotSent, FrontEndSource
 from tui.core.loading import is_command_process, set_aside_once_set_up
 from tui.core.models import (
     ENDED_UNSEEN,
@@ -766,7 +766,7 @@ class ElicitationApp(KeyOrderApp[Any]):
         try:
             applied = self.queue.respond(request.id, result, self.front_end_name)
         except AnswerNotSent as error:
-            outcome: bool | str = str(error)
+            outcome: bool | AnswerNotSent = error
         else:
             outcome = applied
         with contextlib.suppress(RuntimeError):  # the app has stopped meanwhile
@@ -777,13 +777,16 @@ class ElicitationApp(KeyOrderApp[Any]):
         modal: ElicitationModal[Any],
         request: Request,
         result: ElicitationResult,
-        outcome: bool | str,
+        outcome: bool | AnswerNotSent,
     ) -> None:
         """The sending of `result` is over: `outcome` is whether it counted, or why it was
         not sent. The modal closes, unless the answer was not sent: it stays to be sent again."""
         if self._shown is not modal or modal.request.id != request.id or not modal.sending:
             return  # closed meanwhile: the request ended, or was answered, elsewhere
-        if isinstance(outcome, str):
+        if isinstance(outcome, AnswerNeedsConfirming):
+            modal.send_failed(f"⚠ {outcome}")
+            return
+        if isinstance(outcome, AnswerNotSent):
             modal.send_failed(f"✖ Not sent: {outcome}. Answer again to retry.")
             return
         if not outcome:

@@ -22,6 +22,11 @@ class AnswerNotSent(Exception):
     arriving twice counts once."""
 
 
+class AnswerNeedsConfirming(AnswerNotSent):
+    """The answer was held, not applied: it would do what the person must agree to first
+    (replace a keyring entry). The message says what; answering again agrees."""
+
+
 class FrontEndSource(Protocol):
     """The questions a front end shows and the way its answers go back."""
 
@@ -46,7 +51,7 @@ class FrontEndSource(Protocol):
 
         False when another answer came first (`refusal` then says whose and when). Raises
         `AnswerNotSent` when the answer could not be delivered: it is never sent again on its
-        own. May block (an inbox elsewhere): a UI calls it off its own thread.
+        own; `AnswerNeedsConfirming` when it was held until the person agrees to what it does. May block (an inbox elsewhere): a UI calls it off its own thread.
         """
         ...
 

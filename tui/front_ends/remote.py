@@ -23,7 +23,7 @@ from urllib.parse import quote
 
 from pydantic import ValidationError
 
-from tui.core.front_end import AnswerNotSent
+from tui.core.front_end import AnswerNeedsConfirming, AnswerNotSent
 from tui.core.http_url import http_url_parts
 from tui.core.kinds import kind
 from tui.core.models import ENDED_UNSEEN, ElicitationResult, Request, parse_request
@@ -284,7 +284,8 @@ class RemoteFrontEnd:
         again then counts as this front end's answer, once), or replied that it did not
         apply it for any other reason than the request having ended (422: it does not fit
         the request; a 5xx of the inbox or of a proxy before it): the request still waits,
-        to be answered again. False: the request had ended (409), or is not there (404).
+        to be answered again. `AnswerNeedsConfirming` if the inbox held it until the person
+        agrees (a secret for a keyring entry that exists): sent again, it is applied. False: the request had ended (409), or is not there (404).
         """
         name = front_end or self.name
         body = json.dumps(
@@ -315,6 +316,8 @@ class RemoteFrontEnd:
                     message if isinstance(message, str) and message else answered.describe(),
                 )
             return False
+        if status == 422 and isinstance(reply, dict) and reply.get("problem") == "exists":
+            raise AnswerNeedsConfirming(str(reply.get("error")))
         if status not in (404, 409):
             raise AnswerNotSent(_refusal_text(status, json.dumps(reply)))
         with self._lock:

@@ -23,7 +23,7 @@ from starlette.routing import Route
 from tui.core.json_type import json_type
 from tui.core.queue import Answered, QueueEvent
 from tui.inbox.http_api import BadInput, read_json
-from tui.inbox.inbox import Inbox, Outcome, clock
+from tui.inbox.inbox import EntryExists, Inbox, Outcome, clock
 from tui.inbox.masked_requests import masked_request_json, masked_result_json, unmasked_answer
 from tui.inbox.wire import InvalidAnswer, answer_from_json
 from tui.secrets.redaction import registered
@@ -65,7 +65,10 @@ def front_end_routes(inbox: Inbox, *, keepalive: float = KEEPALIVE) -> list[Rout
         # Before the keyring takes a secret's value: nothing this inbox writes shows it again.
         result = registered(request, result)
         # The keyring may block; the request may end meanwhile, and then this answer loses.
-        result = await asyncio.to_thread(inbox.stored, request, result)
+        try:
+            result = await asyncio.to_thread(inbox.stored, request, result, name)
+        except EntryExists as exists:
+            return JSONResponse({"error": str(exists), "problem": "exists"}, status_code=422)
         outcome = inbox.answer(request, result, name)
         if outcome is not None:
             return _conflict(outcome)

@@ -40,6 +40,11 @@ _NOBODY_REASONS = frozenset(
 """Reasons of results no front end gave: the request ended without anyone answering it."""
 
 
+class EntryExists(Exception):
+    """A secret's answer would replace a keyring entry: the message says which, and that
+    answering again replaces it."""
+
+
 @dataclass(frozen=True)
 class Outcome:
     """How a request ended: who answered (None: nobody, see the result's reason) and when."""
@@ -78,6 +83,9 @@ class Inbox:
         self._answering: dict[str, str] = {}
         self._outcomes: OrderedDict[str, Outcome] = OrderedDict()
         self._futures: dict[str, Future[ElicitationResult]] = {}
+        self._told_entry_exists: set[tuple[str, str]] = set()
+        """(request id, front end): told that the keyring entry of the secret it answered
+        exists; its next answer replaces the entry."""
         self._on_close: list[Callable[[], None]] = []
         self._closed = False
         self._detach = [queue.subscribe(self._observe, front_end=False)]
@@ -142,16 +150,29 @@ class Inbox:
                 self._answering.pop(request.id, None)
         return None if applied else self.outcome(request.id)
 
-    def stored(self, request: Request, result: ElicitationResult) -> ElicitationResult:
-        """`result` with a secret meant for the keyring stored there and replaced by its
-        reference (`cancel`/`keyring_unavailable` if the keyring refuses it). Blocks on the
-        keyring: call it off the event loop, and only while the request waits."""
+    def stored(
+        self, request: Request, result: ElicitationResult, front_end: str
+    ) -> ElicitationResult:
+        """`result`, given by `front_end`, with a secret meant for the keyring stored there and
+        replaced by its reference (`cancel`/`keyring_unavailable` if the keyring refuses it).
+
+        An entry of that name is not replaced at once: `EntryExists` says so, and the next
+        answer of the same front end to the same request replaces it (its person was told).
+        Blocks on the keyring: call it off the event loop, and only while the request waits.
+        """
         from tui.secrets.keyring_store import KeyringError, with_secret_stored
 
+        told = (request.id, front_end)
+        with self._lock:
+            replace = told in self._told_entry_exists
         try:
-            return with_secret_stored(request, result)
-        except KeyringError:
-            return ElicitationResult(action="cancel", reason=KEYRING_UNAVAILABLE)
+            return with_secret_stored(request, result, replace=replace)
+        except KeyringError as error:
+            if error.problem != "exists":
+                return ElicitationResult(action="cancel", reason=KEYRING_UNAVAILABLE)
+            with self._lock:
+                self._told_entry_exists.add(told)
+            raise EntryExists(f"{error} Answer again to replace it; cancel to keep it.") from None
 
     def waiting(self, request_id: str) -> Request | None:
         """The request with this id if it waits for an answer, else None."""
@@ -228,6 +249,10 @@ class Inbox:
             elif by is None and result.reason not in _NOBODY_REASONS:
                 by = self.local_front_end
             self._outcomes[event.request.id] = Outcome(result, by, event.at)
+            if self._told_entry_exists:
+                self._told_entry_exists = {
+                    told for told in self._told_entry_exists if told[0] != event.request.id
+                }
             while len(self._outcomes) > REMEMBERED:
                 self._outcomes.popitem(last=False)
 

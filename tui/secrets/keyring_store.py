@@ -149,11 +149,14 @@ def store_secret(target: KeyringTarget, value: SecretStr, *, replace: bool = Fal
     return SecretRef(service=service, username=username)
 
 
-def with_secret_stored(request: Request, result: ElicitationResult) -> ElicitationResult:
+def with_secret_stored(
+    request: Request, result: ElicitationResult, *, replace: bool
+) -> ElicitationResult:
     """`result` with a secret meant for the keyring stored there and replaced by its reference,
     as accepting it in the app gives; any other result as it is (also a secret the person chose
-    to keep in memory, reason `keyring_unavailable`). An entry of that name is replaced: the
-    answer is given. Raises `KeyringError` when the keyring refuses it. Blocks on the keyring.
+    to keep in memory, reason `keyring_unavailable`). An entry of that name is replaced only
+    with `replace`. Raises `KeyringError` when the keyring refuses it (problem "exists" for an
+    entry there without `replace`). Blocks on the keyring.
     """
     content = result.content
     if not (
@@ -164,7 +167,7 @@ def with_secret_stored(request: Request, result: ElicitationResult) -> Elicitati
         and result.reason != KEYRING_UNAVAILABLE
     ):
         return result
-    reference = store_secret(request.store, content, replace=True)
+    reference = store_secret(request.store, content, replace=replace)
     return ElicitationResult(action="accept", content=reference, reason=result.reason)
 
 

@@ -116,7 +116,7 @@ def _stored(request: Request, result: ElicitationResult) -> ElicitationResult:
             f"it is not offered to be kept in memory (memory_fallback=False): script {cancel}.",
         )
     try:
-        return with_secret_stored(request, result)
+        return with_secret_stored(request, result, replace=True)  # the script's answer
     except KeyringError as error:
         # Where the keyring refuses, the app has the person choose; a plain answer does not.
         choice = (
