@@ -91,6 +91,14 @@ def test_a_sensitive_answer_is_printed_as_a_secret_is(
     assert json.loads(done.stdout)["content"] == shown
 
 
+def test_a_secret_the_inbox_cannot_store_exits_2_saying_why(inbox: InboxProcess) -> None:
+    done = ask("--to", inbox.base, "--token", inbox.token, "secret", "Token?", "--store", "gh/me")
+
+    assert done.returncode == 2
+    assert json.loads(done.stdout)["reason"] == "keyring_unavailable"
+    assert "no usable keyring" in done.stderr and inbox.base in done.stderr
+
+
 @pytest.mark.parametrize(
     ("answer", "status"),
     [

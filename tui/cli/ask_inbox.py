@@ -9,7 +9,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from tui.cli.sigterm import Terminated, sigterm_raises
-from tui.core.models import ElicitationResult, Request
+from tui.core.models import KEYRING_UNAVAILABLE, ElicitationResult, Request
 
 if TYPE_CHECKING:
     from tui.inbox.remote_queue import RemoteQueue
@@ -55,6 +55,12 @@ def ask_inbox(request: Request, url: str | None, token: str | None) -> Elicitati
         print(
             f"elicit-tui ask: no inbox answers at {where} (not running, or it stopped); "
             "start one with `elicit-tui serve`",
+            file=sys.stderr,
+        )
+    elif result.reason == KEYRING_UNAVAILABLE and not result.accepted:
+        print(
+            f"elicit-tui ask: the inbox at {where} has no usable keyring to store the secret "
+            "in, so it was not kept (without --store the answer holds the secret itself)",
             file=sys.stderr,
         )
     elif result.reason == INBOX_REFUSED:
