@@ -732,3 +732,18 @@ def test_a_forms_content_from_elsewhere_comes_in_the_schemas_order_defaults_fill
     content = request.check_content({"region": "us", "name": "api"})
     assert list(content) == ["name", "replicas", "region"]
     assert content == {"name": "api", "replicas": 2, "region": "us"}
+
+
+@pytest.mark.parametrize(
+    "request_",
+    [SecretRequest(message="Token?"), TextRequest(message="Recovery code?", sensitive=True)],
+    ids=["secret", "sensitive_text"],
+)
+def test_an_answer_of_the_wrong_type_to_a_sensitive_request_is_refused_without_quoting_it(
+    request_: SecretRequest | TextRequest,
+) -> None:
+    with pytest.raises(ValueError, match="must be a string") as refused:
+        request_.check_content(["canary-422"])
+    assert "canary-422" not in str(refused.value)
+    with pytest.raises(ValueError, match="canary-422"):  # any other request quotes it
+        TextRequest(message="Name?").check_content(["canary-422"])

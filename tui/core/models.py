@@ -63,9 +63,12 @@ def _options_unique(options: list[Option]) -> list[Option]:
     return options
 
 
-def _expect(content: Any, kind: type | tuple[type, ...], what: str) -> None:
+def _expect(request: RequestBase, content: Any, kind: type | tuple[type, ...], what: str) -> None:
+    """Refuse `content` unless it is of `kind`, quoting it, but not for a sensitive request
+    (a secret's answer, a recovery code, sent as a list by mistake)."""
     if not isinstance(content, kind):
-        raise ValueError(f"the answer must be {what}, not {type(content).__name__} {content!r}")
+        quoted = "" if request.sensitive else f" {content!r}"
+        raise ValueError(f"the answer must be {what}, not {type(content).__name__}{quoted}")
 
 
 def _check_length(text: str, low: int | None, high: int | None, what: str) -> None:
@@ -102,7 +105,7 @@ class TextRequest(RequestBase):
         return self.default or ""
 
     def check_content(self, content: Any) -> str:
-        _expect(content, str, "a string")
+        _expect(self, content, str, "a string")
         self._check_text(content, "the answer")
         return str(content)
 
@@ -181,7 +184,7 @@ class MultiChoiceRequest(RequestBase):
         return list(self.default)
 
     def check_content(self, content: Any) -> list[str]:
-        _expect(content, list, "a list of option values")
+        _expect(self, content, list, "a list of option values")
         self._check_picks(content, "the answer")
         return list(content)
 
@@ -250,7 +253,7 @@ class SecretRequest(RequestBase):
     def check_content(self, content: Any) -> SecretStr | SecretRef:
         if isinstance(content, SecretRef):
             return content
-        _expect(content, (str, SecretStr), "a string or SecretStr")
+        _expect(self, content, (str, SecretStr), "a string or SecretStr")
         secret = content if isinstance(content, SecretStr) else SecretStr(content)
         value = secret.get_secret_value()
         # Only the length and the request's own pattern: a message never carries the secret.
@@ -282,7 +285,7 @@ class ConfirmationRequest(RequestBase):
         return self.yes_label if content else self.no_label
 
     def check_content(self, content: Any) -> bool:
-        _expect(content, bool, "True or False")
+        _expect(self, content, bool, "True or False")
         return bool(content)
 
 
@@ -399,7 +402,7 @@ class FormRequest(RequestBase):
         """Fields left out take their defaults, as fields left untouched in the form do."""
         if isinstance(content, BaseModel):
             content = self._form_values(content)
-        _expect(content, dict, "a dict of field values")
+        _expect(self, content, dict, "a dict of field values")
         fields = self.spec.fields
         unknown = [name for name in content if name not in {f.name for f in fields}]
         if unknown:
@@ -558,11 +561,11 @@ class QuestionsRequest(RequestBase):
         return "; ".join(parts)
 
     def check_content(self, content: Any) -> dict[str, Any]:
-        _expect(content, dict, 'a dict {"answers": ..., "notes": ...}')
+        _expect(self, content, dict, 'a dict {"answers": ..., "notes": ...}')
         answers = content.get("answers")
         notes = content.get("notes", {})
-        _expect(answers, dict, "a dict of answers by question")
-        _expect(notes, dict, "a dict of notes by question")
+        _expect(self, answers, dict, "a dict of answers by question")
+        _expect(self, notes, dict, "a dict of notes by question")
         asked = {q.question: q for q in self.questions}
         for text in [*answers, *notes]:
             if text not in asked:
@@ -572,10 +575,10 @@ class QuestionsRequest(RequestBase):
                 raise ValueError(f"question {text!r} has no answer")
             answer = answers[text]
             if question.multi_select:
-                _expect(answer, list, f"a list of answers to {text!r}")
+                _expect(self, answer, list, f"a list of answers to {text!r}")
             items = answer if question.multi_select else [answer]
             for item in items:
-                _expect(item, str, f"an answer to {text!r} (an option's label or other text)")
+                _expect(self, item, str, f"an answer to {text!r} (an option's label or other text)")
                 labels = [o.label for o in question.options]
                 if item not in labels and not question.allow_other:
                     raise ValueError(f"{item!r} is not an answer to {text!r}: {labels!r}")
@@ -868,13 +871,13 @@ class ToolApprovalRequest(RequestBase):
         if content is None:
             return {"scope": "once"}
         shape = '{"scope": "once" | "session" | "always"} (with "arguments": {...} if edited)'
-        _expect(content, dict, f"a dict {shape}")
+        _expect(self, content, dict, f"a dict {shape}")
         scope = content.get("scope")
         if scope not in _SCOPES or not set(content) <= {"scope", "arguments"}:
             raise ValueError(f"the answer must be {shape}, not {content!r}")
         if "arguments" not in content:
             return {"scope": _SCOPES[scope]}
-        _expect(content["arguments"], dict, "edited arguments as a dict")
+        _expect(self, content["arguments"], dict, "edited arguments as a dict")
         if scope != "once" and self._edited(content):
             raise ValueError(
                 f'edited arguments are allowed "once" only, not {scope!r}: a rule remembers the '
@@ -911,7 +914,7 @@ class UrlRequest(RequestBase):
         return "opened in the browser" if content else "agreed; no browser could open it"
 
     def check_content(self, content: Any) -> bool:
-        _expect(content, bool, "True (opened) or False (no browser could open it)")
+        _expect(self, content, bool, "True (opened) or False (no browser could open it)")
         return bool(content)
 
 
