@@ -215,6 +215,17 @@ def test_where_to_ask_and_record_given_before_or_after_the_kind(
     assert parser.parse_args(["--to", "http://a", *kind]).to == "http://a"  # not undone after
 
 
+def test_a_timeout_given_before_or_after_the_kind_or_with_json() -> None:
+    # Before KIND it read as the kind: "argument KIND: invalid choice: '3'".
+    assert request_from("--timeout", "3", "text", "Q").timeout == 3
+    assert request_from("text", "Q", "--timeout", "3").timeout == 3
+    assert request_from("--timeout", "3", "text", "Q", "--timeout", "5").timeout == 5
+    assert request_from("text", "Q").timeout is None
+    json_request = '{"kind": "text", "message": "Q", "timeout": 9}'
+    assert request_from("--timeout", "3", "--json", json_request).timeout == 3
+    assert request_from("--json", json_request).timeout == 9
+
+
 def test_ask_is_registered_on_the_elicit_tui_command() -> None:
     from tui.cli.main import build_parser as cli_parser
 

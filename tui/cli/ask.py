@@ -191,6 +191,7 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--json", metavar="JSON", help="the request as a JSON object")
+    _add_timeout_flag(parser, default=None)
     _add_where_flags(parser, default=None)
     _add_output_flags(parser, default=False)
     kinds = parser.add_subparsers(dest="kind", metavar="KIND", parser_class=_AskParser)
@@ -200,10 +201,8 @@ def build_parser() -> argparse.ArgumentParser:
     common.add_argument("--title", help="a heading above the question")
     common.add_argument("--description", help="more detail, in markdown")
     common.add_argument("--source", help="who is asking (shown above the question)")
-    common.add_argument(
-        "--timeout", type=float, metavar="SECONDS", help="cancel unanswered after this long"
-    )
     # Unset unless given after KIND, so they cannot undo the same flag given before it.
+    _add_timeout_flag(common, default=argparse.SUPPRESS)
     _add_where_flags(common, default=argparse.SUPPRESS)
     _add_output_flags(common, default=argparse.SUPPRESS)
 
@@ -261,6 +260,17 @@ def build_parser() -> argparse.ArgumentParser:
     )
     form.set_defaults(fields=_form_fields)
     return parser
+
+
+def _add_timeout_flag(parser: argparse.ArgumentParser, default: Any) -> None:
+    """--timeout, accepted before and after KIND, and with --json (where it wins)."""
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=default,
+        metavar="SECONDS",
+        help="cancel unanswered after this long",
+    )
 
 
 def _add_where_flags(parser: argparse.ArgumentParser, default: Any) -> None:
@@ -368,6 +378,8 @@ def build_request(args: argparse.Namespace, stdin: TextIO | None = None) -> Requ
     neither a kind nor --json is given); raises `InvalidRequest` saying what is wrong."""
     if args.kind is None:
         data = _json_object(args.json if args.json is not None else _read_stdin(stdin), "request")
+        if args.timeout is not None:
+            data["timeout"] = args.timeout
     elif args.json is not None:
         raise InvalidRequest("give the request either as KIND and flags or as --json, not both")
     else:
