@@ -137,7 +137,7 @@ def test_an_answer_to_a_stopped_inbox_is_sent_off_the_ui_thread_and_never_lost(
             terminal.wait_for("v1.23", since=mark, timeout=HTTP_TIMEOUT / 2)
             assert time.monotonic() - stopped_at < HTTP_TIMEOUT
             # The inbox never replies: the modal says so and keeps what was typed.
-            terminal.wait_for("Not sent", since=mark, timeout=HTTP_TIMEOUT + 5)
+            terminal.wait_for("Not confirmed", since=mark, timeout=HTTP_TIMEOUT + 5)
             assert "v1.23" in terminal.plain[-3000:]
             time.sleep(max(0.0, OUTAGE - (time.monotonic() - stopped_at)))
         finally:

@@ -46,7 +46,12 @@ from tui.app.suspend import (
 from tui.app.typing_hold import TYPED_THROUGH_GRACES, TypingHold
 from tui.approvals.rules import ApprovalPolicy
 from tui.core.error_text import error_text
-from tui.core.front_end import AnswerNeedsConfirming, AnswerNotSent, FrontEndSource
+from tui.core.front_end import (
+    AnswerNeedsConfirming,
+    AnswerNotSent,
+    AnswerUnconfirmed,
+    FrontEndSource,
+)
 from tui.core.loading import is_command_process, set_aside_once_set_up
 from tui.core.models import (
     ENDED_UNSEEN,
@@ -787,7 +792,8 @@ class ElicitationApp(KeyOrderApp[Any]):
             modal.send_failed(f"⚠ {outcome}")
             return
         if isinstance(outcome, AnswerNotSent):
-            modal.send_failed(f"✖ Not sent: {outcome}. Answer again to retry.")
+            said = "Not confirmed" if isinstance(outcome, AnswerUnconfirmed) else "Not sent"
+            modal.send_failed(f"✖ {said}: {outcome}. Answer again to retry.")
             return
         if not outcome:
             self._refused(request)

@@ -22,6 +22,10 @@ class AnswerNotSent(Exception):
     arriving twice counts once."""
 
 
+class AnswerUnconfirmed(AnswerNotSent):
+    """The answer was sent but no reply came in time: the queue's process may apply it still."""
+
+
 class AnswerNeedsConfirming(AnswerNotSent):
     """The answer was held, not applied: it would do what the person must agree to first
     (replace a keyring entry). The message says what; answering again agrees."""

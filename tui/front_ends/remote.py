@@ -23,7 +23,7 @@ from urllib.parse import quote
 
 from pydantic import ValidationError
 
-from tui.core.front_end import AnswerNeedsConfirming, AnswerNotSent
+from tui.core.front_end import AnswerNeedsConfirming, AnswerNotSent, AnswerUnconfirmed
 from tui.core.http_url import http_url_parts
 from tui.core.kinds import kind
 from tui.core.models import ENDED_UNSEEN, ElicitationResult, Request, parse_request
@@ -295,7 +295,9 @@ class RemoteFrontEnd:
         try:
             status, reply = self._post(path, body)
         except TimeoutError as error:
-            raise AnswerNotSent("the inbox did not reply in time") from error
+            raise AnswerUnconfirmed(
+                "the inbox did not reply in time (it may still apply this answer)"
+            ) from error
         except (OSError, http.client.HTTPException) as error:
             raise AnswerNotSent(f"the inbox could not be reached ({error})") from error
         if status == 200:
