@@ -4,7 +4,10 @@ every text, kept out of the timeline and transcripts, flagged on its result."""
 from __future__ import annotations
 
 import io
+import json
 import logging
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -96,3 +99,44 @@ def test_plain_mode_reads_a_sensitive_text_without_echoing_it() -> None:
     result = PlainPrompter(io.StringIO(f"{CANARY}\n"), out).ask(request)
     assert result.content == CANARY
     assert not carries_canary(out.getvalue()) and "•••" in out.getvalue()
+
+
+async def test_the_keys_that_answer_a_sensitive_choice_are_not_recorded_and_it_replays(
+    tmp_path: Path,
+) -> None:
+    # The key "2" is the answer: recorded, it told what was picked, and `--show-keys` drew it.
+    from tui.app.replay_app import ReplayApp
+    from tui.core.models import ChoiceRequest
+    from tui.transcript.reader import read_transcript
+    from tui.transcript.timing import Timing
+
+    transcript = tmp_path / "session.jsonl"
+    results: list[ElicitationResult] = []
+    which = ChoiceRequest(message="Which one?", options=["flu", "measles", "none"], sensitive=True)
+
+    def agent(queue: ElicitationQueue) -> None:
+        results.append(queue.ask(which))
+
+    app = ElicitationApp(ElicitationQueue(), agent, input_grace=0, transcript=transcript)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: bool(app.screen.query("#options")))
+        await pilot.press("down", "2")
+        await wait_for(pilot, lambda: bool(results))
+    assert results[0].content == "measles"
+    keys = [json.loads(line) for line in transcript.read_text().splitlines()]
+    pressed = next(line["keys"] for line in keys if line["type"] == "keys")
+    assert len(pressed) == 2 and all(set(press) == {"t", "hidden"} for press in pressed)
+    assert "measles" not in json.dumps(keys[-2:]) and '"2"' not in transcript.read_text()
+
+    replay = ReplayApp(read_transcript(transcript), timing=Timing(speed=4, max_pause=0.2))
+    await replay.run_async(headless=True, size=SIZE, auto_pilot=replay.player.drive)
+    assert replay.replay_agent.summary() == "1 result, all as recorded"
+    cast = tmp_path / "demo.cast"
+    command = ["replay", str(transcript), "--show-keys", "-o", str(cast)]
+    rendered = subprocess.run(
+        [sys.executable, "-m", "tui.cli.main", *command],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert "1 result, all as recorded" in rendered.stdout, rendered.stderr

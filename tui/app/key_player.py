@@ -18,9 +18,10 @@ from textual.pilot import Pilot
 from tui.app.key_order import KeyOrderApp
 from tui.app.key_recorder import find_field
 from tui.app.steady_frames import is_quiet, steady_cursors
-from tui.core.models import SecretRequest
+from tui.core.models import ElicitationResult, SecretRequest, flagged
 from tui.transcript.reader import Transcript
-from tui.transcript.records import KeyPress, KeysRecord
+from tui.transcript.records import KeyPress, KeysRecord, ResultRecord
+from tui.transcript.replay_agent import recorded_result
 from tui.transcript.timing import Timing
 from widgets.base import ElicitationModal
 
@@ -58,6 +59,8 @@ class KeyPlayer:
     resolved: Callable[[str], bool]
     timing: Timing = field(default_factory=Timing)
     svg_dir: Path | None = None
+    answer: Callable[[ElicitationModal[Any], ElicitationResult], None] | None = None
+    """Answers a modal with its recorded result where its keys were not recorded (`hidden`)."""
     errors: list[float] = field(default_factory=list)
     """For each key: replayed minus planned time after its modal appeared, in seconds."""
     svgs: list[Path] = field(default_factory=list)
@@ -113,6 +116,12 @@ class KeyPlayer:
                 await asyncio.sleep(delay)
             if not modal.is_current:
                 return
+            if press.hidden:
+                # A sensitive request's key: not recorded, so its recorded answer is given.
+                if index + 1 == len(planned):
+                    self.answer_as_recorded(modal)
+                    await self._settled(pilot)
+                continue
             if press.masked is None:
                 held = None
                 event = self.event_for(modal, record, press)
@@ -134,6 +143,20 @@ class KeyPlayer:
                 held = {}
         if self.svg_dir is not None and not record.keys:
             await self._screenshot(pilot, modal, number)
+
+    def answer_as_recorded(self, modal: ElicitationModal[Any]) -> None:
+        """Answer `modal` with the result its transcript holds (after its `hidden` keys)."""
+        request = modal.request
+        recorded = next(
+            (
+                r
+                for r in self.transcript.records
+                if isinstance(r, ResultRecord) and r.id == request.id
+            ),
+            None,
+        )
+        if recorded is not None and self.answer is not None:
+            self.answer(modal, flagged(request, recorded_result(recorded)))
 
     async def _settle(self, pilot: Pilot[Any], until: float) -> bool:
         """Wait as a person waits to see what a key did (`_settled`), but never past `until`,

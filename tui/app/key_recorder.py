@@ -1,4 +1,5 @@
-"""Notes the keys and pastes that reach each modal, for a transcript; secret fields only count."""
+"""Notes the keys and pastes that reach each modal, for a transcript; secret fields only count,
+and of a sensitive request's other keys only their time is kept."""
 
 from __future__ import annotations
 
@@ -69,7 +70,11 @@ class KeyRecorder:
 
         t = round(max(0.0, event.time - screen.shown_at), 3)
         secret = secret_field(screen, screen.focused)
-        if isinstance(event, events.Paste):
+        if secret is None and screen.request.sensitive and screen.request.kind != "secret":
+            # The key is the answer ("2" picks option 2); a secret's is typed in its fields,
+            # and its other keys only choose what to do with it (keep it in memory).
+            press = KeyPress(t=t, hidden=True)
+        elif isinstance(event, events.Paste):
             if secret is None:
                 press = KeyPress(t=t, paste=event.text)
             else:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from textual.screen import Screen
 
@@ -12,11 +12,13 @@ from tui.app.key_player import KeyPlayer
 from tui.app.messages import AgentFinished
 from tui.app.steady_frames import steady_cursors
 from tui.approvals.rules import ApprovalPolicy
+from tui.core.models import ElicitationResult
 from tui.core.queue import ElicitationQueue
 from tui.secrets.redaction import REDACTOR
 from tui.transcript.reader import Transcript
 from tui.transcript.replay_agent import ReplayAgent
 from tui.transcript.timing import Timing
+from widgets.base import ElicitationModal
 
 FIXED_TIME = "12:00:00"
 """The timeline's clock in a replay, so two replays draw the same frames."""
@@ -48,8 +50,9 @@ class ReplayApp(ElicitationApp):
     ) -> None:
         timing = timing or Timing()
         self.replay_agent = ReplayAgent(transcript, REDACTOR.scrub, timing)
+        self._replayed = ElicitationQueue()
         super().__init__(
-            ElicitationQueue(),
+            self._replayed,
             self.replay_agent,
             input_grace=0,
             agent_name=transcript.agent or "replay",
@@ -59,12 +62,22 @@ class ReplayApp(ElicitationApp):
             transcript=record_to,
             show_keys=show_keys,
         )
-        self.player = KeyPlayer(transcript, self._resolved, timing, svg_dir)
+        self.player = KeyPlayer(
+            transcript, self._resolved, timing, svg_dir, answer=self.answer_as_recorded
+        )
         self.animation_level = "none"
         self._theme_name = theme
 
     def on_mount(self) -> None:
         self.theme = self._theme_name
+
+    def answer_as_recorded(self, modal: ElicitationModal[Any], result: ElicitationResult) -> None:
+        """Answer `modal` with `result` as its transcript holds it, where the keys that gave it
+        were not recorded (a sensitive request's): as the person's answer given here."""
+        request = modal.request
+        self._answers_sent.add(request.id)
+        modal.sending = True  # its own answer on its way: closed without a notice
+        self._replayed.respond_as_recorded(request.id, result, self.front_end_name)
 
     def on_unmount(self) -> None:
         # Whatever is still waiting ends with the app; the agent must not outlive it.

@@ -275,6 +275,14 @@ class ElicitationQueue:
                 checked_content(pending.request, result.content)
         return self._resolve(request_id, result, answered_by=front_end)
 
+    def respond_as_recorded(
+        self, request_id: str, result: ElicitationResult, front_end: str | None = None
+    ) -> bool:
+        """Answer as `respond` does, with a result as a transcript holds it, unchecked: its
+        secrets and sensitive content masked (`•••`), which no check would take. For a replay,
+        where the keys that gave an answer were not recorded or were pressed elsewhere."""
+        return self._resolve(request_id, result, answered_by=front_end)
+
     def answered(self, request_id: str) -> Answered | None:
         """Who ended a request that no longer waits, and when; None if the queue does not
         know (still waiting, never seen, or ended longer ago than the last `ANSWERS_KEPT`)."""

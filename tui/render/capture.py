@@ -157,7 +157,7 @@ def capture(
 async def _drive(
     pilot: Pilot[Any], app: RenderApp, script: Script, screens: list[Grid], colours: list[Theme]
 ) -> None:
-    player = KeyPlayer(app.replay_agent.transcript, app._resolved)
+    player = KeyPlayer(app.replay_agent.transcript, app._resolved, answer=app.answer_as_recorded)
     theme = _theme(app)
     colours.append(theme)
     default = (theme.foreground, theme.background)
@@ -171,11 +171,15 @@ async def _drive(
         elif step.kind == "key":
             assert step.press is not None and step.keys is not None
             modal = await _modal(app, str(step.request_id))
-            if modal is not None:
+            last = step.press is step.keys.keys[-1]
+            if modal is not None and step.press.hidden:
+                if last:  # a sensitive request's keys, not recorded: its recorded answer
+                    player.answer_as_recorded(modal)
+            elif modal is not None:
                 app.post_message(player.event_for(modal, step.keys, step.press))
-                if step.press is step.keys.keys[-1]:
-                    # The answer: its frame is the screen once the app has handled the result.
-                    await _until(partial(_seen, app, f"resolved:{step.request_id}"), strict=False)
+            if modal is not None and last:
+                # The answer: its frame is the screen once the app has handled the result.
+                await _until(partial(_seen, app, f"resolved:{step.request_id}"), strict=False)
         elif step.kind == "end":
             app.clock.advance(step.recorded)
             await asyncio.wait_for(app.agent_done.wait(), WAIT_SECONDS)

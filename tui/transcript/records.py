@@ -55,6 +55,8 @@ class KeyPress(_Record):
     """One key (or paste) in a modal, `t` seconds after the modal appeared.
 
     Into a secret field only the fact is kept: `masked` characters went into the field `field`.
+    A key of a sensitive request's answer elsewhere (a choice's number or arrow: the answer
+    itself) is kept only as its time, `hidden`; a replay then gives the recorded result.
     """
 
     t: float
@@ -63,6 +65,7 @@ class KeyPress(_Record):
     paste: str | None = None
     masked: int | None = None
     field: str | None = None
+    hidden: bool | None = None
 
 
 class KeysRecord(_Record):

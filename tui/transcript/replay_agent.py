@@ -124,7 +124,7 @@ class ReplayAgent:
                 if record.by is not None:
                     # Answered in another front end, whose keys no transcript has: as it did.
                     self._sleep(previous, record.t)
-                    queue.respond(record.id, _recorded(record), record.by)
+                    queue.respond_as_recorded(record.id, recorded_result(record), record.by)
                 elif record.result.get("reason") in ENDED_WITHOUT_KEYS:
                     self._sleep(previous, record.t)
                     queue.cancel(record.id, str(record.result["reason"]))
@@ -221,7 +221,7 @@ class ReplayAgent:
             self.mismatches.append(Mismatch(request, record.result, replayed))
 
 
-def _recorded(record: ResultRecord) -> ElicitationResult:
+def recorded_result(record: ResultRecord) -> ElicitationResult:
     """The result `record` holds, as it was given (its secrets as masked)."""
     result = record.result
     return ElicitationResult(
