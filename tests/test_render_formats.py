@@ -24,6 +24,7 @@ from textual.widgets import Static
 
 from tui.render.captions import CaptionsError, Cue, read_webvtt
 from tui.render.cells import Cell, grid_text, screen_grid
+from tui.render.chapters import webvtt_chapters
 from tui.render.frames import END_SECONDS, Frame, Overlays, compose
 from tui.render.outputs import poster, write_outputs
 from tui.render.raster import Drawings, draw_grid
@@ -439,3 +440,54 @@ def test_without_pillow_the_text_outputs_and_screen_checks_still_render(tmp_path
     assert json.loads((out / "x.cast").read_text().splitlines()[0])["version"] == 2
     assert sorted(out.joinpath("s").glob("*.txt"))
     assert "drawn as boxes" not in done.stdout
+
+
+NO_REASON = {"reason": None}
+
+
+def test_agent_text_in_captions_and_chapter_names_is_shown_never_acted_on(
+    tmp_path: Path,
+) -> None:
+    # The caption line and the markers carried a title's escape sequences raw: played back,
+    # a cast retitled the terminal, cleared it, and a `-->` broke the chapters' WebVTT cue.
+    title = "Migrate v1 --> v2\x1b]0;pwned\x07 <b>ok\bX"
+    records = [
+        {"v": 2, "type": "session", "started": "2026-11-30T09:29:59+00:00", "agent": "agent"},
+        {
+            "type": "request",
+            "t": 0.05,
+            "request": {"kind": "text", "id": "r1", "message": "Name?", "title": title}
+            | {"source": "bot\x1b[2J"},
+        },
+        {"type": "keys", "t": 2.0, "id": "r1", "keys": [{"t": 1.5, "key": "enter", "char": "\r"}]},
+        {
+            "type": "result",
+            "t": 2.0,
+            "id": "r1",
+            "result": {"action": "accept", "content": ""} | NO_REASON,
+        },
+        {"type": "end", "t": 3.0, "returned": "done"},
+    ]
+    transcript = tmp_path / "session.jsonl"
+    transcript.write_text("".join(json.dumps(record) + "\n" for record in records))
+    cast = tmp_path / "session.cast"
+    run = run_cli("replay", str(transcript), "--captions", "--max-pause", "100ms", "-o", str(cast))
+    assert run.returncode == 0, run.stderr
+
+    events = [json.loads(line) for line in cast.read_text().splitlines()[1:]]
+    output = "".join(data for _, kind, data in events if kind == "o")
+    markers = [data for _, kind, data in events if kind == "m"]
+    assert markers == ["Migrate v1 --> v2␛]0;pwned␇ <b>ok␈X"]
+    assert "bot␛[2J: Migrate v1 --> v2␛]0;pwned␇" in output
+    assert "\x07" not in output and "\x1b]" not in output and "\x1b[2J" not in output
+    assert "\b" not in output
+
+    vtt = webvtt_chapters([Chapter(1, "r1", markers[0], 0.0, 2.0, cut=False)])
+    assert "-->" not in vtt.splitlines()[4] and "<b>" not in vtt
+    assert [cue.text for cue in read_webvtt_text(tmp_path, vtt)] == [markers[0]]
+
+
+def read_webvtt_text(folder: Path, text: str) -> list[Cue]:
+    path = folder / "chapters.vtt"
+    path.write_text(text, encoding="utf-8")
+    return read_webvtt(path)

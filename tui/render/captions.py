@@ -7,7 +7,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from tui.render.script import Script
+from tui.core.one_line import one_line
+from tui.core.terminal_text import literal_line
+from tui.render.script import NAME_WIDTH, Script
 from tui.transcript.reader import Transcript
 
 _TIME = r"(?:(\d+):)?([0-5]\d):([0-5]\d)\.(\d{3})"
@@ -35,7 +37,8 @@ def request_cues(transcript: Transcript, script: Script) -> list[Cue]:
     cues = []
     for chapter in script.shown_chapters:
         request = transcript.requests[chapter.request_id]
-        text = chapter.name if not request.source else f"{request.source}: {chapter.name}"
+        source = literal_line(one_line(request.source or "", NAME_WIDTH))
+        text = f"{source}: {chapter.name}" if source else chapter.name
         cues.append(Cue(chapter.start, chapter.end, text))
     return cues
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import html
+
+from tui.core.terminal_text import literal_line
 from tui.render.captions import webvtt_time
 from tui.render.script import Chapter
 
@@ -10,13 +13,15 @@ def webvtt_chapters(chapters: list[Chapter]) -> str:
     """A WebVTT chapters track: one cue per chapter, named as the chapter is."""
     lines = ["WEBVTT", ""]
     for number, (start, end, name) in enumerate(_spans(chapters), start=1):
-        lines += [str(number), f"{webvtt_time(start)} --> {webvtt_time(end)}", name, ""]
+        # As cue text: `<` would start a tag, `&` an entity, and no cue may hold `-->`.
+        cue = html.escape(name, quote=False)
+        lines += [str(number), f"{webvtt_time(start)} --> {webvtt_time(end)}", cue, ""]
     return "\n".join(lines)
 
 
 def ffmetadata(chapters: list[Chapter], title: str) -> str:
     """ffmpeg's metadata file with the title and one chapter per question, in milliseconds."""
-    lines = [";FFMETADATA1", f"title={_escaped(title)}"]
+    lines = [";FFMETADATA1", f"title={_escaped(literal_line(title))}"]
     for start, end, name in _spans(chapters):
         lines += [
             "[CHAPTER]",

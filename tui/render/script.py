@@ -6,6 +6,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from tui.core.one_line import one_line
+from tui.core.terminal_text import literal_line
 from tui.render.edits import ChapterEdit, Edits
 from tui.transcript.reader import Transcript
 from tui.transcript.records import KeyPress, KeysRecord, RequestRecord, ResultRecord, SessionEnd
@@ -81,9 +82,11 @@ class Script:
 
 
 def chapter_name(transcript: Transcript, request_id: str) -> str:
-    """A request's title, else its message, on one line and at most `NAME_WIDTH` long."""
+    """A request's title, else its message, on one line and at most `NAME_WIDTH` long, each
+    control character as its picture: a name goes into a cast's markers, a video's chapters,
+    the caption line, which a player hands to a terminal as they are."""
     request = transcript.requests[request_id]
-    return one_line(request.title or request.message, NAME_WIDTH)
+    return literal_line(one_line(request.title or request.message, NAME_WIDTH))
 
 
 def build_script(transcript: Transcript, timing: Timing, edits: Edits | None = None) -> Script:
