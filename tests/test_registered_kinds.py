@@ -285,6 +285,40 @@ async def test_a_kind_of_any_name_is_shown_and_its_modal_has_a_class_made_of_it(
     assert classes == [f"elicitation {css}" for css in ODD_NAMES.values()]
 
 
+async def test_a_kind_of_any_name_replays_to_an_svg_named_after_it(tmp_path: Path) -> None:
+    # `--svg DIR` wrote DIR/01-acme/card.svg: no such folder, a traceback; `x/../y`, elsewhere.
+    from tui.app.replay_app import ReplayApp
+    from tui.transcript.reader import read_transcript
+    from tui.transcript.timing import Timing
+
+    transcript = tmp_path / "odd.jsonl"
+    results: list[ElicitationResult] = []
+
+    def agent(queue: ElicitationQueue) -> None:
+        for model in ODD_KINDS[:4]:
+            request = model(message=f"Which {model.kind_name()}?", cards=EXAMPLE_CARDS)
+            results.append(queue.ask(request))
+
+    app = ElicitationApp(ElicitationQueue(), agent, input_grace=0, transcript=transcript)
+    async with app.run_test(size=SIZE) as pilot:
+        for name in list(ODD_NAMES)[:4]:
+            await wait_for_modal(pilot, f"Which {name}?")
+            await pilot.press("1")
+        await wait_for(pilot, lambda: len(results) == 4)
+    svgs = tmp_path / "svgs"
+    svgs.mkdir()
+    replay = ReplayApp(
+        read_transcript(transcript), timing=Timing(speed=8, max_pause=0.1), svg_dir=svgs
+    )
+    await replay.run_async(headless=True, size=SIZE, auto_pilot=replay.player.drive)
+    assert sorted(path.name for path in svgs.iterdir()) == [
+        "01-colour.v2.svg",
+        "02-acme_card.svg",
+        "03-acme_card.svg",
+        "04-date_picker.svg",
+    ]
+
+
 async def test_a_kind_s_own_keys_among_the_body_s_scroll_keys_reach_it_and_show() -> None:
     # While the body had something to scroll, it took Up, Down and End to scroll it; and
     # the footer never showed them, scrolling or not.

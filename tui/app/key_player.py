@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 import statistics
 import time
 from collections.abc import Callable
@@ -219,6 +220,8 @@ class KeyPlayer:
             await pilot.pause()
         if not modal.is_current:
             return
-        path = self.svg_dir / f"{number:02d}-{modal.request.kind}.svg"
+        # A kind may be named anything (`acme/card`): a file name holds it made safe.
+        kind = re.sub(r"[^\w.-]", "_", modal.request.kind, flags=re.ASCII)
+        path = self.svg_dir / f"{number:02d}-{kind}.svg"
         path.write_text(app.export_screenshot(), encoding="utf-8")
         self.svgs.append(path)
