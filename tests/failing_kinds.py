@@ -32,10 +32,12 @@ Where = Literal[
     "describe",
     "check",
     "unsayable",
+    "exit",
 ]
 """Where the dialog fails; "over": in a timer, under a screen the dialog opened over itself;
 "describe", "check": the request's `describe_content`, `check_content`; "unsayable": in
-its action, with an error whose message cannot be read."""
+its action, with an error whose message cannot be read; "exit": its `content()` raises
+`SystemExit(5)`, as a library calling `sys.exit()` does."""
 
 
 class BrokenRequest(RequestBase):
@@ -108,6 +110,8 @@ class BrokenModal(ElicitationModal[BrokenRequest]):
 
     def content(self) -> str:
         self._fail_at(self.request, "content")
+        if self.request.where == "exit":
+            raise SystemExit(5)
         return self.query_one(Input).value
 
     def forget(self) -> None:

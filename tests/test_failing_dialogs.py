@@ -114,6 +114,22 @@ async def test_a_dialog_that_raises_cancels_its_question_and_the_next_one_is_ask
     assert app.return_code is None  # not set: no error ended the app
 
 
+async def test_a_dialog_that_calls_sys_exit_ends_its_question_not_the_app() -> None:
+    # SystemExit passed through, and the app ended with status 5, the agent's result lost.
+    asker = Asker(BrokenRequest(message="Broken?", where="exit"), BrokenRequest(message="Next?"))
+    app = ElicitationApp(ElicitationQueue(), asker, input_grace=0)
+    async with app.run_test(size=SIZE, notifications=True):
+        await until(lambda: showing(app, "Broken?"))
+        burst(app, "x", "enter")
+        await until(lambda: showing(app, "Next?"))
+        assert asker.results[0].reason == "dialog_failed: broken_test (DialogExited)"
+        await until(lambda: "content() raised SystemExit(5)" in said(app))
+        burst(app, *"ok", "enter")
+        await until(lambda: len(asker.results) == 2)
+        assert app.is_running
+    assert app.return_code is None
+
+
 async def test_dialogs_failing_one_after_another_leave_one_notice_that_counts_them() -> None:
     # Each failure's notice stacked over the next question for its 5 s: three failing
     # dialogs covered the bottom right of the question that came after them.

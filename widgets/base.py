@@ -677,6 +677,8 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
             if invalid.widget is not None:
                 invalid.widget.focus()
             return
+        except SystemExit as exited:  # a library's sys.exit(): this question ends, not the app
+            raise DialogExited(f"content() raised SystemExit({exited.code!r})") from None
         self.accept_content(content)
 
     action_accept_text = action_accept
@@ -735,6 +737,11 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         if self._has_widgets():
             self.show_error(self.SENDING if sending else "")
             self.refresh_bindings()  # the footer's keys are disabled while it sends
+
+
+class DialogExited(RuntimeError):
+    """A dialog's `content()` raised `SystemExit`: as any error of a dialog's, it ends the
+    dialog's question, not the app (a `SystemExit` would pass every handler and end it)."""
 
 
 def kind_class(kind: str) -> str:
