@@ -130,6 +130,27 @@ async def test_a_dialog_that_calls_sys_exit_ends_its_question_not_the_app() -> N
     assert app.return_code is None
 
 
+async def test_a_session_whose_dialog_failed_as_it_was_shown_renders(tmp_path: Path) -> None:
+    # `replay -o` waited on the failed dialog's ended message loop for 30 s, then stopped
+    # with a traceback (Textual's WaitForScreenTimeout), and wrote nothing.
+    from tui.render.capture import capture
+    from tui.render.script import build_script
+    from tui.transcript.reader import read_transcript
+    from tui.transcript.timing import Timing
+
+    path = tmp_path / "session.jsonl"
+    asker = Asker(BrokenRequest(message="Broken?", where="fill"), BrokenRequest(message="Next?"))
+    app = ElicitationApp(ElicitationQueue(), asker, input_grace=0, transcript=path)
+    async with app.run_test(size=SIZE, notifications=True):
+        await until(lambda: showing(app, "Next?"))
+        burst(app, *"ok", "enter")
+        await until(lambda: len(asker.results) == 2)
+    transcript = read_transcript(path)
+    script = build_script(transcript, Timing(speed=8, max_pause=0.1))
+    captured = await asyncio.to_thread(capture, transcript, script, SIZE, "textual-dark")
+    assert captured.summary == "2 results, all as recorded"
+
+
 async def test_dialogs_failing_one_after_another_leave_one_notice_that_counts_them() -> None:
     # Each failure's notice stacked over the next question for its 5 s: three failing
     # dialogs covered the bottom right of the question that came after them.

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import re
 import sys
 import time
@@ -19,6 +21,7 @@ from textual.await_complete import AwaitComplete
 from textual.binding import ActiveBinding, Binding, BindingsMap, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
+from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import ModalScreen
 from textual.timer import Timer
@@ -269,6 +272,31 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         self.failed: BaseException | None = None
         """Set by the app once code of this modal raised an error: the modal has ended its
         question and is not shown again."""
+
+    def post_message(self, message: Message) -> bool:
+        # Textual ends a widget's message loop at an error in one of its handlers (a kind's
+        # `fill()` in on_mount): what it is sent then is never handled, and whatever waits
+        # for it (a Pilot's pause, as a render takes each screen) would wait for ever.
+        if self.failed is not None and not self._running:
+            return False
+        return super().post_message(message)
+
+    async def _message_loop_exit(self) -> None:
+        await super()._message_loop_exit()
+        if self.failed is not None:
+            self.release_unhandled()
+
+    def release_unhandled(self) -> None:
+        """Once this failed modal's message loop has ended: run the callbacks it was sent and
+        will never handle, so that whoever waits on one (a Pilot's pause) is not left
+        waiting; the other messages are dropped. (An error in its mount ends the loop before
+        it begins: the app calls this then.)"""
+        queue: asyncio.Queue[Message | None] = self._message_queue
+        while not queue.empty():
+            message = queue.get_nowait()
+            if isinstance(message, events.Callback):
+                with contextlib.suppress(Exception):  # the modal's own, on a dead modal
+                    message.callback()
 
     # -- what a kind provides --------------------------------------------------------
 

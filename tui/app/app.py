@@ -963,6 +963,8 @@ class ElicitationApp(KeyOrderApp[Any]):
         """Remove the widgets of failed `modal` if its message loop ended before it began
         (an error in its compose or mount): Textual removes a screen's widgets from that
         loop, and they would run on, unseen, until the app exits."""
+        if not modal._running:
+            modal.release_unhandled()
         if not modal._running and modal.children:
             self._prune(*modal.children)
 
