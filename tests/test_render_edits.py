@@ -115,6 +115,19 @@ def test_an_edit_file_that_is_not_one_is_refused_naming_each_field(tmp_path: Pat
     )
 
 
+def test_empty_text_to_replace_or_redact_is_refused(tmp_path: Path) -> None:
+    # Taken, it put the replacement between every two characters of every string drawn.
+    path = tmp_path / "edits.json"
+    path.write_text(json.dumps({"replace": {"": "x"}}))
+    with pytest.raises(EditsError, match=r"replace: .*the text to replace is empty"):
+        load_edits(path)
+    for empty in ("", "x*"):
+        run = run_cli("replay", str(DEMO), "--redact", empty, "-o", str(tmp_path / "a.cast"))
+        assert run.returncode != 0
+        assert f"{empty!r} matches empty text" in run.stderr
+        assert not (tmp_path / "a.cast").exists()
+
+
 def test_the_sidecar_and_redact_change_the_render_not_the_transcript(tmp_path: Path) -> None:
     transcript = tmp_path / "demo.jsonl"
     shutil.copy(DEMO, transcript)

@@ -220,9 +220,15 @@ def _chapter_screens(args: argparse.Namespace, render: Render) -> tuple[list[str
 
 def _pattern(value: str) -> re.Pattern[str]:
     try:
-        return re.compile(value)
+        pattern = re.compile(value)
     except re.error as error:
         raise argparse.ArgumentTypeError(f"not a regular expression: {value!r}: {error}") from None
+    if pattern.fullmatch("") is not None:
+        raise argparse.ArgumentTypeError(
+            f"{value!r} matches empty text, so it would put ••• between every two characters:"
+            " make it match at least one character"
+        )
+    return pattern
 
 
 def _bytes(value: str) -> int:

@@ -21,7 +21,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from tui.core.content_check import ContentNotJSON, ContentRefused, checked_content
 from tui.core.models import Request, TextRequest, parse_request
@@ -69,6 +69,15 @@ class Edits(BaseModel):
     returned (fake data)."""
     chapters: dict[int, ChapterEdit] = Field(default_factory=dict)
     """Edits by chapter number, from 1."""
+
+    @field_validator("replace")
+    @classmethod
+    def _nothing_replaced_is_empty(cls, replace: dict[str, str]) -> dict[str, str]:
+        if "" in replace:
+            raise ValueError(
+                "the text to replace is empty: it would be put between every two characters"
+            )
+        return replace
 
     @property
     def changes_results(self) -> bool:
