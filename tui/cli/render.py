@@ -212,7 +212,7 @@ def _chapter_screens(args: argparse.Namespace, render: Render) -> tuple[list[str
         lines.append(f"no chapter screens in {args.check}: save them first with --update")
         return lines, EXIT_DRIFT
     drifts = check(args.check, screens)
-    lines += [f"chapter {d.name} differs from {args.check}:\n{d.diff}" for d in drifts]
+    lines += [drift.describe(args.check) for drift in drifts]
     if not drifts:
         lines.append(f"all {len(screens)} chapter screens match {args.check}")
     return lines, EXIT_DRIFT if drifts else 0
