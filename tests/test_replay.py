@@ -505,6 +505,8 @@ def test_an_unknown_theme_is_named_before_anything_runs(recorded: Path) -> None:
         ("--max-pause", "0", "not a duration above 0 like 2s or 500ms: '0'"),
         ("--max-pause", "0ms", "not a duration above 0 like 2s or 500ms: '0ms'"),
         ("--speed", "0", "not a number above 0: '0'"),
+        ("--speed", "inf", "not a number above 0: 'inf'"),  # no pause at all
+        ("--size", "2000x600", "not a screen size like 100x30 (from 20x10 to 300x100)"),
         ("--fps", "-5", "not a number above 0: '-5'"),
         ("--max-size", "0", "not a size above 0 like 2MB or 500kB: '0'"),
     ],

@@ -19,12 +19,12 @@ EXIT_USAGE = 2
 
 
 def positive(value: str) -> float:
-    """A command-line number above 0."""
+    """A command-line number above 0, and finite (`inf` would play no pause at all)."""
     try:
         number = float(value)
     except ValueError:
         number = 0.0
-    if not number > 0:
+    if not 0 < number < float("inf"):
         raise argparse.ArgumentTypeError(f"not a number above 0: {value!r}")
     return number
 

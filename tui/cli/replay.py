@@ -95,13 +95,20 @@ def _duration(value: str) -> float:
     return number / 1000 if match.group(2) == "ms" else number
 
 
+SMALLEST, LARGEST = (20, 10), (300, 100)
+"""The screen sizes a replay takes (a render's time grows with the cells: 2000x600 ran for
+minutes)."""
+
+
 def _size(value: str) -> tuple[int, int]:
     match = re.fullmatch(r"(\d+)x(\d+)", value.strip())
-    if match is None or int(match.group(1)) < 20 or int(match.group(2)) < 10:
+    size = (0, 0) if match is None else (int(match.group(1)), int(match.group(2)))
+    if not all(low <= n <= high for n, low, high in zip(size, SMALLEST, LARGEST, strict=True)):
         raise argparse.ArgumentTypeError(
-            f"not a screen size like 100x30 (at least 20x10): {value!r}"
+            f"not a screen size like 100x30 (from {SMALLEST[0]}x{SMALLEST[1]}"
+            f" to {LARGEST[0]}x{LARGEST[1]}): {value!r}"
         )
-    return int(match.group(1)), int(match.group(2))
+    return size
 
 
 def run_replay(args: argparse.Namespace) -> int:
