@@ -75,8 +75,9 @@ def test_a_kind_is_registered_once_and_only_by_a_request_model() -> None:
         register_kind(OtherCard)
     with pytest.raises(TypeError, match="must subclass RequestBase"):
         register_kind(dict)  # type: ignore[type-var]
-    with pytest.raises(ValueError, match=r"package\.module:ClassName"):
-        register_kind(CardRequest, modal="tui.examples.card_picker_modal.CardPickerModal")
+    for wrong in ("tui.examples.card_picker_modal.CardPickerModal", "pkg.mod:", ":Modal", "a b:C"):
+        with pytest.raises(ValueError, match=r"package\.module:ClassName"):
+            register_kind(CardRequest, modal=wrong)
 
     class PlainKind(RequestBase):
         kind: str = "plain_kind"

@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 import logging
 import os
+import re
 import threading
 from dataclasses import dataclass
 from typing import TypeVar, get_args
@@ -42,6 +43,10 @@ _import_failures: dict[str, str] = {}
 _log = logging.getLogger(__name__)
 
 
+_IMPORT_PATH = re.compile(r"\w+(?:\.\w+)*:\w+")
+"""`package.module:ClassName`: a module to import and a class in it, both named."""
+
+
 def register_kind(model: type[ModelT], *, modal: str | None = None) -> type[ModelT]:
     """Make `model`'s kind known everywhere; returns `model`, so it can be a class decorator's
     result too.
@@ -61,7 +66,7 @@ def register_kind(model: type[ModelT], *, modal: str | None = None) -> type[Mode
             f"{model.__name__} must declare its kind as a Literal with that default, "
             f'like kind: Literal["card"] = "card"'
         )
-    if modal is not None and modal.count(":") != 1:
+    if modal is not None and not _IMPORT_PATH.fullmatch(modal):
         raise ValueError(f'modal must be "package.module:ClassName", not {modal!r}')
     with _lock:
         taken = _kinds.get(name)
