@@ -97,6 +97,19 @@ def test_the_login_link_works_once_and_leaves_no_secret_in_the_address(
     assert inbox.token not in web.output  # the inbox's token is never printed
 
 
+def test_a_tab_from_before_web_restarted_is_told_so(web: WebServer) -> None:
+    # "Open the link that `elicit-tui web` printed", the same as for a tab never let in.
+    name = log_in(web).split("=", 1)[0]
+    parts = urlsplit(web.url)
+    connection = http.client.HTTPConnection(parts.netloc, timeout=10)
+    connection.request("GET", "/", headers={"Cookie": f"{name}=from-the-last-run"})
+    response = connection.getresponse()
+    page = response.read().decode()
+    connection.close()
+    assert response.status == 401
+    assert "restarted" in page and "the link it printed since" in page
+
+
 def test_host_origin_and_method_are_checked_on_every_request(web: WebServer) -> None:
     cookie = log_in(web)
     host = urlsplit(web.url).netloc

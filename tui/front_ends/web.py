@@ -225,6 +225,13 @@ class WebFrontEnds(Server):
                 # the code left unused for the next browser.
                 return _to_page()
             return self._log_in(request)
+        if not logged_in and session:
+            # A session of a server before this one: logins do not outlive a restart.
+            return _refusal(
+                401,
+                "elicit-tui web has restarted since this page was opened: open the link it"
+                " printed since.",
+            )
         if not logged_in:
             return _refusal(
                 401, "Open the link that `elicit-tui web` printed to use this page here."
