@@ -29,6 +29,7 @@ from tui import (
     ToolApprovalRequest,
 )
 from tui.core.models import ElicitationResult
+from tui.core.options import Option
 from widgets.base import ElicitationModal
 
 REGIONS = [f"region-{n}" for n in range(1, 16)]
@@ -452,21 +453,20 @@ async def test_arrow_keys_sent_at_once_each_scroll_a_long_description_a_line() -
     assert results[0].content is True
 
 
+INTEGRATION = (
+    "Integration suite against the staging database, with the slow migration tests and the"
+    " billing replay"
+)
+TYPES = (
+    "Type-check every package of the monorepo with mypy --strict and pyright, and the plugin"
+    " that checks the settings files"
+)
 LONG_CHECKS = MultiChoiceRequest(
     message="Which checks before the release?",
     options=[
-        {
-            "label": "Integration suite against the staging database, with the slow migration"
-            " tests and the billing replay",
-            "value": "integration",
-            "description": "about 40 minutes, needs the VPN",
-        },
-        {"label": "Lint", "value": "lint"},
-        {
-            "label": "Type-check every package of the monorepo with mypy --strict and pyright,"
-            " and the plugin that checks the settings files",
-            "value": "types",
-        },
+        Option(label=INTEGRATION, value="integration", description="about 40 minutes, VPN"),
+        "Lint",
+        TYPES,
     ],
 )
 
@@ -487,4 +487,4 @@ async def test_a_checklist_option_longer_than_its_line_wraps_and_is_read_whole()
         assert "…" not in text
         await pilot.press("down", "down", "space", "up", "space", "enter")  # in one burst
         await wait_for(pilot, lambda: bool(results))
-    assert results[0].content == ["lint", "types"]
+    assert results[0].content == ["Lint", TYPES]

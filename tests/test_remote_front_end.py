@@ -47,6 +47,15 @@ def ask(inbox: RunningInbox, message: str, request_id: str | None = None) -> Any
     return inbox.inbox.submit(parse_request(data))
 
 
+def attached_app(
+    inbox: RunningInbox, name: str = "terminal 1"
+) -> tuple[RemoteFrontEnd, ElicitationApp]:
+    """The app as `attach` runs it, a front end of `inbox` named `name`, connected."""
+    front_end = RemoteFrontEnd(inbox.url, inbox.token, name)
+    front_end.connect()
+    return front_end, ElicitationApp(front_end, front_end_name=name, input_grace=0)
+
+
 def connected(inbox: RunningInbox, name: str) -> tuple[RemoteFrontEnd, list[QueueEvent]]:
     front_end = RemoteFrontEnd(inbox.url + "/mcp", inbox.token, name)
     front_end.connect()
@@ -221,9 +230,7 @@ async def test_the_app_closes_a_modal_another_front_end_answered_and_says_where(
 async def test_the_app_answers_through_the_inbox_and_a_late_answer_is_refused() -> None:
     with running_inbox() as inbox:
         future = ask(inbox, "Which database?")
-        front_end = RemoteFrontEnd(inbox.url, inbox.token, "terminal 1")
-        front_end.connect()
-        app = ElicitationApp(front_end, front_end_name="terminal 1", input_grace=0)
+        front_end, app = attached_app(inbox)
         try:
             async with app.run_test(size=(80, 24)) as pilot:
                 await wait_for(pilot, lambda: isinstance(app.screen, ElicitationModal))
@@ -346,9 +353,7 @@ async def test_a_secret_for_a_keyring_entry_that_exists_replaces_it_only_on_a_se
         first = inbox.inbox.submit(
             parse_request({"kind": "secret", "message": "API key?", "store": store})
         )
-        front_end = RemoteFrontEnd(inbox.url, inbox.token, "terminal 1")
-        front_end.connect()
-        app = ElicitationApp(front_end, front_end_name="terminal 1", input_grace=0)
+        front_end, app = attached_app(inbox)
         try:
             async with app.run_test(size=(80, 24)) as pilot:
                 await wait_for(pilot, lambda: isinstance(app.screen, ElicitationModal))
