@@ -227,6 +227,29 @@ async def test_the_app_closes_a_modal_another_front_end_answered_and_says_where(
             front_end.close()
 
 
+async def test_a_sensitive_answer_given_elsewhere_shows_masked_as_the_apps_own_would() -> None:
+    # The inbox sends it masked; unflagged, the timeline showed the mask's ten asterisks.
+    with running_inbox() as inbox:
+        sensitive = {"kind": "text", "message": "Recovery code?", "sensitive": True}
+        future = inbox.inbox.submit(parse_request(sensitive))
+        front_end, app = attached_app(inbox)
+        other, _ = connected(inbox, "browser 1")
+        try:
+            async with app.run_test(size=(80, 24)) as pilot:
+                await wait_for(pilot, lambda: isinstance(app.screen, ElicitationModal))
+                request_id = front_end.pending()[0].id
+                answer = ElicitationResult(action="accept", content="canary-5512")
+                assert other.respond(request_id, answer)
+                assert future.result(5).content == "canary-5512"
+                timeline = app.query_one(Timeline)
+                await wait_for(pilot, lambda: "browser 1" in timeline.cells(request_id)["outcome"])
+                assert timeline.cells(request_id)["outcome"].startswith("✔ ••• · answered in")
+                assert "canary-5512" not in app.export_screenshot()
+        finally:
+            other.close()
+            front_end.close()
+
+
 async def test_the_app_answers_through_the_inbox_and_a_late_answer_is_refused() -> None:
     with running_inbox() as inbox:
         future = ask(inbox, "Which database?")

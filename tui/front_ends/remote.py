@@ -26,7 +26,7 @@ from pydantic import ValidationError
 from tui.core.front_end import AnswerNeedsConfirming, AnswerNotSent, AnswerUnconfirmed
 from tui.core.http_url import http_url_parts
 from tui.core.kinds import kind
-from tui.core.models import ENDED_UNSEEN, ElicitationResult, Request, parse_request
+from tui.core.models import ENDED_UNSEEN, ElicitationResult, Request, flagged, parse_request
 from tui.core.queue import ANSWERS_KEPT, Answered, QueueEvent, Subscriber
 from tui.core.request_base import RequestBase
 from tui.inbox.discovery import checked_token
@@ -451,10 +451,14 @@ def event_from_wire(data: dict[str, Any]) -> QueueEvent:
     result = data.get("result")
     deadline_in = data.get("deadline_in")
     by = data.get("answered_by")
+    request = request_from_wire(data["request"])
     return QueueEvent(
         kind,
-        request_from_wire(data["request"]),
-        result=None if result is None else ElicitationResult.model_validate(result),
+        request,
+        # Flagged, a sensitive answer (sent masked) is shown as the app shows one: •••.
+        result=None
+        if result is None
+        else flagged(request, ElicitationResult.model_validate(result)),
         deadline=None if deadline_in is None else time.monotonic() + float(deadline_in),
         at=float(data.get("at") or time.time()),
         answered_by=by if isinstance(by, str) else None,
