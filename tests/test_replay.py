@@ -521,6 +521,20 @@ def test_a_pace_that_would_play_nothing_is_refused(
     assert not (tmp_path / "out.gif").exists()
 
 
+@pytest.mark.parametrize(
+    "options",
+    [["--redact", "invoice"], ["--captions"], ["--cast", "x.cast", "--redact", "invoice"]],
+)
+def test_options_a_live_replay_would_not_apply_are_refused_without_an_output(
+    recorded: Path, options: list[str]
+) -> None:
+    # A live replay (recorded with asciinema, or as --cast) drew what --redact was to hide.
+    run = run_cli("replay", str(recorded), "--headless", *options)
+    assert run.returncode == 2
+    assert "a live replay would not apply them: add -o OUT" in run.stderr
+    assert ("--redact" in options) == ("--redact" in run.stderr)
+
+
 async def record_without_keyring(path: Path) -> list[ElicitationResult]:
     """Record a secret meant for the keyring, kept in memory because there is none."""
     results: list[ElicitationResult] = []

@@ -88,6 +88,19 @@ def wants_render(args: argparse.Namespace) -> bool:
     return bool(args.output or args.update or args.check)
 
 
+def render_only(args: argparse.Namespace) -> list[str]:
+    """The options given that shape rendered files only: a live replay (on the terminal,
+    `--cast`, `--svg`) does not apply them, and must not seem to (`--redact` unapplied
+    shows what it was given to hide)."""
+    given = {
+        "--redact": args.redact,
+        "--edits": args.edits,
+        "--captions": args.captions,
+        "--max-size": args.max_size,
+    }
+    return [flag for flag, value in given.items() if value is not None]
+
+
 def run_render(args: argparse.Namespace) -> int:
     """Render `args.file` as asked; print each output's size; 1 on drift or a mismatch."""
     refusal = _refusal(args)

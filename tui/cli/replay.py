@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from tui.cli.ask import EXIT_INTERRUPTED
-from tui.cli.render import add_render_options, positive, run_render, wants_render
+from tui.cli.render import add_render_options, positive, render_only, run_render, wants_render
 from tui.cli.report import print_report
 from tui.core.loading import loading_modules
 
@@ -128,6 +128,13 @@ def run_replay(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     if wants_render(args):
         return run_render(args)
+    if unapplied := render_only(args):
+        print(
+            f"elicit-tui replay: {', '.join(unapplied)} shape what -o, --update and --check"
+            " write, and a live replay would not apply them: add -o OUT",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
     if args.svg is not None:
         args.svg.mkdir(parents=True, exist_ok=True)
     if args.cast is not None:
