@@ -205,6 +205,10 @@ def test_the_video_has_the_sessions_duration_and_its_chapters(demo: Rendered, su
     assert starts == [cue.start for cue in listed] and starts[0] == 0.0
     assert (stream["width"], stream["height"]) == (800, 500)
     assert within_five_percent(float(probe["format"]["duration"]), demo)
+    # The last runs on over the final screen held after it: no seconds of no chapter.
+    last_end = float(probe["chapters"][-1]["end_time"])
+    assert abs(last_end - float(probe["format"]["duration"])) < 0.2
+    assert listed[-1].end == last_end
 
 
 @pytest.mark.skipif(not HAS_FFMPEG, reason=NO_FFMPEG)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -11,7 +11,7 @@ from tui.render.capture import Capture
 from tui.render.cast import cast_text
 from tui.render.chapters import webvtt_chapters
 from tui.render.frames import Frame, Overlays, compose
-from tui.render.script import Script
+from tui.render.script import Chapter, Script
 from tui.render.svg import svg_text
 
 if TYPE_CHECKING:
@@ -113,6 +113,7 @@ def _write(render: Render, path: Path, suffix: str) -> list[Written]:
         else:
             from tui.render.video import write_video
 
+            chapters = _to_the_end(chapters, frames)
             write_video(path, frames, chapters, render.title, render.drawings)
         size = path.stat().st_size
         fits = render.max_size is None or size <= render.max_size
@@ -128,6 +129,15 @@ def _write(render: Render, path: Path, suffix: str) -> list[Written]:
         vtt.write_text(webvtt_chapters(chapters), encoding="utf-8")
         result.append(Written(vtt, vtt.stat().st_size, 0, _counted(len(chapters), "chapter")))
     return result
+
+
+def _to_the_end(chapters: Sequence[Chapter], frames: Sequence[Frame]) -> list[Chapter]:
+    """`chapters`, the last one running on to the end of `frames`: the final screen is held
+    after the last question ends, and a video's last seconds belonged to no chapter."""
+    if not chapters:
+        return []
+    end = sum(frame.duration for frame in frames)
+    return [*chapters[:-1], replace(chapters[-1], end=max(chapters[-1].end, end))]
 
 
 def poster(frames: Sequence[Frame], script: Script) -> Frame:
