@@ -319,6 +319,22 @@ class TestContent:
             result = await s.answered()
         assert result.content == {"region": "us", "tier": "pro"}
 
+    async def test_numbers_tick_in_a_checklist_as_in_a_list_of_choices(self) -> None:
+        """1–9 tick or untick the row of that number, numbered as in a pick-one list; in a
+        burst, each key in its turn."""
+        schema = {
+            "type": "object",
+            "properties": {"tags": {"type": "array", "items": {"enum": ["a", "b", "c"]}}},
+        }
+        async with showing(form(schema)) as s:
+            text = screen_text(s.app)
+            assert "☐ 1 a" in text and "☐ 3 c" in text
+            await s.pilot.press("3", "1", "9", "3", "2")  # no ninth row: nothing happens
+            assert s.value("tags") == ["a", "b"]
+            await s.pilot.press("enter")
+            result = await s.answered()
+        assert result.content == {"tags": ["a", "b"]}
+
     async def test_space_picks_the_first_row_of_a_list_with_nothing_picked(self) -> None:
         schema = {
             "type": "object",

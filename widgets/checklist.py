@@ -74,3 +74,23 @@ class Checklist(SelectionList[str]):
                 *line,
             ]
         )
+
+
+class NumberedChecklist(Checklist):
+    """A form's checklist, its first nine rows numbered: 1–9 tick or untick the row of that
+    number and move the cursor there, as in a list of choices."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding(str(n), f"toggle_number({n})", "Tick", show=n == 1, key_display="1-9")
+        for n in range(1, 10)
+    ]
+    """
+    | Key(s) | Description |
+    | :- | :- |
+    | 1-9 | Tick or untick the numbered option. |
+    """
+
+    def action_toggle_number(self, number: int) -> None:
+        if number <= self.option_count:
+            self.highlighted = number - 1
+            self.toggle(self.get_option_at_index(number - 1))

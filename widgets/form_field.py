@@ -17,7 +17,7 @@ from textual.widgets.selection_list import Selection
 
 from tui.core.options import Option
 from tui.core.schema import FieldSpec, parse_value
-from widgets.checklist import NOT_PICKED, PICKED, Checklist
+from widgets.checklist import NOT_PICKED, PICKED, Checklist, NumberedChecklist
 from widgets.ellipsis_input import EllipsisInput
 from widgets.hanging import Hanging
 from widgets.literal import literal, shown, shown_on_one_line
@@ -191,12 +191,18 @@ def _radio_options(field: FieldSpec) -> tuple[list[ListOption], int | None]:
 
 
 def _checklist_entries(field: FieldSpec) -> list[Selection[str]]:
-    """A multi-enum's rows, its defaults ticked."""
+    """A multi-enum's rows, numbered as a pick-one list's, its defaults ticked."""
     picked = set(field.default or ())
     # One line each (Textual's Selection keeps only a prompt's first line): joined, none lost.
     return [
-        Selection(Content(shown_on_one_line(o.label)), o.value, o.value in picked)
-        for o in field.options
+        Selection(
+            Content.assemble(
+                (f"{number} " if number <= 9 else "  ", "dim"), shown_on_one_line(o.label)
+            ),
+            o.value,
+            o.value in picked,
+        )
+        for number, o in enumerate(field.options, 1)
     ]
 
 
@@ -222,7 +228,7 @@ def make_control(field: FieldSpec, classes: str = "") -> Widget:
         radio.highlighted = chosen
         return radio
     if field.type == "multi_enum":
-        return Checklist(*_checklist_entries(field), classes=classes)
+        return NumberedChecklist(*_checklist_entries(field), classes=classes)
     return EllipsisInput(
         "" if default is None else shown(str(default)),
         placeholder=shown(field.hint()),
