@@ -67,6 +67,17 @@ def refused_row(app: ServeApp) -> str:
     )
 
 
+async def test_the_notice_for_clients_names_the_command_that_prints_the_token(
+    app: ServeApp,
+) -> None:
+    # The token, cut across two lines of a narrow notice, was copied with the break in it.
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: bool(app._notifications))
+        said = " ".join(str(notice.message) for notice in app._notifications)
+    assert "Authorization: Bearer" in said and "elicit-tui token" in said
+    assert TOKEN not in said
+
+
 @pytest.mark.parametrize("token", [None, "wrong-token"], ids=["no token", "a wrong token"])
 async def test_a_request_without_the_token_is_refused_401_and_never_asked(
     app: ServeApp, token: str | None

@@ -141,8 +141,9 @@ class ServeApp(ElicitationApp):
             )
         else:
             note = f"\n{self._token_note}" if self._token_note else ""
+            # Not the token itself: cut across the notice's lines, it would be copied broken.
             self.notify(
-                f"Clients send  Authorization: Bearer {self._token}{note}",
+                f"Clients send  Authorization: Bearer TOKEN; `elicit-tui token` prints it.{note}",
                 timeout=20,
                 until_asked=True,
             )
