@@ -77,6 +77,18 @@ STEPPED = ToolApprovalRequest(
     remember={"argument": "command", "pattern": STEPS},
 )
 
+# A script of several lines, as Claude Code's Bash asks one: each line under the first.
+SCRIPT = ToolApprovalRequest(
+    source="Claude Code",
+    tool_name="Bash",
+    arguments={
+        "command": 'set -e\nuv sync\nuv run pytest -q\ngit tag "v1.2"\ngit push --tags',
+        "description": "Test, tag and push the release",
+    },
+    tool_call_id="call-9",
+    remember={"argument": "command", "pattern": "set -e*"},
+)
+
 CASES: list[tuple[str, ToolApprovalRequest, list[str]]] = [
     ("json_arguments", SHELL, []),
     ("diff", EDIT, []),
@@ -86,6 +98,7 @@ CASES: list[tuple[str, ToolApprovalRequest, list[str]]] = [
     ("glob_reach", GLOB, []),
     ("secret_in_call", SECRET_CALL, []),
     ("long_call_described", STEPPED, []),
+    ("script_of_lines", SCRIPT, []),
 ]
 
 

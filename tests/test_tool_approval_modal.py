@@ -186,6 +186,37 @@ async def test_the_call_is_shown_as_json_and_diff() -> None:
         assert modal.focused is modal.query_one("#deny-reason", Input)
 
 
+async def test_a_string_of_several_lines_is_shown_as_its_lines() -> None:
+    # Shown as JSON writes it, a script of 30 lines was one line of `\n`s, wrapped anywhere.
+    script = 'echo "step 1"\nmake build \\n\t--fast\nexit 0\n'
+    request = parse_request(
+        {
+            "kind": "tool_approval",
+            "tool_name": "Bash",
+            "tool_call_id": "c1",
+            "arguments": {"command": script, "timeout": 60},
+        }
+    )
+    app = ElicitationApp(ElicitationQueue(), Asker(request), input_grace=0)
+    async with app.run_test(size=(100, 40)) as pilot:
+        modal = await wait_for_modal(pilot)
+        arguments = modal.query_one("#arguments", Static).content
+        assert isinstance(arguments, Content)
+        # Each line under the first, after the quote; a backslash and a tab as JSON writes them.
+        assert arguments.plain.strip() == (
+            "{\n"
+            '  "command": "echo \\"step 1\\"\n'
+            "              make build \\\\n\\t--fast\n"
+            "              exit 0\n"
+            '              ",\n'
+            '  "timeout": 60\n'
+            "}"
+        )
+        at = arguments.plain.index("exit 0")  # still in the string, styled as one
+        covering = [span for span in arguments.spans if span.start < at < span.end]
+        assert styled(arguments, '"echo') in [str(span.style) for span in covering]
+
+
 def long_edit(lines: int) -> ElicitationApp:
     """An app whose agent asks to approve an edit adding `lines` lines."""
     diff = f"--- a/x\n+++ b/x\n@@ -0,0 +1,{lines} @@\n" + "".join(

@@ -427,7 +427,25 @@ def _arguments(arguments: dict[str, Any], diff: str | None) -> Content:
             name: _collapsed(value) if _shown_by(diff, value) else value
             for name, value in arguments.items()
         }
-    return highlight(shown(_arguments_json(arguments)), language="json")
+    return highlight(shown(_lined_json(arguments)), language="json")
+
+
+def _lined_json(arguments: dict[str, Any]) -> str:
+    """The arguments as JSON, but a string of several lines as its lines, each after the
+    first under the first character after its quote: a script or a file's text is read as
+    written, not as one line of `\\n`s. The rest of each line is as JSON writes it."""
+    lines = ["{"]
+    for number, (name, value) in enumerate(arguments.items(), 1):
+        head = f"  {json.dumps(name, ensure_ascii=False)}: "
+        comma = "," if number < len(arguments) else ""
+        if isinstance(value, str) and "\n" in value:
+            parts = [json.dumps(part, ensure_ascii=False)[1:-1] for part in value.split("\n")]
+            text = '"' + ("\n" + " " * (len(head) + 1)).join(parts) + '"'
+        else:
+            text = json.dumps(value, indent=2, ensure_ascii=False, default=str)
+            text = text.replace("\n", "\n  ")
+        lines.append(f"{head}{text}{comma}")
+    return "\n".join([*lines, "}"])
 
 
 def _shown_by(diff: str, value: object) -> bool:
