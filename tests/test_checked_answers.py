@@ -17,11 +17,12 @@ from app_driver import SIZE, error_line, wait_for, wait_for_modal
 from asking import burst
 from failing_kinds import BrokenRequest
 from front_end_processes import HeadlessInbox, attached_to_inbox
+from pydantic import BaseModel, SecretStr
 from test_ask_bursts import ask
 
 from tui import ElicitationApp, ElicitationQueue, ElicitationResult, RequestBase
 from tui.core.content_check import ContentRefused
-from tui.core.models import ChoiceRequest, TextRequest
+from tui.core.models import ChoiceRequest, FormRequest, SecretRequest, TextRequest
 from tui.testing.scripted import ImpossibleAnswerError, ScriptedResponder
 from tui.transcript.reader import read_transcript
 from tui.transcript.records import ResultRecord
@@ -236,3 +237,44 @@ def test_a_front_end_in_this_process_is_held_to_the_request_s_rules(
     with pytest.raises(ContentRefused, match=re.escape(said)):
         queue.respond(request_.id, ElicitationResult(action="accept", content=content))
     assert not asked.done() and queue.pending() == [request_]
+
+
+class Signup(BaseModel):
+    user: str
+    password: SecretStr
+
+
+def test_a_front_end_in_this_process_gives_the_asker_what_the_dialog_would() -> None:
+    # `queue.respond` passed the content on as given: a form asked from a model got a dict,
+    # and its password, a plain str, reached the result's repr and the model's text.
+    queue = ElicitationQueue(policy="wait")
+    form = FormRequest.from_model(Signup, message="Sign up")
+    asked_form = queue.submit(form)
+    queue.respond(
+        form.id,
+        ElicitationResult(action="accept", content={"user": "bob", "password": "canary-4"}),
+    )
+    secret = SecretRequest(message="Token?")
+    asked_secret = queue.submit(secret)
+    queue.respond(secret.id, ElicitationResult(action="accept", content="canary-5"))
+
+    signup = asked_form.result(1)
+    assert isinstance(signup.content, Signup)
+    assert signup.content.password.get_secret_value() == "canary-4"
+    assert "canary-4" not in repr(signup) + signup.to_llm_text()
+    token = asked_secret.result(1).content
+    assert isinstance(token, SecretStr) and token.get_secret_value() == "canary-5"
+
+
+def test_every_subscriber_hears_a_sensitive_answer_flagged() -> None:
+    # The event was built before the answer was flagged: an observer logging it, or a
+    # transcript, got the answer a front end in this process gave in clear.
+    queue = ElicitationQueue(policy="wait")
+    heard: list[ElicitationResult] = []
+    queue.subscribe(lambda event: heard.append(event.result) if event.result else None)
+    request = TextRequest(message="PIN?", sensitive=True)
+    asked = queue.submit(request)
+    queue.respond(request.id, ElicitationResult(action="accept", content="canary-6"))
+    assert asked.result(1).sensitive
+    assert [result.sensitive for result in heard] == [True]
+    assert "canary-6" not in repr(heard)

@@ -1099,6 +1099,18 @@ class ElicitationResult(BaseModel):
         return f"The user answered: {TypeAdapter(Any).dump_json(content).decode()}"
 
 
+def delivered(request: RequestBase, result: ElicitationResult) -> ElicitationResult:
+    """`result` as the asker receives it, wherever it was given: a typed secret as `SecretStr`,
+    a form's fields as its model (or with its secret fields as `SecretStr`), the answer to a
+    sensitive request flagged."""
+    content = result.content
+    if result.accepted and isinstance(request, SecretRequest) and isinstance(content, str):
+        result = result.model_copy(update={"content": SecretStr(content)})
+    elif result.accepted and isinstance(request, FormRequest) and isinstance(content, dict):
+        result = result.model_copy(update={"content": request.finish_content(content)})
+    return flagged(request, result)
+
+
 def flagged(request: RequestBase, result: ElicitationResult) -> ElicitationResult:
     """`result`, marked `sensitive` if it accepts a sensitive request with content of its own;
     a secret's `SecretStr` or `SecretRef` needs no mark, it never shows its value anyway."""

@@ -15,7 +15,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, TypeAdapter
 
 from tui.core.content_check import ContentNotJSON, checked_content
-from tui.core.models import ElicitationResult, FormRequest, Request, flagged
+from tui.core.models import ElicitationResult, FormRequest, Request, delivered
 from tui.core.request_base import Timeout
 
 Policy = Literal["cancel", "accept_defaults", "decline", "wait"]
@@ -332,14 +332,15 @@ class ElicitationQueue:
             pending = self._pending.pop(request_id, None)
             if pending is None:
                 return False
+            # As the asker receives it, and flagged before anyone hears of it: every later
+            # reader (observers, transcripts, timelines, reprs) keeps a sensitive answer hidden.
+            result = delivered(pending.request, result)
             event = QueueEvent("resolved", pending.request, result, answered_by=answered_by)
             self._answered[request_id] = Answered(answered_by, event.at, result.action)
             if len(self._answered) > ANSWERS_KEPT:
                 self._answered.popitem(last=False)
             if pending.timer is not None:
                 pending.timer.cancel()
-            # Every later reader (transcripts, timelines, reprs) keeps a sensitive answer hidden.
-            result = flagged(pending.request, result)
             # Wake the asker first: the event below is bookkeeping for the front ends.
             # An asker that cancelled its future gets no result, but front ends still hear of it.
             if pending.future.set_running_or_notify_cancel():

@@ -16,11 +16,10 @@ from pydantic import BaseModel, SecretStr, TypeAdapter, ValidationError
 from tui.core.content_check import ContentNotJSON, ContentRefused, checked_content
 from tui.core.models import (
     ElicitationResult,
-    FormRequest,
     Request,
     SecretRequest,
     ToolApprovalRequest,
-    flagged,
+    delivered,
 )
 from tui.core.secret_ref import SecretRef
 
@@ -63,12 +62,9 @@ def result_from_json(request: Request, data: dict[str, Any]) -> ElicitationResul
     """The result an asker gets from the inbox's JSON: a secret as `SecretStr` or `SecretRef`,
     a form made from a model as that model, the answer to a sensitive request flagged."""
     action, content, reason = data.get("action"), data.get("content"), data.get("reason")
-    if action == "accept" and content is not None:
-        if isinstance(request, SecretRequest):
-            content = SecretRef(**content) if isinstance(content, dict) else SecretStr(content)
-        elif isinstance(request, FormRequest) and isinstance(content, dict):
-            content = request.finish_content(content)
-    return flagged(request, ElicitationResult(action=action, content=content, reason=reason))
+    if action == "accept" and isinstance(request, SecretRequest) and isinstance(content, dict):
+        content = SecretRef(**content)
+    return delivered(request, ElicitationResult(action=action, content=content, reason=reason))
 
 
 def answer_from_json(request: Request, data: Any) -> ElicitationResult:
