@@ -245,6 +245,78 @@ def test_questions_tool_approval_and_url(tmp_path: Path) -> None:
     assert "Domain: example.com" in prompts
 
 
+@pytest.mark.parametrize(
+    ("request_", "typed"),
+    [
+        ({"kind": "text", "message": "PIN?", "sensitive": True}, f"{CANARY}\n"),
+        (
+            {"kind": "choice", "message": "Account?", "options": [CANARY, "b"], "sensitive": True},
+            "1\n",
+        ),
+    ],
+    ids=["text", "choice"],
+)
+def test_a_sensitive_answer_is_printed_masked_as_the_dialog_prints_it(
+    tmp_path: Path, request_: dict[str, Any], typed: str
+) -> None:
+    # Plain mode never flagged it: `"content": "sk-CANARY..."` on stdout, the value with --raw.
+    code, result, _ = plain(tmp_path, typed, "--json", json.dumps(request_), "--plain")
+    assert (code, result) == (0, accepted("**********"))
+    done = run_plain(tmp_path, typed, "--json", json.dumps(request_), "--plain", "--raw")
+    assert CANARY not in done.stdout
+
+
+def test_a_tool_approval_says_what_each_answer_allows(tmp_path: Path) -> None:
+    # The dialog says "every shell call"; plain mode said nothing, and a 3 for `pytest -q`
+    # allowed every later shell call, of any agent, always.
+    approval = {
+        "kind": "tool_approval",
+        "tool_name": "shell",
+        "arguments": {"command": "pytest -q"},
+        "tool_call_id": "c1",
+    }
+    _, _, prompts = plain(tmp_path, "1\n", "--json", json.dumps(approval), "--plain")
+    assert "2) Allow for this session — every shell call" in prompts
+    assert "3) Always allow — as 2, and remembered" in prompts
+    narrow = {
+        **approval,
+        "remember": {"argument": "command", "pattern": "pytest*"},
+        "folder": "/work/app",
+    }
+    _, _, prompts = plain(tmp_path, "1\n", "--json", json.dumps(narrow), "--plain")
+    assert "2) Allow for this session — shell in app, command ~ pytest*" in prompts
+
+
+def test_a_question_times_out_as_in_the_dialog(tmp_path: Path) -> None:
+    # Plain mode waited for a line however long the question's timeout.
+    for timeout in (["--timeout", "1"], []):
+        request_ = {"kind": "confirmation", "message": "Deploy?"}
+        if not timeout:
+            request_["timeout"] = 1
+        command = ["ask", "--plain", *timeout, "--json", json.dumps(request_)]
+        done = subprocess.Popen(
+            [sys.executable, "-m", "tui.cli.main", *command],
+            stdin=subprocess.PIPE,  # kept open: nobody answers
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=REPO,
+            env=environment(tmp_path),
+            start_new_session=True,
+        )
+        try:
+            assert done.wait(timeout=20) == 2  # its stdin still open
+            assert done.stdout is not None
+            assert json.loads(done.stdout.read()) == {
+                "action": "cancel",
+                "content": None,
+                "reason": "timeout",
+            }
+        finally:
+            done.kill()
+            done.communicate()
+
+
 def test_always_in_plain_text_is_remembered_and_a_rule_answers_with_or_without_a_terminal(
     tmp_path: Path,
 ) -> None:
@@ -348,3 +420,29 @@ def test_kill_while_a_plain_question_waits_exits_143_saying_terminated(tmp_path:
 
     assert asking.returncode == 143
     assert json.loads(out) == {"action": "cancel", "content": None, "reason": "terminated"}
+
+
+def test_a_call_holding_a_secret_given_earlier_is_offered_once_or_deny_only() -> None:
+    import io
+
+    from pydantic import SecretStr
+
+    from tui.cli.plain import PlainPrompter
+    from tui.core.models import ToolApprovalRequest
+    from tui.secrets.redaction import REDACTOR
+
+    REDACTOR.register(SecretStr(CANARY))
+    command = f"deploy --key {CANARY}"
+    call = ToolApprovalRequest(
+        tool_name="shell",
+        tool_call_id="c1",
+        arguments={"command": command},
+        remember={"argument": "command", "pattern": command},
+    )
+    out = io.StringIO()
+    result = PlainPrompter(io.StringIO("3\n1\n"), out).ask(call)
+    assert result.content == {"scope": "once"}
+    said = out.getvalue()
+    assert "3) Always allow — not offered: the call holds a secret given earlier" in said
+    assert "✖ Always allow is not offered: the call holds a secret given earlier." in said
+    assert CANARY not in said and 'command = "deploy --key •••"' in said

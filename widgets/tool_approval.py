@@ -4,7 +4,6 @@ to correct the arguments before allowing it."""
 from __future__ import annotations
 
 import json
-import posixpath
 from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
@@ -18,6 +17,7 @@ from textual.highlight import HighlightTheme, highlight
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option as ListOption
 
+from tui.core.approval_answers import DENY, approval_answers
 from tui.core.models import ApprovalScope, ElicitationResult, ToolApprovalRequest
 from tui.core.one_line import one_line
 from tui.secrets.redaction import REDACTOR, holds_secret
@@ -28,8 +28,6 @@ from widgets.literal import shown, shown_on_one_line
 
 if TYPE_CHECKING:
     from textual.widgets import TextArea
-
-DENY = "deny"
 
 
 class _DiffTheme(HighlightTheme):
@@ -215,15 +213,12 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
         pattern matches is cut short: the call above shows it whole (a script of many lines).
         A glob is shown whole up to `GLOB_REACH_LENGTH`, then with both its ends: it may
         reach further than the call, and where it ends (`*` or not) says how far."""
-        request = self.request
-        remember = request.remember
-        # The folder named as the source line names it, first, where no cut reaches it.
-        folder = request.folder
-        where = f" in {posixpath.basename(folder) or folder}" if folder else ""
+        remember = self.request.remember
         if remember is None:
-            return shown(f"every {request.tool_name} call{where}")
-        # Scrubbed before it is cut: a secret cut in two would no longer be recognised.
-        reach = shown_on_one_line(f"{request.tool_name}{where}, {remember.describe()}")
+            return shown(self.request.reach())
+        # Scrubbed before it is cut: a secret cut in two would no longer be recognised. (The
+        # folder comes first, where no cut reaches it.)
+        reach = shown_on_one_line(self.request.reach())
         if remember.exact_value() is not None:
             return one_line(reach, REACH_LENGTH)
         return one_line(reach, GLOB_REACH_LENGTH, keep_end=GLOB_REACH_LENGTH // 4)
@@ -383,16 +378,10 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
 def _choices(reach: str, remembers: bool) -> list[ListOption]:
     """The four answers, numbered; `reach` is what allowing for the session would allow, and
     unless the dialog `remembers` it, 2 and 3 are not offered."""
-    not_offered = "not offered: the call holds a secret given earlier"
-    rows = [
-        ("once", "Allow once", "just this call"),
-        ("session", "Allow for this session", reach if remembers else not_offered),
-        ("always", "Always allow", "as 2, and remembered" if remembers else not_offered),
-        (DENY, "Deny", "tell the agent no, and why"),
-    ]
-    width = max(len(label) for _, label, _ in rows)
+    rows = approval_answers(reach, remembers=remembers)
+    width = max(len(row.label) for row in rows)
     options = []
-    for number, (value, label, hint) in enumerate(rows, 1):
+    for number, (value, label, hint, offered) in enumerate(rows, 1):
         number_mark = Content.styled(f"{number} ", "dim")
         if len(hint) <= HINT_ROOM:
             # The hint in a column of its own, beside the label.
@@ -401,7 +390,6 @@ def _choices(reach: str, remembers: bool) -> list[ListOption]:
         else:
             # Under the label, each line starting where the label does.
             prompt = Hanging(number_mark, Content.assemble(label, "\n", (hint, "dim")))
-        offered = remembers or value in ("once", DENY)
         options.append(ListOption(prompt, id=value, disabled=not offered))
     return options
 

@@ -22,6 +22,7 @@ from pydantic import BaseModel, SecretStr, TypeAdapter, ValidationError
 from tui.cli.passthrough import add_passthrough_command
 from tui.cli.plain import PlainPrompter, plain_streams, plain_wanted
 from tui.cli.sigterm import Terminated, sigterm_raises
+from tui.cli.timed_out import TimedOut, timed_out_after
 from tui.cli.token_option import add_token_option
 from tui.cli.transcript_option import add_transcript_option
 from tui.core.json_type import json_type
@@ -445,7 +446,7 @@ def _ask_here(request: Request, args: argparse.Namespace) -> ElicitationResult:
 def _ask_plainly(request: Request) -> ElicitationResult:
     with plain_streams(sys.stdin, sys.stderr) as (inp, out):
         try:
-            with sigterm_raises():
+            with sigterm_raises(), timed_out_after(request.timeout):
                 return PlainPrompter(inp, out).ask(request)
         except KeyboardInterrupt:
             out.write("\n")
@@ -453,6 +454,9 @@ def _ask_plainly(request: Request) -> ElicitationResult:
         except Terminated:
             out.write("\n")
             return ElicitationResult(action="cancel", reason="terminated")
+        except TimedOut:
+            out.write("\n")
+            return ElicitationResult(action="cancel", reason="timeout")
 
 
 def _ask_on_terminal(

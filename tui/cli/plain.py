@@ -18,6 +18,7 @@ from typing import Any, TextIO, TypeVar
 
 from pydantic import SecretStr, ValidationError
 
+from tui.core.approval_answers import NOT_OFFERED, approval_answers
 from tui.core.models import (
     ChoiceRequest,
     ConfirmationRequest,
@@ -30,11 +31,13 @@ from tui.core.models import (
     TextRequest,
     ToolApprovalRequest,
     UrlRequest,
+    delivered,
     unsupported,
 )
 from tui.core.options import Option
 from tui.core.schema import FieldSpec, parse_schema, parse_value
 from tui.core.terminal_text import literal_text
+from tui.secrets.redaction import REDACTOR, holds_secret
 
 PLAIN_VARIABLE = "ELICIT_TUI_PLAIN"
 """Set to 1 to ask with plain line prompts instead of the full-screen UI."""
@@ -78,9 +81,11 @@ class PlainPrompter:
             self.say(f"Plain mode cannot ask {request.kind!r} requests; cancelled.")
             return unsupported(request)
         try:
-            return asker(request)
+            result = asker(request)
         except _Ended as ended:
-            return ended.result
+            result = ended.result
+        # As a dialog's answer reaches the asker: a sensitive one flagged (printed masked).
+        return delivered(request, result)
 
     def _askers(self) -> dict[str, Callable[[Any], ElicitationResult]]:
         return {
@@ -98,7 +103,8 @@ class PlainPrompter:
     # -- lines in and out -------------------------------------------------------------------
 
     def say(self, text: str = "") -> None:
-        self.out.write(f"{literal_text(text)}\n")
+        # As a dialog shows it: a secret given earlier masked, control characters as pictures.
+        self.out.write(f"{literal_text(REDACTOR.scrub(text))}\n")
         self.out.flush()
 
     def line(self, prompt: str, *, secret: bool = False) -> str:
@@ -370,12 +376,19 @@ class PlainPrompter:
             self.say(f"  {name} = {json.dumps(value, ensure_ascii=False)}")
         if request.diff:
             self.say(request.diff.rstrip("\n"))
-        choices = ["Allow once", "Allow for this session", "Always allow", "Deny"]
-        self._numbered([Option(label=c, value=c) for c in choices])
-        number = self.until_valid(
-            "Type a number, 1-4:",
-            lambda typed: _one_number(typed, choices, None),
+        # As the dialog words them: what 2 and 3 allow from now on, or that they are not offered.
+        rows = approval_answers(request.reach(), remembers=not holds_secret(request.rule_text()))
+        self._numbered(
+            [Option(label=row.label, value=row.value, description=row.hint) for row in rows]
         )
+
+        def parse(typed: str) -> int:
+            number = _one_number(typed, rows, None)
+            if not rows[number - 1].offered:
+                raise _Invalid(f"{rows[number - 1].label} is {NOT_OFFERED}.")
+            return number
+
+        number = self.until_valid(f"Type a number, 1-{len(rows)}:", parse)
         if number == 4:
             reason = self.line("Reason for the agent (Enter for none):").strip()
             return ElicitationResult(

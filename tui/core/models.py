@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import fnmatch
 import json
+import posixpath
 import re
 from contextvars import ContextVar
 from typing import Annotated, Any, Literal, Union, get_args
@@ -811,6 +812,15 @@ class ToolApprovalRequest(RequestBase):
         for key in apart:
             if data.get(key) is not None:
                 check_size({key: data[key]})
+
+    def reach(self) -> str:
+        """What "for this session" and "always" would allow from now on, in words:
+        `every shell call`, or `shell in app, command ~ pytest*` (the folder by its name)."""
+        folder = self.folder
+        where = f" in {posixpath.basename(folder) or folder}" if folder else ""
+        if self.remember is None:
+            return f"every {self.tool_name} call{where}"
+        return f"{self.tool_name}{where}, {self.remember.describe()}"
 
     def rule_text(self) -> str:
         """All a rule remembered for this call would hold, as text: the tool's name and the
