@@ -2,10 +2,11 @@
 
 A tool made with `needs_approval` interrupts the run; each interruption becomes a
 `ToolApprovalRequest`. An allow approves that one call, whatever its scope: "for this session"
-and "always" are remembered by the front end's approval rules, which cover exactly what the
-person allowed (a shell rule one command), so a later call is answered by a rule where one
-covers it and asked where none does (the SDK's `always_approve` would run every call of the
-tool unasked); "deny" rejects it, the person's reason going to the model. The SDK approves a call only with the model's own arguments, so a
+and "always" are remembered by the front end's approval rules, which answer a later call they
+cover and leave the others to the person. The request names no pattern, so such a rule
+covers every call of the tool, as the dialog says ("every shell call"); an "always" rule
+made elsewhere for one command covers that command only. "Deny" rejects the call, the
+person's reason going to the model. The SDK approves a call only with the model's own arguments, so a
 call the person edited is rejected with a message giving the model the edited arguments to
 call the tool again with: the call as the model made it never runs. A cancel stops the run
 with `RunCancelled`.
