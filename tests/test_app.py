@@ -392,6 +392,22 @@ async def test_agent_exception_is_shown_not_fatal() -> None:
         await wait_for(pilot, lambda: status.has_class("failed"))
         assert "RuntimeError: the deploy target is unreachable" in status.summary
         assert app.is_running
+        # Kept for the program that ran the app: `run()` returns None either way.
+        assert isinstance(app.agent_error, RuntimeError) and app.agent_result is None
+
+
+async def test_an_async_agent_function_is_run_to_its_end() -> None:
+    # It was called and never awaited: no question, and "returned: <coroutine object …>".
+    async def agent(queue: ElicitationQueue) -> str:
+        answer = await queue.ask_async(parse_request(CONFIRM))
+        return f"confirmed: {answer.content}"
+
+    app = ElicitationApp(ElicitationQueue(), agent, input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, ElicitationModal))
+        await pilot.press("y")
+        await wait_for(pilot, lambda: app.agent_result is not None)
+    assert app.agent_result == "confirmed: True" and app.agent_error is None
 
 
 async def test_a_failure_is_said_once_in_full_over_the_calls_that_led_to_it() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import inspect
 import logging
 import os
 import threading
@@ -270,6 +271,8 @@ class ElicitationApp(KeyOrderApp[Any]):
         self._notices = BurstLimiter(self._send_notice, waiting=lambda: len(self.queue.pending()))
         self.agent_result: Any = None
         """What the agent returned, once it has; also the app's return value on quit."""
+        self.agent_error: BaseException | None = None
+        """What the agent raised, if it did (the main screen shows it; `run()` returns None)."""
         self.show_keys = show_keys
         self.key_recorder = KeyRecorder()
         self.transcript: TranscriptWriter | None = None
@@ -512,7 +515,11 @@ class ElicitationApp(KeyOrderApp[Any]):
     def _run_agent(self, agent: Agent, queue: ElicitationQueue) -> None:
         try:
             value = agent(queue)
+            if inspect.iscoroutine(value):
+                # An `async def` agent: run to its end here, in its own thread's event loop.
+                value = asyncio.run(value)
         except BaseException as error:
+            self.agent_error = error
             self.post_message(AgentFailed(error))
         else:
             # Before the thread ends: quitting reads it as soon as the thread is done.
