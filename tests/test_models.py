@@ -521,6 +521,13 @@ def test_to_llm_text_of_decline() -> None:
     assert text == "The user declined to answer."
 
 
+def test_to_llm_text_of_a_denial_gives_the_persons_reason() -> None:
+    # Dropped: a denied tool call's "use make test" never reached the model this way.
+    denied = ElicitationResult(action="decline", content={"reason": "use make test"})
+
+    assert denied.to_llm_text() == 'The user declined, saying: "use make test"'
+
+
 def test_to_llm_text_of_cancel_gives_the_reason() -> None:
     text = ElicitationResult(action="cancel", reason="timeout").to_llm_text()
 

@@ -1086,6 +1086,9 @@ class ElicitationResult(BaseModel):
     def to_llm_text(self) -> str:
         """A short sentence safe to hand to a model: secrets become references or a mention."""
         if self.action == "decline":
+            reason = self.decline_reason
+            if reason is not None and not self.sensitive:
+                return f"The user declined, saying: {json.dumps(reason, ensure_ascii=False)}"
             return "The user declined to answer."
         if self.action == "cancel":
             why = f" ({self.reason})" if self.reason else ""
