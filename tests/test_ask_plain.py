@@ -446,3 +446,17 @@ def test_a_call_holding_a_secret_given_earlier_is_offered_once_or_deny_only() ->
     assert "3) Always allow — not offered: the call holds a secret given earlier" in said
     assert "✖ Always allow is not offered: the call holds a secret given earlier." in said
     assert CANARY not in said and 'command = "deploy --key •••"' in said
+
+
+def test_an_optional_yes_no_field_is_skipped_with_enter(tmp_path: Path) -> None:
+    # Asked again for ever: "Type y (yes) or n (no)."
+    schema = {
+        "type": "object",
+        "properties": {"debug": {"type": "boolean"}, "name": {"type": "string"}},
+        "required": ["name"],
+    }
+    code, result, prompts = plain(
+        tmp_path, "\nada\n", "form", "Setup?", "--schema", json.dumps(schema), "--plain"
+    )
+    assert (code, result) == (0, accepted({"name": "ada"}))
+    assert "debug (optional: Enter skips)" in prompts

@@ -258,11 +258,19 @@ class PlainPrompter:
         return _accept(self._yes_no(request.yes_label, request.no_label, request.default))
 
     def _yes_no(self, yes: str, no: str, default: bool | None) -> bool:
+        answer = self._yes_no_or_skip(yes, no, default, skippable=False)
+        assert answer is not None  # only a skippable question is answered with nothing
+        return answer
+
+    def _yes_no_or_skip(
+        self, yes: str, no: str, default: bool | None, *, skippable: bool
+    ) -> bool | None:
+        """y or n; an empty line gives `default`, else, if `skippable`, None."""
         shown = {True: " [y]", False: " [n]", None: ""}[default]
 
-        def parse(typed: str) -> bool:
+        def parse(typed: str) -> bool | None:
             word = typed.strip().casefold()
-            if not word and default is not None:
+            if not word and (default is not None or skippable):
                 return default
             if word in ("y", "yes", yes.casefold()):
                 return True
@@ -289,12 +297,17 @@ class PlainPrompter:
     def _field(self, field: FieldSpec) -> Any:
         needs = "required" if field.required else "optional: Enter skips"
         hint = f", {field.hint()}" if field.hint() else ""
-        self.say(f"{field.title} ({needs}{hint})" if field.type != "boolean" else field.title)
+        # A yes/no with a default is answered by Enter; one without is skipped only if optional.
+        skippable = not field.required and field.default is None
+        if field.type != "boolean":
+            self.say(f"{field.title} ({needs}{hint})")
+        else:
+            self.say(f"{field.title} ({needs})" if skippable else field.title)
         if field.description:
             self.say(f"  {field.description}")
         if field.type == "boolean":
             default = None if field.default is None else bool(field.default)
-            return self._yes_no("yes", "no", default)
+            return self._yes_no_or_skip("yes", "no", default, skippable=skippable)
         if field.type in ("enum", "multi_enum"):
             self._numbered(field.options)
 
