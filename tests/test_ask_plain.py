@@ -41,6 +41,20 @@ def run_plain(
     )
 
 
+def asking_plainly(tmp_path: Path, *args: str) -> subprocess.Popen[str]:
+    """`elicit-tui ask ARGS` without a terminal, its stdin a pipe kept open: nobody answers."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "tui.cli.main", "ask", *args],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=REPO,
+        env=environment(tmp_path),
+        start_new_session=True,
+    )
+
+
 def accepted(content: Any) -> dict[str, Any]:
     return {"action": "accept", "content": content, "reason": None}
 
@@ -293,17 +307,7 @@ def test_a_question_times_out_as_in_the_dialog(tmp_path: Path) -> None:
         request_ = {"kind": "confirmation", "message": "Deploy?"}
         if not timeout:
             request_["timeout"] = 1
-        command = ["ask", "--plain", *timeout, "--json", json.dumps(request_)]
-        done = subprocess.Popen(
-            [sys.executable, "-m", "tui.cli.main", *command],
-            stdin=subprocess.PIPE,  # kept open: nobody answers
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            cwd=REPO,
-            env=environment(tmp_path),
-            start_new_session=True,
-        )
+        done = asking_plainly(tmp_path, "--plain", *timeout, "--json", json.dumps(request_))
         try:
             assert done.wait(timeout=20) == 2  # its stdin still open
             assert done.stdout is not None
@@ -404,16 +408,7 @@ def test_a_transcript_with_no_dialog_to_record_is_refused_before_asking(
 
 def test_kill_while_a_plain_question_waits_exits_143_saying_terminated(tmp_path: Path) -> None:
     # As `ask` on a terminal ends on SIGTERM; in plain text it ended printing nothing.
-    asking = subprocess.Popen(
-        [sys.executable, "-m", "tui.cli.main", "ask", "text", "Name?", "--plain"],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        cwd=REPO,
-        env=environment(tmp_path),
-        start_new_session=True,
-    )
+    asking = asking_plainly(tmp_path, "text", "Name?", "--plain")
     assert asking.stderr is not None
     assert "Name?" in asking.stderr.readline()  # asked, and reading the answer
     out = ended_by(asking, asking.terminate)
