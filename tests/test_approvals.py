@@ -25,7 +25,13 @@ from tui.approvals.rules import (
 )
 from tui.cli.main import main
 from tui.core.content_check import ContentRefused
-from tui.core.models import ArgumentPattern, ElicitationResult, Request, parse_request
+from tui.core.models import (
+    ArgumentPattern,
+    ElicitationResult,
+    Request,
+    ToolApprovalRequest,
+    parse_request,
+)
 from tui.core.queue import ElicitationQueue
 from tui.inbox.env_names import URL_ENV
 from tui.secrets.redaction import REDACTOR
@@ -240,6 +246,38 @@ def test_a_call_remembered_in_a_folder_is_allowed_again_in_that_folder_only(
         "shell (command ~ pytest*) in /work/a",
         "shell (command ~ pytest*) in /work/b",
     ]
+
+
+def test_a_rule_lets_an_argument_vary_only_where_the_calls_own_asker_lets_it(
+    tmp_path: Path,
+) -> None:
+    # Claude Code's rule for `npm install` lets its description vary; Codex names the host
+    # of a network-access request there: the rule allowed network access to any host.
+    policy = ApprovalPolicy(tmp_path / "approvals.json")
+    made = ArgumentPattern(
+        argument="command", pattern="npm install", others={}, varying=("description",)
+    )
+    policy.allow("Bash", made, scope="always")
+
+    def call(call_id: str, varying: tuple[str, ...] | None, **arguments: str) -> Request:
+        remember = ArgumentPattern(
+            argument="command",
+            pattern="npm install",
+            others={k: v for k, v in arguments.items() if k not in (varying or ())},
+            varying=varying,
+        )
+        return ToolApprovalRequest(
+            tool_name="Bash",
+            tool_call_id=call_id,
+            arguments={"command": "npm install", **arguments},
+            remember=remember,
+        )
+
+    claude = call("c1", ("description",), description="Install the dependencies")
+    codex = call("c2", None, description="network-access evil.example")
+    assert policy.rule_for(claude) is not None
+    assert policy.rule_for(codex) is None
+    assert policy.rule_for(call("c3", None)) is not None  # nothing it pins is there
 
 
 def test_a_rule_made_without_a_folder_covers_calls_in_every_folder(tmp_path: Path) -> None:

@@ -35,10 +35,12 @@ def _claude_code(command: str, call_id: str, inbox: InboxProcess) -> str:
     return run_hook("claude-code", BASH, stdin=json.dumps(data), inbox=inbox).stdout
 
 
-def _codex(command: str, inbox: InboxProcess) -> str:
+def _codex(command: str, inbox: InboxProcess, description: str | None = None) -> str:
     fixture = "codex_permission_request_bash.json"
     data = json.loads((INPUTS / fixture).read_text())
     data["tool_input"] = {"command": command}
+    if description is not None:
+        data["tool_input"]["description"] = description
     return run_hook("codex", fixture, stdin=json.dumps(data), inbox=inbox).stdout
 
 
@@ -49,10 +51,17 @@ def test_rules_made_for_one_asker_answer_every_asker_for_as_long_as_their_scope(
         assert '"allow"' in _claude_code("npm test", "toolu_a1", inbox)
         assert '"allow"' in _claude_code("make lint", "toolu_a2", inbox)
         person.scopes = {}  # from now on the person declines: only a rule can allow
-        # Another CLI, and a Python agent in another process, get the rules' answers at once.
+        # Another CLI, and a Python agent in another process, get the rules' answers at once,
+        # in the project they were made in (the hooks' inputs name /home/user/my-project).
         assert '"behavior": "allow"' in _codex("npm test", inbox)
+        # Not Codex's request for network access, its host in the description Claude Code's
+        # rule lets vary: the person, who now declines, is asked.
+        assert '"behavior": "deny"' in _codex("npm test", inbox, "network-access evil.example")
         approval = tui.ToolApprovalRequest(
-            tool_name="Bash", arguments={"command": "make lint"}, tool_call_id="py-1"
+            tool_name="Bash",
+            arguments={"command": "make lint"},
+            tool_call_id="py-1",
+            folder="/home/user/my-project",
         )
         result = tui.RemoteQueue(inbox.base, TOKEN).ask(approval, timeout=10)
         assert (result.action, result.reason) == ("accept", AUTO_APPROVED)

@@ -50,7 +50,15 @@ class ApprovalRule(BaseModel):
             return False
         if self.folder is not None and request.folder != self.folder:
             return False
-        return self.match is None or self.match.matches(request.arguments)
+        if self.match is None:
+            return True
+        # An argument the rule lets vary, which the call's own asker pins (Codex names the
+        # host of a network-access request in its description; Claude Code's description is
+        # a comment): the rule never saw its value, and cannot vouch for it.
+        pinned = request.remember.others if request.remember is not None else None
+        if pinned and any(name in pinned for name in self.match.varying or ()):
+            return False
+        return self.match.matches(request.arguments)
 
     def same_target(self, other: ApprovalRule) -> bool:
         """True if this rule allows exactly the calls `other` allows."""
