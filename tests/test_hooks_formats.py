@@ -385,3 +385,7 @@ def test_a_plan_to_approve_is_shown_as_its_text() -> None:
     request = hook_format("claude-code").read(data, wait=WAIT).request
     assert isinstance(request, ToolApprovalRequest)
     assert request.description == plan
+    # "Always" covered every later plan in the project, approved unread: now this plan only.
+    assert request.remember is not None
+    assert request.remember.matches({"plan": plan})
+    assert not request.remember.matches({"plan": plan + "\n3. Drop the users table"})

@@ -217,6 +217,21 @@ async def test_a_string_of_several_lines_is_shown_as_its_lines() -> None:
         assert styled(arguments, '"echo') in [str(span.style) for span in covering]
 
 
+async def test_an_argument_the_description_shows_takes_one_line() -> None:
+    # A plan to approve was shown twice: as markdown above, then whole again as its argument.
+    plan = "## Plan\n\n1. Add the endpoint\n2. Test it"
+    request = ToolApprovalRequest(
+        tool_name="ExitPlanMode", tool_call_id="p1", arguments={"plan": plan}, description=plan
+    )
+    app = ElicitationApp(ElicitationQueue(), Asker(request), input_grace=0)
+    async with app.run_test(size=(100, 40)) as pilot:
+        modal = await wait_for_modal(pilot)
+        arguments = modal.query_one("#arguments", Static).content
+        assert isinstance(arguments, Content)
+        assert arguments.plain.strip().splitlines()[1].startswith('  "plan": "## Plan ⏎')
+        assert len(arguments.plain.strip().splitlines()) == 3
+
+
 def long_edit(lines: int) -> ElicitationApp:
     """An app whose agent asks to approve an edit adding `lines` lines."""
     diff = f"--- a/x\n+++ b/x\n@@ -0,0 +1,{lines} @@\n" + "".join(

@@ -157,7 +157,8 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
         if request.summary != request.message:
             tool.append(f" · {shown(request.summary)}")
         self.query_one("#tool", Static).update(tool)
-        self.query_one("#arguments", Static).update(_arguments(request.arguments, request.diff))
+        shown_call = _arguments(request.arguments, request.diff, request.description)
+        self.query_one("#arguments", Static).update(shown_call)
         if request.diff:
             diff = highlight(shown(request.diff), language="diff", theme=_DiffTheme)
             self.query_one("#diff", Static).update(diff)
@@ -405,17 +406,27 @@ def _editable_json(arguments: dict[str, Any]) -> str | None:
     return None if holds_secret(text) else text
 
 
-def _arguments(arguments: dict[str, Any], diff: str | None) -> Content:
-    """The arguments as JSON; with a diff, each the diff already shows on one line, cut
-    with …, so that the diff keeps the room (the editor, `e`, still has them whole)."""
+def _arguments(arguments: dict[str, Any], diff: str | None, description: str | None) -> Content:
+    """The arguments as JSON; each the diff, or the description above them, already shows
+    on one line, cut with …, so that what shows it keeps the room (the editor, `e`, still
+    has them whole): an edit's old and new text, a plan to approve."""
     if not arguments:
         return Content.styled("(no arguments)", "$text-muted")
-    if diff:
-        arguments = {
-            name: _collapsed(value) if _shown_by(diff, value) else value
-            for name, value in arguments.items()
-        }
+    arguments = {
+        name: _collapsed(value) if _shown_above(value, diff, description) else value
+        for name, value in arguments.items()
+    }
     return highlight(shown(_lined_json(arguments)), language="json")
+
+
+def _shown_above(value: object, diff: str | None, description: str | None) -> bool:
+    """Whether `value` is text longer than one short line that the description is, or whose
+    lines the diff shows."""
+    if not isinstance(value, str) or ("\n" not in value and len(value) <= COLLAPSED_LENGTH):
+        return False
+    if description is not None and value.strip() == description.strip():
+        return True
+    return diff is not None and _shown_by(diff, value)
 
 
 def _lined_json(arguments: dict[str, Any]) -> str:
@@ -436,11 +447,9 @@ def _lined_json(arguments: dict[str, Any]) -> str:
     return "\n".join([*lines, "}"])
 
 
-def _shown_by(diff: str, value: object) -> bool:
-    """Whether `value` is text longer than one short line, each of its lines but blank ones
-    a line of `diff` as it is or after the column that marks it added, removed or kept."""
-    if not isinstance(value, str) or ("\n" not in value and len(value) <= COLLAPSED_LENGTH):
-        return False
+def _shown_by(diff: str, value: str) -> bool:
+    """Whether each line of `value` but blank ones is a line of `diff` as it is or after the
+    column that marks it added, removed or kept."""
     lines = diff.splitlines()
     known = {*lines, *(line[1:] for line in lines)}
     written = [line for line in value.splitlines() if line.strip()]

@@ -46,6 +46,7 @@ NAMING_ARGUMENTS = {
     "Write": "file_path",
     "NotebookEdit": "notebook_path",
     "WebFetch": "url",
+    "ExitPlanMode": "plan",
 }
 """The argument that says what a call of each built-in tool does."""
 
