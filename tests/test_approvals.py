@@ -280,6 +280,23 @@ def test_a_rule_lets_an_argument_vary_only_where_the_calls_own_asker_lets_it(
     assert policy.rule_for(call("c3", None)) is not None  # nothing it pins is there
 
 
+def test_a_folder_written_by_hand_with_a_slash_or_a_tilde_matches_as_any_other(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Compared as written, `/work/a/` and `~/a` never matched, yet were listed as in force.
+    monkeypatch.setenv("HOME", "/home/me")
+    path = tmp_path / "approvals.json"
+    rules = [
+        {"tool": "shell", "scope": "always", "folder": "/work/a/"},
+        {"tool": "make", "scope": "always", "folder": "~/b"},
+    ]
+    path.write_text(json.dumps({"rules": rules}))
+    policy = ApprovalPolicy(path)
+    assert [rule.folder for rule in policy.rules()] == ["/work/a", "/home/me/b"]
+    assert policy.rule_for(shell("c1", "ls", "/work/a")) is not None
+    assert policy.rule_for(shell("c2", "ls", "/work/a/./")) is not None
+
+
 def test_a_rule_made_without_a_folder_covers_calls_in_every_folder(tmp_path: Path) -> None:
     queue = ElicitationQueue(policy="wait")
     policy = ApprovalPolicy(tmp_path / "approvals.json")

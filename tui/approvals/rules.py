@@ -20,7 +20,13 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from tui.core.json_file import JsonFileError, locked, read_model, write_model
-from tui.core.models import AUTO_APPROVED, ArgumentPattern, ElicitationResult, ToolApprovalRequest
+from tui.core.models import (
+    AUTO_APPROVED,
+    ArgumentPattern,
+    ElicitationResult,
+    Folder,
+    ToolApprovalRequest,
+)
 from tui.core.queue import ElicitationQueue, QueueEvent
 from tui.secrets.keyring_store import index_path
 from tui.secrets.redaction import holds_secret
@@ -39,7 +45,7 @@ class ApprovalRule(BaseModel):
 
     tool: str = Field(min_length=1)
     match: ArgumentPattern | None = None
-    folder: str | None = Field(default=None, min_length=1)
+    folder: Folder | None = None
     """The folder the rule was made in: it covers calls made there only; None: anywhere."""
     scope: RuleScope
     added_at: datetime = Field(default_factory=lambda: datetime.now(UTC))

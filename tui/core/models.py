@@ -10,6 +10,7 @@ from contextvars import ContextVar
 from typing import Annotated, Any, Literal, Union, get_args
 
 from pydantic import (
+    AfterValidator,
     AliasChoices,
     BaseModel,
     ConfigDict,
@@ -734,6 +735,15 @@ def call_summary(tool_name: str, arguments: Any) -> str:
     return one_line(f"{tool_name}({shown})", _SUMMARY_LENGTH)
 
 
+def _normal_folder(path: str) -> str:
+    """`path` as every folder is compared: `~` expanded, `.`, `..` and a trailing `/` gone."""
+    return posixpath.normpath(posixpath.expanduser(path))
+
+
+Folder = Annotated[str, Field(min_length=1), AfterValidator(_normal_folder)]
+"""A folder a call runs in, or a rule holds in: `/home/me/app/` and `~/app` are `/home/me/app`."""
+
+
 class ToolApprovalRequest(RequestBase):
     """May the agent run this tool call? The id is `toolApproval:{tool_call_id}`.
 
@@ -758,7 +768,7 @@ class ToolApprovalRequest(RequestBase):
     remember: ArgumentPattern | None = None
     """What "for this session" and "always" allow from then on: calls of this tool that match
     (None: every call of this tool)."""
-    folder: str | None = Field(default=None, min_length=1)
+    folder: Folder | None = None
     """The folder the call runs in, where the agent works in one (a coding CLI's project): what
     "for this session" and "always" allow is then allowed in this folder only."""
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import difflib
 import hashlib
 import json
-import posixpath
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -205,7 +204,7 @@ def approval(
         description=description or None,
         diff=diff,
         remember=remember,
-        folder=posixpath.normpath(cwd) if cwd else None,
+        folder=cwd or None,
         timeout=wait,
         metadata=dict(metadata or {}),
     )
