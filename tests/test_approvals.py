@@ -425,6 +425,20 @@ def test_the_cli_lists_and_revokes_always_rules(
     assert "No remembered approvals" in capsys.readouterr().out
 
 
+def test_the_cli_revokes_the_rules_of_one_folder_with_folder(
+    config_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # --pattern alone forgot the rule in every project; no option kept it to one.
+    policy = ApprovalPolicy()
+    for folder in ("/work/a", "/work/b"):
+        policy.allow("shell", PYTEST, scope="always", folder=folder)
+    assert (
+        main(["approvals", "revoke", "shell", "--pattern", "pytest*", "--folder", "/work/a/"]) == 0
+    )
+    assert capsys.readouterr().out == "Revoked: shell (command ~ pytest*) in /work/a\n"
+    assert [rule.folder for rule in load_always_rules()] == ["/work/b"]
+
+
 def test_the_cli_shows_a_multi_line_pattern_with_escapes_on_one_line_as_it_is(
     config_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from tui.core.json_file import JsonFileError, locked, read_model, write_model
 from tui.core.models import (
@@ -108,18 +108,25 @@ def load_always_rules(path: Path | None = None) -> list[ApprovalRule]:
 
 
 def revoke_always_rules(
-    tool: str | None, pattern: str | None = None, path: Path | None = None
+    tool: str | None,
+    pattern: str | None = None,
+    path: Path | None = None,
+    *,
+    folder: str | None = None,
 ) -> list[ApprovalRule]:
     """Remove the "always" rules for `tool` (every tool if None), only those whose pattern is
     `pattern` if given (as stored, or the one value it matches, as `approvals list` shows
-    it); returns the rules removed. Raises `ApprovalsFileError`."""
+    it), and only those made in `folder` if given; returns the rules removed. Raises
+    `ApprovalsFileError`."""
     path = path or rules_path()
+    where = None if not folder else TypeAdapter(Folder).validate_python(folder)
     with _file_locked(path):
         rules = load_always_rules(path)
         removed = [
             rule
             for rule in rules
             if (tool is None or rule.tool == tool)
+            and (where is None or rule.folder == where)
             and (
                 pattern is None
                 or (

@@ -59,6 +59,9 @@ def add_approvals_command(commands: argparse._SubParsersAction[argparse.Argument
     revoke.add_argument(
         "--pattern", metavar="GLOB", help="forget only the rule with this argument pattern"
     )
+    revoke.add_argument(
+        "--folder", metavar="PATH", help="forget only the rules made in this project folder"
+    )
     revoke.set_defaults(handler=_revoke)
 
 
@@ -127,7 +130,9 @@ def _revoke(args: argparse.Namespace) -> int:
     from tui.approvals.rules import ApprovalsFileError, revoke_always_rules
 
     try:
-        removed = revoke_always_rules(None if args.all else args.tool, args.pattern)
+        removed = revoke_always_rules(
+            None if args.all else args.tool, args.pattern, folder=args.folder
+        )
     except ApprovalsFileError as problem:
         print(f"elicit-tui approvals: {problem}", file=sys.stderr)
         return 2
