@@ -331,6 +331,8 @@ class TestContent:
             assert "☐ 1 a" in text and "☐ 3 c" in text
             await s.pilot.press("3", "1", "9", "3", "2")  # no ninth row: nothing happens
             assert s.value("tags") == ["a", "b"]
+            await s.pilot.press("1", "1")  # ticked after b: still in the order offered
+            assert s.value("tags") == ["a", "b"]
             await s.pilot.press("enter")
             result = await s.answered()
         assert result.content == {"tags": ["a", "b"]}

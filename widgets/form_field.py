@@ -272,7 +272,10 @@ def control_value(control: Widget) -> RawValue:
     if isinstance(control, Switch):
         return control.value
     if isinstance(control, SelectionList):
-        return list(control.selected)
+        # In the order the options are offered, as a checklist question's: not as ticked.
+        chosen = set(control.selected)
+        options = (control.get_option_at_index(i) for i in range(control.option_count))
+        return [option.value for option in options if option.value in chosen]
     if isinstance(control, Select):
         return None if control.is_blank() else str(control.value)
     if isinstance(control, OptionList):
