@@ -15,6 +15,7 @@ from tui import ElicitationApp, ElicitationQueue, parse_request
 from tui.front_ends.notify import (
     BurstLimiter,
     Notice,
+    burst_notice,
     notice_for,
     osc_for,
     osc_sequence,
@@ -102,6 +103,21 @@ def test_an_approval_says_who_which_tool_and_what_command() -> None:
     assert env["ELICIT_TOOL"] == "Bash"
     assert "rm -rf build" in env["ELICIT_COMMAND"]
     assert env["ELICIT_KIND"] == "tool_approval"
+
+
+def test_a_hooks_approval_names_its_command_once_and_gives_it_whole() -> None:
+    # "latest: Claude Code wants to run Bash: Bash: npm test", and ELICIT_COMMAND was the
+    # summary "Bash: npm test", not the command.
+    hook_call = {
+        **APPROVAL,
+        "summary": "Bash: npm test",
+        "arguments": {"command": "npm test", "description": "Run the tests"},
+        "remember": {"argument": "command", "pattern": "npm test"},
+    }
+    notice = notice_for(parse_request(hook_call), str)
+    assert notice.body == "npm test"
+    assert notice.environment()["ELICIT_COMMAND"] == "npm test"
+    assert burst_notice(notice, 3).body == "latest: claude-code wants to run Bash: npm test"
 
 
 def test_a_burst_makes_one_notification_then_one_summary_counting_all_that_wait() -> None:

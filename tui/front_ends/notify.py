@@ -77,14 +77,18 @@ def notice_for(request: Request, scrub: Callable[[str], str]) -> Notice:
     who = scrub(request.source or "an agent")
     source = None if request.source is None else scrub(request.source)
     if isinstance(request, ToolApprovalRequest):
-        summary = scrub(request.summary)
+        # The argument that names what the call does (a hook's command), where there is one:
+        # the summary, `Bash: npm test`, would name the tool again after the title's.
+        named = request.remember.argument if request.remember is not None else None
+        value = request.arguments.get(named) if named else None
+        command = scrub(value if isinstance(value, str) else request.summary)
         return Notice(
             title=_one_line(f"{who} wants to run {scrub(request.tool_name)}"),
-            body=_one_line(summary),
+            body=_one_line(command),
             kind=request.kind,
             source=source,
             tool=scrub(request.tool_name),
-            command=summary,
+            command=command,
             request_id=scrub(request.id),
         )
     return Notice(
