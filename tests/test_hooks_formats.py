@@ -242,12 +242,7 @@ def test_a_remembered_call_covers_its_other_arguments_only_as_they_were(
 
 
 @pytest.mark.parametrize(
-    "name",
-    [
-        "claude_code_pre_tool_use_bash.json",
-        "gemini_before_tool_shell.json",
-        "codex_permission_request_bash.json",
-    ],
+    "name", [n for n in sorted(FIXTURES) if n.endswith(("bash.json", "shell.json"))]
 )
 def test_a_call_is_asked_with_its_project_folder_which_a_rule_keeps_to(name: str) -> None:
     _, request = _run(name, ALLOW_ONCE)
