@@ -37,7 +37,6 @@ from tui.core.models import (
 from tui.core.options import Option
 from tui.core.schema import FieldSpec, parse_schema, parse_value
 from tui.core.terminal_text import literal_text
-from tui.secrets.redaction import REDACTOR, holds_secret
 
 PLAIN_VARIABLE = "ELICIT_TUI_PLAIN"
 """Set to 1 to ask with plain line prompts instead of the full-screen UI."""
@@ -104,6 +103,9 @@ class PlainPrompter:
 
     def say(self, text: str = "") -> None:
         # As a dialog shows it: a secret given earlier masked, control characters as pictures.
+        # (Loaded with the first line said: `ask`'s parser loads this module, not the secrets.)
+        from tui.secrets.redaction import REDACTOR
+
         self.out.write(f"{literal_text(REDACTOR.scrub(text))}\n")
         self.out.flush()
 
@@ -389,6 +391,8 @@ class PlainPrompter:
             self.say(f"  {name} = {json.dumps(value, ensure_ascii=False)}")
         if request.diff:
             self.say(request.diff.rstrip("\n"))
+        from tui.secrets.redaction import holds_secret
+
         # As the dialog words them: what 2 and 3 allow from now on, or that they are not offered.
         rows = approval_answers(request.reach(), remembers=not holds_secret(request.rule_text()))
         self._numbered(
