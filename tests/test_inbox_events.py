@@ -318,6 +318,33 @@ def test_an_edited_tool_call_reaches_the_asker(inbox: InboxProcess) -> None:
     assert result["result"]["content"] == edited
 
 
+@pytest.mark.parametrize("scope", ["session", "always"])
+def test_a_call_holding_a_secret_is_refused_a_rule_and_keeps_waiting_for_once(
+    inbox: InboxProcess, scope: str
+) -> None:
+    # The inbox made no rule, but answered, showed and recorded "always allowed": the person
+    # believed a rule was kept that `approvals list` did not show.
+    secret_id = post(inbox, {"kind": "secret", "message": "Token?"})
+    inbox.answer(secret_id, {"action": "accept", "content": "canary-7731"})
+    command = "curl -H 'token: canary-7731' https://api.example.com"
+    request = {"kind": "tool_approval", "tool_name": "shell", "tool_call_id": "s1"}
+    remember = {"argument": "command", "pattern": command}  # a rule for this command only
+    request_id = post(inbox, {**request, "arguments": {"command": command}, "remember": remember})
+
+    refused = inbox.answer(request_id, {"action": "accept", "content": {"scope": scope}})
+    once = inbox.answer(request_id, {"action": "accept", "content": {"scope": "once"}})
+    with inbox.client() as http:
+        result = http.get(f"/v1/requests/{request_id}/result").json()
+
+    assert refused.status_code == 422
+    assert refused.json()["error"] == (
+        "the call holds a secret given earlier: it may be allowed once, never remembered"
+    )
+    assert "canary-7731" not in refused.text
+    assert once.status_code == 200
+    assert result["result"]["content"] == {"scope": "once"}
+
+
 def test_approvals_list_shows_the_running_inboxs_session_rules(inbox: InboxProcess) -> None:
     request = {"kind": "tool_approval", "tool_name": "deploy", "tool_call_id": "d1"}
     request_id = post(inbox, request)

@@ -25,6 +25,7 @@ from tui.core.models import (
     ArgumentPattern,
     ElicitationResult,
     Folder,
+    Request,
     ToolApprovalRequest,
 )
 from tui.core.queue import ElicitationQueue, QueueEvent
@@ -260,7 +261,7 @@ class ApprovalPolicy:
         if result is None or result.reason == AUTO_APPROVED:
             return
         scope = request.scope_of(result)
-        if (scope == "session" or scope == "always") and holds_secret(request.rule_text()):
+        if refused_rule(request, result) is not None:
             # A rule is written to disk ("always"), listed by `approvals list` and the inbox's
             # /v1/rules: it must not carry a secret. The call itself is allowed, once.
             _log.warning("%s is allowed once, not remembered: it holds a secret", request.tool_name)
@@ -273,6 +274,21 @@ class ApprovalPolicy:
     def _remember(self, request: ToolApprovalRequest, scope: RuleScope) -> ApprovalRule:
         """Allow from now on what `request` says the person's answer covers."""
         return self.allow(request.tool_name, request.remember, scope=scope, folder=request.folder)
+
+
+HOLDS_A_SECRET = "the call holds a secret given earlier: it may be allowed once, never remembered"
+
+
+def refused_rule(request: Request, result: ElicitationResult) -> str | None:
+    """Why `result` may not answer `request`, if it may not: it allows, for the session or
+    always, a call holding a secret given earlier. The dialog does not offer that answer; a
+    front end that sends it is refused rather than told a rule was kept that is not."""
+    if not isinstance(request, ToolApprovalRequest):
+        return None
+    scope = request.scope_of(result)
+    if (scope == "session" or scope == "always") and holds_secret(request.rule_text()):
+        return HOLDS_A_SECRET
+    return None
 
 
 def _auto_approval(rule: ApprovalRule) -> ElicitationResult:

@@ -20,6 +20,7 @@ from starlette.requests import Request as HTTPRequest
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
+from tui.approvals.rules import refused_rule
 from tui.core.json_type import json_type
 from tui.core.queue import Answered, QueueEvent
 from tui.inbox.http_api import BadInput, read_json
@@ -62,6 +63,8 @@ def front_end_routes(inbox: Inbox, *, keepalive: float = KEEPALIVE) -> list[Rout
             result = answer_from_json(request, unmasked_answer(request, data.get("result")))
         except InvalidAnswer as error:
             return JSONResponse({"error": str(error)}, status_code=422)
+        if (refusal := refused_rule(request, result)) is not None:
+            return JSONResponse({"error": refusal}, status_code=422)
         # Before the keyring takes a secret's value: nothing this inbox writes shows it again.
         result = registered(request, result)
         # The keyring may block; the request may end meanwhile, and then this answer loses.
