@@ -11,6 +11,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from queue import Empty, Queue
 from typing import Any
 
@@ -18,6 +19,7 @@ import httpx2
 import pytest
 from inbox_process import InboxProcess, running_inbox
 
+from tui.core.config_folder import CONFIG_DIR_ENV
 from tui.inbox.env_names import TOKEN_ENV, URL_ENV
 
 CHOICE = {"kind": "choice", "message": "Which database?", "options": ["Postgres", "SQLite"]}
@@ -360,4 +362,29 @@ def test_approvals_list_shows_the_running_inboxs_session_rules(inbox: InboxProce
 
     assert listed.returncode == 0, listed.stderr
     assert f"Allowed for this session by the inbox at {inbox.base}:" in listed.stdout
+    assert "deploy (every call)" in listed.stdout
+
+
+def test_approvals_list_shows_the_session_rules_though_the_rules_file_is_unreadable(
+    inbox: InboxProcess,
+) -> None:
+    # The file's problem stopped the listing before the inbox was asked: the session rules in
+    # force were hidden too. The problem did not name the key it was about.
+    rules_file = Path(os.environ[CONFIG_DIR_ENV]) / "approvals.json"
+    rules_file.write_text('{"rules": [{"tool": "Bash", "scope": "always", "comment": "mine"}]}')
+    request = {"kind": "tool_approval", "tool_name": "deploy", "tool_call_id": "d1"}
+    inbox.answer(post(inbox, request), {"action": "accept", "content": {"scope": "session"}})
+    env = {**os.environ, URL_ENV: inbox.base, TOKEN_ENV: inbox.token}
+    listed = subprocess.run(
+        [sys.executable, "-m", "tui.cli.main", "approvals", "list"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=30,
+    )
+
+    assert listed.returncode == 2
+    assert f"The approvals file {rules_file} is unreadable: rules.0.comment: Extra " in (
+        listed.stderr
+    )
     assert "deploy (every call)" in listed.stdout

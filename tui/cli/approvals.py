@@ -68,20 +68,24 @@ def add_approvals_command(commands: argparse._SubParsersAction[argparse.Argument
 def _list(args: argparse.Namespace) -> int:
     from tui.approvals.rules import ApprovalsFileError, load_always_rules, rules_path
 
+    # An unreadable file is said, and exits 2, after the inbox's rules: they are in force.
+    unreadable = None
     try:
         rules = load_always_rules()
     except ApprovalsFileError as problem:
-        print(f"elicit-tui approvals: {problem}", file=sys.stderr)
-        return 2
-    if not rules:
+        unreadable, rules = problem, []
+    if unreadable is None and not rules:
         print(f"No remembered approvals ({rules_path()}).")
-    else:
+    elif rules:
         print(f"Always allowed ({rules_path()}):")
         _print_rules(rules)
     found = _inbox_session_rules(args.to_url, args.token)
     if found is not None and found[1]:
         print(f"Allowed for this session by the inbox at {found[0]}:")
         _print_rules(found[1])
+    if unreadable is not None:
+        print(f"elicit-tui approvals: {unreadable}", file=sys.stderr)
+        return 2
     return 0
 
 

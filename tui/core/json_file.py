@@ -30,7 +30,9 @@ def read_model(path: Path, model: type[ModelT]) -> ModelT | None:
     except FileNotFoundError:
         return None
     except ValidationError as exc:
-        reason = exc.errors(include_url=False)[0]["msg"]
+        problem = exc.errors(include_url=False)[0]
+        where = ".".join(str(part) for part in problem["loc"])
+        reason = f"{where}: {problem['msg']}" if where else problem["msg"]
     except OSError as exc:
         reason = f"{type(exc).__name__}: {exc}"
     raise JsonFileError(reason)
