@@ -129,3 +129,38 @@ def test_tabs_wider_than_the_screen_at_80x24(snap_compare: Any) -> None:
         await pilot.press(*["tab"] * 5)
 
     assert snap_compare(app, run_before=run_before, terminal_size=(80, 24))
+
+
+TALL = QuestionsRequest(
+    source="claude-code",
+    message="A few decisions before I scaffold the upload service",
+    questions=[
+        {
+            "question": "We found three ways to store uploaded files, each with its own cost in "
+            "latency, durability and price: which storage backend should the new upload "
+            "service use in production and in staging?",
+            "header": "Storage",
+            "options": [
+                {"label": "S3", "description": "managed, durable", "preview": "one bucket"},
+                {"label": "Local disk"},
+                {"label": "Postgres large objects"},
+                {"label": "GCS", "description": "Google Cloud Storage"},
+                {"label": "Azure Blob", "description": "Microsoft's"},
+                {"label": "MinIO", "description": "self-hosted, S3's API"},
+            ],
+        },
+        {"question": "Where will it run?", "header": "Deploy", "options": ["Fly.io", "AWS"]},
+    ],
+)
+"""A long question over options of two lines: the page is taller than 80x24."""
+
+
+def test_the_tabs_stay_in_view_over_a_tall_page_at_80x24(snap_compare: Any) -> None:
+    """Down to the note: the page scrolls under the tabs and the progress, which stay."""
+    app, ready = modal_app(TALL)
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await ready(pilot)
+        await pilot.press(*["down"] * 8)
+
+    assert snap_compare(app, run_before=run_before, terminal_size=(80, 24))

@@ -347,18 +347,23 @@ def test_a_call_holding_a_secret_is_refused_a_rule_and_keeps_waiting_for_once(
     assert result["result"]["content"] == {"scope": "once"}
 
 
-def test_approvals_list_shows_the_running_inboxs_session_rules(inbox: InboxProcess) -> None:
-    request = {"kind": "tool_approval", "tool_name": "deploy", "tool_call_id": "d1"}
-    request_id = post(inbox, request)
-    inbox.answer(request_id, {"action": "accept", "content": {"scope": "session"}})
+def approvals_list(inbox: InboxProcess) -> subprocess.CompletedProcess[str]:
+    """`elicit-tui approvals list` run as a person would, the running inbox found by its URL."""
     env = {**os.environ, URL_ENV: inbox.base, TOKEN_ENV: inbox.token}
-    listed = subprocess.run(
+    return subprocess.run(
         [sys.executable, "-m", "tui.cli.main", "approvals", "list"],
         capture_output=True,
         text=True,
         env=env,
         timeout=30,
     )
+
+
+def test_approvals_list_shows_the_running_inboxs_session_rules(inbox: InboxProcess) -> None:
+    request = {"kind": "tool_approval", "tool_name": "deploy", "tool_call_id": "d1"}
+    request_id = post(inbox, request)
+    inbox.answer(request_id, {"action": "accept", "content": {"scope": "session"}})
+    listed = approvals_list(inbox)
 
     assert listed.returncode == 0, listed.stderr
     assert f"Allowed for this session by the inbox at {inbox.base}:" in listed.stdout
@@ -374,14 +379,7 @@ def test_approvals_list_shows_the_session_rules_though_the_rules_file_is_unreada
     rules_file.write_text('{"rules": [{"tool": "Bash", "scope": "always", "comment": "mine"}]}')
     request = {"kind": "tool_approval", "tool_name": "deploy", "tool_call_id": "d1"}
     inbox.answer(post(inbox, request), {"action": "accept", "content": {"scope": "session"}})
-    env = {**os.environ, URL_ENV: inbox.base, TOKEN_ENV: inbox.token}
-    listed = subprocess.run(
-        [sys.executable, "-m", "tui.cli.main", "approvals", "list"],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=30,
-    )
+    listed = approvals_list(inbox)
 
     assert listed.returncode == 2
     assert f"The approvals file {rules_file} is unreadable: rules.0.comment: Extra " in (

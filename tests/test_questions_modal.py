@@ -601,6 +601,47 @@ async def test_options_taller_than_their_share_scroll_and_the_rest_of_the_page_s
     }
 
 
+LONG_QUESTION = (
+    "We found three ways to store uploaded files and each has different costs for latency, "
+    "durability and price; which storage backend should the new upload service use in "
+    "production and in staging?"
+)
+DESCRIBED = QuestionsRequest(
+    message="A few decisions before I scaffold the service",
+    questions=[
+        {
+            "question": LONG_QUESTION,
+            "header": "Storage",
+            "options": [
+                {"label": "S3", "description": "managed, durable", "preview": "one bucket"},
+                {"label": "Local disk"},
+                {"label": "Postgres large objects"},
+                {"label": "GCS", "description": "google"},
+                {"label": "Azure blob", "description": "microsoft"},
+                {"label": "MinIO", "description": "self-hosted"},
+            ],
+        },
+        {"question": "Deploy target?", "header": "Deploy", "options": ["Fly", "Render"]},
+    ],
+)
+"""A question of three lines over options of two lines each: the page is taller than 80x24."""
+
+
+async def test_the_tabs_and_the_progress_stay_in_view_while_a_tall_page_scrolls() -> None:
+    # The body scrolled as a whole: the tab strip went off the top, and the person could not
+    # see which question they were on.
+    app = ElicitationApp(ElicitationQueue(), Asker(DESCRIBED), input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await modal_of(pilot)
+        await wait_for(pilot, lambda: "MinIO" in screen_text(app))
+        for _ in range(8):  # down the options, to Other and Note
+            await pilot.press("down")
+            await pilot.pause()
+            text = screen_text(app)
+            assert "○ Storage  ○ Deploy  Review" in text
+            assert "Question 1 of 2 · 2 unanswered" in text
+
+
 MANY = QuestionsRequest(
     questions=[
         {

@@ -139,8 +139,8 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
     - The base composes the frame: the source, waiting count and countdown line (`#meta`),
       the title, the message and the description (Markdown), with a `KeyFooter` listing
       the screen's bindings; `show_error()` mounts an error line under the body. A kind
-      yields only its own widgets from `compose_body()`, and from `compose_pinned()` those
-      that stay in view under the body while it scrolls; the base runs the countdown and
+      yields only its own widgets from `compose_body()`, and from `compose_heading()` and
+      `compose_pinned()` those that stay in view above and under the body while it scrolls; the base runs the countdown and
       answers for the person never.
     - Keys: Enter accepts (`action_submit`), Escape cancels, Ctrl+N declines, Ctrl+Q quits.
       A kind adds its keys to `BINDINGS` (they are merged with these) and keeps a `|
@@ -304,6 +304,11 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         """The widgets between the header and the error line."""
         yield from ()
 
+    def compose_heading(self) -> ComposeResult:
+        """The widgets above the body, under the message, that stay in view while the body
+        scrolls (a batch's tabs and progress)."""
+        yield from ()
+
     def compose_pinned(self) -> ComposeResult:
         """The widgets under the body, above the error line, that stay in view while the
         body scrolls (a form's Submit button)."""
@@ -379,6 +384,7 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
                 self._title_shown = shown(request.title)
                 yield Static(self._title_shown, id="title", markup=False)
             yield self._message
+            yield from self.compose_heading()
             with self._body:
                 if request.description:
                     # Markdown and its parser load only for a request with a description.

@@ -183,10 +183,12 @@ class QuestionsModal(ElicitationModal[QuestionsRequest]):
 
     # -- layout ---------------------------------------------------------------------------
 
-    def compose_body(self) -> ComposeResult:
+    def compose_heading(self) -> ComposeResult:
         if self._strip is not None:
             yield self._strip
             yield self._progress
+
+    def compose_body(self) -> ComposeResult:
         with self._pages:
             # Only the first question's pane: the others are mounted after the first frame.
             yield self._panes[0]
