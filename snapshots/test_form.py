@@ -92,6 +92,19 @@ REGION = FormRequest(
     },
 )
 
+TIER = FormRequest(
+    source="setup-agent",
+    message="Which plan for billing-api?",
+    requested_schema={
+        "type": "object",
+        "properties": {
+            "tier": {"type": "string", "title": "Tier", "enum": ["free", "pro", "team"]},
+            "note": {"type": "string", "title": "Note"},
+        },
+    },
+)
+"""An optional pick-one list: "(none)" leads it, numbered 0."""
+
 OWNER = FormRequest(
     source="setup-agent",
     message="Who owns billing-api, and where does it run?",
@@ -135,6 +148,10 @@ class TestFormLooks:
     def test_pick_list_focused_with_nothing_picked(self, snap_compare: Any) -> None:
         app, ready = modal_app(REGION)
         assert snap_compare(app, run_before=ready, terminal_size=(80, 24))
+
+    def test_optional_pick_list_with_its_none_row(self, snap_compare: Any) -> None:
+        app, ready = modal_app(TIER)
+        assert snap_compare(app, run_before=ready, press=["2"], terminal_size=(80, 24))
 
     def test_long_form_scrolled_to_the_middle(self, snap_compare: Any) -> None:
         app, ready = modal_app(long_form(50))

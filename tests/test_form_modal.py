@@ -315,7 +315,13 @@ class TestContent:
             await s.pilot.press("1", "tab", "space")
             # the optional list leads with "(none)": Space picks that row, the one shown
             assert (s.value("region"), s.value("tier")) == ("eu", None)
-            await s.pilot.press("3", "shift+tab", "2", "enter", "enter")
+            # its options are numbered from 1, as everywhere, and "(none)" 0
+            assert "● 0 (none)" in screen_text(s.app) and "○ 2 pro" in screen_text(s.app)
+            await s.pilot.press("2")
+            assert s.value("tier") == "pro"
+            await s.pilot.press("0", "3")  # no third option: "(none)" stays picked
+            assert s.value("tier") is None
+            await s.pilot.press("2", "shift+tab", "2", "enter", "enter")
             result = await s.answered()
         assert result.content == {"region": "us", "tier": "pro"}
 
@@ -596,7 +602,7 @@ async def test_keys_typed_in_a_burst_land_in_their_fields() -> None:
 
 
 async def test_picks_typed_in_a_burst_land_in_their_lists() -> None:
-    keys = ["3", "tab", "space", "2", "shift+tab", "2", "tab", "3", "enter"]
+    keys = ["3", "tab", "space", "1", "shift+tab", "2", "tab", "2", "enter"]
     async with showing(form(TWO_PICK_LISTS)) as s:
         for key in keys:  # all at once, as a terminal delivers them
             character = " " if key == "space" else key if len(key) == 1 else None

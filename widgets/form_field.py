@@ -163,9 +163,9 @@ def _radio_choices(field: FieldSpec) -> list[Option | None]:
 
 
 def _radio_prompt(option: Option | None, chosen: bool, number: int) -> Hanging:
-    """The mark and the row's `number` (the key that picks it), and beside them the label and
-    its description, wrapped under the label: a long label never leaves its mark alone on a
-    line."""
+    """The mark and the row's `number` (the key that picks it: 0 for "(none)"), and beside
+    them the label and its description, wrapped under the label: a long label never leaves
+    its mark alone on a line."""
     mark = Content.assemble(
         f"{PICKED if chosen else NOT_PICKED} ", (f"{number} " if number <= 9 else "  ", "dim")
     )
@@ -184,10 +184,16 @@ def _radio_options(field: FieldSpec) -> tuple[list[ListOption], int | None]:
     ids = [None if option is None else option.value for option in choices]
     chosen = ids.index(field.default) if field.default in ids else None
     rows = [
-        ListOption(_radio_prompt(option, index == chosen, index + 1), id=ids[index])
-        for index, option in enumerate(choices)
+        ListOption(_radio_prompt(option, index == chosen, number), id=ids[index])
+        for index, (option, number) in enumerate(_numbered(choices))
     ]
     return rows, chosen
+
+
+def _numbered(choices: list[Option | None]) -> list[tuple[Option | None, int]]:
+    """Each row and its number: the options from 1, as in every list, "(none)" 0."""
+    first = 0 if choices and choices[0] is None else 1
+    return [(option, first + index) for index, option in enumerate(choices)]
 
 
 def _checklist_entries(field: FieldSpec) -> list[Selection[str]]:
@@ -430,8 +436,8 @@ class FormField:
     def show_choice(self, index: int | None) -> None:
         """Mark the option at `index` of a radio list as the chosen one (None: none is)."""
         if self.field.type == "enum" and isinstance(self.control, OptionList):
-            for at, option in enumerate(_radio_choices(self.field)):
-                prompt = _radio_prompt(option, at == index, at + 1)
+            for at, (option, number) in enumerate(_numbered(_radio_choices(self.field))):
+                prompt = _radio_prompt(option, at == index, number)
                 self.control.replace_option_prompt_at_index(at, prompt)
 
     def _hint_line(self) -> str:

@@ -14,7 +14,8 @@ class RadioList(OptionList):
 
     Focused with nothing chosen, it draws its cursor on the first row all the same, so the
     person sees where they are; that chooses nothing: Down or Space picks that row, Up the
-    last. 1–9 pick the row of that number, as in a list of choices.
+    last. 1–9 pick the option of that number, as in a list of choices; 0 the row that
+    stands for no value, "(none)", which leads the list of an optional pick (its id is None).
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -22,6 +23,7 @@ class RadioList(OptionList):
             Binding(str(n), f"pick({n})", "Pick", show=n == 1, key_display="1-9")
             for n in range(1, 10)
         ),
+        Binding("0", "pick(0)", "None", show=False),
         Binding("space", "pick_shown", "Pick", show=False),
     ]
 
@@ -37,9 +39,13 @@ class RadioList(OptionList):
         return super().render_line(y)
 
     def action_pick(self, number: int) -> None:
-        """Pick the row numbered `number` (from 1), if there is one."""
-        if number <= self.option_count:
-            self.highlighted = number - 1
+        """Pick the row numbered `number`, if there is one."""
+        index = number if self._leads_with_none() else number - 1
+        if 0 <= index < self.option_count:
+            self.highlighted = index
+
+    def _leads_with_none(self) -> bool:
+        return bool(self.option_count) and self.get_option_at_index(0).id is None
 
     def action_pick_shown(self) -> None:
         """Pick the row the cursor is drawn on: the first, while nothing is picked."""
