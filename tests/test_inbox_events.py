@@ -347,11 +347,12 @@ def test_a_call_holding_a_secret_is_refused_a_rule_and_keeps_waiting_for_once(
     assert result["result"]["content"] == {"scope": "once"}
 
 
-def approvals_list(inbox: InboxProcess) -> subprocess.CompletedProcess[str]:
-    """`elicit-tui approvals list` run as a person would, the running inbox found by its URL."""
+def approvals_list(inbox: InboxProcess, *arguments: str) -> subprocess.CompletedProcess[str]:
+    """`elicit-tui approvals list` (or `arguments`) run as a person would, the running inbox
+    found by its URL."""
     env = {**os.environ, URL_ENV: inbox.base, TOKEN_ENV: inbox.token}
     return subprocess.run(
-        [sys.executable, "-m", "tui.cli.main", "approvals", "list"],
+        [sys.executable, "-m", "tui.cli.main", "approvals", *(arguments or ["list"])],
         capture_output=True,
         text=True,
         env=env,
@@ -386,3 +387,38 @@ def test_approvals_list_shows_the_session_rules_though_the_rules_file_is_unreada
         listed.stderr
     )
     assert "deploy (every call)" in listed.stdout
+
+
+def test_approvals_revoke_forgets_the_running_inboxs_session_rules(inbox: InboxProcess) -> None:
+    # A "for this session" answer regretted could only be undone by stopping the inbox.
+    def approval(call: str, folder: str) -> dict[str, Any]:
+        return {
+            "kind": "tool_approval",
+            "tool_name": "deploy",
+            "tool_call_id": call,
+            "folder": folder,
+        }
+
+    for call, folder in (("d1", "/work/app"), ("d2", "/work/site")):
+        inbox.answer(
+            post(inbox, approval(call, folder)),
+            {"action": "accept", "content": {"scope": "session"}},
+        )
+    with inbox.client() as http:
+        refused = http.delete("/v1/rules")
+    revoked = approvals_list(inbox, "revoke", "deploy", "--folder", "/work/app/")
+    again = approvals_list(inbox, "revoke", "deploy", "--folder", "/work/app")
+    asked = post(inbox, approval("d3", "/work/app"))
+    still = post(inbox, approval("d4", "/work/site"))
+    with inbox.client() as http:
+        waiting = [r["id"] for r in http.get("/v1/requests").json()["pending"]]
+
+    assert refused.status_code == 422
+    assert (
+        refused.json()["error"] == "name the rules' tool (?tool=NAME) or revoke them all (?all=1)"
+    )
+    assert revoked.returncode == 0, revoked.stderr
+    assert revoked.stdout == "Revoked for this session: deploy (every call) in /work/app\n"
+    assert again.returncode == 1 and again.stderr == "No approval matched; nothing revoked.\n"
+    assert waiting == [asked]  # asked again in the folder revoked; still allowed in the other
+    assert still not in waiting

@@ -115,30 +115,36 @@ def revoke_always_rules(
     *,
     folder: str | None = None,
 ) -> list[ApprovalRule]:
-    """Remove the "always" rules for `tool` (every tool if None), only those whose pattern is
-    `pattern` if given (as stored, or the one value it matches, as `approvals list` shows
-    it), and only those made in `folder` if given; returns the rules removed. Raises
+    """Remove the "always" rules `chosen_rules` picks from the file; returns them. Raises
     `ApprovalsFileError`."""
     path = path or rules_path()
-    where = None if not folder else TypeAdapter(Folder).validate_python(folder)
     with _file_locked(path):
         rules = load_always_rules(path)
-        removed = [
-            rule
-            for rule in rules
-            if (tool is None or rule.tool == tool)
-            and (where is None or rule.folder == where)
-            and (
-                pattern is None
-                or (
-                    rule.match is not None
-                    and pattern in (rule.match.pattern, rule.match.exact_value())
-                )
-            )
-        ]
+        removed = chosen_rules(rules, tool, pattern, folder)
         if removed:
             _write_rules(path, [rule for rule in rules if rule not in removed])
     return removed
+
+
+def chosen_rules(
+    rules: list[ApprovalRule], tool: str | None, pattern: str | None, folder: str | None
+) -> list[ApprovalRule]:
+    """The `rules` for `tool` (every tool if None), only those whose pattern is `pattern` if
+    given (as stored, or the one value it matches, as `approvals list` shows it), and only
+    those made in `folder` if given."""
+    where = None if not folder else TypeAdapter(Folder).validate_python(folder)
+    return [
+        rule
+        for rule in rules
+        if (tool is None or rule.tool == tool)
+        and (where is None or rule.folder == where)
+        and (
+            pattern is None
+            or (
+                rule.match is not None and pattern in (rule.match.pattern, rule.match.exact_value())
+            )
+        )
+    ]
 
 
 def _add_always_rule(path: Path, rule: ApprovalRule) -> None:
@@ -201,6 +207,15 @@ class ApprovalPolicy:
         except ApprovalsFileError as problem:
             _log.warning("%s", problem)
             return session
+
+    def revoke_session(
+        self, tool: str | None, pattern: str | None = None, folder: str | None = None
+    ) -> list[ApprovalRule]:
+        """Forget the "for this session" rules `chosen_rules` picks; returns them."""
+        with self._lock:
+            removed = chosen_rules(self._session, tool, pattern, folder)
+            self._session = [rule for rule in self._session if rule not in removed]
+        return removed
 
     def rule_for(self, request: ToolApprovalRequest) -> ApprovalRule | None:
         """The first rule that allows `request`'s call, or None if the person must be asked."""

@@ -1,6 +1,6 @@
 """`elicit-tui approvals list|revoke`: see and forget the "always allow" rules.
 
-`list` also shows the "for this session" rules of the running inbox (`elicit-tui serve`), if
+Both also reach the "for this session" rules of the running inbox (`elicit-tui serve`), if
 one answers where `elicit-tui ask --to` would find it.
 """
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from tui.cli.token_option import add_token_option
 from tui.core.terminal_text import literal_line
@@ -38,20 +38,14 @@ def add_approvals_command(commands: argparse._SubParsersAction[argparse.Argument
         "list",
         help="list the remembered rules, and the running inbox's rules for this session",
     )
-    listing.add_argument(
-        "--to",
-        dest="to_url",
-        metavar="URL",
-        help="the running inbox whose rules for this session to list, as `ask --to` names it"
-        " (default: $ELICIT_TUI_URL, else the default port)",
-    )
-    add_token_option(listing)
+    _add_inbox_option(listing, "whose rules for this session to list")
     listing.set_defaults(handler=_list)
     revoke = actions.add_parser(
         "revoke",
         help="forget rules: every rule of a tool, one pattern of it, or --all",
-        description="Forget the remembered rules of TOOL (only those with --pattern, if given), "
-        "or every rule with --all. Exits 1 if no rule matched.",
+        description="Forget the rules of TOOL (only those with --pattern, if given), or every "
+        'rule with --all: the "always" ones, and the running inbox\'s "for this session" ones. '
+        "Exits 1 if no rule matched.",
     )
     target = revoke.add_mutually_exclusive_group(required=True)
     target.add_argument("tool", nargs="?", metavar="TOOL", help="the tool whose rules to forget")
@@ -62,7 +56,19 @@ def add_approvals_command(commands: argparse._SubParsersAction[argparse.Argument
     revoke.add_argument(
         "--folder", metavar="PATH", help="forget only the rules made in this project folder"
     )
+    _add_inbox_option(revoke, "whose rules for this session to forget too")
     revoke.set_defaults(handler=_revoke)
+
+
+def _add_inbox_option(parser: argparse.ArgumentParser, which: str) -> None:
+    parser.add_argument(
+        "--to",
+        dest="to_url",
+        metavar="URL",
+        help=f"the running inbox {which}, as `ask --to` names it"
+        " (default: $ELICIT_TUI_URL, else the default port)",
+    )
+    add_token_option(parser)
 
 
 def _list(args: argparse.Namespace) -> int:
@@ -102,6 +108,20 @@ def _inbox_session_rules(
     this session" rules; None if none answers. An inbox named by `url` that does not answer
     is said on stderr: its rules are not listed."""
     from tui.approvals.rules import ApprovalRule
+
+    answered = _inbox_call(url, token, "GET", "/v1/rules")
+    if answered is None:
+        return None
+    rules = [ApprovalRule.model_validate(rule) for rule in answered[1].get("rules", [])]
+    return answered[0], [rule for rule in rules if rule.scope == "session"]
+
+
+def _inbox_call(
+    url: str | None, token: str | None, method: str, path: str
+) -> tuple[str, dict[str, Any]] | None:
+    """Where the running inbox is (at `url`, else where `ask --to` finds it) and its JSON
+    answer to `method path`; None if none answers 200. An inbox named by `url` that does not
+    is said on stderr."""
     from tui.inbox.discovery import find_inbox
     from tui.inbox.remote_queue import inbox_call
 
@@ -111,7 +131,7 @@ def _inbox_session_rules(
         print(f"elicit-tui approvals: {problem}; no inbox asked", file=sys.stderr)
         return None
     try:
-        status, body = inbox_call(address, "GET", "/v1/rules", timeout=INBOX_WAIT)
+        status, body = inbox_call(address, method, path, timeout=INBOX_WAIT)
     except OSError as error:
         if url is not None:
             print(
@@ -120,33 +140,44 @@ def _inbox_session_rules(
             )
         return None
     if status != 200:
-        if url is not None:
-            print(
-                f"elicit-tui approvals: the inbox at {address.base} answered {status}",
-                file=sys.stderr,
-            )
+        if url is not None or status == 422:
+            said = body.get("error") or f"answered {status}"
+            print(f"elicit-tui approvals: the inbox at {address.base}: {said}", file=sys.stderr)
         return None
-    rules = [ApprovalRule.model_validate(rule) for rule in body.get("rules", [])]
-    return address.base, [rule for rule in rules if rule.scope == "session"]
+    return address.base, body
 
 
 def _revoke(args: argparse.Namespace) -> int:
     from tui.approvals.rules import ApprovalsFileError, revoke_always_rules
 
+    tool = None if args.all else args.tool
+    # The running inbox's rules for this session first: they are in force whatever the file.
+    revoked = _inbox_session_revoked(args, tool)
+    for rule in revoked:
+        print(f"Revoked for this session: {literal_line(rule.describe())}")
     try:
-        removed = revoke_always_rules(
-            None if args.all else args.tool, args.pattern, folder=args.folder
-        )
+        removed = revoke_always_rules(tool, args.pattern, folder=args.folder)
     except ApprovalsFileError as problem:
         print(f"elicit-tui approvals: {problem}", file=sys.stderr)
         return 2
-    if not removed:
-        print(
-            'No "always" approval matched; nothing revoked. (Approvals "for this session"'
-            " end with the inbox that holds them.)",
-            file=sys.stderr,
-        )
-        return 1
     for rule in removed:
         print(f"Revoked: {literal_line(rule.describe())}")
+    if not removed and not revoked:
+        print("No approval matched; nothing revoked.", file=sys.stderr)
+        return 1
     return 0
+
+
+def _inbox_session_revoked(args: argparse.Namespace, tool: str | None) -> list[ApprovalRule]:
+    """The running inbox's "for this session" rules that `args` name, which it forgot."""
+    from urllib.parse import urlencode
+
+    from tui.approvals.rules import ApprovalRule
+
+    named = {"tool": tool, "all": "1" if tool is None else None}
+    named |= {"pattern": args.pattern, "folder": args.folder}
+    query = urlencode({key: value for key, value in named.items() if value is not None})
+    answered = _inbox_call(args.to_url, args.token, "DELETE", f"/v1/rules?{query}")
+    if answered is None:
+        return []
+    return [ApprovalRule.model_validate(rule) for rule in answered[1].get("revoked", [])]

@@ -5,7 +5,8 @@ S seconds for the result, as a long poll does); `GET /v1/requests/{id}/result?wa
 long-polls for the result; `POST /v1/ask` does both on one connection, held until the
 answer (a space a second meanwhile, so a stopped inbox is noticed); `DELETE /v1/requests/{id}`
 withdraws; `GET /v1/requests` lists what waits; `GET /v1/rules` lists the approval rules in
-force (this session's and the "always" ones). A request is validated once, here, by
+force (this session's and the "always" ones), `DELETE /v1/rules?tool=NAME` (or `?all=1`, with
+`pattern` and `folder` to narrow it) forgets this session's. A request is validated once, here, by
 `parse_request`: a malformed one is answered 422 with its error text and never shown.
 An asker whose connection drops while it waits (a killed process) withdraws its request.
 """
@@ -118,6 +119,22 @@ def asker_routes(inbox: Inbox) -> list[Route]:
             {"rules": [rule.model_dump(mode="json") for rule in inbox.approvals.rules()]}
         )
 
+    async def revoke(http: HTTPRequest) -> Response:
+        asked = http.query_params
+        unknown = set(asked) - {"tool", "pattern", "folder", "all"}
+        if unknown:
+            return _bad(f"unknown parameter {sorted(unknown)[0]!r}: tool, pattern, folder, all")
+        tool = asked.get("tool") or None
+        if (tool is None) == (asked.get("all") != "1"):
+            return _bad("name the rules' tool (?tool=NAME) or revoke them all (?all=1)")
+        try:
+            revoked = inbox.approvals.revoke_session(
+                tool, asked.get("pattern"), asked.get("folder")
+            )
+        except ValidationError as error:
+            return _bad(describe_validation_error(error))
+        return JSONResponse({"revoked": [rule.model_dump(mode="json") for rule in revoked]})
+
     async def listing(http: HTTPRequest) -> Response:
         pending = inbox.queue.pending()
         return JSONResponse(
@@ -132,6 +149,7 @@ def asker_routes(inbox: Inbox) -> list[Route]:
         Route("/v1/requests/{id:path}", withdraw, methods=["DELETE"]),
         Route("/v1/ask", ask, methods=["POST"]),
         Route("/v1/rules", rules, methods=["GET"]),
+        Route("/v1/rules", revoke, methods=["DELETE"]),
     ]
 
 
@@ -182,6 +200,10 @@ def _result(request_id: str, result: Any) -> Response:
 
 def _result_json(request_id: str, result: Any) -> dict[str, Any]:
     return {"id": request_id, "result": result_json(result, reveal_secrets=True)}
+
+
+def _bad(problem: str) -> Response:
+    return JSONResponse({"error": problem}, status_code=422)
 
 
 def _unknown(request_id: str) -> Response:
