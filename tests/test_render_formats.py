@@ -3,6 +3,7 @@ chapters, captions and the keys drawn after each press."""
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import re
@@ -10,6 +11,7 @@ import shutil
 import subprocess
 import sys
 import types
+import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -403,6 +405,24 @@ def test_a_control_characters_picture_is_drawn_and_a_missing_glyph_is_named(
     note = next(line for line in done.stdout.splitlines() if line.startswith("note:"))
     assert note.endswith("(the SVG and cast keep them): 中 文 🎨")
     assert "3 characters are drawn as boxes" in note
+
+
+def test_every_character_the_app_itself_draws_is_drawn_in_a_video() -> None:
+    # The countdown's ⏱, in every timed dialog, was drawn as the font's box in every GIF,
+    # PNG and video. The app's own text is in its string literals, in widgets/ and tui/app/.
+    from tui.render.raster import _drawable
+
+    sources = [*Path("widgets").glob("*.py"), *Path("tui/app").glob("*.py")]
+    drawn = {
+        char
+        for source in sources
+        for node in ast.walk(ast.parse(source.read_text()))
+        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+        for char in node.value
+        if ord(char) > 127 and not unicodedata.category(char).startswith(("C", "Z"))
+    }
+    assert "⏱" in drawn and "✔" in drawn
+    assert sorted(char for char in drawn if not _drawable(char)) == []
 
 
 def test_without_pillow_a_render_is_refused_in_one_line_naming_the_install(

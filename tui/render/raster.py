@@ -23,7 +23,7 @@ FONT_FILES = {
 }
 """The font of each (bold, italic)."""
 
-_STAND_INS = {"⭘": "○"}
+_STAND_INS = {"⭘": "○", "⏱": "◷", "⛔": "⊘"}
 """Characters DejaVu has no glyph for, drawn as the nearest one it has."""
 
 
