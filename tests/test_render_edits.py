@@ -181,12 +181,16 @@ def test_replaced_and_redacted_text_is_nowhere_in_the_outputs(tmp_path: Path) ->
     # The last screen still said what the agent returned, and the timeline what was typed,
     # with the real text: only the requests were rewritten. A pattern with its own flags
     # stopped the render (the patterns were joined into one, flags in the middle).
+    # Captions from a file of one's own were drawn as written, redaction or not.
     edits = tmp_path / "public.edit.json"
     edits.write_text(json.dumps({"replace": {"invoice": "orders", "setup-agent": "build-agent"}}))
+    cues = tmp_path / "cues.vtt"
+    cues.write_text("WEBVTT\n\n00:00.000 --> 00:03.000\nThe invoice agent picks FastAPI\n")
     outputs = [tmp_path / "demo.svg", tmp_path / "demo.cast"]
     done = run_cli(
         "replay", str(DEMO), "--edits", str(edits), "--redact", "(?i)fastapi", "--show-keys",
-        "--max-pause", "1s", *(arg for path in outputs for arg in ("-o", str(path))),
+        "--max-pause", "1s", "--captions", str(cues),
+        *(arg for path in outputs for arg in ("-o", str(path))),
     )  # fmt: skip
 
     assert done.returncode == 0, done.stderr
@@ -195,4 +199,5 @@ def test_replaced_and_redacted_text_is_nowhere_in_the_outputs(tmp_path: Path) ->
         assert "invoice" not in text and "fastapi" not in text.lower(), path.name
         assert "setup-agent" not in text and "build-agent" in text, path.name
         assert "orders-api" in text and "orderss.example.com" in text and "•••" in text
+    assert "The orders agent picks •••" in outputs[1].read_text(encoding="utf-8")
     assert "all as recorded" in done.stdout  # typed as hidden, answered as hidden

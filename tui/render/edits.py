@@ -198,6 +198,13 @@ def _record_hidden(record: Record, hide: Callable[[Any], Any]) -> Record:
     return record.model_copy(update={"keys": _retyped(record.keys, hide)})
 
 
+def hidden_text(text: str, edits: Edits, redact: Sequence[re.Pattern[str]]) -> str:
+    """`text` with the edits' replacements and each of `redact` applied, as everything a
+    render puts on screen from the transcript is (captions from a file of one's own too)."""
+    hidden: str = _hidden(text, edits.replace, redact)
+    return hidden
+
+
 def _hidden(data: Any, pairs: dict[str, str], redact: Sequence[re.Pattern[str]]) -> Any:
     """JSON data with every string's text replaced; ids, kinds, actions and reasons kept."""
     if isinstance(data, str):

@@ -3,12 +3,20 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 
 from tui.render.captions import CaptionsError, Cue, read_webvtt, request_cues
-from tui.render.edits import Edits, EditsError, edited_transcript, load_edits, sidecar_path
+from tui.render.edits import (
+    Edits,
+    EditsError,
+    edited_transcript,
+    hidden_text,
+    load_edits,
+    sidecar_path,
+)
 from tui.render.script import Script, build_script
 from tui.transcript.reader import Transcript, TranscriptError, read_transcript
 from tui.transcript.timing import Timing
@@ -25,17 +33,21 @@ class Plan:
     script: Script
     changes_results: bool
     """True when edits or redaction may make replayed results differ from the recorded ones."""
+    hide: Callable[[str], str]
+    """Text as the render draws it: the edits' replacements and the redaction applied."""
 
     def cues(self, captions: str | None) -> list[Cue] | None:
-        """No caption line for None; each question's for ""; else the WebVTT file's cues."""
+        """No caption line for None; each question's for ""; else the WebVTT file's cues,
+        hidden as the transcript is."""
         if captions is None:
             return None
         if not captions:
             return request_cues(self.transcript, self.script)
         try:
-            return read_webvtt(Path(captions))
+            cues = read_webvtt(Path(captions))
         except CaptionsError as error:
             raise PlanError(str(error)) from None
+        return [replace(cue, text=self.hide(cue.text)) for cue in cues]
 
 
 def plan_render(
@@ -54,4 +66,5 @@ def plan_render(
     except (TranscriptError, EditsError) as error:
         raise PlanError(str(error)) from None
     script = build_script(transcript, Timing(speed, max_pause), edits)
-    return Plan(transcript, script, edits.changes_results or bool(redact))
+    hide = partial(hidden_text, edits=edits, redact=redact or ())
+    return Plan(transcript, script, edits.changes_results or bool(redact), hide)
