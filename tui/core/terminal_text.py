@@ -11,7 +11,10 @@ bidirectional overrides and isolates reorder the text after them where a termina
 browser lays text out both ways (a command that reads `rm -rf ./cache` can run something
 else), and zero-width spaces, tag characters and their kin draw nothing, so text can hide in
 them. These show as their code point, `\\u202e`. The zero-width joiners (U+200C, U+200D) are
-left alone: emoji sequences and several scripts need them, and they hide nothing.
+left alone: emoji sequences and several scripts need them, and they hide nothing. So do the
+Hangul fillers, blank letters that the layout measures as no cells and a terminal draws one
+or two wide: a run of them pushes the rest of a line past a dialog's edge, unseen. A run of
+skin-tone modifiers does the same; the one after its emoji is kept.
 """
 
 from __future__ import annotations
@@ -33,7 +36,11 @@ _HIDING = (
     "\ufff9-\ufffb"  # interlinear annotation
     "\U000e0001\U000e0020-\U000e007f"  # tag characters
 )
-_SHOWN = re.compile(f"[{_CONTROL}{_HIDING}]")
+_FILLERS = "\u115f\u1160\u3164\uffa0"  # Hangul fillers: printable, blank
+_MODIFIER = "\U0001f3fb-\U0001f3ff"  # skin tones: drawn on their emoji, or on their own
+_MODIFIER_RUN = f"(?<=[{_MODIFIER}])[{_MODIFIER}]"
+_SHOWN = re.compile(f"[{_CONTROL}{_HIDING}{_FILLERS}]|{_MODIFIER_RUN}")
+_PRINTABLE_SHOWN = re.compile(f"[{_FILLERS}]|{_MODIFIER_RUN}")
 _KEPT_IN_TEXT = "\n\t"
 
 
@@ -53,8 +60,8 @@ def _picture(character: str) -> str:
 def literal_text(text: str) -> str:
     """`text` with its control characters shown, not acted on, and the characters that
     reorder or hide text shown as code points; line breaks (`\r\n` too) and tabs kept."""
-    if text.isprintable():
-        return text  # most text: one quick check (a list of 10,000 options passes each here)
+    if text.isprintable() and not _PRINTABLE_SHOWN.search(text):
+        return text  # most text: quick checks (a list of 10,000 options passes each here)
     text = text.replace("\r\n", "\n")
     return _SHOWN.sub(lambda m: m[0] if m[0] in _KEPT_IN_TEXT else _picture(m[0]), text)
 
@@ -62,4 +69,6 @@ def literal_text(text: str) -> str:
 def literal_line(text: str) -> str:
     """`text` on one line, every control character (line breaks too) shown, not acted on,
     and the characters that reorder or hide text shown as code points."""
-    return text if text.isprintable() else _SHOWN.sub(lambda m: _picture(m[0]), text)
+    if text.isprintable() and not _PRINTABLE_SHOWN.search(text):
+        return text
+    return _SHOWN.sub(lambda m: _picture(m[0]), text)
