@@ -174,6 +174,48 @@ async def test_a_secret_typed_again_where_it_shows_is_scrubbed_from_the_keys_and
         assert not carries_canary(shot.read_text(encoding="utf-8")), shot.name
 
 
+async def test_a_secret_typed_again_with_corrections_leaves_only_the_times_of_its_keys(
+    tmp_path: Path,
+) -> None:
+    # Typed with a slip put right (Backspace) or in two parts (Home, then the start), the
+    # secret was in no one run of the keys: they were kept, and the replay typed it on screen.
+    path, shots = tmp_path / "session.jsonl", tmp_path / "shots"
+    shots.mkdir()
+
+    def agent(queue: ElicitationQueue) -> str:
+        queue.ask(SecretRequest(id="key", message="Key?"))
+        queue.ask(TextRequest(id="slip", message="Any notes?"))
+        queue.ask(TextRequest(id="parts", message="More notes?"))
+        queue.ask(TextRequest(id="plain", message="Last words?"))
+        return "done"
+
+    app = ElicitationApp(ElicitationQueue(), agent, input_grace=0, transcript=path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await on_request(pilot, "key")
+        burst(app, *CANARY, "enter")
+        await on_request(pilot, "slip")
+        burst(app, *CANARY[:-2], "x", "backspace", *CANARY[-2:], "enter")
+        await on_request(pilot, "parts")
+        burst(app, *CANARY[7:], "home", *CANARY[:7], "enter")
+        await on_request(pilot, "plain")
+        burst(app, *"fine", "enter")
+        await wait_for(pilot, lambda: app.agent_result == "done")
+
+    assert not carries_canary(path.read_text(encoding="utf-8"))
+    keys = {r["id"]: r["keys"] for r in lines(path) if r["type"] == "keys"}
+    assert all(press == {"t": press["t"], "hidden": True} for press in keys["slip"] + keys["parts"])
+    assert [press["key"] for press in keys["plain"]] == ["f", "i", "n", "e", "enter"]
+    replayed = await replay(path, shots)
+    assert replayed.replay_agent.mismatches == []
+    assert [content for _, content in replayed.replay_agent.results][1:] == [
+        {"action": "accept", "content": "•••", "reason": None},
+        {"action": "accept", "content": "•••", "reason": None},
+        {"action": "accept", "content": "fine", "reason": None},
+    ]
+    for shot in shots.iterdir():
+        assert not carries_canary(shot.read_text(encoding="utf-8")), shot.name
+
+
 def test_the_cli_checks_results_and_reports_a_mismatch(recorded: Path, tmp_path: Path) -> None:
     changed = tmp_path / "changed.jsonl"
     changed.write_text(

@@ -84,6 +84,15 @@ class Redactor:
         pieces.append(text[cursor:])
         return "".join(pieces)
 
+    def holds_part(self, text: str, least: int = 4) -> bool:
+        """Whether `text` holds `least` characters in a row of a registered secret (all of a
+        shorter one): what is left of a secret typed with corrections, or in parts."""
+        return any(
+            secret[start : start + least] in text
+            for secret in self._secrets
+            for start in range(max(1, len(secret) - least + 1))
+        )
+
     def spans(self, text: str) -> list[tuple[int, int]]:
         """Where registered secrets occur in `text`: sorted `(start, end)` pairs, overlaps merged."""
         secrets = self._secrets

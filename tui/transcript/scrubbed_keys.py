@@ -3,7 +3,9 @@
 A person may type a secret they gave earlier into an ordinary field (a text answer, a note).
 The result is scrubbed of it; the keys that typed it are scrubbed the same way: they type
 the mask (`•••`) instead, so a replay or a render of the transcript ends with the answer as
-recorded, and never shows the secret, nor how long it is.
+recorded, and never shows the secret, nor how long it is. Keys that still hold part of a
+secret (typed with a slip put right, or in two parts) are kept as their times only, as a
+sensitive answer's are: the replay gives the recorded answer.
 """
 
 from __future__ import annotations
@@ -33,6 +35,9 @@ def scrubbed_keys(presses: Sequence[KeyPress], redactor: Redactor) -> list[KeyPr
             scrubbed.append(press.model_copy(update={"paste": redactor.scrub(press.paste)}))
         else:
             scrubbed.append(press)
+    left = "".join(press.paste or _typed_character(press) or "" for press in scrubbed)
+    if redactor.holds_part(left):
+        return [KeyPress(t=press.t, hidden=True) for press in presses]
     return scrubbed
 
 
