@@ -54,6 +54,19 @@ class InboxProcess:
                 return pending
             time.sleep(0.05)
 
+    def post(self, request: dict[str, Any], timeout: float | None = None) -> tuple[str, str]:
+        """Queue `request`: its id, and the key to its result's secrets."""
+        with self.client() as http:
+            response = http.post("/v1/requests", json={"request": request, "timeout": timeout})
+        assert response.status_code == 201, response.text
+        return response.json()["id"], response.json()["key"]
+
+    def result(self, request_id: str, key: str | None = None, wait: float = 0) -> httpx2.Response:
+        """`GET /v1/requests/ID/result`, as the asker with `key`, else as anyone else."""
+        params: dict[str, Any] = {"wait": wait} | ({} if key is None else {"key": key})
+        with self.client() as http:
+            return http.get(f"/v1/requests/{request_id}/result", params=params)
+
     def answer(self, request_id: str, result: dict[str, Any], front_end: str = "test") -> Any:
         with self.client() as http:
             response = http.post(

@@ -88,11 +88,7 @@ def listening(inbox: InboxProcess, name: str = "pane-1") -> Iterator[Events]:
 
 
 def post(inbox: InboxProcess, request: dict[str, Any], timeout: float | None = None) -> str:
-    with inbox.client() as http:
-        response = http.post("/v1/requests", json={"request": request, "timeout": timeout})
-    assert response.status_code == 201, response.text
-    request_id: str = response.json()["id"]
-    return request_id
+    return inbox.post(request, timeout)[0]
 
 
 def test_a_front_end_first_hears_every_waiting_request_in_arrival_order_then_new_ones(
@@ -223,16 +219,19 @@ def test_cancel_all_cancels_every_waiting_request_closed(inbox: InboxProcess) ->
 def test_a_typed_secret_reaches_only_its_asker_never_another_front_end(
     inbox: InboxProcess,
 ) -> None:
-    request_id = post(inbox, {"kind": "secret", "message": "Token?"})
+    request_id, key = inbox.post({"kind": "secret", "message": "Token?"})
     with listening(inbox) as events:
         events.next()
         applied = inbox.answer(request_id, {"action": "accept", "content": "canary-7731"})
         resolved = events.next()
-    with inbox.client() as http:
-        mine = http.get(f"/v1/requests/{request_id}/result").json()
+    # Anyone holding the token read the secret by its id, before its asker, who then got 404.
+    theirs = inbox.result(request_id, None).json()
+    guessed = inbox.result(request_id, "a-guess").json()
+    mine = inbox.result(request_id, key).json()
 
-    assert "canary-7731" not in json.dumps(resolved) + applied.text
+    assert "canary-7731" not in json.dumps([resolved, theirs, guessed]) + applied.text
     assert resolved[1]["result"]["content"] == "**********"
+    assert theirs["result"]["content"] == guessed["result"]["content"] == "**********"
     assert mine["result"]["content"] == "canary-7731"
 
 
@@ -255,13 +254,13 @@ def test_a_typed_secret_reaches_only_its_asker_never_another_front_end(
 def test_a_sensitive_answer_reaches_only_its_asker_never_another_front_end(
     inbox: InboxProcess, request_: dict[str, Any], answer: Any
 ) -> None:
-    request_id = post(inbox, request_)
+    request_id, key = inbox.post(request_)
     with listening(inbox) as events:
         events.next()
         applied = inbox.answer(request_id, {"action": "accept", "content": answer})
         resolved = events.next()
-    with inbox.client() as http:
-        mine = http.get(f"/v1/requests/{request_id}/result").json()
+    assert inbox.result(request_id, None).json()["result"]["content"] == "**********"
+    mine = inbox.result(request_id, key).json()
 
     assert applied.status_code == 200
     assert "canary-5512" not in json.dumps(resolved) + applied.text
@@ -275,13 +274,13 @@ def test_a_secret_echoed_in_a_later_question_is_answered_masked_to_every_front_e
     secret_id = post(inbox, {"kind": "secret", "message": "Token?"})
     inbox.answer(secret_id, {"action": "accept", "content": "canary-7731"})
     echo = {"kind": "choice", "message": "Which one?", "options": ["canary-7731", "other"]}
-    request_id = post(inbox, echo)
+    request_id, key = inbox.post(echo)
     with listening(inbox) as events:
         requested = events.next()
         applied = inbox.answer(request_id, {"action": "accept", "content": "•••"})
         resolved = events.next()
-    with inbox.client() as http:
-        mine = http.get(f"/v1/requests/{request_id}/result").json()
+    assert inbox.result(request_id, None).json()["result"]["content"] == "•••"
+    mine = inbox.result(request_id, key).json()
 
     assert "canary-7731" not in json.dumps([requested, resolved]) + applied.text
     assert resolved[1]["result"]["content"] == "•••"

@@ -70,16 +70,11 @@ def inbox() -> Iterator[InboxProcess]:
 
 
 def post(inbox: InboxProcess, request: dict[str, Any], timeout: float | None = None) -> str:
-    with inbox.client() as http:
-        response = http.post("/v1/requests", json={"request": request, "timeout": timeout})
-    assert response.status_code == 201, response.text
-    request_id: str = response.json()["id"]
-    return request_id
+    return inbox.post(request, timeout)[0]
 
 
 def result(inbox: InboxProcess, request_id: str, wait: float = 10) -> httpx2.Response:
-    with inbox.client() as http:
-        return http.get(f"/v1/requests/{request_id}/result", params={"wait": wait})
+    return inbox.result(request_id, wait=wait)
 
 
 @pytest.mark.parametrize(
@@ -88,12 +83,12 @@ def result(inbox: InboxProcess, request_id: str, wait: float = 10) -> httpx2.Res
 def test_every_kind_is_asked_over_http_and_its_answer_comes_back(
     inbox: InboxProcess, request_data: dict[str, Any], answer: Any, expected: Any
 ) -> None:
-    request_id = post(inbox, request_data)
+    request_id, key = inbox.post(request_data)
     (pending,) = inbox.wait_pending(1)
     assert pending["id"] == request_id and pending["kind"] == request_data["kind"]
 
     assert inbox.answer(request_id, {"action": "accept", "content": answer}).status_code == 200
-    response = result(inbox, request_id)
+    response = inbox.result(request_id, key)
 
     assert response.status_code == 200
     assert response.json() == {

@@ -1,8 +1,8 @@
 """The askers' side of the inbox's HTTP API: post a request, wait for its result, withdraw it.
 
-`POST /v1/requests` queues a request and returns its id (with `?wait=S`, it first waits up to
-S seconds for the result, as a long poll does); `GET /v1/requests/{id}/result?wait=S`
-long-polls for the result; `POST /v1/ask` does both on one connection, held until the
+`POST /v1/requests` queues a request and returns its id and its key (with `?wait=S`, it first
+waits up to S seconds for the result, as a long poll does); `GET /v1/requests/{id}/result?wait=S`
+long-polls for the result, its secrets revealed only to the holder of the key (`&key=KEY`); `POST /v1/ask` does both on one connection, held until the
 answer (a space a second meanwhile, so a stopped inbox is noticed); `DELETE /v1/requests/{id}`
 withdraws; `GET /v1/requests` lists what waits; `GET /v1/rules` lists the approval rules in
 force (this session's and the "always" ones), `DELETE /v1/rules?tool=NAME` (or `?all=1`, with
@@ -14,6 +14,7 @@ An asker whose connection drops while it waits (a killed process) withdraws its 
 from __future__ import annotations
 
 import asyncio
+import hmac
 import json
 from typing import Any
 
@@ -28,7 +29,7 @@ from tui.core.models import Request, parse_request
 from tui.core.validation_text import describe_validation_error
 from tui.inbox.heartbeating import Heartbeating
 from tui.inbox.inbox import Inbox
-from tui.inbox.masked_requests import masked_request_json
+from tui.inbox.masked_requests import masked_json, masked_request_json
 from tui.inbox.waiting import until_done, until_done_or_gone
 from tui.inbox.wire import result_json
 
@@ -64,7 +65,7 @@ def asker_routes(inbox: Inbox) -> list[Route]:
             inbox.queue.cancel(request.id, WITHDRAWN)
             return Response(status_code=204)
         if not (wait > 0 and future.done()):
-            return JSONResponse({"id": request.id}, status_code=201)
+            return JSONResponse({"id": request.id, "key": inbox.result_key(request.id)}, 201)
         inbox.forget(request.id)
         return _result(request.id, future.result())
 
@@ -86,6 +87,9 @@ def asker_routes(inbox: Inbox) -> list[Route]:
             return Response(status_code=204)
         if not future.done():
             return Response(status_code=204)
+        if not _holds_key(http, inbox.result_key(request_id)):
+            # Anyone may see how it ended, as front ends do; its secrets are its asker's.
+            return JSONResponse({"id": request_id, "result": masked_json(future.result())})
         inbox.forget(request_id)
         return _result(request_id, future.result())
 
@@ -200,6 +204,12 @@ def _result(request_id: str, result: Any) -> Response:
 
 def _result_json(request_id: str, result: Any) -> dict[str, Any]:
     return {"id": request_id, "result": result_json(result, reveal_secrets=True)}
+
+
+def _holds_key(http: HTTPRequest, key: str | None) -> bool:
+    """Whether the call gives `key`, the one its request's creation answered (`?key=`)."""
+    given = http.query_params.get("key")
+    return key is not None and given is not None and hmac.compare_digest(given, key)
 
 
 def _bad(problem: str) -> Response:

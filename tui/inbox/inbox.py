@@ -8,6 +8,7 @@ machine's keyring, and the asker gets only the reference.
 
 from __future__ import annotations
 
+import secrets
 import threading
 import time
 from collections import OrderedDict
@@ -83,6 +84,8 @@ class Inbox:
         self._answering: dict[str, str] = {}
         self._outcomes: OrderedDict[str, Outcome] = OrderedDict()
         self._futures: dict[str, Future[ElicitationResult]] = {}
+        self._result_keys: dict[str, str] = {}
+        """Each remembered request's key: who holds it is its asker, and gets its secrets."""
         self._told_entry_exists: set[tuple[str, str]] = set()
         """(request id, front end): told that the keyring entry of the secret it answered
         exists; its next answer replaces the entry."""
@@ -130,6 +133,13 @@ class Inbox:
         """Drop an ended request's result once its asker has it (a secret must not linger)."""
         with self._lock:
             self._futures.pop(request_id, None)
+            self._result_keys.pop(request_id, None)
+
+    def result_key(self, request_id: str) -> str | None:
+        """The key that proves the holder asked request `request_id` (None if unknown): given
+        to its asker only, it reveals the secrets of the result to the holder alone."""
+        with self._lock:
+            return self._result_keys.get(request_id)
 
     # -- front ends ---------------------------------------------------------------
 
@@ -231,11 +241,13 @@ class Inbox:
     def _remember(self, request_id: str, future: Future[ElicitationResult]) -> None:
         with self._lock:
             self._futures[request_id] = future
+            self._result_keys[request_id] = secrets.token_urlsafe(16)
             while len(self._futures) > REMEMBERED:
                 oldest = next(iter(self._futures))
                 if not self._futures[oldest].done():
                     break
                 del self._futures[oldest]
+                self._result_keys.pop(oldest, None)
 
     def _observe(self, event: QueueEvent) -> None:
         # Called with the queue's lock held, before any front end hears of the result.

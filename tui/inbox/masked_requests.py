@@ -35,7 +35,12 @@ def masked_request_json(request: Request) -> dict[str, Any]:
 def masked_result_json(request: Request, result: ElicitationResult) -> dict[str, Any]:
     """`result` of `request` as JSON data for every front end: the content of a sensitive
     answer masked whole, every secret answered through this inbox so far masked in any other."""
-    result = flagged(request, result)
+    return masked_json(flagged(request, result))
+
+
+def masked_json(result: ElicitationResult) -> dict[str, Any]:
+    """`result`, as its asker receives it (`delivered`), as JSON data for anyone else: a
+    sensitive answer masked whole, every secret answered through this inbox so far masked."""
     data = result_json(result)
     if result.sensitive:
         data["content"] = MASKED
