@@ -216,6 +216,35 @@ async def test_a_secret_typed_again_with_corrections_leaves_only_the_times_of_it
         assert not carries_canary(shot.read_text(encoding="utf-8")), shot.name
 
 
+async def test_a_replay_opens_no_link_and_answers_as_the_recording_did(
+    tmp_path: Path, opened: list[str]
+) -> None:
+    # Replaying (or rendering) a transcript someone shared opened its links in the browser of
+    # whoever replayed it.
+    path = tmp_path / "links.jsonl"
+    records = [
+        {"v": 2, "type": "session", "started": "2026-01-01T00:00:00+00:00", "agent": "a"},
+        {"type": "request", "t": 0.0, "request": URL_REQUEST},
+        {"type": "keys", "t": 0.5, "id": "u", "keys": [{"t": 0.4, "key": "enter"}]},
+        {
+            "type": "result",
+            "t": 0.5,
+            "id": "u",
+            "result": {**NO_REASON, "action": "accept", "content": False},
+        },
+    ]
+    path.write_text("".join(json.dumps(record) + "\n" for record in records))
+
+    replayed = await replay(path)
+
+    assert opened == []
+    assert replayed.replay_agent.mismatches == []
+
+
+NO_REASON = {"reason": None}
+URL_REQUEST = {"kind": "url", "id": "u", "message": "Sign in?", "url": "https://evil.example/p"}
+
+
 def test_the_cli_checks_results_and_reports_a_mismatch(recorded: Path, tmp_path: Path) -> None:
     changed = tmp_path / "changed.jsonl"
     changed.write_text(

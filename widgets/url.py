@@ -98,6 +98,9 @@ class UrlModal(ElicitationModal[UrlRequest]):
         """
         if self._no_browser:
             return False
+        as_recorded = getattr(self.app, "link_opened", None)
+        if as_recorded is not None:  # a replay opens nothing: it answers as the recording did
+            return bool(as_recorded(self.request))
         if self.app.is_web:
             self.app.open_url(self.request.url)
             return True

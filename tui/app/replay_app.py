@@ -12,10 +12,11 @@ from tui.app.key_player import KeyPlayer
 from tui.app.messages import AgentFinished
 from tui.app.steady_frames import steady_cursors
 from tui.approvals.rules import ApprovalPolicy
-from tui.core.models import ElicitationResult
+from tui.core.models import ElicitationResult, UrlRequest
 from tui.core.queue import ElicitationQueue
 from tui.secrets.redaction import REDACTOR
 from tui.transcript.reader import Transcript
+from tui.transcript.records import ResultRecord
 from tui.transcript.replay_agent import ReplayAgent
 from tui.transcript.timing import Timing
 from widgets.base import ElicitationModal
@@ -78,6 +79,19 @@ class ReplayApp(ElicitationApp):
         self._answers_sent.add(request.id)
         modal.sending = True  # its own answer on its way: closed without a notice
         self._replayed.respond_as_recorded(request.id, result, self.front_end_name)
+
+    def link_opened(self, request: UrlRequest) -> bool:
+        """Whether the recording's browser opened `request`'s link, for its dialog to answer:
+        a transcript may come from anyone, and a replay of it opens no link."""
+        recorded = next(
+            (
+                r.result.get("content")
+                for r in self.replay_agent.transcript.records
+                if isinstance(r, ResultRecord) and r.id == request.id
+            ),
+            None,
+        )
+        return recorded is not False
 
     def on_unmount(self) -> None:
         # Whatever is still waiting ends with the app; the agent must not outlive it.
