@@ -424,6 +424,17 @@ class Release(BaseModel):
         return value
 
 
+class Login(BaseModel):
+    password: SecretStr
+
+    @field_validator("password")
+    @classmethod
+    def _issued(cls, value: SecretStr) -> SecretStr:
+        if not value.get_secret_value().startswith("sk-"):
+            raise ValueError(f"{value.get_secret_value()} does not start with sk-")
+        return value
+
+
 class TestPydanticModels:
     async def test_ask_form_returns_a_model_instance(self) -> None:
         def ask(queue: ElicitationQueue) -> ElicitationResult:
@@ -455,6 +466,20 @@ class TestPydanticModels:
             await s.pilot.press("ctrl+u", *"release-1.2", "ctrl+s")
             result = await s.answered()
         assert result.content == Release(tag="release-1.2")
+
+    async def test_a_validator_quoting_a_rejected_secret_shows_it_masked_under_its_field(
+        self,
+    ) -> None:
+        # The line under the masked field showed the secret in clear; the error line under
+        # the form was scrubbed.
+        def ask(queue: ElicitationQueue) -> ElicitationResult:
+            return queue.ask_form(Login, message="Log in")
+
+        async with showing(ask) as s:
+            await s.pilot.press(*"pw-canary-5521", "ctrl+s")
+            await wait_for(s.pilot, lambda: s.modal_error() != "")
+            assert s.error("password") == "••• does not start with sk-"
+            assert "canary" not in screen_text(s.app)
 
     def test_a_model_outside_the_subset_fails_when_asked(self) -> None:
         queue = ElicitationQueue()

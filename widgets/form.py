@@ -321,7 +321,8 @@ class FormModal(ElicitationModal[FormRequest]):
         said, first = [], None
         for problem in error.errors(include_url=False, include_input=False):
             loc = problem["loc"]
-            message = problem["msg"].removeprefix("Value error, ")
+            # A validator may quote the secret it rejects: scrubbed here, under the field too.
+            message = REDACTOR.scrub(problem["msg"].removeprefix("Value error, "))
             form_field = by_name.get(str(loc[0])) if loc else None
             if form_field is None:
                 # Not one field's (the model as a whole): by its path, if any.
