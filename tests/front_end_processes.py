@@ -132,6 +132,8 @@ class HeadlessInbox:
             raise RuntimeError(f"serve --headless printed {line!r}")
         self.url = f"http://127.0.0.1:{found.group(1)}"
         self.token = token or (config / "serve-token").read_text().strip()
+        self._keys: dict[str, str] = {}
+        """The key to each submitted request's result, by its id."""
         # The rest of what it prints must be drained, or it could block on a full pipe.
         threading.Thread(target=self.process.stdout.read, daemon=True).start()
 
@@ -154,10 +156,14 @@ class HeadlessInbox:
     def submit(self, request: dict[str, Any]) -> str:
         status, reply = self.call("POST", "/v1/requests", {"request": request})
         assert status == 201, reply
+        self._keys[str(reply["id"])] = str(reply["key"])
         return str(reply["id"])
 
     def result(self, request_id: str, wait: float = 0) -> dict[str, Any] | None:
-        status, reply = self.call("GET", f"/v1/requests/{request_id}/result?wait={wait}")
+        """The result as its asker gets it: with the key `submit` was answered."""
+        key = self._keys.get(request_id, "")
+        path = f"/v1/requests/{request_id}/result?wait={wait}&key={key}"
+        status, reply = self.call("GET", path)
         if status == 204 or reply is None:
             return None
         assert status == 200, reply
