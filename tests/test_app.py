@@ -243,13 +243,14 @@ async def test_a_filter_changed_clears_what_was_said_of_the_last_one() -> None:
 
 async def test_keys_in_the_grace_period_are_ignored() -> None:
     results: list[ElicitationResult] = []
-    app = ElicitationApp(ElicitationQueue(), one_question(CONFIRM, results), input_grace=0.5)
+    app = ElicitationApp(ElicitationQueue(), one_question(CONFIRM, results), input_grace=0.3)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, ElicitationModal))
         await pilot.press("n")
         await pilot.pause(0.1)
         assert not results, "a key pressed as the modal appeared answered it"
-        await pilot.pause(0.5)
+        # Once the grace is over and the typing after it has paused (five graces).
+        await pilot.pause(1.6)
         await pilot.press("y")
         await wait_for(pilot, lambda: bool(results))
     assert results[0].content is True

@@ -208,3 +208,22 @@ async def test_after_answering_the_next_question_takes_keys_after_its_grace_alon
         await pilot.press("2")
         await wait_for(pilot, second.done)
     assert second.result() == ElicitationResult(action="accept", content="us")
+
+
+async def test_typing_ahead_into_the_grace_holds_the_rest_of_the_keys_until_a_pause() -> None:
+    # "n" for the first question, "n" for the second, then Enter, typed ahead: the second
+    # "n" came in the next question's grace and was ignored, and the Enter after it answered
+    # that question with its default (in a browser, "Delete the backup?" -> Yes).
+    queue = ElicitationQueue()
+    app = ElicitationApp(queue)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        first = queue.submit(parse_request({"kind": "confirmation", "message": "Migrate?"}))
+        approval = queue.submit(parse_request(APPROVAL))
+        modal = await wait_for_modal(pilot)
+        await wait_for(pilot, lambda: modal.armed)
+        for key in ["n", "n", "enter"]:
+            await pilot.press(key)
+            await asyncio.sleep(0.05)
+        notices = await allowed_only_after_a_pause(pilot, approval)
+    assert first.result().content is False
+    assert notices == ["The question changed as you typed.\n" + KEYS_HELD]

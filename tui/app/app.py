@@ -1059,8 +1059,10 @@ class ElicitationApp(KeyOrderApp[Any]):
             if self._typing.first_held():
                 self._say_keys_held()
             return False
-        # Keys typed just as a modal appears were meant for what was there before.
+        # Keys typed just as a modal appears were meant for what was there before; what is
+        # typed on after them is held until a pause.
         if not quitting and self._modal_unarmed():
+            self._typing.hold_from(event.time)
             return False
         self._key_seen(event)
         return True

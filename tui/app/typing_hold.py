@@ -9,7 +9,9 @@ denial's reason would allow the call shown next, the `3` of "3 times" allow it a
 So when what is in front changes that way while keys come, no key is taken until the keys
 have stopped for a pause (`TYPED_THROUGH_GRACES` grace periods, 1 s); each key that comes
 meanwhile starts the pause again. A question that changed because the person answered it
-needs none of this: they know it changed.
+needs none of this: they know it changed. But a key typed in its grace period, ignored, holds
+off the keys typed on after it the same way: typed ahead, `n` for the next question then
+Enter, the Enter alone would answer it with its default.
 """
 
 from __future__ import annotations
@@ -42,6 +44,15 @@ class TypingHold:
         if self._answered_at < self._last_key_at and now - self._last_key_at < self.pause:
             self._held_until = now + self.pause
             self._said = False
+
+    def hold_from(self, typed_at: float) -> None:
+        """A key typed at `typed_at` came in a question's grace period, and was ignored: the
+        keys typed on after it are held off until the typing pauses. Else the rest of that
+        typing, its first keys lost (a pick), would answer the question (an Enter: its
+        default) as the person never meant."""
+        if self._held_until < typed_at:
+            self._said = False
+        self._held_until = max(self._held_until, typed_at + self.pause)
 
     def holds(self, typed_at: float) -> bool:
         """Whether the key typed at `typed_at` (monotonic) is held off: ignored, the pause
