@@ -182,6 +182,26 @@ async def test_a_paste_longer_than_the_field_shows_its_end_and_the_cursor() -> N
     assert results[0].content == pasted
 
 
+async def test_a_paste_of_several_lines_into_a_one_line_field_is_refused_saying_so() -> None:
+    # Only its first line went in, without a word: the answer lost the rest unseen.
+    results: list[ElicitationResult] = []
+    app = ElicitationApp(ElicitationQueue(), one_question(TEXT, results), input_grace=0)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.focused, Input))
+        field = app.focused
+        assert isinstance(field, Input)
+        app.post_message(events.Paste("line one\nline two\r\nline three"))
+        app.post_message(events.Paste("one line\n"))  # copied with its line break: kept
+        await wait_for(pilot, lambda: bool(app._notifications))
+        await pilot.pause()
+        assert field.value == "one line"
+        [notice] = [str(n.message) for n in app._notifications]
+        assert notice == "This field takes one line; the paste had 3, and was left out."
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: bool(results))
+    assert results[0].content == "one line"
+
+
 async def test_multi_choice_bounds_are_enforced_with_a_message() -> None:
     results: list[ElicitationResult] = []
     app = ElicitationApp(ElicitationQueue(), one_question(MULTI, results), input_grace=0)

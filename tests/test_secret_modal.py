@@ -10,6 +10,7 @@ from keyring.errors import KeyringLocked, PasswordSetError
 from keyring_backends import FailingKeyring, MemoryKeyring
 from pydantic import SecretStr
 from secret_session import CANARY, SIZE, TARGET, asking_app, static_text, wait_for, wait_for_modal
+from textual import events
 from textual.widgets import Button, Input, Static
 
 from tui.cli.demo import api_key_request
@@ -46,6 +47,20 @@ class TestEntry:
         [result] = results
         assert (result.action, result.reason) == ("accept", None)
         assert secret_of(result) == CANARY
+
+    async def test_a_pasted_key_of_several_lines_is_refused_not_cut_to_its_first(self) -> None:
+        # Textual's one-line field kept a paste's first line: a pasted private key reached
+        # the agent as "-----BEGIN OPENSSH PRIVATE KEY-----", and the dots looked whole.
+        key = "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXk\n-----END OPENSSH…\n"
+        app, results = asking_app(SecretRequest(message="Deploy key?"))
+        async with app.run_test(size=SIZE, notifications=True) as pilot:
+            modal = await wait_for_modal(pilot, SecretModal)
+            app.post_message(events.Paste(key))
+            await wait_for(pilot, lambda: bool(app._notifications))
+            assert modal.query_one("#secret", Input).value == ""
+            [notice] = [str(n.message) for n in app._notifications]
+            assert notice == "This field takes one line; the paste had 3, and was left out."
+        assert results == []
 
     async def test_empty_entry_is_refused(self) -> None:
         app, results = asking_app(SecretRequest(message="API key?"))

@@ -24,6 +24,9 @@ class EllipsisInput(Input):
     knows the new width of its text, and so stays at the start, the cursor out of view until
     the next key: this one scrolls to the cursor once it is laid out.
 
+    A paste of several lines is refused, saying so, where Textual's keeps its first line
+    unsaid: a pasted private key reached its asker as its first line, the dots looking whole.
+
     Masked (`password`), it copies and cuts nothing, as a browser's password field: a copy
     would put the secret on the clipboard, and send it through the terminal (OSC 52) into
     whatever records it. Ctrl+C then says how to quit, as it does where nothing is selected.
@@ -51,7 +54,17 @@ class EllipsisInput(Input):
         super().action_cut()
 
     def _on_paste(self, event: events.Paste) -> None:
-        # (Input's own handler, called after this one as Textual calls each class's, pastes.)
+        # (Input's own handler, called after this one as Textual calls each class's, pastes
+        # one line: its first.)
+        lines = event.text.rstrip("\r\n").splitlines()
+        if len(lines) > 1:
+            event.prevent_default()
+            event.stop()
+            self.notify(
+                f"This field takes one line; the paste had {len(lines)}, and was left out.",
+                severity="warning",
+            )
+            return
         self.call_after_refresh(self._show_cursor)
 
     def _show_cursor(self) -> None:
