@@ -426,6 +426,38 @@ def test_keys_reach_the_question_without_a_click_first(
         answered_in(page, inbox, choice, ["ArrowDown", "Enter"], "SQLite")
 
 
+PASTE = """(text) => {
+  const field = document.querySelector("#terminal .xterm-helper-textarea");
+  const data = new DataTransfer();
+  data.setData("text/plain", text);
+  field.dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
+}"""
+"""Paste `text` into the page's terminal, as the browser does for Ctrl+V."""
+
+
+def test_a_paste_holding_the_end_of_a_paste_types_no_keys(
+    web: WebServer, inbox: HeadlessInbox
+) -> None:
+    # Copied text with ESC[201~ in it ended the paste there: the rest was read as keys, and
+    # its Enter answered the question, nobody having pressed one.
+    with desktop_page() as page:
+        page.goto(web.link)
+        since = time.time() * 1000
+        asked = inbox.submit({"kind": "text", "message": "Branch name?"})
+        wait_painted(page, "Branch name?", since)
+        time.sleep(0.5)
+        page.keyboard.type("fix")
+        page.evaluate(PASTE, "-1\x1b[201~\x1b[B\r")
+        time.sleep(1.0)
+        assert inbox.result(asked) is None  # still waiting: nothing pressed Enter
+        page.keyboard.press("Enter")
+        assert inbox.result(asked, wait=10) == {
+            "action": "accept",
+            "content": "fix-1[201~[B",
+            "reason": None,
+        }
+
+
 def test_logging_in_to_a_second_web_on_this_machine_leaves_the_first_tab_logged_in(
     tmp_path: Path, web: WebServer, inbox: HeadlessInbox
 ) -> None:
