@@ -515,3 +515,50 @@ def read_webvtt_text(folder: Path, text: str) -> list[Cue]:
     path = folder / "chapters.vtt"
     path.write_text(text, encoding="utf-8")
     return read_webvtt(path)
+
+
+def answered(t: float, request_id: str, content: Any, by: str | None = None) -> dict[str, Any]:
+    """A result record, given in another front end (`by`) or here."""
+    record = {"type": "result", "t": t, "id": request_id}
+    record["result"] = {"action": "accept", "content": content} | NO_REASON
+    return record | ({} if by is None else {"by": by})
+
+
+Y = {"t": 1.2, "key": "y", "char": "y"}
+
+
+def test_an_inbox_session_answered_in_other_front_ends_renders_each_question(
+    tmp_path: Path,
+) -> None:
+    # `serve --transcript`, answered in `attach` and in serve's own window: the render drew the
+    # first question only (no chapters, no captions) or waited 20 s on the first answer given
+    # elsewhere, then stopped, "the replayed app did not get the next request in time".
+    def text(request_id: str, message: str) -> dict[str, Any]:
+        return {"kind": "text", "id": request_id, "message": message}
+
+    records = [
+        {"v": 2, "type": "session", "started": "2026-11-30T09:29:59+00:00", "agent": "inbox"},
+        {"type": "request", "t": 0.1, "request": text("q1", "Release name?")},
+        {"type": "request", "t": 0.2, "request": text("q2", "Ship it today?")},
+        {"type": "request", "t": 0.3, "request": text("q3", "Who reviews?")},
+        answered(1.5, "q1", "Aurora", by="laptop"),
+        {
+            "type": "keys",
+            "t": 3.0,
+            "id": "q2",
+            "keys": [Y, {"t": 1.4, "key": "enter", "char": "\r"}],
+        },
+        answered(3.0, "q2", "y"),
+        answered(4.0, "q3", "Ada", by="browser 2"),
+        {"type": "end", "t": 4.5},
+    ]
+    transcript = tmp_path / "inbox.jsonl"
+    transcript.write_text("".join(json.dumps(record) + "\n" for record in records))
+    cast = tmp_path / "inbox.cast"
+    run = run_cli("replay", str(transcript), "--captions", "--max-pause", "300ms", "-o", str(cast))
+    assert run.returncode == 0, run.stderr
+    assert "3 results, all as recorded" in run.stdout
+
+    events = [json.loads(line) for line in cast.read_text().splitlines()[1:]]
+    markers = [data for _, kind, data in events if kind == "m"]
+    assert markers == ["Release name?", "Ship it today?", "Who reviews?"]

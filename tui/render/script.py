@@ -28,6 +28,8 @@ KEY_HOLD = 0.1
 one frame. Keys a person typed keep their own pace, scaled as every pause is."""
 
 StepKind = Literal["start", "request", "key", "cancel", "end"]
+"""A "cancel" ends a request without its keys: the agent withdrew it, it timed out, or
+another front end answered it."""
 
 
 @dataclass(frozen=True)
@@ -126,7 +128,9 @@ def build_script(transcript: Transcript, timing: Timing, edits: Edits | None = N
             for press in record.keys:
                 t = min(max(start + press.t, start), max(limit, start))
                 steps.append(Step("key", t, number, record.id, press, record))
-        elif isinstance(record, ResultRecord) and record.result.get("reason") in AGENT_REASONS:
+        elif isinstance(record, ResultRecord) and (
+            record.by is not None or record.result.get("reason") in AGENT_REASONS
+        ):
             steps.append(Step("cancel", record.t, chapter_at(record.t), record.id))
         elif isinstance(record, SessionEnd):
             end = record.t

@@ -54,8 +54,16 @@ class Transcript:
         return ends[-1].returned if ends else None
 
     def shown_order(self) -> list[str]:
-        """The ids of the requests a modal was shown for, in the order they were shown."""
-        return [record.id for record in self.records if isinstance(record, KeysRecord)]
+        """The ids of the requests a modal was shown for, in the order they were shown: those
+        answered here (their keys recorded), and those answered in another front end (an
+        inbox's `attach`, a browser), which the inbox showed too."""
+        order: dict[str, None] = {}
+        for record in self.records:
+            if isinstance(record, KeysRecord) or (
+                isinstance(record, ResultRecord) and record.by is not None
+            ):
+                order.setdefault(record.id)
+        return list(order)
 
 
 def read_transcript(path: str | Path) -> Transcript:
