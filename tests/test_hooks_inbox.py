@@ -171,6 +171,22 @@ def test_a_cancel_decides_nothing(inbox: InboxProcess) -> None:
     undecided(run_hook("gemini", "gemini_before_tool_shell.json", inbox=inbox), "cancelled")
 
 
+@pytest.mark.parametrize("cli", ["claude-code", "codex", "gemini"])
+@pytest.mark.parametrize(
+    ("options", "why"),
+    [(["--wait", "300s"], "argument --wait"), (["--token"], "argument --token")],
+    ids=["wait", "token"],
+)
+def test_a_mistake_in_the_hooks_own_arguments_decides_nothing_in_the_clis_words(
+    cli: str, options: list[str], why: str
+) -> None:
+    # A usage error exited before `{}` was printed: Gemini CLI took the stderr line for its
+    # answer, in plain text. (A token starting with "-" after `--token` was one such mistake.)
+    fixture = {"claude-code": BASH, "codex": BASH, "gemini": "gemini_before_tool_shell.json"}
+    done = run_hook(cli, fixture[cli], *options, to="http://127.0.0.1:9")
+    undecided(done, why)
+
+
 def test_no_answer_within_the_wait_decides_nothing_and_withdraws_the_question(
     inbox: InboxProcess,
 ) -> None:

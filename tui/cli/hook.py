@@ -43,13 +43,19 @@ GRACE = 5.0
 
 
 class _HookParser(argparse.ArgumentParser):
-    """An argument parser whose usage errors exit 0 with no decision: exit 2 would block."""
+    """An argument parser whose usage errors exit 0 with no decision: exit 2 would block.
+    For a CLI that needs its "no decision" said on stdout, `no_decision` says it."""
+
+    no_decision: str | None = None
 
     def error(self, message: str) -> NoReturn:
+        if self.no_decision is not None:
+            with contextlib.suppress(OSError):
+                _print(self.no_decision)
         self.exit(0, f"{self.prog}: {message}; no decision, the CLI asks as usual\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser() -> _HookParser:
     """The parser of `elicit-tui hook`'s arguments."""
     parser = _HookParser(
         prog="elicit-tui hook",
@@ -80,7 +86,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str]) -> int:
     """Run `elicit-tui hook` with `argv` (the arguments after `hook`); always returns 0."""
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    # Named before the arguments are read: a mistake in them must not leave stdout empty.
+    parser.no_decision = next((NO_DECISION[word] for word in argv if word in NO_DECISION), None)
+    args = parser.parse_args(argv)
     cli = CLI_NAMES[args.cli]
     prog = f"elicit-tui hook {args.cli}"
     try:
