@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import secrets
 import socket
 import stat
 import subprocess
@@ -24,7 +25,7 @@ from mcp.types import CallToolResult, Implementation
 from tui.app.serve_app import ServeApp
 from tui.core.models import TextRequest
 from tui.core.queue import ElicitationQueue
-from tui.mcp.auth import MAX_BODY
+from tui.mcp.auth import MAX_BODY, new_token
 from widgets.base import ElicitationModal
 from widgets.timeline import Timeline
 
@@ -267,3 +268,11 @@ def test_a_second_inbox_from_one_config_folder_shares_the_running_ones_token(
     third = HeadlessInbox(tmp_path, token=None)
     third.stop()
     assert third.token != token
+
+
+def test_a_new_token_never_starts_with_a_dash(monkeypatch: pytest.MonkeyPatch) -> None:
+    # One token in 64 did: `--token "$TOKEN"`, as the README writes it, then failed with
+    # "argument --token: expected one argument".
+    drawn = iter(["-8Y13T4-73Ynh", "_a-b", "-x"])
+    monkeypatch.setattr(secrets, "token_urlsafe", lambda _size: next(drawn))
+    assert new_token() == "_a-b"

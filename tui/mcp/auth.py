@@ -33,8 +33,12 @@ Refused = Callable[[str], None]
 
 
 def new_token() -> str:
-    """A fresh random token (256 bits, URL-safe)."""
-    return secrets.token_urlsafe(32)
+    """A fresh random token (256 bits, URL-safe), never starting with "-": after `--token`
+    on a command line, such a token (one in 64) was read as an option."""
+    token = secrets.token_urlsafe(32)
+    while token.startswith("-"):
+        token = secrets.token_urlsafe(32)
+    return token
 
 
 def save_token(token: str, folder: Path) -> Path:
