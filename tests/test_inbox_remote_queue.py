@@ -251,6 +251,24 @@ def test_a_stopped_inbox_answers_cancel_after_its_silence_not_never(
     assert 1.5 < took < 5
 
 
+def test_a_question_with_a_timeout_gives_up_on_a_stopped_inbox_after_it_not_the_silence(
+    inbox: InboxProcess,
+) -> None:
+    # A CI step bounded its question with `--timeout 1`: with the inbox stopped, it waited
+    # the 30 s silence all the same.
+    future = RemoteQueue(inbox.base, inbox.token).submit(TextRequest(message="Name?"), timeout=1)
+    inbox.wait_pending(1)
+    inbox.process.send_signal(signal.SIGSTOP)  # Ctrl+Z
+    try:
+        started = time.monotonic()
+        result = future.result(timeout=40)
+        took = time.monotonic() - started
+    finally:
+        inbox.process.send_signal(signal.SIGCONT)
+    assert (result.action, result.reason) == ("cancel", INBOX_UNREACHABLE)
+    assert took < 1 + remote_queue.TIMEOUT_GRACE + 2
+
+
 def test_discovery_takes_the_flag_then_the_environment_then_the_token_file(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

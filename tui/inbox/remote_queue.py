@@ -39,6 +39,10 @@ SILENCE = 30.0
 waits) after which the asker takes it to be gone: stopped (Ctrl+Z) for longer than a
 moment, or its machine unreachable."""
 
+TIMEOUT_GRACE = 5.0
+"""Seconds past a question's own timeout that its asker waits for the inbox's word of it:
+an asker never waits out the whole `SILENCE` for a question meant to end sooner."""
+
 CONNECT_TIMEOUT = 10.0
 """Seconds any other call to the inbox may take."""
 
@@ -152,7 +156,11 @@ class RemoteQueue:
         body = json.dumps({"request": request_json(request), "timeout": timeout}).encode()
         try:
             status, answer = held_call(
-                self.address, "/v1/ask", body, silence=SILENCE, wanted=lambda: not future.done()
+                self.address,
+                "/v1/ask",
+                body,
+                silence=SILENCE if timeout is None else min(SILENCE, timeout + TIMEOUT_GRACE),
+                wanted=lambda: not future.done(),
             )
         except Abandoned:  # cancelled: hanging up withdrew it, had `cancel` not yet
             return
