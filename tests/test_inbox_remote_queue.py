@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import http.server
 import os
 import signal
 import socket
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -26,7 +28,7 @@ from tui.core.secret_ref import SecretRef
 from tui.inbox import remote_queue
 from tui.inbox.discovery import find_inbox
 from tui.inbox.env_names import TOKEN_ENV, URL_ENV
-from tui.inbox.remote_queue import INBOX_UNREACHABLE, RemoteQueue
+from tui.inbox.remote_queue import INBOX_REFUSED, INBOX_UNREACHABLE, InboxRefusedError, RemoteQueue
 from tui.mcp.auth import save_token
 
 
@@ -267,6 +269,39 @@ def test_a_question_with_a_timeout_gives_up_on_a_stopped_inbox_after_it_not_the_
         inbox.process.send_signal(signal.SIGCONT)
     assert (result.action, result.reason) == ("cancel", INBOX_UNREACHABLE)
     assert took < 1 + remote_queue.TIMEOUT_GRACE + 2
+
+
+@contextmanager
+def not_an_inbox() -> Iterator[str]:
+    """A web server that answers 501 to a POST, as `python -m http.server` does; its URL."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), http.server.BaseHTTPRequestHandler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_a_server_that_is_no_inbox_is_named_as_such_not_taken_for_a_wrong_token(
+    inbox: InboxProcess,
+) -> None:
+    # Any status but 200 and the refusals of a request was "refused (a wrong token?)": a wrong
+    # path or another service on the port sent people after a token that was right.
+    with not_an_inbox() as url:
+        with pytest.raises(InboxRefusedError) as other:
+            RemoteQueue(url, "t").ask(TextRequest(message="Name?"))
+        wrong_path = RemoteQueue(f"{inbox.base}/v1", inbox.token).submit(
+            TextRequest(message="Name?")
+        )
+    wrong_token = RemoteQueue(inbox.base, "not-the-token").ask(TextRequest(message="Name?"))
+
+    assert other.value.status == 501
+    assert str(other.value) == (
+        f"{url} answered HTTP 501: is an elicit-tui inbox (`elicit-tui serve`) there, at this URL?"
+    )
+    assert isinstance(wrong_path.exception(timeout=10), InboxRefusedError)
+    assert (wrong_token.action, wrong_token.reason) == ("cancel", INBOX_REFUSED)
 
 
 def test_discovery_takes_the_flag_then_the_environment_then_the_token_file(

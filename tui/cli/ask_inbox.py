@@ -48,7 +48,12 @@ def ask_inbox(request: Request, url: str | None, token: str | None) -> Elicitati
     except InboxRefusedError as refused:
         if refused.status == 422:
             raise InvalidInInbox(f"the inbox refused the request: {refused}") from None
-        print(f"elicit-tui ask: the inbox refused the request: {refused}", file=sys.stderr)
+        said = (
+            refused
+            if refused.status not in (409, 413)
+            else f"the inbox refused the request: {refused}"
+        )
+        print(f"elicit-tui ask: {said}", file=sys.stderr)
         return ElicitationResult(action="cancel", reason=INBOX_REFUSED)
     where = queue.address.base
     if result.reason == INBOX_UNREACHABLE:

@@ -53,7 +53,8 @@ _OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 
 class InboxRefusedError(ValueError):
     """The inbox refused the request: invalid (`status` 422), too large (413), or its id
-    already waiting (409); the message is its error text."""
+    already waiting (409); the message is its error text. Any other status but a refused
+    token's (a wrong path, another server on the port) says so, naming it."""
 
     def __init__(self, error: str, status: int) -> None:
         super().__init__(error)
@@ -174,8 +175,17 @@ class RemoteQueue:
             _settle(future, result_from_json(request, answer["result"]))
         elif status == 200:  # the inbox went away before its answer was whole
             _settle(future, _cancelled(INBOX_UNREACHABLE))
-        else:
+        elif status in (401, 403):  # the token
             _settle(future, _cancelled(INBOX_REFUSED))
+        elif future.set_running_or_notify_cancel():
+            where = self.address.base
+            future.set_exception(
+                InboxRefusedError(
+                    f"{where} answered HTTP {status}: is an elicit-tui inbox (`elicit-tui serve`)"
+                    " there, at this URL?",
+                    status,
+                )
+            )
 
     def _withdraw_soon(self, request_id: str) -> None:
         # Off the caller's thread: it may be an event loop that must not block.
