@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 from tui.cli.main import build_parser
@@ -23,3 +26,16 @@ def test_a_pause_that_is_no_number_of_seconds_is_a_usage_error(
 
 def test_no_pause_at_all_is_a_pause() -> None:
     assert build_parser().parse_args(["demo", "--pause", "0"]).pause == 0
+
+
+def test_the_demo_without_a_terminal_to_answer_on_ends_at_once_saying_why() -> None:
+    # Under nohup, setsid or in CI it drew into its log and spun a core, for ever.
+    done = subprocess.run(
+        [sys.executable, "-m", "tui.cli.main", "demo"],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr == "elicit-tui demo: stdin is no terminal: nobody can answer the demo\n"

@@ -28,6 +28,10 @@ DEMO_SESSION = "demo_session.jsonl"
 def _run_demo(args: argparse.Namespace) -> int:
     if args.replay:
         return _replay_demo(args)
+    if not sys.stdin.isatty():
+        # With no keys to read, Textual's driver spun a core and the demo never ended.
+        print("elicit-tui demo: stdin is no terminal: nobody can answer the demo", file=sys.stderr)
+        return 1
     with loading_modules():
         from tui.app.app import ElicitationApp
         from tui.approvals.rules import ApprovalPolicy
