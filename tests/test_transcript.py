@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import stat
 from pathlib import Path
 
 import pytest
@@ -97,6 +98,17 @@ def test_each_line_is_on_disk_as_soon_as_it_happens(tmp_path: Path) -> None:
     assert lines(path)[-1]["result"]["content"] == "Ada"
     writer.close()
     assert lines(path)[-1]["type"] == "end"
+
+
+def test_a_transcript_is_readable_by_its_owner_only(tmp_path: Path) -> None:
+    # Made with the umask (-rw-r--r--), every answer in it was there for any user to read.
+    new, old = tmp_path / "new.jsonl", tmp_path / "old.jsonl"
+    old.write_text("an older session\n")
+    old.chmod(0o644)
+    for path in (new, old):
+        TranscriptWriter(path).close()
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600, path.name
+    assert lines(old)[0]["type"] == "session"
 
 
 def test_what_the_agent_returned_is_written_as_shown_with_secrets_scrubbed(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -50,7 +51,7 @@ class TranscriptWriter:
         self._front_end = front_end
         self._redactor = redactor
         self._lock = threading.Lock()
-        self._file: IO[str] | None = self.path.open("w", encoding="utf-8")
+        self._file: IO[str] | None = _owner_only(self.path)
         self._started = time.monotonic()
         started = datetime.now(UTC).isoformat(timespec="seconds")
         header = SessionStart(v=VERSION, started=started, agent=agent, title=title)
@@ -117,3 +118,15 @@ class TranscriptWriter:
                 return
             self._file.write(line + "\n")
             self._file.flush()
+
+
+def _owner_only(path: Path) -> IO[str]:
+    """`path`, emptied and open for writing, readable by its owner only: a transcript holds
+    every question and the person's answers, the tool calls they allowed and their reasons."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.fchmod(fd, 0o600)  # a file there before keeps its mode otherwise
+        return os.fdopen(fd, "w", encoding="utf-8")
+    except BaseException:
+        os.close(fd)
+        raise
