@@ -5,11 +5,14 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import pty
 import secrets
+import select
 import socket
 import stat
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -215,22 +218,27 @@ def pasted_config(output: str) -> dict[str, Any]:
 
 
 def test_serve_prints_a_client_config_with_a_new_token_kept_owner_only(tmp_path: Path) -> None:
-    server = pasted_config(serve_without_a_terminal(tmp_path))
+    # Printed to a log (`serve --headless > inbox.log`, the README's), the config left the
+    # token there, readable by others: it names the command that prints it instead.
+    output = serve_without_a_terminal(tmp_path)
+    server = pasted_config(output)
 
-    token = server["headers"]["Authorization"].removeprefix("Bearer ")
-    assert len(token) >= 32
+    assert server["headers"] == {"Authorization": "Bearer <elicit-tui token>"}
+    assert "the token is left out: `elicit-tui token` prints it" in output
     kept = tmp_path / "serve-token"
-    assert kept.read_text().strip() == token
+    token = kept.read_text().strip()
+    assert len(token) >= 32 and token not in output
     assert stat.S_IMODE(kept.stat().st_mode) == 0o600
-    assert pasted_config(serve_without_a_terminal(tmp_path))["headers"] != server["headers"]
+    serve_without_a_terminal(tmp_path)
+    assert kept.read_text().strip() != token
 
 
 def test_the_token_can_be_set_with_a_flag_or_the_environment(tmp_path: Path) -> None:
-    by_flag = pasted_config(serve_without_a_terminal(tmp_path, "--token", "flag-token"))
-    by_env = pasted_config(serve_without_a_terminal(tmp_path, ELICIT_TUI_TOKEN="env-token"))
-
-    assert by_flag["headers"] == {"Authorization": "Bearer flag-token"}
-    assert by_env["headers"] == {"Authorization": "Bearer env-token"}
+    kept = tmp_path / "serve-token"
+    by_flag = serve_without_a_terminal(tmp_path, "--token", "flag-token")
+    assert kept.read_text().strip() == "flag-token" and "flag-token" not in by_flag
+    serve_without_a_terminal(tmp_path, ELICIT_TUI_TOKEN="env-token")
+    assert kept.read_text().strip() == "env-token"
 
 
 def test_no_auth_is_an_explicit_choice_and_says_so(tmp_path: Path) -> None:
@@ -276,3 +284,27 @@ def test_a_new_token_never_starts_with_a_dash(monkeypatch: pytest.MonkeyPatch) -
     drawn = iter(["-8Y13T4-73Ynh", "_a-b", "-x"])
     monkeypatch.setattr(secrets, "token_urlsafe", lambda _size: next(drawn))
     assert new_token() == "_a-b"
+
+
+def test_on_a_terminal_the_config_shows_the_token_to_paste(tmp_path: Path) -> None:
+    controller, terminal = pty.openpty()
+    serve = subprocess.Popen(
+        [sys.executable, "-m", "tui.cli.main", "serve", "--headless", "--port", "0"],
+        stdin=subprocess.DEVNULL,
+        stdout=terminal,
+        stderr=terminal,
+        env={**os.environ, "ELICIT_TUI_CONFIG_DIR": str(tmp_path)},
+    )
+    os.close(terminal)
+    try:
+        seen = b""
+        deadline = time.monotonic() + 30
+        while b"Inbox API on" not in seen and time.monotonic() < deadline:
+            if select.select([controller], [], [], 0.5)[0]:
+                seen += os.read(controller, 65536)
+    finally:
+        serve.terminate()
+        serve.wait(10)
+        os.close(controller)
+    token = (tmp_path / "serve-token").read_text().strip()
+    assert f"Bearer {token}" in seen.decode()

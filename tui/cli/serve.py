@@ -114,7 +114,12 @@ def _run(args: argparse.Namespace) -> int:
     token, note = None, ""
     if not args.no_auth:
         token, note = _claim_token(args.token)
-    print(client_config(url, token) + (f"\n{note}" if note else ""), flush=True)
+    if token is not None and not sys.stdout.isatty():
+        # A log, a file, a pipe: the token stays out of what others may read.
+        shown, note = LOGGED_TOKEN, f"{note}\n{TOKEN_LEFT_OUT}".strip()
+    else:
+        shown = token
+    print(client_config(url, shown) + (f"\n{note}" if note else ""), flush=True)
     if args.headless:
         print(f"Inbox API on {url.removesuffix('/mcp')}/v1/ (no TUI; Ctrl+C stops)", flush=True)
         inbox = Inbox(ElicitationQueue(policy="wait"), transcript=args.transcript)
@@ -142,6 +147,12 @@ def _run(args: argparse.Namespace) -> int:
         print(f"elicit-tui serve: {error}", file=sys.stderr)
         return 1
     return app.return_code or 0
+
+
+LOGGED_TOKEN = "<elicit-tui token>"
+"""The token as a config printed to no terminal shows it: the command that prints it."""
+
+TOKEN_LEFT_OUT = "(printed to no terminal, the token is left out: `elicit-tui token` prints it)"
 
 
 def client_config(url: str, token: str | None) -> str:
