@@ -114,11 +114,10 @@ def _run(args: argparse.Namespace) -> int:
     token, note = None, ""
     if not args.no_auth:
         token, note = _claim_token(args.token)
+    shown: str | None = token
     if token is not None and not sys.stdout.isatty():
         # A log, a file, a pipe: the token stays out of what others may read.
         shown, note = LOGGED_TOKEN, f"{note}\n{TOKEN_LEFT_OUT}".strip()
-    else:
-        shown = token
     print(client_config(url, shown) + (f"\n{note}" if note else ""), flush=True)
     if args.headless:
         print(f"Inbox API on {url.removesuffix('/mcp')}/v1/ (no TUI; Ctrl+C stops)", flush=True)
