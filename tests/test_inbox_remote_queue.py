@@ -304,6 +304,28 @@ def test_a_server_that_is_no_inbox_is_named_as_such_not_taken_for_a_wrong_token(
     assert (wrong_token.action, wrong_token.reason) == ("cancel", INBOX_REFUSED)
 
 
+@pytest.mark.parametrize(
+    ("url", "sent"),
+    [
+        ("http://127.0.0.1:8765", True),
+        ("http://127.0.0.2:9000/mcp", True),
+        ("http://localhost:8765", True),
+        ("http://[::1]:8765", True),
+        ("http://10.0.0.5:8765", False),
+        ("https://inbox.example.com", False),
+    ],
+)
+def test_the_token_file_is_sent_to_an_inbox_on_this_machine_only(
+    monkeypatch: pytest.MonkeyPatch, url: str, sent: bool
+) -> None:
+    # A project's $ELICIT_TUI_URL naming another host got this machine's inbox token, with
+    # every hook's call.
+    monkeypatch.delenv(TOKEN_ENV, raising=False)
+    save_token("from-file", Path(os.environ[CONFIG_DIR_ENV]))
+    assert find_inbox(url).token == ("from-file" if sent else None)
+    assert find_inbox(url, "given").token == "given"
+
+
 def test_discovery_takes_the_flag_then_the_environment_then_the_token_file(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

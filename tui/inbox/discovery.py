@@ -1,12 +1,14 @@
 """Where the inbox is and the token it wants: one answer for every client that reaches it.
 
 The URL comes from the flag, else `$ELICIT_TUI_URL`, else `http://127.0.0.1:8765`; the token
-from the flag, else `$ELICIT_TUI_TOKEN`, else the `serve-token` file `elicit-tui serve` writes.
+from the flag, else `$ELICIT_TUI_TOKEN`, else the `serve-token` file `elicit-tui serve` writes
+(for an inbox on this machine only: another host is never sent this one's token).
 The URL `serve` prints (`.../mcp`) and the bare base both work.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import socket
 from dataclasses import dataclass
@@ -46,10 +48,26 @@ def find_inbox(url: str | None = None, token: str | None = None) -> InboxAddress
     naming the URL unless it is an http(s) URL with a host, and unless a header can carry the
     token (see `checked_token`)."""
     token = token or os.environ.get(TOKEN_ENV) or None
+    base = inbox_base(url)
     if token is not None:
-        return InboxAddress(inbox_base(url), checked_token(token))
+        return InboxAddress(base, checked_token(token))
+    if not on_this_machine(base):
+        # The file holds this machine's inbox's token: never sent to a host named elsewhere
+        # (a project's $ELICIT_TUI_URL), which would then hold it.
+        return InboxAddress(base, None)
     saved = saved_token()
-    return InboxAddress(inbox_base(url), checked_token(saved), token_saved=saved is not None)
+    return InboxAddress(base, checked_token(saved), token_saved=saved is not None)
+
+
+def on_this_machine(base: str) -> bool:
+    """Whether the URL `base` names this machine by a loopback address (or `localhost`)."""
+    host = urlsplit(base).hostname or ""
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:  # a name, not an address
+        return False
 
 
 def inbox_base(url: str | None = None) -> str:
