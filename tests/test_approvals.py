@@ -223,7 +223,9 @@ def test_a_policy_answers_at_once_what_a_rule_allows(tmp_path: Path) -> None:
     # An answer given with the action alone allows this call only: nothing is remembered.
     queue.respond("toolApproval:c2", ElicitationResult(action="accept"))
     assert waiting.result(timeout=1) == ElicitationResult(action="accept")
-    assert [rule.describe() for rule in policy.rules()] == ["shell (command ~ pytest*)"]
+    assert [rule.describe() for rule in policy.rules()] == [
+        "shell (command ~ pytest*, any other arguments)"
+    ]
 
 
 def test_a_call_remembered_in_a_folder_is_allowed_again_in_that_folder_only(
@@ -243,8 +245,8 @@ def test_a_call_remembered_in_a_folder_is_allowed_again_in_that_folder_only(
     assert not queue.submit(shell("c3", "pytest -q", "/work/a/sub")).done()
     assert not queue.submit(shell("c4", "pytest -q")).done()  # no folder named
     assert [rule.describe() for rule in load_always_rules(path)] == [
-        "shell (command ~ pytest*) in /work/a",
-        "shell (command ~ pytest*) in /work/b",
+        "shell (command ~ pytest*, any other arguments) in /work/a",
+        "shell (command ~ pytest*, any other arguments) in /work/b",
     ]
 
 
@@ -408,12 +410,15 @@ def test_the_cli_lists_and_revokes_always_rules(
     assert main(["approvals", "list"]) == 0
     listing = capsys.readouterr().out
     assert str(config_dir / "approvals.json") in listing
-    assert "shell (command ~ pytest*)" in listing and "read_file (every call)" in listing
+    assert (
+        "shell (command ~ pytest*, any other arguments)" in listing
+        and "read_file (every call)" in listing
+    )
 
     assert main(["approvals", "revoke", "shell", "--pattern", "pytest*"]) == 0
-    assert capsys.readouterr().out == "Revoked: shell (command ~ pytest*)\n"
+    assert capsys.readouterr().out == "Revoked: shell (command ~ pytest*, any other arguments)\n"
     assert [r.describe() for r in load_always_rules()] == [
-        "shell (command ~ ls*)",
+        "shell (command ~ ls*, any other arguments)",
         "read_file (every call)",
     ]
 
@@ -435,7 +440,10 @@ def test_the_cli_revokes_the_rules_of_one_folder_with_folder(
     assert (
         main(["approvals", "revoke", "shell", "--pattern", "pytest*", "--folder", "/work/a/"]) == 0
     )
-    assert capsys.readouterr().out == "Revoked: shell (command ~ pytest*) in /work/a\n"
+    assert (
+        capsys.readouterr().out
+        == "Revoked: shell (command ~ pytest*, any other arguments) in /work/a\n"
+    )
     assert [rule.folder for rule in load_always_rules()] == ["/work/b"]
 
 
@@ -453,10 +461,13 @@ def test_the_cli_shows_a_multi_line_pattern_with_escapes_on_one_line_as_it_is(
     assert "\x1b" not in listing
     rule_lines = [line for line in listing.splitlines() if line.startswith("  ")]
     assert len(rule_lines) == 1
-    assert "shell (command ~ printf '\\e[31m'␊echo ␛[2Jdone)" in rule_lines[0]
+    assert "shell (command ~ printf '\\e[31m'␊echo ␛[2Jdone, any other arguments)" in rule_lines[0]
 
     assert main(["approvals", "revoke", "shell", "--pattern", command]) == 0
-    assert capsys.readouterr().out == "Revoked: shell (command ~ printf '\\e[31m'␊echo ␛[2Jdone)\n"
+    assert (
+        capsys.readouterr().out
+        == "Revoked: shell (command ~ printf '\\e[31m'␊echo ␛[2Jdone, any other arguments)\n"
+    )
 
 
 def test_the_cli_lists_the_rules_and_says_why_no_inbox_was_asked(
@@ -492,7 +503,7 @@ def test_the_cli_lists_the_session_rules_of_the_inbox_named_by_to(
         assert main(["approvals", "list", *to]) == 0
         out, err = capsys.readouterr()
         assert f"Allowed for this session by the inbox at {inbox.url}:" in out
-        assert "shell (command ~ pytest*)" in out and err == ""
+        assert "shell (command ~ pytest*, any other arguments)" in out and err == ""
     finally:
         inbox.stop()
     assert main(["approvals", "list", *to]) == 0
@@ -521,9 +532,12 @@ def test_a_rule_for_one_exact_command_is_shown_and_revoked_as_that_command(
     assert ArgumentPattern(argument="command", pattern="ls *.py").exact_value() is None
 
     assert main(["approvals", "list"]) == 0
-    assert 'Bash (command = echo "[/x]" ls *.py ?)' in capsys.readouterr().out
+    assert 'Bash (command = echo "[/x]" ls *.py ?, any other arguments)' in capsys.readouterr().out
     assert main(["approvals", "revoke", "Bash", "--pattern", 'echo "[/x]" ls *.py ?']) == 0
-    assert capsys.readouterr().out == 'Revoked: Bash (command = echo "[/x]" ls *.py ?)\n'
+    assert (
+        capsys.readouterr().out
+        == 'Revoked: Bash (command = echo "[/x]" ls *.py ?, any other arguments)\n'
+    )
 
 
 def holding(call_id: str, secret: str) -> Request:

@@ -121,7 +121,10 @@ def test_an_always_rule_answers_the_next_call_at_once_without_a_question(
         text=True,
         timeout=60,
     )
-    assert "Bash (command = npm test) in /home/user/my-project" in listed.stdout
+    assert (
+        "Bash (command = npm test, any description, timeout) in /home/user/my-project"
+        in listed.stdout
+    )
 
 
 def test_an_edited_approval_runs_the_edited_call_in_claude_code(inbox: InboxProcess) -> None:

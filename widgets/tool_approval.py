@@ -220,9 +220,12 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
         # Scrubbed before it is cut: a secret cut in two would no longer be recognised. (The
         # folder comes first, where no cut reaches it.)
         reach = shown_on_one_line(self.request.reach())
+        # What the other arguments may be is kept whole, at the end: the cut is the value's.
+        rest = len(shown_on_one_line(remember.describe_others()))
         if remember.exact_value() is not None:
-            return one_line(reach, REACH_LENGTH)
-        return one_line(reach, GLOB_REACH_LENGTH, keep_end=GLOB_REACH_LENGTH // 4)
+            return one_line(reach, REACH_LENGTH + rest, keep_end=rest)
+        glob_end = GLOB_REACH_LENGTH // 4 + rest
+        return one_line(reach, GLOB_REACH_LENGTH + rest, keep_end=glob_end)
 
     @property
     def denying(self) -> bool:

@@ -707,13 +707,25 @@ class ArgumentPattern(BaseModel):
     def describe(self) -> str:
         """A short rendering for people: `command ~ pytest*` for a glob, `command = ls *.py`
         for a pattern that matches one value (written without its escapes), or `arguments`
-        for the whole call; then each of `others`, `run_in_background = true`."""
+        for the whole call; then each of `others`, `run_in_background = true`, and what may
+        be anything: `any description`, or `any other arguments` without `others`."""
         exact = self.exact_value()
         named = self.argument or "arguments"
         said = f"{named} = {exact}" if exact is not None else f"{named} ~ {self.pattern}"
-        for key, value in (self.others or {}).items():
-            said += f", {key} = {json.dumps(value, ensure_ascii=False)}"
-        return said
+        return said + self.describe_others()
+
+    def describe_others(self) -> str:
+        """The end of `describe()`: what a covered call's other arguments must be, and which
+        may be anything (`, run_in_background = true, any description`)."""
+        if self.argument is None:
+            return ""
+        if self.others is None:
+            return ", any other arguments"
+        said = "".join(
+            f", {key} = {json.dumps(value, ensure_ascii=False)}"
+            for key, value in self.others.items()
+        )
+        return said + (f", any {', '.join(self.varying)}" if self.varying else "")
 
 
 def _canonical(value: Any) -> str:
