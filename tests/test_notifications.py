@@ -19,6 +19,7 @@ from tui.front_ends.notify import (
     notice_for,
     osc_for,
     osc_sequence,
+    run_notify_command,
     terminal_notification,
     tmux_wrapped,
 )
@@ -92,6 +93,25 @@ def test_an_agents_text_cannot_end_the_sequence_early() -> None:
     assert sequence is not None
     assert sequence.count("\x1b") == 2  # the opening and the terminator, nothing of the agent's
     assert "\x07" not in sequence and "\n" not in sequence
+
+
+def test_characters_that_reorder_or_hide_text_show_as_their_code_points() -> None:
+    # A right-to-left override reached the desktop raw: `rm -rf /` read backwards there,
+    # though the dialog showed it as \u202e.
+    hostile = parse_request({**APPROVAL, "arguments": {"command": "echo \u202e; rm -rf /"}})
+    notice = notice_for(hostile, str)
+    assert "\u202e" not in notice.body + (notice.command or "")
+    assert "echo \\u202e; rm -rf /" in notice.body
+
+
+def test_the_notify_command_gets_no_inbox_token(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "env.txt"
+    monkeypatch.setenv("ELICIT_TUI_TOKEN", "canary-token-8812")
+    run_notify_command(f"env > {out}.part && mv {out}.part {out}", NOTICE)
+    seen = "\n".join(wait_for_lines(out, 1))
+    assert "ELICIT_KIND=tool_approval" in seen and "canary-token-8812" not in seen
 
 
 def test_an_approval_says_who_which_tool_and_what_command() -> None:

@@ -22,6 +22,8 @@ from typing import TYPE_CHECKING, Literal
 
 from tui.core.models import Request, ToolApprovalRequest
 from tui.core.one_line import one_line
+from tui.core.terminal_text import literal_line, literal_text
+from tui.inbox.env_names import TOKEN_ENV
 
 if TYPE_CHECKING:
     from tui.core.queue import ElicitationQueue, QueueEvent
@@ -81,7 +83,7 @@ def notice_for(request: Request, scrub: Callable[[str], str]) -> Notice:
         # the summary, `Bash: npm test`, would name the tool again after the title's.
         named = request.remember.argument if request.remember is not None else None
         value = request.arguments.get(named) if named else None
-        command = scrub(value if isinstance(value, str) else request.summary)
+        command = literal_text(scrub(value if isinstance(value, str) else request.summary))
         return Notice(
             title=_one_line(f"{who} wants to run {scrub(request.tool_name)}"),
             body=_one_line(command),
@@ -116,9 +118,10 @@ def burst_notice(latest: Notice, count: int) -> Notice:
 
 
 def _one_line(text: str) -> str:
-    """`text` with control characters and line breaks made spaces, cut to `TEXT_LIMIT`."""
+    """`text` with control characters and line breaks made spaces, the characters that
+    reorder or hide text shown as code points (as dialogs show them), cut to `TEXT_LIMIT`."""
     clean = "".join(" " if ord(c) < 32 or 0x7F <= ord(c) < 0xA0 else c for c in text)
-    return one_line(clean, TEXT_LIMIT)
+    return one_line(literal_line(clean), TEXT_LIMIT)
 
 
 # -- the terminal's sequence --------------------------------------------------------------------
@@ -244,6 +247,10 @@ class BurstLimiter:
             self._held, self._held_count, self._timer = None, 0, None
 
 
+def _without_token(environ: Mapping[str, str]) -> dict[str, str]:
+    return {name: value for name, value in environ.items() if name != TOKEN_ENV}
+
+
 def run_notify_command(command: str, notice: Notice, timeout: float = 30.0) -> None:
     """Run `command` (through the shell, as the person wrote it) with `notice` in its
     environment, in a thread of its own; its output is discarded, a failure logged."""
@@ -253,7 +260,8 @@ def run_notify_command(command: str, notice: Notice, timeout: float = 30.0) -> N
             done = subprocess.run(
                 command,
                 shell=True,
-                env={**os.environ, **notice.environment()},
+                # The inbox's token is no business of the person's command.
+                env={**_without_token(os.environ), **notice.environment()},
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
