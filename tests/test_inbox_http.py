@@ -171,6 +171,20 @@ def test_every_endpoint_refuses_a_request_without_the_token(
     assert inbox.pending() == []
 
 
+@pytest.mark.parametrize(
+    ("scheme", "status"), [("bearer", 200), ("BEARER", 200), ("Basic", 401), ("", 401)]
+)
+def test_the_bearer_scheme_is_named_in_any_case_the_token_exactly(
+    inbox: InboxProcess, scheme: str, status: int
+) -> None:
+    # `Authorization: bearer TOKEN` was refused: HTTP compares a scheme's name without case.
+    headers = {"Authorization": f"{scheme} {inbox.token}".strip()}
+    with httpx2.Client(base_url=inbox.base, timeout=10) as http:
+        assert http.get("/v1/requests", headers=headers).status_code == status
+        headers = {"Authorization": f"{scheme} {inbox.token.upper()}x"}
+        assert http.get("/v1/requests", headers=headers).status_code == 401
+
+
 def test_rebinding_and_oversized_bodies_are_refused_on_the_api(inbox: InboxProcess) -> None:
     with inbox.client() as http:
         rebinding = http.get("/v1/requests", headers={"Host": "evil.example:80"})

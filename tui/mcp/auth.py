@@ -58,7 +58,7 @@ class Guarded:
 
     def __init__(self, app: ASGIApp, token: str | None, refused: Refused) -> None:
         self._app = app
-        self._expected = None if token is None else f"Bearer {token}".encode()
+        self._expected = None if token is None else token.encode()
         self._refused = refused
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -76,8 +76,10 @@ class Guarded:
             self._refused(f"{scope['method']} {scope['path']} from origin {origin!r}")
             await _respond(send, 403, "the Origin header must name this machine")
             return
-        if self._expected is not None and not hmac.compare_digest(
-            headers.get(b"authorization", b""), self._expected
+        # "Bearer" is a scheme name, which HTTP compares without case; the token is exact.
+        scheme, _, given = headers.get(b"authorization", b"").partition(b" ")
+        if self._expected is not None and not (
+            scheme.lower() == b"bearer" and hmac.compare_digest(given.strip(), self._expected)
         ):
             why = "a wrong token" if b"authorization" in headers else "no token"
             self._refused(f"{scope['method']} {scope['path']} with {why}")
