@@ -181,7 +181,7 @@ def test_the_bearer_scheme_is_named_in_any_case_the_token_exactly(
     headers = {"Authorization": f"{scheme} {inbox.token}".strip()}
     with httpx2.Client(base_url=inbox.base, timeout=10) as http:
         assert http.get("/v1/requests", headers=headers).status_code == status
-        headers = {"Authorization": f"{scheme} {inbox.token.upper()}x"}
+        headers = {"Authorization": f"{scheme} {inbox.token.upper()}x".strip()}
         assert http.get("/v1/requests", headers=headers).status_code == 401
 
 
