@@ -118,3 +118,25 @@ class NameModal(ElicitationModal[NameRequest]):
 
 
 register_kind(NameRequest, modal="stock_widget_kinds:NameModal")
+
+
+class PinRequest(RequestBase):
+    """A PIN, typed masked in a field of the modal's own; the content is the PIN."""
+
+    kind: Literal["pin_test"] = "pin_test"
+
+
+class PinModal(ElicitationModal[PinRequest]):
+    """One masked field, as a kind of one's own takes a secret: `Input(password=True)`."""
+
+    def compose_body(self) -> ComposeResult:
+        yield Input(password=True, id="pin")
+
+    def fill(self) -> None:
+        self.query_one(Input).focus()
+
+    def content(self) -> str:
+        return self.query_one(Input).value
+
+
+register_kind(PinRequest, modal="stock_widget_kinds:PinModal")

@@ -17,7 +17,7 @@ import pytest
 from app_driver import SIZE, screen_text, wait_for, wait_for_modal
 from level_kind import TOP, LevelModal, LevelRequest
 from pydantic import ValidationError, create_model
-from stock_widget_kinds import LinesRequest, NameRequest, PaletteRequest, SizeRequest
+from stock_widget_kinds import LinesRequest, NameRequest, PaletteRequest, PinRequest, SizeRequest
 from textual.widgets._footer import FooterKey
 
 from tui import ElicitationApp, ElicitationQueue, ElicitationResult, RequestBase, register_kind
@@ -318,6 +318,38 @@ async def test_a_kind_of_any_name_replays_to_an_svg_named_after_it(tmp_path: Pat
         "03-acme_card.svg",
         "04-date_picker.svg",
     ]
+
+
+async def test_an_answer_typed_masked_in_one_s_own_modal_is_kept_as_a_secret(
+    tmp_path: Path,
+) -> None:
+    # Its keys were recorded as masked counts, but the answer went to the transcript, the
+    # timeline and later questions in clear, and its replay never matched.
+    from tui.app.replay_app import ReplayApp
+    from tui.transcript.reader import read_transcript
+
+    transcript = tmp_path / "pin.jsonl"
+    results: list[ElicitationResult] = []
+
+    def agent(queue: ElicitationQueue) -> None:
+        results.append(queue.ask(PinRequest(message="PIN?")))
+        results.append(queue.ask(NameRequest(message="Echo pin-canary-4411?", suggestion="x")))
+
+    app = ElicitationApp(ElicitationQueue(), agent, input_grace=0, transcript=transcript)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_modal(pilot, "PIN?")
+        await pilot.press(*"pin-canary-4411", "enter")
+        await wait_for_modal(pilot, "Echo pin-canary-4411?")
+        assert "pin-canary-4411" not in screen_text(app)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: len(results) == 2)
+        assert "pin-canary-4411" not in screen_text(app)  # the timeline's row
+    assert results[0].content == "pin-canary-4411" and results[0].sensitive
+    assert "to_llm" not in results[0].to_llm_text() and "4411" not in results[0].to_llm_text()
+    assert "pin-canary-4411" not in transcript.read_text()
+    replay = ReplayApp(read_transcript(transcript))
+    await replay.run_async(headless=True, size=SIZE, auto_pilot=replay.player.drive)
+    assert replay.replay_agent.mismatches == []
 
 
 async def test_a_kind_s_own_keys_among_the_body_s_scroll_keys_reach_it_and_show() -> None:

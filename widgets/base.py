@@ -7,10 +7,11 @@ import contextlib
 import re
 import sys
 import time
-from collections.abc import Awaitable, Callable, Hashable
+from collections.abc import Awaitable, Callable, Hashable, Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
 
+from pydantic import BaseModel
 from rich.cells import cell_len
 from rich.text import Text
 from textual import events
@@ -26,7 +27,7 @@ from textual.reactive import reactive
 from textual.screen import ModalScreen
 from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import OptionList, Static
+from textual.widgets import Input, OptionList, Static
 
 from tui.core.content_check import ContentRefused, check_sendable, checked_content
 from tui.core.models import ElicitationResult, Request
@@ -737,6 +738,10 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         out, where the form's check fills in its default); content the check refuses (by
         raising anything) keeps the modal open, the error line saying why. Content JSON cannot
         carry raises `ContentNotJSON`: the modal's code failed, and its question ends with it."""
+        if result is not None and result.action == "accept" and not result.sensitive:
+            # Typed masked in a field of the modal's own: kept as the secret it is, as a
+            # sensitive request's answer is (masked in the timeline and the transcript).
+            result = result.model_copy(update={"sensitive": self._typed_masked(result.content)})
         if result is not None and result.action == "accept" and not self.sending:
             try:
                 # Sent as the modal gave it: JSON must carry it as it is, not only as checked.
@@ -751,6 +756,12 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
             self.sending = True
             self.send(result)
         return AwaitComplete()  # complete already: the modal does not close now
+
+    def _typed_masked(self, content: Any) -> bool:
+        """Whether `content` holds, as plain text, what a masked field here holds (a
+        `SecretStr` keeps itself hidden: no need)."""
+        typed = {field.value for field in self.query(Input) if field.password and field.value}
+        return bool(typed) and bool(typed & set(_plain_strings(content)))
 
     def close(self, result: ElicitationResult) -> AwaitComplete:
         """Close the modal with `result`, sending nothing: the answer given here was sent,
@@ -821,3 +832,18 @@ def clamped(text: str, width: int, lines: int) -> str:
     last = Text(wrapped[lines - 1].plain.rstrip())
     last.truncate(width - 1)
     return "\n".join([*(line.plain for line in wrapped[: lines - 1]), last.plain + "…"])
+
+
+def _plain_strings(content: Any) -> Iterator[str]:
+    """Every `str` in `content`, in dicts, lists and models (a `SecretStr` is none)."""
+    if isinstance(content, str):
+        yield content
+    elif isinstance(content, dict):
+        for value in content.values():
+            yield from _plain_strings(value)
+    elif isinstance(content, list | tuple):
+        for value in content:
+            yield from _plain_strings(value)
+    elif isinstance(content, BaseModel):
+        for name in type(content).model_fields:
+            yield from _plain_strings(getattr(content, name))
