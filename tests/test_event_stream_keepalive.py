@@ -3,18 +3,22 @@
 
 from __future__ import annotations
 
+import asyncio
 import http.client
 import time
 from collections.abc import Callable
 from urllib.parse import urlsplit
 
+import pytest
 from front_end_processes import CuttableProxy, HeadlessInbox
 from running_inbox import running_inbox
 
-from tui import parse_request
-from tui.core.queue import QueueEvent
+from tui import TextRequest, parse_request
+from tui.core.queue import ElicitationQueue, QueueEvent
 from tui.front_ends.remote import RECONNECTED, RECONNECTING, RemoteFrontEnd
+from tui.inbox import events
 from tui.inbox.events import KEEPALIVE
+from tui.inbox.inbox import Inbox
 
 
 def keepalives(url: str, token: str, count: int) -> list[float]:
@@ -89,3 +93,24 @@ def test_a_front_end_reconnects_when_its_stream_goes_silent_past_the_deadline() 
         finally:
             front_end.close()
             proxy.close()
+
+
+async def test_a_front_end_that_reads_nothing_is_let_go_once_far_behind(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A stopped `attach` (Ctrl+Z) had every event kept for it, without end: the inbox grew
+    # from 77 to 538 MB. Far enough behind, its stream ends; reconnecting, it hears again
+    # what waits.
+    monkeypatch.setattr(events, "UNHEARD_EVENTS", 5)
+    inbox = Inbox(ElicitationQueue(policy="wait"))
+    inbox.queue.submit(TextRequest(id="first", message="First?"))
+    stream = events._stream(inbox, keepalive=60)
+    first = await anext(stream)  # it hears the first; then it reads no more, for a while
+    for n in range(20):
+        inbox.queue.submit(TextRequest(id=f"q{n}", message=f"Question {n}?"))
+    await asyncio.sleep(0.1)
+    heard = [item async for item in stream]  # it ends: let go, what it had not read dropped
+
+    assert '"id": "first"' in first
+    assert heard == [] and inbox.front_ends == 0
+    inbox.close()

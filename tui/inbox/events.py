@@ -35,6 +35,9 @@ KEEPALIVE = 15.0
 _HEARD = tuple[QueueEvent, str | None] | None
 """An event and who answered it; None ends the stream (the inbox closed)."""
 
+UNHEARD_EVENTS = 1000
+"""Events a front end may be behind by: one further behind is let go (its stream ends)."""
+
 
 def front_end_routes(inbox: Inbox, *, keepalive: float = KEEPALIVE) -> list[Route]:
     """The routes front ends call, on `inbox`."""
@@ -104,19 +107,30 @@ def _front_end_name(data: dict[str, Any]) -> str:
 async def _stream(inbox: Inbox, keepalive: float) -> AsyncIterator[str]:
     loop = asyncio.get_running_loop()
     heard: asyncio.Queue[_HEARD] = asyncio.Queue()
+    behind = False
+
+    def hear(item: _HEARD) -> None:
+        # A front end that reads nothing (stopped, as by Ctrl+Z) would have every event
+        # kept for it, without end: far enough behind, it is let go. It hears what waits
+        # again as it reconnects, as `attach` does.
+        nonlocal behind
+        if heard.qsize() < UNHEARD_EVENTS:
+            heard.put_nowait(item)
+        else:
+            behind = True
 
     def put(item: _HEARD) -> None:
         # Called by the queue in any thread with its lock held: hand over, never raise
         # (the loop may have closed: the stream is over anyway).
         with contextlib.suppress(RuntimeError):
-            loop.call_soon_threadsafe(heard.put_nowait, item)
+            loop.call_soon_threadsafe(hear, item)
 
     stop_hearing_close = inbox.on_close(lambda: put(None))
     # Subscribing replays a `requested` event for every request already waiting.
     unsubscribe = inbox.queue.subscribe(lambda event: put((event, inbox.answerer(event))))
     inbox.front_ends += 1
     try:
-        while True:
+        while not behind:
             try:
                 item = await asyncio.wait_for(heard.get(), keepalive)
             except TimeoutError:
