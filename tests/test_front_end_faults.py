@@ -26,6 +26,9 @@ pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs POSIX pro
 
 ENTER = "\r"
 GRACE = 0.5
+SETTLED = 1.2
+"""Past the grace, and past the pause that a key typed in the grace asks for (1 s): a key
+left over from the question before (an Enter read late) holds off the next keys until then."""
 OUTAGE = 10.0
 """Seconds a process is stopped for: how long the connection is gone."""
 
@@ -47,7 +50,7 @@ def answered_in(terminal: AttachedTerminal, inbox: HeadlessInbox, message: str, 
     asker gets it."""
     asked = inbox.submit(text(message))
     terminal.wait_for(message)
-    time.sleep(GRACE)
+    time.sleep(SETTLED)
     terminal.type(typed, ENTER)
     assert inbox.result(asked, wait=10) == {"action": "accept", "content": typed, "reason": None}
 
@@ -101,11 +104,12 @@ def test_a_stopped_front_end_catches_up_and_its_late_answer_is_refused_not_appli
         # The modal closed, or the late answer refused: either way it says who answered first.
         stopped.wait_for_plain("in browser 1 at")
         assert inbox.result(request_id) == {"action": "accept", "content": "from-B", "reason": None}
-        # Drawn in the timeline, then in its modal: the Enter typed for the first is not its.
+        # Drawn in the timeline, then in its modal: the Enter typed for the first is not its
+        # (read in its grace, it holds off the keys typed on until a pause).
         deadline = time.monotonic() + 10
         while stopped.plain.count("Asked while it slept?") < 2 and time.monotonic() < deadline:
             time.sleep(0.05)
-        time.sleep(GRACE)
+        time.sleep(SETTLED)
         assert inbox.result(later) is None
         stopped.type("ok", ENTER)
         result = inbox.result(later, wait=10)
