@@ -403,6 +403,31 @@ def test_a_tab_reaches_the_inbox_restarted_with_a_new_token_and_so_does_a_reload
             second.stop()
 
 
+def test_a_tab_given_web_s_token_refused_by_the_restarted_inbox_says_to_start_web_again(
+    tmp_path: Path,
+) -> None:
+    # It said "quit and attach again with its token": no attach to quit in a browser.
+    config = tmp_path / "config"
+    first = HeadlessInbox(config, token="first-token")
+    port = int(first.url.rsplit(":", 1)[1])
+    server = WebServer(config, first)  # given the token, as `web --token` or its variable
+    second: HeadlessInbox | None = None
+    try:
+        with desktop_page() as page:
+            page.goto(server.link)
+            wait_painted(page, "Attached to", 0)
+            first.process.send_signal(signal.SIGKILL)
+            first.process.wait(10)
+            since = time.time() * 1000
+            second = HeadlessInbox(config, token="second-token", port=port)
+            wait_painted(page, "`elicit-tui web` again with the inbox's new token", since, 30)
+    finally:
+        server.stop()
+        first.stop()
+        if second is not None:
+            second.stop()
+
+
 def test_a_tab_whose_front_end_cannot_start_offers_to_attach_again(
     web: WebServer, inbox: HeadlessInbox
 ) -> None:

@@ -44,8 +44,17 @@ def add_attach_command(commands: argparse._SubParsersAction[argparse.ArgumentPar
     attach.set_defaults(handler=_run)
 
 
+WEB_TOKEN_REMEDY = "start `elicit-tui web` again with the inbox's new token"
+"""What a browser's tab is told to do when the inbox refuses the token `web` gave it."""
+
+
 def _run(args: argparse.Namespace) -> int:
-    from tui.front_ends.remote import InboxRefused, InboxUnreachable, RemoteFrontEnd
+    from tui.front_ends.remote import (
+        TOKEN_REMEDY,
+        InboxRefused,
+        InboxUnreachable,
+        RemoteFrontEnd,
+    )
     from tui.inbox.discovery import find_inbox, saved_token
 
     try:
@@ -55,6 +64,8 @@ def _run(args: argparse.Namespace) -> int:
             address.token,
             args.name,
             reread_token=saved_token if address.token_saved else None,
+            # A browser's tab (`elicit-tui web`) is given the token web was: web must change.
+            token_remedy=WEB_TOKEN_REMEDY if os.environ.get("TEXTUAL_DRIVER") else TOKEN_REMEDY,
         )
         front_end.connect()
     except ValueError as error:

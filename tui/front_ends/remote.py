@@ -48,8 +48,11 @@ RECONNECTING = "Lost the inbox; reconnecting…"
 RECONNECTED = "Reconnected to the inbox."
 TOKEN_REFUSED = (
     "The inbox refuses this front end's token now (restarted with a new one?); still trying: "
-    "quit and attach again with its token"
+    "{remedy}"
 )
+
+TOKEN_REMEDY = "quit and attach again with its token"
+"""What `TOKEN_REFUSED` tells a terminal's front end to do; a browser's is told its own."""
 
 Status = Callable[[str], None]
 """Told, in words for the person, when the connection drops and when it is back."""
@@ -81,6 +84,7 @@ class RemoteFrontEnd:
         *,
         stale_after: float = STALE_AFTER,
         reread_token: Callable[[], str | None] | None = None,
+        token_remedy: str = TOKEN_REMEDY,
     ) -> None:
         parts = http_url_parts(url)
         self.base = f"{parts.scheme}://{parts.netloc}{parts.path.rstrip('/').removesuffix('/mcp')}"
@@ -92,6 +96,7 @@ class RemoteFrontEnd:
         self._prefix = parts.path.rstrip("/").removesuffix("/mcp")
         self._headers = _headers(token)
         self._reread_token = reread_token
+        self._token_remedy = token_remedy
         """Where the token is read again before each reconnection, if given: the file an
         inbox writes anew as it starts, so that one restarted is reached with its new token."""
         self._lock = threading.RLock()
@@ -171,7 +176,7 @@ class RemoteFrontEnd:
                 _log.info("reconnecting to the inbox failed: %s", error)
                 if isinstance(error, InboxRefused) and not refused:
                     refused = True
-                    self._say(TOKEN_REFUSED)
+                    self._say(TOKEN_REFUSED.format(remedy=self._token_remedy))
                 continue
             refused = False
             if self._closed.is_set():
