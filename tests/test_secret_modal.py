@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -9,7 +10,16 @@ from app_driver import error_line, screen_text
 from keyring.errors import KeyringLocked, PasswordSetError
 from keyring_backends import FailingKeyring, MemoryKeyring
 from pydantic import SecretStr
-from secret_session import CANARY, SIZE, TARGET, asking_app, static_text, wait_for, wait_for_modal
+from secret_session import (
+    CANARY,
+    SIZE,
+    TARGET,
+    asking_app,
+    carries_canary,
+    static_text,
+    wait_for,
+    wait_for_modal,
+)
 from textual import events
 from textual.widgets import Button, Input, Static
 
@@ -450,3 +460,24 @@ async def test_going_back_to_a_field_that_shows_what_is_typed_still_selects_it()
         field.focus()
         await pilot.pause()
         assert field.selected_text == "billing"
+
+
+async def test_textual_s_own_log_keeps_no_key_of_a_secret(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # TEXTUAL_LOG=file wrote each key typed, and the masked field's value, to that file.
+    import textual.constants
+
+    log = tmp_path / "textual.log"
+    monkeypatch.setattr(textual.constants, "LOG_FILE", str(log))
+    app, results = asking_app(SecretRequest(message="API key?"))
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await wait_for_modal(pilot, SecretModal)
+        await pilot.press(*CANARY, "enter")
+        await wait_for(pilot, lambda: bool(results))
+        notices = [str(notice.message) for notice in app._notifications]
+    assert not log.exists() or not carries_canary(log.read_text())
+    assert (
+        "TEXTUAL_LOG is ignored: Textual's log would keep every key typed, a secret's too."
+        in notices
+    )

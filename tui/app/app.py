@@ -44,6 +44,7 @@ from tui.app.suspend import (
     handle_signals_from_outside,
     suspend,
 )
+from tui.app.textual_log import TEXTUAL_LOG_IGNORED, textual_log_stopped
 from tui.app.typing_hold import TYPED_THROUGH_GRACES, TypingHold
 from tui.approvals.rules import ApprovalPolicy
 from tui.core.error_text import error_text
@@ -342,6 +343,8 @@ class ElicitationApp(KeyOrderApp[Any]):
             main.styled_for = style_context(self)
         # Secrets answered from now on are scrubbed from every log record (see tui.secrets.redaction).
         self._uninstall_log_redaction = install_log_redaction()
+        if textual_log_stopped():
+            self._notice(TEXTUAL_LOG_IGNORED, severity="warning")
         self._restore_signal_handlers = handle_signals_from_outside(
             self,
             stop_requested=self.action_suspend,
