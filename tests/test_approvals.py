@@ -33,7 +33,7 @@ from tui.core.models import (
     parse_request,
 )
 from tui.core.queue import ElicitationQueue
-from tui.inbox.env_names import URL_ENV
+from tui.inbox.env_names import TOKEN_ENV, URL_ENV
 from tui.secrets.redaction import REDACTOR
 from widgets.base import ElicitationModal
 from widgets.modal_pool import ModalPool
@@ -486,7 +486,10 @@ def test_the_cli_lists_the_rules_and_says_why_no_inbox_was_asked(
 
 
 def test_the_cli_lists_the_session_rules_of_the_inbox_named_by_to(
-    config_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    config_dir: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # An inbox on another port than the default: `list` said only "No remembered
     # approvals", with no way to name it.
@@ -504,6 +507,13 @@ def test_the_cli_lists_the_session_rules_of_the_inbox_named_by_to(
         out, err = capsys.readouterr()
         assert f"Allowed for this session by the inbox at {inbox.url}:" in out
         assert "shell (command ~ pytest*, any other arguments)" in out and err == ""
+        # A stale token, the inbox found where `ask --to` finds it: said, not left out unsaid.
+        monkeypatch.setenv(URL_ENV, inbox.url)
+        monkeypatch.setenv(TOKEN_ENV, "stale-token")
+        assert main(["approvals", "list"]) == 0
+        assert capsys.readouterr().err == (
+            f"elicit-tui approvals: the inbox at {inbox.url}: a valid bearer token is required\n"
+        )
     finally:
         inbox.stop()
     assert main(["approvals", "list", *to]) == 0

@@ -120,8 +120,8 @@ def _inbox_call(
     url: str | None, token: str | None, method: str, path: str
 ) -> tuple[str, dict[str, Any]] | None:
     """Where the running inbox is (at `url`, else where `ask --to` finds it) and its JSON
-    answer to `method path`; None if none answers 200. An inbox named by `url` that does not
-    is said on stderr."""
+    answer to `method path`; None if none answers 200. One that answers otherwise (a stale
+    token), or one named by `url` that does not answer, is said on stderr."""
     from tui.inbox.discovery import find_inbox
     from tui.inbox.remote_queue import inbox_call
 
@@ -140,9 +140,9 @@ def _inbox_call(
             )
         return None
     if status != 200:
-        if url is not None or status == 422:
-            said = body.get("error") or f"answered {status}"
-            print(f"elicit-tui approvals: the inbox at {address.base}: {said}", file=sys.stderr)
+        # An inbox that answers but refuses (a stale token) is said: its rules are in force.
+        said = body.get("error") or f"answered HTTP {status}"
+        print(f"elicit-tui approvals: the inbox at {address.base}: {said}", file=sys.stderr)
         return None
     return address.base, body
 
