@@ -240,17 +240,25 @@ def test_a_stopped_inbox_answers_cancel_after_its_silence_not_never(
     inbox: InboxProcess, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(remote_queue, "SILENCE", 2.0)
-    future = RemoteQueue(inbox.base, inbox.token).submit(TextRequest(message="Name?"))
+    result, took = asked_of_a_stopped_inbox(inbox, None)
+    assert (result.action, result.reason) == ("cancel", INBOX_UNREACHABLE)
+    assert 1.5 < took < 5
+
+
+def asked_of_a_stopped_inbox(
+    inbox: InboxProcess, timeout: float | None
+) -> tuple[tui.ElicitationResult, float]:
+    """The result of a question the inbox is stopped (Ctrl+Z) under once it waits, and the
+    seconds from the stop to the result."""
+    future = RemoteQueue(inbox.base, inbox.token).submit(TextRequest(message="Name?"), timeout)
     inbox.wait_pending(1)
     inbox.process.send_signal(signal.SIGSTOP)  # Ctrl+Z
     try:
         started = time.monotonic()
-        result = future.result(timeout=15)
-        took = time.monotonic() - started
+        result = future.result(timeout=40)
+        return result, time.monotonic() - started
     finally:
         inbox.process.send_signal(signal.SIGCONT)
-    assert (result.action, result.reason) == ("cancel", INBOX_UNREACHABLE)
-    assert 1.5 < took < 5
 
 
 def test_a_question_with_a_timeout_gives_up_on_a_stopped_inbox_after_it_not_the_silence(
@@ -258,15 +266,7 @@ def test_a_question_with_a_timeout_gives_up_on_a_stopped_inbox_after_it_not_the_
 ) -> None:
     # A CI step bounded its question with `--timeout 1`: with the inbox stopped, it waited
     # the 30 s silence all the same.
-    future = RemoteQueue(inbox.base, inbox.token).submit(TextRequest(message="Name?"), timeout=1)
-    inbox.wait_pending(1)
-    inbox.process.send_signal(signal.SIGSTOP)  # Ctrl+Z
-    try:
-        started = time.monotonic()
-        result = future.result(timeout=40)
-        took = time.monotonic() - started
-    finally:
-        inbox.process.send_signal(signal.SIGCONT)
+    result, took = asked_of_a_stopped_inbox(inbox, 1)
     assert (result.action, result.reason) == ("cancel", INBOX_UNREACHABLE)
     assert took < 1 + remote_queue.TIMEOUT_GRACE + 2
 

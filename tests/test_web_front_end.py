@@ -9,7 +9,7 @@ import re
 import shutil
 import signal
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
@@ -372,60 +372,60 @@ def test_a_tab_reaches_the_inbox_restarted_with_a_new_token_and_so_does_a_reload
 ) -> None:
     # Neither the inbox nor `web` is given a token: `serve` writes a new one at each start,
     # and each tab's front end reads it from the file, again as it reconnects.
-    config = tmp_path / "config"
-    first = HeadlessInbox(config, token=None)
-    port = int(first.url.rsplit(":", 1)[1])
-    server = WebServer(config, first, token_file=True)
-    second: HeadlessInbox | None = None
-    try:
-        with desktop_page() as page:
-            page.goto(server.link)
-            wait_painted(page, "Attached to", 0)
+    with inbox_restarted_under_a_tab(tmp_path, token=None) as (page, restart):
+        first_token = (tmp_path / "config" / "serve-token").read_text().strip()
+        second = restart(None)
+        assert second.token != first_token
+        text = {"kind": "text", "message": "Asked after the restart?"}
+        answered_in(page, second, text, [*"yes", "Enter"], "yes")
 
-            first.process.send_signal(signal.SIGKILL)
-            first.process.wait(10)
-            second = HeadlessInbox(config, token=None, port=port)
-            assert second.token != first.token
-            text = {"kind": "text", "message": "Asked after the restart?"}
-            answered_in(page, second, text, [*"yes", "Enter"], "yes")
-
-            # A tab opened (here: reloaded) after the restart starts with the new token.
-            since = time.time() * 1000
-            page.reload()
-            wait_painted(page, "Attached to", since)
-            since = time.time() * 1000
-            second.submit({"kind": "text", "message": "Asked after the reload?"})
-            wait_painted(page, "Asked after the reload?", since)
-    finally:
-        server.stop()
-        first.stop()
-        if second is not None:
-            second.stop()
+        # A tab opened (here: reloaded) after the restart starts with the new token.
+        since = time.time() * 1000
+        page.reload()
+        wait_painted(page, "Attached to", since)
+        since = time.time() * 1000
+        second.submit({"kind": "text", "message": "Asked after the reload?"})
+        wait_painted(page, "Asked after the reload?", since)
 
 
 def test_a_tab_given_web_s_token_refused_by_the_restarted_inbox_says_to_start_web_again(
     tmp_path: Path,
 ) -> None:
     # It said "quit and attach again with its token": no attach to quit in a browser.
+    with inbox_restarted_under_a_tab(tmp_path, token="first-token") as (page, restart):
+        since = time.time() * 1000
+        restart("second-token")
+        wait_painted(page, "`elicit-tui web` again with the inbox's new token", since, 30)
+
+
+@contextmanager
+def inbox_restarted_under_a_tab(
+    tmp_path: Path, token: str | None
+) -> Iterator[tuple[Any, Callable[[str | None], HeadlessInbox]]]:
+    """A tab of `web` on an inbox started with `token` (None: the inbox makes one, and web
+    reads the file), and a function that kills the inbox and starts another on its port with
+    the token given; yields the page and that function."""
     config = tmp_path / "config"
-    first = HeadlessInbox(config, token="first-token")
+    first = HeadlessInbox(config, token=token)
     port = int(first.url.rsplit(":", 1)[1])
-    server = WebServer(config, first)  # given the token, as `web --token` or its variable
-    second: HeadlessInbox | None = None
+    server = WebServer(config, first, token_file=token is None)
+    started: list[HeadlessInbox] = [first]
+
+    def restart(new_token: str | None) -> HeadlessInbox:
+        first.process.send_signal(signal.SIGKILL)
+        first.process.wait(10)
+        started.append(HeadlessInbox(config, token=new_token, port=port))
+        return started[-1]
+
     try:
         with desktop_page() as page:
             page.goto(server.link)
             wait_painted(page, "Attached to", 0)
-            first.process.send_signal(signal.SIGKILL)
-            first.process.wait(10)
-            since = time.time() * 1000
-            second = HeadlessInbox(config, token="second-token", port=port)
-            wait_painted(page, "`elicit-tui web` again with the inbox's new token", since, 30)
+            yield page, restart
     finally:
         server.stop()
-        first.stop()
-        if second is not None:
-            second.stop()
+        for inbox in started:
+            inbox.stop()
 
 
 def test_a_tab_whose_front_end_cannot_start_offers_to_attach_again(
