@@ -192,6 +192,20 @@ def test_a_url_no_connection_can_be_made_from_exits_3_saying_so(url: str, why: s
     )
 
 
+@pytest.mark.parametrize(
+    "url", ["http://u:canary-9931@127.0.0.1:9", "http://canary-9931@127.0.0.1:9"]
+)
+def test_a_url_holding_a_user_or_password_exits_3_without_quoting_it(url: str) -> None:
+    # "no inbox answers at http://u:canary-9931@…": the password went to stderr, and logs.
+    done = ask("--to", url, "text", "Name?")
+
+    assert (done.returncode, done.stdout) == (3, "")
+    assert done.stderr == (
+        "elicit-tui ask: the URL holds a user or a password (user:password@): leave it out; "
+        "an inbox's token goes with --token or ELICIT_TUI_TOKEN\n"
+    )
+
+
 def test_a_token_no_header_can_carry_exits_3_without_quoting_it() -> None:
     # It used to end in a traceback that quoted the token.
     done = ask("--to", "http://127.0.0.1:9", "--token", "sec\nret", "text", "Name?")
