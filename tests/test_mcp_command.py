@@ -133,6 +133,21 @@ def test_a_tool_error_exits_1_and_still_prints_the_result() -> None:
     assert "No table booked: the person chose to decline." in result["content"][0]["text"]
 
 
+def test_a_server_that_never_answers_the_handshake_exits_1_saying_so(
+    monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
+) -> None:
+    # With --auto, in CI: a command that is no MCP server kept the step waiting, for ever,
+    # with nothing said.
+    import tui.mcp.session
+
+    monkeypatch.setattr(tui.mcp.session, "HANDSHAKE_SECONDS", 1.0)
+    silent = [sys.executable, "-c", "import time; time.sleep(60)"]
+    started = time.monotonic()
+    code = tui.cli.main.main(["mcp", "--call", "x", "--auto", "decline", "--", *silent])
+    assert code == 1 and time.monotonic() - started < 20
+    assert "did not answer the handshake within 1 s" in capfd.readouterr().err
+
+
 def test_a_server_that_crashes_mid_call_exits_1_saying_so() -> None:
     done = elicit_tui("mcp", "--call", "crash", "--auto", "cancel", "--", *TEST_SERVER)
     assert done.returncode == 1

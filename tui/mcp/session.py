@@ -6,6 +6,8 @@ so the same code runs under the TUI and under a policy with nobody there.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import re
 import string
@@ -55,7 +57,48 @@ class CommandFailed(RuntimeError):
     outside a call (one refusing a call is among the results)."""
 
 
+HANDSHAKE_SECONDS = 30.0
+"""Seconds a server has to answer the handshake: one that never does (a command that is no
+MCP server, a listener that never replies) ends the command rather than hang it."""
+
+
 async def run_session(
+    queue: ElicitationQueue,
+    options: McpOptions,
+    *,
+    errlog: TextIO | None = None,
+    on_connected: Callable[[str], None] | None = None,
+) -> Results:
+    """`_session`, ended with `CommandFailed` if the server has not answered the handshake
+    within `HANDSHAKE_SECONDS`."""
+    shaken = asyncio.Event()
+
+    def connected(server: str) -> None:
+        shaken.set()
+        if on_connected is not None:
+            on_connected(server)
+
+    session = asyncio.ensure_future(_session(queue, options, errlog=errlog, on_connected=connected))
+    handshake = asyncio.ensure_future(shaken.wait())
+    await asyncio.wait(
+        [session, handshake], timeout=HANDSHAKE_SECONDS, return_when="FIRST_COMPLETED"
+    )
+    handshake.cancel()
+    if not shaken.is_set() and not session.done():
+        session.cancel()
+        with contextlib.suppress(BaseException):
+            await session
+        raise CommandFailed(
+            literal_line(
+                f"the server {options.label!r} did not answer the handshake within "
+                f"{HANDSHAKE_SECONDS:g} s"
+            )
+            + _log_tail(errlog)
+        )
+    return await session
+
+
+async def _session(
     queue: ElicitationQueue,
     options: McpOptions,
     *,
