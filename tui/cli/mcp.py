@@ -54,6 +54,7 @@ _EPILOG = """\
 examples:
   elicit-tui mcp -- python -m tui.examples.mcp_elicit_server
   elicit-tui mcp --url http://127.0.0.1:8000/mcp
+  elicit-tui mcp --url http://127.0.0.1:8765/mcp --token "$(elicit-tui token)"
   elicit-tui mcp --call book_table --args '{"restaurant": "Trattoria"}' -- python -m tui.examples.mcp_elicit_server
   elicit-tui mcp --call book_table --auto accept-defaults -- python -m tui.examples.mcp_elicit_server
 
@@ -75,6 +76,11 @@ def add_mcp_command(commands: argparse._SubParsersAction[argparse.ArgumentParser
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     mcp.add_argument("--url", help="the server's streamable HTTP endpoint, like .../mcp")
+    mcp.add_argument(
+        "--token",
+        help="a bearer token to send to the server at --url (default: the inbox's token, "
+        "when --url is the inbox $ELICIT_TUI_URL names; no other server is sent it)",
+    )
     mcp.add_argument("--call", metavar="TOOL", help="call this tool, without picking one")
     mcp.add_argument(
         "--args", metavar="JSON", help="the tool's arguments, a JSON object (default: {})"

@@ -21,6 +21,7 @@ from mcp.client.stdio import stdio_client
 from mcp.shared.exceptions import MCPError
 from mcp_types import (
     CONNECTION_CLOSED,
+    INTERNAL_ERROR,
     CallToolResult,
     EmbeddedResource,
     ResourceLink,
@@ -35,6 +36,7 @@ from tui.core.options import Option
 from tui.core.queue import ElicitationQueue
 from tui.core.terminal_text import literal_line
 from tui.mcp.client import CANNOT_SHOW, elicitation_callback
+from tui.mcp.http_transport import HttpRefusals, http_transport
 from tui.mcp.options import McpOptions, UsageError
 from tui.mcp.url_required import ElicitationCompletions, call_tool
 
@@ -117,9 +119,10 @@ async def _session(
     if options.protocol not in PROTOCOLS:
         raise UsageError(f"--protocol must be one of: {', '.join(PROTOCOLS)}")
     results: Results = []
-    target: Transport | str
+    target: Transport
+    refusals = HttpRefusals()
     if options.url is not None:
-        target = options.url
+        target = http_transport(options.url, options.token, refusals)
     else:
         server = StdioServerParameters(command=options.command[0], args=[*options.command[1:]])
         target = stdio_client(server, errlog=errlog or sys.stderr)
@@ -149,7 +152,7 @@ async def _session(
         cause = _innermost(error)
         if isinstance(cause, UsageError | CommandFailed):
             raise cause from None
-        raise CommandFailed(_explain(cause, options, errlog)) from error
+        raise CommandFailed(_explain(cause, options, errlog, refusals.why())) from error
     return results
 
 
@@ -366,10 +369,15 @@ def _innermost(error: BaseException) -> BaseException:
     return error
 
 
-def _explain(error: BaseException, options: McpOptions, errlog: TextIO | None) -> str:
+def _explain(
+    error: BaseException, options: McpOptions, errlog: TextIO | None, refused: str | None
+) -> str:
     """What went wrong with the server, in one sentence (and its last stderr lines, if kept),
-    shown literally: the server's words may hold escape sequences."""
-    if isinstance(error, MCPError) and error.code == CONNECTION_CLOSED:
+    shown literally: the server's words may hold escape sequences. `refused` is the HTTP
+    status a server at a URL refused a request with, which the SDK's error does not say."""
+    if isinstance(error, MCPError) and error.code == INTERNAL_ERROR and refused is not None:
+        what = f"the server {options.label!r} answered {refused}"
+    elif isinstance(error, MCPError) and error.code == CONNECTION_CLOSED:
         what = f"the server {options.label!r} closed the connection"
     elif isinstance(error, MCPError):
         what = f"the server {options.label!r} answered with error {error.code}: {error.message}"
