@@ -38,6 +38,7 @@ from tui.core.terminal_text import literal_line
 from tui.mcp.client import CANNOT_SHOW, elicitation_callback
 from tui.mcp.http_transport import HttpRefusals, http_transport
 from tui.mcp.options import McpOptions, UsageError
+from tui.mcp.stream_end import ending_seen
 from tui.mcp.url_required import ElicitationCompletions, call_tool
 
 __all__ = ["PROTOCOLS", "CommandFailed", "Results", "refusal", "run_session"]
@@ -72,24 +73,21 @@ async def run_session(
     on_connected: Callable[[str], None] | None = None,
 ) -> Results:
     """`_session`, ended with `CommandFailed` if the server has not answered the handshake
-    within `HANDSHAKE_SECONDS`."""
+    within `HANDSHAKE_SECONDS`, or if a stdio server's output ends while the session waits
+    on the person (its question is then withdrawn)."""
     shaken = asyncio.Event()
+    ended = asyncio.Event()
 
     def connected(server: str) -> None:
         shaken.set()
         if on_connected is not None:
             on_connected(server)
 
-    session = asyncio.ensure_future(_session(queue, options, errlog=errlog, on_connected=connected))
-    handshake = asyncio.ensure_future(shaken.wait())
-    await asyncio.wait(
-        [session, handshake], timeout=HANDSHAKE_SECONDS, return_when="FIRST_COMPLETED"
+    session = asyncio.ensure_future(
+        _session(queue, options, errlog=errlog, on_connected=connected, ended=ended)
     )
-    handshake.cancel()
-    if not shaken.is_set() and not session.done():
-        session.cancel()
-        with contextlib.suppress(BaseException):
-            await session
+    if not await _first(session, shaken, HANDSHAKE_SECONDS):
+        await _cancelled(session)
         raise CommandFailed(
             literal_line(
                 f"the server {options.label!r} did not answer the handshake within "
@@ -97,7 +95,44 @@ async def run_session(
             )
             + _log_tail(errlog)
         )
+    await _first(session, ended)
+    if not session.done():
+        # A request waiting on the server hears of its end, and the session says so itself;
+        # one waiting on the person is withdrawn.
+        await _first(session, asyncio.Event(), ENDED_GRACE)
+    if not session.done():
+        await _cancelled(session)
+        raise CommandFailed(
+            literal_line(f"the server {options.label!r} closed the connection") + _log_tail(errlog)
+        )
     return await session
+
+
+ENDED_GRACE = 1.0
+"""Seconds a session has to end by itself once its stdio server's output ended."""
+
+
+async def _first(
+    session: asyncio.Future[Results], event: asyncio.Event, timeout: float | None = None
+) -> bool:
+    """Wait until `event` is set or `session` is done (or `timeout` passed): whether either
+    happened. Cancelled, it cancels `session` too, as awaiting it would."""
+    waiter = asyncio.ensure_future(event.wait())
+    both: list[asyncio.Future[Any]] = [session, waiter]
+    try:
+        await asyncio.wait(both, timeout=timeout, return_when="FIRST_COMPLETED")
+    except asyncio.CancelledError:
+        session.cancel()
+        raise
+    finally:
+        waiter.cancel()
+    return event.is_set() or session.done()
+
+
+async def _cancelled(session: asyncio.Future[Results]) -> None:
+    session.cancel()
+    with contextlib.suppress(BaseException):
+        await session
 
 
 async def _session(
@@ -106,12 +141,14 @@ async def _session(
     *,
     errlog: TextIO | None = None,
     on_connected: Callable[[str], None] | None = None,
+    ended: asyncio.Event | None = None,
 ) -> Results:
     """Connect, call (the `--call` tool, or what the person picks), and return the results.
 
     Elicitations go to `queue`, and so do the questions of picking and filling a tool. A
     stdio server's stderr goes to `errlog` (a file, quoted when the server fails), else to
-    ours. `on_connected` is called with the server's name once the handshake is done.
+    ours. `on_connected` is called with the server's name once the handshake is done;
+    `ended` is set when a stdio server's output ends.
     A call the server refuses is among the results. Raises `UsageError` for a tool the
     server does not have or an unknown protocol, and `CommandFailed` when the server cannot
     be started or reached, goes away, or answers with an error outside a call.
@@ -126,6 +163,8 @@ async def _session(
     else:
         server = StdioServerParameters(command=options.command[0], args=[*options.command[1:]])
         target = stdio_client(server, errlog=errlog or sys.stderr)
+        if ended is not None:
+            target = ending_seen(target, ended)
     callback = elicitation_callback(queue, source=options.label)
     completions = ElicitationCompletions()
     try:
