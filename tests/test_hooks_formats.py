@@ -384,3 +384,20 @@ def test_a_plan_to_approve_is_shown_as_its_text() -> None:
     assert request.remember is not None
     assert request.remember.matches({"plan": plan})
     assert not request.remember.matches({"plan": plan + "\n3. Drop the users table"})
+
+
+@pytest.mark.parametrize(
+    "name", [n for n in sorted(FIXTURES) if n.endswith(("bash.json", "shell.json"))]
+)
+@pytest.mark.parametrize("cwd", [None, ""])
+def test_a_call_without_its_folder_is_asked_for_the_folder_the_hook_runs_in(
+    name: str, cwd: str | None, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Without it, "always" made a rule for every folder on the machine.
+    monkeypatch.chdir(tmp_path)
+    given = {key: value for key, value in _input(name).items() if key != "cwd"}
+    if cwd is not None:
+        given["cwd"] = cwd
+    request = hook_format(FIXTURES[name]).read(given, wait=WAIT).request
+    assert request.folder == str(tmp_path)
+    assert request.source is not None and tmp_path.name in request.source

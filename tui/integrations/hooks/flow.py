@@ -11,11 +11,12 @@ from __future__ import annotations
 import difflib
 import hashlib
 import json
+import os
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from tui.core.json_type import json_type
 from tui.core.limits import LimitError
@@ -220,7 +221,14 @@ class ToolHookInput(BaseModel):
     tool_name: str = Field(min_length=1)
     tool_input: dict[str, Any]
     session_id: str | None = None
-    cwd: str | None = None
+    cwd: str = Field(default_factory=os.getcwd)
+    """The CLI's project folder, which a remembered answer keeps to; where the input has
+    none, the folder the hook runs in (each CLI runs its hooks in the project's)."""
+
+    @field_validator("cwd", mode="before")
+    @classmethod
+    def _hooks_own_folder(cls, value: object) -> object:
+        return os.getcwd() if value is None or value == "" else value
 
 
 def pending_approval(
