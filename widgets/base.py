@@ -7,11 +7,10 @@ import contextlib
 import re
 import sys
 import time
-from collections.abc import Awaitable, Callable, Hashable, Iterator
+from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
 
-from pydantic import BaseModel
 from rich.cells import cell_len
 from rich.text import Text
 from textual import events
@@ -31,6 +30,7 @@ from textual.widgets import Input, OptionList, Static
 
 from tui.core.content_check import ContentRefused, check_sendable, checked_content
 from tui.core.models import ElicitationResult, Request
+from tui.core.strings_in import strings_in
 from widgets.highlight_in_view import scroll_to_highlight
 from widgets.key_footer import KeyFooter, key_label
 from widgets.literal import literal, shown
@@ -761,7 +761,9 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         """Whether `content` holds, as plain text, what a masked field here holds (a
         `SecretStr` keeps itself hidden: no need)."""
         typed = {field.value for field in self.query(Input) if field.password and field.value}
-        return bool(typed) and bool(typed & set(_plain_strings(content)))
+        return bool(typed) and bool(
+            typed & {text for text in strings_in(content) if isinstance(text, str)}
+        )
 
     def close(self, result: ElicitationResult) -> AwaitComplete:
         """Close the modal with `result`, sending nothing: the answer given here was sent,
@@ -832,18 +834,3 @@ def clamped(text: str, width: int, lines: int) -> str:
     last = Text(wrapped[lines - 1].plain.rstrip())
     last.truncate(width - 1)
     return "\n".join([*(line.plain for line in wrapped[: lines - 1]), last.plain + "…"])
-
-
-def _plain_strings(content: Any) -> Iterator[str]:
-    """Every `str` in `content`, in dicts, lists and models (a `SecretStr` is none)."""
-    if isinstance(content, str):
-        yield content
-    elif isinstance(content, dict):
-        for value in content.values():
-            yield from _plain_strings(value)
-    elif isinstance(content, list | tuple):
-        for value in content:
-            yield from _plain_strings(value)
-    elif isinstance(content, BaseModel):
-        for name in type(content).model_fields:
-            yield from _plain_strings(getattr(content, name))

@@ -11,6 +11,7 @@ from pydantic import BaseModel, SecretStr
 
 from tui.core.models import ElicitationResult, flagged
 from tui.core.request_base import RequestBase
+from tui.core.strings_in import strings_in
 
 MASK = "•••"
 """What a scrubbed secret becomes: the same mark the UI shows for a hidden answer."""
@@ -128,15 +129,8 @@ class Redactor:
     def register_all(self, content: object) -> None:
         """Register every string in `content` (a sensitive answer's): itself, or inside dicts,
         lists and models, `SecretStr` included."""
-        if isinstance(content, str | SecretStr):
-            self.register(content)
-        elif isinstance(content, BaseModel):
-            self.register_all([getattr(content, name) for name in type(content).model_fields])
-        elif isinstance(content, dict):
-            self.register_all(list(content.values()))
-        elif isinstance(content, list | tuple | set | frozenset):
-            for item in content:
-                self.register_all(item)
+        for text in strings_in(content):
+            self.register(text)
 
     def logging_filter(self) -> logging.Filter:
         """A filter that scrubs each record it sees; attach it to handlers (it never drops one)."""
