@@ -14,6 +14,7 @@ from app_driver import screen_text
 from mcp import Client
 from test_app import SIZE, wait_for
 from textual.widgets import Input
+from textual.widgets._footer import FooterKey
 
 from tui import ElicitationApp, ElicitationQueue, ElicitationResult, parse_request
 from tui.app.app import BELL_VARIABLE
@@ -200,6 +201,32 @@ async def test_the_footer_shows_the_dialogs_own_keys_first_and_says_when_keys_ar
             await pilot.resize_terminal(80, 24)
             await wait_for(pilot, lambda: "^q Quit" in screen_text(app).splitlines()[-1])
             assert "…" not in screen_text(app).splitlines()[-1]
+
+
+async def test_a_click_on_the_cut_footers_ellipsis_shows_the_keys_after_it() -> None:
+    # A phone has no keys to press: Deny, Cancel and Quit were out of its reach at 30 columns.
+    app, _ = asking(health_check_edit("call-2", "billing-api"))
+    async with app.run_test(size=(30, 24)) as pilot:
+        await wait_for(pilot, lambda: screen_text(app).splitlines()[-1].strip() != "")
+        await pilot.pause()
+        pages = []
+        for _ in range(5):
+            pages.append(screen_text(app).splitlines()[-1].rstrip())
+            await pilot.click(".more")
+            await pilot.pause()
+        assert pages == [
+            " ⏎ Choose  1/y Once …",
+            " 2 Session  3 Always …",
+            " 4/n Deny  e Edit …",
+            " esc Cancel  ^q Quit …",
+            " ⏎ Choose  1/y Once …",
+        ]
+        await pilot.click(".more")  # from the second page to the third
+        await pilot.pause()
+        deny = next(key for key in app.screen.query(FooterKey) if key.action == "deny")
+        assert deny.display
+        await pilot.click(deny)
+        await wait_for(pilot, lambda: app.screen.query("#deny-reason").first().has_focus)
 
 
 async def test_long_yes_and_no_labels_wrap_in_their_buttons_both_in_full_view() -> None:

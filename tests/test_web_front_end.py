@@ -739,3 +739,45 @@ def test_the_symbols_roboto_mono_has_not_are_drawn_in_dejavu_in_the_browser(
         )
     # Declared last, the face for them is the one they are drawn with.
     assert ["U+2190-21FF, U+2300-23FF, U+2400-243F, U+2500-25FF, U+2600-27BF", "loaded"] in faces
+
+
+def test_on_a_phone_a_tap_on_the_footers_ellipsis_reaches_decline(
+    web: WebServer, inbox: HeadlessInbox, tmp_path: Path
+) -> None:
+    """At phone width the footer ends in "…" before Decline, which a phone cannot press as
+    Ctrl+N: a tap on the "…" shows it, and a tap on it declines."""
+    sync_api = browser_or_skip()
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 390, "height": 844}, has_touch=True)
+            page.add_init_script(RECORD_FRAMES)
+            page.goto(web.link)
+            page.wait_for_selector("body.-first-byte", state="attached", timeout=20000)
+            wait_painted(page, "Attached to", 0)
+            since = time.time() * 1000
+            asked = inbox.submit({"kind": "secret", "message": "API key for the deploy?"})
+            wait_painted(page, "Reveal", since)
+            time.sleep(0.5)
+            # the cursor's cell: the terminal's cell size
+            cell = page.locator(".xterm-helper-textarea").bounding_box()
+            screen = page.locator(".xterm-screen").bounding_box()
+            bottom = screen["height"] - cell["height"] / 2
+
+            def tap_column(column: int) -> None:
+                x = column * cell["width"] + cell["width"] / 2
+                page.tap("body", position={"x": x, "y": bottom})
+
+            tap_column(" ⏎ Accept  ^r Reveal  esc Cancel …".index("…"))
+            since = time.time() * 1000
+            wait_painted(page, "Decline", since)
+            time.sleep(0.3)
+            screenshot(page, tmp_path, "phone-footer-more")
+            tap_column(" ^n Decline".index("Decline"))
+            assert inbox.result(asked, wait=10) == {
+                "action": "decline",
+                "content": None,
+                "reason": None,
+            }
+        finally:
+            browser.close()

@@ -21,7 +21,8 @@ LAST_ACTIONS = ("cancel", "decline", "app.quit")
 they are the ones cut, not the keys only this dialog has."""
 
 MORE = "…"
-"""Shown after the last key that fits whole when the keys are cut."""
+"""Shown after the last key that fits whole when the keys are cut; a click on it (a tap on a
+phone, which has no keys to press) shows the keys after them, and after the last, the first."""
 
 LABEL_CELLS = 16
 """The most cells a key's label takes when it quotes the dialog (a button's label): a longer
@@ -59,8 +60,11 @@ class KeyFooter(Footer):
     back into view, and the footer catches up then.
 
     The dialog's own keys come first, then `LAST_ACTIONS`. Keys that do not fit whole are
-    hidden, and "…" after the last one shown says there are more.
+    hidden, and "…" after the last one shown says there are more; clicked, it shows them.
     """
+
+    _first_shown = 0
+    """Which of the keys is shown first: past 0 once "…" was clicked."""
 
     _keys_built: Hashable = None
     """Which keys are now in the footer (None: none yet), as `_keys_to_show` says."""
@@ -106,7 +110,7 @@ class KeyFooter(Footer):
         yield from first
         yield from sorted(last, key=lambda key: LAST_ACTIONS.index(key.action))
         if first or last:  # (none before the first frame: the keys are built after it)
-            more = Label(MORE, classes="more")
+            more = _MoreKeys(MORE, classes="more")
             more.display = False
             yield more
 
@@ -122,7 +126,8 @@ class KeyFooter(Footer):
         self._fit()
 
     def _fit(self) -> None:
-        """Show the keys that fit whole, in order, and "…" after them if any do not."""
+        """Show the keys that fit whole, in order from `_first_shown`, and "…" after them if
+        any do not."""
         room = self.size.width
         if not room:
             return  # not laid out yet: its first resize fits it
@@ -137,11 +142,25 @@ class KeyFooter(Footer):
         cut = sum(widths) > room
         if cut:
             room -= len(MORE)
-        for key, width in zip(keys, widths, strict=True):
-            key.display = width <= room
-            room = room - width if key.display else -1
+        else:
+            self._first_shown = 0
+        first = self._first_shown if self._first_shown < len(keys) else 0
+        for index, (key, width) in enumerate(zip(keys, widths, strict=True)):
+            key.display = index >= first and width <= room
+            if index >= first:
+                room = room - width if key.display else -1
         for more in self.query_children(".more"):
             more.display = cut
+
+    def show_more(self) -> None:
+        """Show the keys after those in view, or after the last, the first again."""
+        keys = [
+            key for key in self.query_children(FooterKey) if not key.has_class("-command-palette")
+        ]
+        shown = [index for index, key in enumerate(keys) if key.display]
+        following = shown[-1] + 1 if shown else 0
+        self._first_shown = following if following < len(keys) else 0
+        self._fit()
 
     async def recompose(self) -> None:
         if not self.is_attached:
@@ -156,6 +175,7 @@ class KeyFooter(Footer):
                     self._relabel(labels)
                 return
             self._keys_built, self._labels_built = keys, labels
+            self._first_shown = 0
         else:
             self._keys_built = self._labels_built = None
         await super().recompose()
@@ -184,6 +204,14 @@ class KeyFooter(Footer):
             key.tooltip = tooltip or None
             key.refresh(layout=True)
         self._fit()
+
+
+class _MoreKeys(Label):
+    """The "…" after the keys that fit: a click shows the others."""
+
+    def on_click(self) -> None:
+        if isinstance(self.parent, KeyFooter):
+            self.parent.show_more()
 
 
 def _width(key: FooterKey) -> int:
