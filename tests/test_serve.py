@@ -653,7 +653,7 @@ def test_a_busy_port_is_reported_before_the_app_starts(
     port = listener.getsockname()[1]
     listener.listen()
 
-    assert main(["serve", "--port", str(port)]) == 1
+    assert main(["serve", "--headless", "--port", str(port)]) == 1
     assert f"cannot listen on 127.0.0.1:{port}" in capsys.readouterr().err
 
 
@@ -700,7 +700,13 @@ def test_without_a_terminal_serve_says_so(tmp_path: Path) -> None:
     )
 
     assert finished.returncode == 1
-    assert "no terminal" in finished.stderr
+    assert finished.stderr == (
+        "elicit-tui serve: no terminal to show the question on (/dev/tty: No such device or "
+        "address); `elicit-tui serve --headless` runs the inbox without one\n"
+    )
+    # said before anything else: no config printed, no token written, for nothing
+    assert finished.stdout == ""
+    assert not (tmp_path / "serve-token").exists()
 
 
 def test_without_the_mcp_extra_serve_says_how_to_install_it(

@@ -8,6 +8,7 @@ import os
 import pty
 import secrets
 import select
+import signal
 import socket
 import stat
 import subprocess
@@ -196,19 +197,31 @@ async def test_a_secret_replaces_an_existing_keyring_entry_only_once_the_person_
 
 
 def serve_without_a_terminal(tmp_path: Path, *arguments: str, **env: str) -> str:
-    """Run `serve` as a process with no terminal: it prints the client config, then stops."""
-    finished = subprocess.run(
-        [sys.executable, "-m", "tui.cli.main", "serve", "--port", "0", *arguments],
+    """Run `serve --headless` as a process printing to a pipe, until it listens: what it
+    printed. It is then stopped as Ctrl+C does."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tui.cli.main", "serve", "--headless", "--port", "0", *arguments],
         stdin=subprocess.DEVNULL,
-        capture_output=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
         text=True,
         cwd=Path(__file__).resolve().parent.parent,
         env={**os.environ, "ELICIT_TUI_CONFIG_DIR": str(tmp_path), **env},
         start_new_session=True,
-        timeout=30,
     )
-    assert finished.returncode == 1, finished.stderr
-    return finished.stdout
+    assert process.stdout is not None
+    lines = []
+    try:
+        for line in process.stdout:
+            lines.append(line)
+            if line.startswith("Inbox API on"):
+                break
+    finally:
+        process.send_signal(signal.SIGINT)
+        process.wait(timeout=30)
+        process.stdout.close()
+    assert lines and lines[-1].startswith("Inbox API on"), "".join(lines)
+    return "".join(lines)
 
 
 def pasted_config(output: str) -> dict[str, Any]:
@@ -239,6 +252,35 @@ def test_the_token_can_be_set_with_a_flag_or_the_environment(tmp_path: Path) -> 
     assert kept.read_text().strip() == "flag-token" and "flag-token" not in by_flag
     serve_without_a_terminal(tmp_path, ELICIT_TUI_TOKEN="env-token")
     assert kept.read_text().strip() == "env-token"
+
+
+def test_a_token_that_can_be_neither_saved_nor_shown_stops_serve_saying_why(
+    tmp_path: Path,
+) -> None:
+    # The config folder a file: the token was not saved, and left out of the log, so no one
+    # could ever know it; the inbox ran on, refusing everyone, after "File exists".
+    config = tmp_path / "not-a-folder"
+    config.write_text("")
+    finished = subprocess.run(
+        [sys.executable, "-m", "tui.cli.main", "serve", "--headless", "--port", "0"],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        cwd=Path(__file__).resolve().parent.parent,
+        env={**os.environ, "ELICIT_TUI_CONFIG_DIR": str(config)},
+        timeout=30,
+    )
+    assert finished.returncode == 1
+    assert finished.stderr == (
+        f"elicit-tui serve: the token could not be saved for scripts ({config} is a file, "
+        "not a folder) and is not printed to no terminal: give one with --token or "
+        "$ELICIT_TUI_TOKEN\n"
+    )
+    # Given one, the inbox runs, and says why it is not saved.
+    output = serve_without_a_terminal(config, ELICIT_TUI_TOKEN="given-token")
+    assert f"(the token could not be saved for scripts: {config} is a file, not a folder)" in (
+        output
+    )
 
 
 def test_no_auth_is_an_explicit_choice_and_says_so(tmp_path: Path) -> None:

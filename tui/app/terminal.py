@@ -16,6 +16,21 @@ class NoTerminalError(OSError):
     """The process has no controlling terminal (`/dev/tty` cannot be opened), so nobody can answer."""
 
 
+def check_terminal() -> None:
+    """Raise `NoTerminalError` unless the process has a controlling terminal: a command that
+    will need one says so before it does anything else."""
+    os.close(_open_terminal())
+
+
+def _open_terminal() -> int:
+    try:
+        return os.open("/dev/tty", os.O_RDWR | os.O_NOCTTY)
+    except OSError as error:
+        raise NoTerminalError(
+            f"no terminal to show the question on (/dev/tty: {error.strerror})"
+        ) from None
+
+
 @contextmanager
 def streams_on_terminal() -> Iterator[TextIO]:
     """Point file descriptors 0, 1 and 2 at the controlling terminal for the block, then restore them.
@@ -26,12 +41,7 @@ def streams_on_terminal() -> Iterator[TextIO]:
     process's own stderr, for what must go there from within the block (an app's report as
     it exits). Raises `NoTerminalError` when there is no controlling terminal.
     """
-    try:
-        terminal = os.open("/dev/tty", os.O_RDWR | os.O_NOCTTY)
-    except OSError as error:
-        raise NoTerminalError(
-            f"no terminal to show the question on (/dev/tty: {error.strerror})"
-        ) from None
+    terminal = _open_terminal()
     _flush_standard_streams()
     saved = {fd: _duplicate(fd) for fd in _STANDARD_FDS}
     try:

@@ -98,8 +98,15 @@ def _run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 1
-    from tui.app.terminal import NoTerminalError, streams_on_terminal
+    from tui.app.terminal import NoTerminalError, check_terminal, streams_on_terminal
     from tui.core.queue import ElicitationQueue
+
+    if not args.headless:
+        try:
+            check_terminal()  # before a token is written or a config printed, for nothing
+        except NoTerminalError as error:
+            print(f"elicit-tui serve: {error}; {HEADLESS_HINT}", file=sys.stderr)
+            return 1
 
     try:
         listener = socket.create_server((HOST, args.port))
@@ -111,13 +118,23 @@ def _run(args: argparse.Namespace) -> int:
         )
         return 1
     url = f"http://{HOST}:{listener.getsockname()[1]}/mcp"
-    token, note = None, ""
+    token, note, unsaved = None, "", None
     if not args.no_auth:
-        token, note = _claim_token(args.token)
+        token, note, unsaved = _claim_token(args.token)
     shown: str | None = token
     if token is not None and not sys.stdout.isatty():
         # A log, a file, a pipe: the token stays out of what others may read.
-        shown, note = LOGGED_TOKEN, f"{note}\n{TOKEN_LEFT_OUT}".strip()
+        if unsaved is not None and args.token is None:
+            listener.close()
+            print(
+                f"elicit-tui serve: the token could not be saved for scripts ({unsaved}) and "
+                f"is not printed to no terminal: give one with --token or ${TOKEN_ENV}",
+                file=sys.stderr,
+            )
+            return 1
+        shown = LOGGED_TOKEN
+        if unsaved is None:
+            note = f"{note}\n{TOKEN_LEFT_OUT}".strip()
     print(client_config(url, shown) + (f"\n{note}" if note else ""), flush=True)
     if args.headless:
         print(f"Inbox API on {url.removesuffix('/mcp')}/v1/ (no TUI; Ctrl+C stops)", flush=True)
@@ -143,10 +160,13 @@ def _run(args: argparse.Namespace) -> int:
             app.run()
     except NoTerminalError as error:
         listener.close()
-        print(f"elicit-tui serve: {error}", file=sys.stderr)
+        print(f"elicit-tui serve: {error}; {HEADLESS_HINT}", file=sys.stderr)
         return 1
     return app.return_code or 0
 
+
+HEADLESS_HINT = "`elicit-tui serve --headless` runs the inbox without one"
+"""What a serve without a terminal is told: the inbox itself needs none."""
 
 LOGGED_TOKEN = "<elicit-tui token>"
 """The token as a config printed to no terminal shows it: the command that prints it."""
@@ -166,17 +186,17 @@ def client_config(url: str, token: str | None) -> str:
     return f"elicit-tui serve on {url}\n{where}:\n{config}"
 
 
-def _claim_token(wanted: str | None) -> tuple[str, str]:
+def _claim_token(wanted: str | None) -> tuple[str, str, str | None]:
     """The token to answer to, written owner-only where scripts find it unless an inbox from
-    the same config folder runs already (see `tui.mcp.token_claim`), and a note saying where,
-    or why it could not be."""
+    the same config folder runs already (see `tui.mcp.token_claim`), a note saying where,
+    and why it could not be saved (None if it was)."""
     from tui.core.config_folder import config_folder
     from tui.mcp.auth import new_token
     from tui.mcp.token_claim import claim_token
 
+    folder = config_folder()
     try:
-        return claim_token(config_folder(), wanted)
+        return (*claim_token(folder, wanted), None)
     except OSError as error:
-        return wanted or new_token(), (
-            f"(the token could not be saved for scripts: {error.strerror})"
-        )
+        why = f"{folder} is a file, not a folder" if folder.is_file() else str(error.strerror)
+        return wanted or new_token(), f"(the token could not be saved for scripts: {why})", why
