@@ -668,3 +668,19 @@ def test_claude_codes_questions_left_undecided_are_not_asked_again_on_permission
     second = run_hook("claude-code", "", stdin=json.dumps(again), inbox=inbox)
     undecided(second, "one it left undecided is not asked again, Claude Code asks it")
     assert len(front.asked) == 1
+
+
+@pytest.mark.parametrize("cli", ["claude-code", "gemini"])
+def test_an_inbox_killed_while_the_question_waits_decides_nothing_saying_it_went_away(
+    cli: str,
+) -> None:
+    # It said "the inbox did not answer (IncompleteRead: IncompleteRead(0 bytes read))".
+    fixture = "gemini_before_tool_shell.json" if cli == "gemini" else BASH
+    with running_inbox() as killed:
+        hook = started_hook(cli, (INPUTS / fixture).read_text(), killed)
+        killed.wait_pending(1)
+        killed.process.kill()
+        done = ended(hook)
+    undecided(
+        done, "no decision: the inbox went away before it answered (did it exit, or restart?)"
+    )

@@ -8,7 +8,7 @@ inbox's note reaches the terminal as one literal line.
 from __future__ import annotations
 
 import json
-from http.client import HTTPException
+from http.client import HTTPException, IncompleteRead, RemoteDisconnected
 from typing import Any
 
 from tui.core.limits import MAX_BODY
@@ -23,6 +23,9 @@ answers at once and then sends a space every `HEARTBEAT`, a stopped one (Ctrl+Z)
 NO_ENDPOINT = (404, 405, 501)
 """What a server with no such endpoint answers a POST: not found, not allowed there (a web
 front end), not implemented (a plain file server)."""
+
+WENT_AWAY = "the inbox went away before it answered (did it exit, or restart?)"
+"""Why a hook decides nothing when the inbox's connection ended before its answer."""
 
 TOKEN_REFUSED = (
     "the inbox refused the token (wrong or missing: pass --token, or set ELICIT_TUI_TOKEN)"
@@ -53,6 +56,8 @@ def run_in_inbox(
         )
     except Overdue:
         return "", f"no decision: the inbox did not answer within {give_up:g} s"
+    except (IncompleteRead, RemoteDisconnected, ConnectionResetError, BrokenPipeError):
+        return "", f"no decision: {WENT_AWAY}"
     except (OSError, HTTPException) as error:
         return "", f"the inbox did not answer ({type(error).__name__}: {error})"
     if status in (401, 403):
