@@ -74,7 +74,7 @@ def json_object(body: bytes) -> dict[str, Any]:
     """`body` as a JSON object; {} if it is anything else."""
     try:
         data = json.loads(body, parse_constant=_not_json)
-    except ValueError:
+    except (ValueError, RecursionError):
         return {}
     return data if isinstance(data, dict) else {}
 

@@ -308,6 +308,8 @@ def _json_object(text: str) -> dict[str, Any]:
         data = json.loads(text, parse_constant=_not_json)
     except json.JSONDecodeError as error:
         raise HookInputError(f"not JSON ({error.msg} at line {error.lineno})") from None
+    except RecursionError:
+        raise HookInputError("it nests lists and objects too deep to read") from None
     if not isinstance(data, dict):
         raise HookInputError(f"a JSON object is expected, not {json_type(data)}")
     return data
