@@ -59,10 +59,16 @@ def test_an_asker_that_fails_decides_nothing(problem: Exception) -> None:
         '{"hook_event_name": "PostToolUse", "tool_name": "Bash", "tool_input": {}}',
         '{"hook_event_name": "PreToolUse", "tool_name": "", "tool_input": {}}',
         '{"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": "ls"}',
-        json.dumps({**json.loads(BASH), "tool_input": {"command": "x" * 300_000}}),
+        pytest.param(
+            json.dumps({**json.loads(BASH), "tool_input": {"command": "x" * 300_000}}),
+            id="over-the-text-limit",
+        ),
         # nested deeper than Python's JSON reader goes: a RecursionError crashed the inbox's
         # handler, and the hook blamed the inbox
-        BASH.replace('"npm test"', '"npm test", "deep": ' + "[" * 100_000 + "]" * 100_000),
+        pytest.param(
+            BASH.replace('"npm test"', '"npm test", "deep": ' + "[" * 100_000 + "]" * 100_000),
+            id="nested-too-deep",
+        ),
     ],
 )
 def test_input_that_is_not_the_clis_decides_nothing_and_asks_nobody(stdin: str) -> None:
