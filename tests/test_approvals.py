@@ -339,6 +339,21 @@ def test_an_unreadable_rules_file_asks_instead(
     assert "approvals file" in caplog.text and "unreadable" in caplog.text
 
 
+def test_an_always_rule_the_file_cannot_keep_is_kept_as_a_session_rule_and_listed_so(
+    tmp_path: Path,
+) -> None:
+    # It was kept in memory as "always": `approvals list` shows the inbox's session rules
+    # only, so the rule in force was hidden, even once the broken file was deleted.
+    path = tmp_path / "approvals.json"
+    path.write_text("{not json")
+    policy = ApprovalPolicy(path)
+    rule = policy.allow("shell", PYTEST, scope="always")
+    assert rule.scope == "session"
+    assert [kept.scope for kept in policy.rules()] == ["session"]
+    path.unlink()
+    assert policy.rule_for(shell("c1", "pytest")) == rule
+
+
 def test_a_policy_that_is_not_persistent_never_touches_the_file(tmp_path: Path) -> None:
     path = tmp_path / "approvals.json"
     policy = ApprovalPolicy(path, persistent=False)

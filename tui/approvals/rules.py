@@ -233,7 +233,8 @@ class ApprovalPolicy:
         returns the rule.
 
         A "session" rule lasts as long as this policy. An "always" rule is written to the
-        approvals file; if that fails, it is kept for this session and the problem is logged.
+        approvals file; if that fails, it is kept as a "session" rule (listed and revoked as
+        one) and the problem is logged.
         """
         rule = ApprovalRule(tool=tool, match=match, folder=folder, scope=scope)
         if scope == "always" and self.persistent:
@@ -242,6 +243,7 @@ class ApprovalPolicy:
                 return rule
             except ApprovalsFileError as problem:
                 _log.warning("%s; the rule holds for this session only", problem)
+                rule = rule.model_copy(update={"scope": "session"})
         with self._lock:
             if not any(r.same_target(rule) for r in self._session):
                 self._session.append(rule)
