@@ -525,10 +525,19 @@ def test_the_cli_lists_the_session_rules_of_the_inbox_named_by_to(
         # A stale token, the inbox found where `ask --to` finds it: said, not left out unsaid.
         monkeypatch.setenv(URL_ENV, inbox.url)
         monkeypatch.setenv(TOKEN_ENV, "stale-token")
-        assert main(["approvals", "list"]) == 0
+        assert main(["approvals", "list"]) == 2
         assert capsys.readouterr().err == (
-            f"elicit-tui approvals: the inbox at {inbox.url}: a valid bearer token is required\n"
+            f"elicit-tui approvals: the inbox at {inbox.url} refused: a valid bearer token is "
+            "required; its rules for this session, in force, are not listed\n"
         )
+        # Nor does revoke say "No approval matched", or "Revoked", exiting 0 or 1: the rule
+        # it named stays in force.
+        assert main(["approvals", "revoke", "--all"]) == 2
+        assert capsys.readouterr().err == (
+            f"elicit-tui approvals: the inbox at {inbox.url} refused: a valid bearer token is "
+            "required; its rules for this session were NOT revoked\n"
+        )
+        assert len(inbox.call("GET", "/v1/rules")[1]["rules"]) == 1
     finally:
         inbox.stop()
     assert main(["approvals", "list", *to]) == 0

@@ -45,7 +45,8 @@ def add_approvals_command(commands: argparse._SubParsersAction[argparse.Argument
         help="forget rules: every rule of a tool, one pattern of it, or --all",
         description="Forget the rules of TOOL (only those with --pattern, if given), or every "
         'rule with --all: the "always" ones, and the running inbox\'s "for this session" ones. '
-        "Exits 1 if no rule matched.",
+        "Exits 1 if no rule matched, 2 if the approvals file is unreadable or the running "
+        "inbox refused (a stale token).",
     )
     target = revoke.add_mutually_exclusive_group(required=True)
     target.add_argument("tool", nargs="?", metavar="TOOL", help="the tool whose rules to forget")
@@ -85,14 +86,23 @@ def _list(args: argparse.Namespace) -> int:
     elif rules:
         print(f"Always allowed ({rules_path()}):")
         _print_rules(rules)
-    found = _inbox_session_rules(args.to_url, args.token)
+    refused = None
+    try:
+        found = _inbox_session_rules(args.to_url, args.token)
+    except _InboxRefused as problem:
+        found, refused = None, problem
     if found is not None and found[1]:
         print(f"Allowed for this session by the inbox at {found[0]}:")
         _print_rules(found[1])
+    if refused is not None:
+        print(
+            f"elicit-tui approvals: {refused}; its rules for this session, in force, are not "
+            "listed",
+            file=sys.stderr,
+        )
     if unreadable is not None:
         print(f"elicit-tui approvals: {unreadable}", file=sys.stderr)
-        return 2
-    return 0
+    return 2 if unreadable is not None or refused is not None else 0
 
 
 def _print_rules(rules: list[ApprovalRule]) -> None:
@@ -120,8 +130,8 @@ def _inbox_call(
     url: str | None, token: str | None, method: str, path: str
 ) -> tuple[str, dict[str, Any]] | None:
     """Where the running inbox is (at `url`, else where `ask --to` finds it) and its JSON
-    answer to `method path`; None if none answers 200. One that answers otherwise (a stale
-    token), or one named by `url` that does not answer, is said on stderr."""
+    answer to `method path`; None if none answers. One named by `url` that does not answer
+    is said on stderr; one that answers but refuses (a stale token) raises `_InboxRefused`."""
     from tui.inbox.discovery import find_inbox
     from tui.inbox.remote_queue import inbox_call
 
@@ -140,11 +150,15 @@ def _inbox_call(
             )
         return None
     if status != 200:
-        # An inbox that answers but refuses (a stale token) is said: its rules are in force.
+        # An inbox that answers but refuses (a stale token): its rules are in force.
         said = body.get("error") or f"answered HTTP {status}"
-        print(f"elicit-tui approvals: the inbox at {address.base}: {said}", file=sys.stderr)
-        return None
+        raise _InboxRefused(f"the inbox at {address.base} refused: {said}")
     return address.base, body
+
+
+class _InboxRefused(Exception):
+    """The running inbox answered, but refused (a stale token): its session rules are in
+    force, neither listed nor revoked; the command exits 2, saying so."""
 
 
 def _revoke(args: argparse.Namespace) -> int:
@@ -152,7 +166,11 @@ def _revoke(args: argparse.Namespace) -> int:
 
     tool = None if args.all else args.tool
     # The running inbox's rules for this session first: they are in force whatever the file.
-    revoked = _inbox_session_revoked(args, tool)
+    refused = None
+    try:
+        revoked = _inbox_session_revoked(args, tool)
+    except _InboxRefused as problem:
+        revoked, refused = [], problem
     for rule in revoked:
         print(f"Revoked for this session: {literal_line(rule.describe())}")
     try:
@@ -162,6 +180,12 @@ def _revoke(args: argparse.Namespace) -> int:
         return 2
     for rule in removed:
         print(f"Revoked: {literal_line(rule.describe())}")
+    if refused is not None:
+        print(
+            f"elicit-tui approvals: {refused}; its rules for this session were NOT revoked",
+            file=sys.stderr,
+        )
+        return 2
     if not removed and not revoked:
         print("No approval matched; nothing revoked.", file=sys.stderr)
         return 1
