@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
 
 from rich.cells import cell_len
 from rich.text import Text
-from textual import events
+from textual import events, on
 from textual.actions import SkipAction
 from textual.actions import parse as parse_action
 from textual.app import ComposeResult
@@ -256,6 +256,9 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         self._styled_for: Hashable = None
         """What of the app the modal's widgets were last styled for (see `style_context`)."""
         self._highlight_to_show: OptionList | None = None
+        self._answer_to_show = True
+        """Whether each layout brings the focused answer back into view: from the question's
+        start until the person scrolls the question themselves."""
         """The list whose highlight the body scrolls to after the next refresh."""
         self._dialog = Vertical(id="dialog")
         self._body = _Body(id="body", can_focus=False)
@@ -408,6 +411,7 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         self._start()
 
     def _start(self) -> None:
+        self._answer_to_show = True
         if self.deadline is not None:
             self._tick()
             if self._countdown is None:
@@ -471,6 +475,10 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
             if self._message_box is not None or self.request.description:
                 # Whether the question can scroll, and so its key shows, may have changed.
                 self.call_after_refresh(self.refresh_bindings)
+            if self._answer_to_show:
+                # The body shrank as it began to scroll, after the answer was shown in it: a
+                # long description then pushed the answer out of view, to be typed blind.
+                self.call_after_refresh(self._show_focused)
         elif dialog.max_scroll_y > 0:
             # Its list, if it has one, most often fits in the room left: fitted at once, the
             # list is not first drawn cut by the body's edge (`_fit_part` then decides).
@@ -567,19 +575,49 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
                 active[key] = ActiveBinding(node, binding, live, tooltip)
         return active
 
+    @on(Input.Changed)
+    def _typed_in_view(self, event: Input.Changed) -> None:
+        """What is typed is seen: a field scrolled out of view (the question read with
+        Shift+Up) comes back as it is typed into."""
+        self._show_typed(event.control)
+
+    def _show_typed(self, control: Widget | None) -> None:
+        """Bring `control`, typed into, back into view. (A kind with a text area calls it for
+        its changes: this module loads no TextArea, which `ask`'s first frame would wait for.)"""
+        if control is not None and control is self.focused and self._body in control.ancestors:
+            self._body.scroll_to_widget(control, animate=False, immediate=True)
+
+    def on_key(self, event: events.Key) -> None:
+        # A key the answer does not take (Shift+Up, or Up over buttons, scrolls the question):
+        # from now on the person moves the view, and the dialog leaves it where they put it.
+        self._answer_to_show = False
+
+    def on_mouse_scroll_up(self) -> None:
+        self._answer_to_show = False
+
+    def on_mouse_scroll_down(self) -> None:
+        self._answer_to_show = False
+
     def action_scroll_message(self, lines: int) -> None:
         if (scrolled := self._question_scroll()) is not None:
             scrolled.scroll_relative(y=lines, animate=False, immediate=True)
 
     def _show_focused(self) -> None:
+        """Scroll the body to the focused answer and, where they fit with it, all the rows
+        under it (a checklist's count, a dialog's buttons)."""
         focused = self.focused
-        if focused is None or not self.is_attached or self._body not in focused.ancestors:
+        body = self._body
+        if focused is None or not self.is_attached or body not in focused.ancestors:
             return
-        if isinstance(focused, OptionList):
+        room = body.scrollable_content_region.height
+        top = focused.region.y - body.scrollable_content_region.y + round(body.scroll_y)
+        if body.virtual_size.height - top <= room:
+            body.scroll_to(y=body.max_scroll_y, animate=False, immediate=True)
+        elif isinstance(focused, OptionList):
             # A list taller than the room: its highlight, not its top, is what must show.
-            scroll_to_highlight(self._body, focused)
+            scroll_to_highlight(body, focused)
         else:
-            self._body.scroll_to_widget(focused, animate=False, immediate=True)
+            body.scroll_to_widget(focused, animate=False, immediate=True)
 
     def on_screen_resume(self, event: events.ScreenResume) -> None:
         self._shown_at = time.monotonic()

@@ -105,6 +105,7 @@ class TextModal(ElicitationModal[TextRequest]):
 
     def on_text_area_changed(self) -> None:
         self._update_count()
+        self._show_typed(self._area())
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # Multiline: Enter belongs to the text area and Ctrl+S accepts; single line: Enter.

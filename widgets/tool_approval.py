@@ -154,7 +154,9 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
         # Scrubbed: an agent may put a secret answered earlier into the call it asks about.
         tool = Text("⚙ ", style="bold")
         tool.append(shown(request.tool_name), style="bold")
-        if request.summary != request.message:
+        # The summary is the message unless the agent gave both (a summary ending in a space
+        # or a line break is the same summary).
+        if request.summary != request.message.strip():
             tool.append(f" · {shown(request.summary)}")
         self.query_one("#tool", Static).update(tool)
         shown_call = _arguments(request.arguments, request.diff, request.description)
