@@ -15,6 +15,7 @@ import sys
 import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -117,6 +118,7 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         options = McpOptions.from_args(args)
+        options = replace(options, token=_server_token(options.url, args.token))
         # mcp_client first: it says how to install the `mcp` extra when it is missing
         import tui.mcp.client  # noqa: F401
         from tui.mcp.session import CommandFailed, refusal, run_session
@@ -158,6 +160,31 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_TERMINATED  # what the calls gave back is printed; the kill decides
     failed = any(result.get("isError") or "error" in result for result in results)
     return EXIT_FAILED if failed else 0
+
+
+def _server_token(url: str | None, given: str | None) -> str | None:
+    """The token to send to the server at `url`: the one given, else the inbox's own (from
+    `$ELICIT_TUI_TOKEN`, else the `serve-token` file) when `url` is the inbox the environment
+    names: another server is never sent it."""
+    from tui.inbox.discovery import checked_token, find_inbox, inbox_base
+    from tui.inbox.env_names import TOKEN_ENV
+    from tui.mcp.options import UsageError
+
+    if given is not None:
+        try:
+            return checked_token(given)
+        except ValueError as error:
+            raise UsageError(f"--token: {error}") from None
+    try:
+        inbox = inbox_base()
+    except ValueError:
+        return None  # $ELICIT_TUI_URL is no URL: there is no inbox to send a token to
+    if url is None or inbox_base(url) != inbox:
+        return None
+    try:
+        return find_inbox(url).token
+    except ValueError as error:
+        raise UsageError(f"${TOKEN_ENV}: {error}") from None
 
 
 @contextmanager

@@ -9,8 +9,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tui.core.http_url import http_url_parts
-from tui.inbox.discovery import checked_token, find_inbox, inbox_base
-from tui.inbox.env_names import TOKEN_ENV
 
 
 class UsageError(ValueError):
@@ -30,7 +28,8 @@ class McpOptions:
     protocol: str = "auto"
     """The SDK's `mode`: "auto", "legacy" (2025-11-25 handshake) or a 2026-era version."""
     token: str | None = field(default=None, repr=False)
-    """The bearer token sent to the server at `url`, if any."""
+    """The bearer token sent to the server at `url`, if any (`elicit-tui mcp` works out
+    which: see `tui.cli.mcp`)."""
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> McpOptions:
@@ -60,34 +59,12 @@ class McpOptions:
             arguments=_arguments(args.args),
             auto=args.auto,
             protocol=args.protocol,
-            token=_token(args.url, args.token),
         )
 
     @property
     def label(self) -> str:
         """The server as the person knows it, until it tells its own name."""
         return self.url or shlex.join(self.command)
-
-
-def _token(url: str | None, given: str | None) -> str | None:
-    """The token to send to the server at `url`: the one given, else the inbox's own (from
-    `$ELICIT_TUI_TOKEN`, else the `serve-token` file) when `url` is the inbox the environment
-    names: another server is never sent it."""
-    if given is not None:
-        try:
-            return checked_token(given)
-        except ValueError as error:
-            raise UsageError(f"--token: {error}") from None
-    try:
-        inbox = inbox_base()
-    except ValueError:
-        return None  # $ELICIT_TUI_URL is no URL: there is no inbox to send a token to
-    if url is None or inbox_base(url) != inbox:
-        return None
-    try:
-        return find_inbox(url).token
-    except ValueError as error:
-        raise UsageError(f"${TOKEN_ENV}: {error}") from None
 
 
 def _arguments(text: str | None) -> dict[str, Any]:
