@@ -20,7 +20,8 @@ from typing import Any, NoReturn, TextIO
 from pydantic import BaseModel, SecretStr, TypeAdapter, ValidationError
 
 from tui.cli.passthrough import add_passthrough_command
-from tui.cli.plain import PlainPrompter, plain_streams, plain_wanted
+from tui.cli.plain import PlainPrompter, plain_wanted
+from tui.cli.plain_terminal import plain_streams
 from tui.cli.sigterm import Terminated, sigterm_raises
 from tui.cli.timed_out import TimedOut, timed_out_after
 from tui.cli.token_option import add_token_option

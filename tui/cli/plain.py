@@ -12,8 +12,7 @@ from __future__ import annotations
 import getpass
 import json
 import os
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from typing import Any, TextIO, TypeVar
 
 from pydantic import SecretStr, ValidationError
@@ -454,21 +453,6 @@ def _secret_problem(request: SecretRequest, value: str) -> str | None:
     if request.min_length and len(value) < request.min_length:
         return f"Too short: at least {request.min_length} characters (you typed {len(value)})."
     return request.pattern_problem(value)
-
-
-@contextmanager
-def plain_streams(stdin: TextIO, stderr: TextIO) -> Iterator[tuple[TextIO, TextIO]]:
-    """Where plain prompts go: the terminal (`/dev/tty`) if there is one, else stdin and stderr.
-
-    stdout stays for the answer alone, so `x=$(elicit-tui ask ... --plain)` still works.
-    """
-    try:
-        tty = open("/dev/tty", "r+", encoding="utf-8")  # noqa: SIM115 -- closed below
-    except OSError:
-        yield stdin, stderr
-        return
-    with tty:
-        yield tty, tty
 
 
 def _sentence(text: str) -> str:
