@@ -348,8 +348,11 @@ def test_always_in_plain_text_is_remembered_and_a_rule_answers_with_or_without_a
 
 def test_end_of_input_cancels_and_the_decline_word_declines(tmp_path: Path) -> None:
     args = ("choice", "Which DB?", "-o", "Postgres", "-o", "SQLite", "--plain")
-    code, result, _ = plain(tmp_path, "", *args)
-    assert (code, result) == (2, {"action": "cancel", "content": None, "reason": None})
+    # A last line without its newline is the input's end, as Ctrl+D after typing on a
+    # terminal: "2" was taken for the answer.
+    for typed in ("", "2"):
+        code, result, _ = plain(tmp_path, typed, *args)
+        assert (code, result) == (2, {"action": "cancel", "content": None, "reason": None})
 
     code, result, _ = plain(tmp_path, "!decline\n", *args)
     assert (code, result) == (1, {"action": "decline", "content": None, "reason": None})

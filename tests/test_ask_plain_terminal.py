@@ -36,14 +36,18 @@ class PlainOnTerminal:
             dimensions=(24, 80),
             timeout=20,
         )
+        self.shown = ""
+        """What the terminal showed so far (till the shell said the exit status)."""
 
     def expect(self, text: str) -> None:
         self.child.expect_exact(text)
+        self.shown += (self.child.before + self.child.after).decode()
 
     def ended(self) -> tuple[int, Any, str]:
         """The exit status, the JSON on stdout, and what went to stderr."""
         try:
             self.child.expect(r"EXIT (\d+)")
+            self.shown += self.child.before.decode()
             code = int(self.child.match.group(1))
         finally:
             self.child.close(force=True)
@@ -75,3 +79,49 @@ def test_the_question_is_asked_and_answered_on_the_terminal(
     code, result, errors = asking.ended()
     assert (code, result) == (0, {"action": "accept", "content": "us", "reason": None})
     assert errors == ""
+
+
+APPROVAL = {
+    "kind": "tool_approval",
+    "tool_name": "shell",
+    "arguments": {"command": "rm -rf build"},
+    "tool_call_id": "c1",
+}
+
+
+@pytest.mark.parametrize(
+    ("args", "request_", "prompt", "typed"),
+    [
+        ((), json.dumps(APPROVAL), "Type a number, 1-4:", "1"),
+        (("confirm", "Deploy?"), "", "y = Yes, n = No [n]:", "y"),
+        (("text", "Name?"), "", "Answer:", "abc"),
+        (("secret", "Key?"), "", "Secret (not shown as you type):", "abc"),
+    ],
+    ids=["tool-approval", "confirmation", "text", "secret"],
+)
+def test_ctrl_d_after_typing_cancels(
+    tmp_path: Path, args: tuple[str, ...], request_: str, prompt: str, typed: str
+) -> None:
+    # What was typed before Ctrl+D was taken for the answer: the call allowed, yes, the text.
+    asking = PlainOnTerminal(tmp_path, "--plain", *args, request=request_)
+    asking.expect(prompt)
+    asking.child.send(typed)
+    asking.child.send("\x04")
+    asking.child.send("\x04")  # the second a person presses when the first seems to do nothing
+
+    code, result, _ = asking.ended()
+    assert (code, result) == (2, {"action": "cancel", "content": None, "reason": None})
+    # The prompt's line is ended: what is printed next starts a line of its own.
+    shown = typed if "Secret" not in prompt else ""
+    assert asking.shown.endswith(f"{prompt} {shown}\r\n")
+
+
+def test_a_secret_is_read_without_echo_and_backspace_and_ctrl_u_edit_it(tmp_path: Path) -> None:
+    asking = PlainOnTerminal(tmp_path, "--plain", "secret", "Key?", "--reveal-secret")
+    asking.expect("Secret (not shown as you type):")
+    asking.child.send("wrong\x15sk-ab9\x7fc\r")  # Ctrl+U clears the line, Backspace the 9
+
+    code, result, _ = asking.ended()
+    assert (code, result) == (0, {"action": "accept", "content": "sk-abc", "reason": None})
+    assert asking.shown.endswith("Secret (not shown as you type): \r\n")
+    assert "wrong" not in asking.shown

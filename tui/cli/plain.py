@@ -1,15 +1,14 @@
 """Plain, line-by-line prompts for every request kind: for screen readers, dumb terminals, logs.
 
 Nothing is redrawn: each prompt is a line, each answer a line typed after it. Options are
-numbered, a checklist takes "numbers separated by spaces", a secret is read without echo
-(`getpass`), a form is asked field by field, and a wrong entry is answered with what is
-wrong and the same prompt again. The results are those the full UI gives. End of input
-(Ctrl+D) cancels.
+numbered, a checklist takes "numbers separated by spaces", a secret is read without echo, a
+form is asked field by field, and a wrong entry is answered with what is wrong and the same
+prompt again. The results are those the full UI gives. End of input (Ctrl+D, also after text
+typed on the line) cancels.
 """
 
 from __future__ import annotations
 
-import getpass
 import json
 import os
 from collections.abc import Callable, Sequence
@@ -17,6 +16,7 @@ from typing import Any, TextIO, TypeVar
 
 from pydantic import SecretStr, ValidationError
 
+from tui.cli.plain_terminal import read_hidden, read_line
 from tui.core.approval_answers import NOT_OFFERED, approval_answers
 from tui.core.models import (
     ChoiceRequest,
@@ -109,20 +109,24 @@ class PlainPrompter:
         self.out.flush()
 
     def line(self, prompt: str, *, secret: bool = False) -> str:
-        """One line typed after `prompt`, without its newline; end of input cancels.
+        """One line typed after `prompt`, without its newline, a `secret` one without echo; end
+        of input cancels, also after text typed on the line (Ctrl+D is no Enter).
 
         Read from a pipe, the answer is written after the prompt for the log (a secret as •••).
         """
         self.out.write(f"{literal_text(prompt)} ")
         self.out.flush()
-        typed = self.inp.readline()
-        if not typed:
-            self.say()
+        on_terminal = self.inp.isatty()
+        # A pipe does not echo: there, a secret is read as any line.
+        typed = read_hidden(self.inp) if secret and on_terminal else read_line(self.inp)
+        if typed is None:
+            self.say()  # what is printed next starts a line of its own
             raise _Ended(ElicitationResult(action="cancel"))
-        typed = typed.rstrip("\r\n")
-        if not self.inp.isatty():
+        if not on_terminal:
             # Read from a pipe, nothing echoed it: the log shows each answer after its prompt.
             self.say("•••" if secret else typed)
+        elif secret:
+            self.say()  # Enter, not echoed, ended no line
         if typed.strip() == DECLINE_WORD:
             raise _Ended(ElicitationResult(action="decline"))
         return typed
@@ -168,7 +172,7 @@ class PlainPrompter:
             # Read without echo, in one line, as a secret is.
             while True:
                 try:
-                    return _accept(parse(self._hidden("Answer (hidden):")))
+                    return _accept(parse(self.line("Answer (hidden):", secret=True)))
                 except _Invalid as invalid:
                     self.say(f"  ✖ {invalid} Type it again.")
         if request.multiline:
@@ -222,9 +226,13 @@ class PlainPrompter:
 
     def _secret(self, request: SecretRequest) -> ElicitationResult:
         while True:
-            value = self._hidden("Secret (not shown as you type):")
+            value = self.line("Secret (not shown as you type):", secret=True)
             problem = _secret_problem(request, value)
-            if problem is None and request.confirm and self._hidden("Type it again:") != value:
+            if (
+                problem is None
+                and request.confirm
+                and self.line("Type it again:", secret=True) != value
+            ):
                 problem = "The two entries differ; type it again."
             if problem is None:
                 break
@@ -241,19 +249,6 @@ class PlainPrompter:
             self.say(f"  ✖ {error}")
             return ElicitationResult(action="cancel", reason="keyring_unavailable")
         return _accept(reference)
-
-    def _hidden(self, prompt: str) -> str:
-        if not self.inp.isatty():
-            # No terminal to turn echo off on: read it as a line (a pipe does not echo).
-            return self.line(prompt, secret=True)
-        try:
-            typed = getpass.getpass(f"{prompt} ", stream=self.out)
-        except EOFError:
-            self.say()
-            raise _Ended(ElicitationResult(action="cancel")) from None
-        if typed.strip() == DECLINE_WORD:
-            raise _Ended(ElicitationResult(action="decline"))
-        return typed
 
     def _confirmation(self, request: ConfirmationRequest) -> ElicitationResult:
         return _accept(self._yes_no(request.yes_label, request.no_label, request.default))
@@ -342,7 +337,7 @@ class PlainPrompter:
     def until_valid_hidden(self, field: FieldSpec, parse: Callable[[str], Any]) -> Any:
         while True:
             try:
-                value = parse(self._hidden("  Value (not shown as you type):"))
+                value = parse(self.line("  Value (not shown as you type):", secret=True))
             except _Invalid as invalid:
                 self.say(f"  ✖ {invalid}")
                 continue
