@@ -12,6 +12,7 @@ from typing import Any
 import pexpect
 import pytest
 from test_ask_terminal import REPO, environment
+from test_suspend import Job, process_state
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
 
@@ -125,3 +126,27 @@ def test_a_secret_is_read_without_echo_and_backspace_and_ctrl_u_edit_it(tmp_path
     assert (code, result) == (0, {"action": "accept", "content": "sk-abc", "reason": None})
     assert asking.shown.endswith("Secret (not shown as you type): \r\n")
     assert "wrong" not in asking.shown
+
+
+def test_a_secret_stopped_with_ctrl_z_is_still_hidden_after_fg_and_keeps_what_was_typed() -> None:
+    # Continued, the rest was echoed in clear (the shell turns echo on while it has the
+    # terminal), and what was typed before the stop was dropped.
+    job = Job("ask", "--plain", "secret", "Key?", "--reveal-secret")
+    job.expect("Secret (not shown as you type):")
+    job.child.send("sk-ab")
+    job.child.send("\x1a")
+    job.expect("STOPPED")
+    assert process_state(job.pid) == "T"
+
+    job.child.send("fg\r")
+    job.expect("SHELL READ fg")
+    job.expect("what you typed before the stop is kept")
+    job.expect("Secret (not shown as you type):")
+    continued = len(job.output)
+    job.child.send("QZX\r")
+    job.expect('"reason": null}')
+    job.expect("EXIT 0")
+    shown_after = bytes(job.output[continued:])
+    assert b'"content": "sk-abQZX"' in shown_after
+    assert b"QZX" not in shown_after.split(b'{"action"')[0]
+    assert b"sk-ab" not in bytes(job.output[:continued])

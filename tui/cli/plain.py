@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any, TextIO, TypeVar
 
 from pydantic import SecretStr, ValidationError
@@ -114,11 +115,16 @@ class PlainPrompter:
 
         Read from a pipe, the answer is written after the prompt for the log (a secret as •••).
         """
-        self.out.write(f"{literal_text(prompt)} ")
+        shown = f"{literal_text(prompt)} "
+        self.out.write(shown)
         self.out.flush()
         on_terminal = self.inp.isatty()
         # A pipe does not echo: there, a secret is read as any line.
-        typed = read_hidden(self.inp) if secret and on_terminal else read_line(self.inp)
+        typed = (
+            read_hidden(self.inp, partial(self._asked_again, shown))
+            if secret and on_terminal
+            else read_line(self.inp)
+        )
         if typed is None:
             self.say()  # what is printed next starts a line of its own
             raise _Ended(ElicitationResult(action="cancel"))
@@ -130,6 +136,14 @@ class PlainPrompter:
         if typed.strip() == DECLINE_WORD:
             raise _Ended(ElicitationResult(action="decline"))
         return typed
+
+    def _asked_again(self, shown: str, kept: bool) -> None:
+        """The prompt `shown` once more, after a stop and `fg`, below what the shell printed."""
+        self.say()
+        if kept:
+            self.say("Continued: what you typed before the stop is kept (Ctrl+U clears it).")
+        self.out.write(shown)
+        self.out.flush()
 
     def until_valid(self, prompt: str, parse: Callable[[str], T]) -> T:
         """Ask `prompt` until `parse` takes the answer; each refusal is said before asking again."""

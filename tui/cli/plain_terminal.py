@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import codecs
 import os
-from collections.abc import Iterator
+import signal
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
+from types import FrameType
 from typing import TextIO
 
 LONGEST_READ = 65536
@@ -44,12 +46,14 @@ def read_line(inp: TextIO) -> str | None:
     return typed.rstrip("\r\n") if typed.endswith("\n") else None
 
 
-def read_hidden(tty: TextIO) -> str | None:
+def read_hidden(tty: TextIO, continued: Callable[[bool], None]) -> str | None:
     """A line typed on the terminal `tty` without echo, without its newline; None where Ctrl+D
     ended the input, also after typing.
 
     The terminal's own line editing is off, so each key is read as it comes: erase (Backspace)
-    and kill (Ctrl+U) are done here, and Ctrl+C and Ctrl+Z still signal.
+    and kill (Ctrl+U) are done here, and Ctrl+C and Ctrl+Z still signal. Stopped (Ctrl+Z) and
+    continued in the foreground (`fg`), echo is turned off again, the shell having turned it
+    on, and `continued` is called with whether text was typed before the stop (it is kept).
     """
     import termios  # POSIX only, as a terminal's modes are
     from tty import CC, LFLAG
@@ -62,6 +66,14 @@ def read_hidden(tty: TextIO) -> str | None:
     hidden[CC][termios.VMIN], hidden[CC][termios.VTIME] = 1, 0
     decoder = codecs.getincrementaldecoder(tty.encoding)("replace")
     typed: list[str] = []
+
+    def resume(_signal: int, _frame: FrameType | None) -> None:
+        # Continued in the background, it is stopped again as it reads, until `fg`.
+        if os.tcgetpgrp(fd) == os.getpgrp():
+            termios.tcsetattr(fd, termios.TCSADRAIN, hidden)
+            continued(bool(typed))
+
+    previous = signal.signal(signal.SIGCONT, resume)
     termios.tcsetattr(fd, termios.TCSADRAIN, hidden)
     try:
         while (key := os.read(fd, 1)) not in (b"", keys[termios.VEOF]):
@@ -76,3 +88,4 @@ def read_hidden(tty: TextIO) -> str | None:
         return None
     finally:
         termios.tcsetattr(fd, termios.TCSADRAIN, shell_modes)
+        signal.signal(signal.SIGCONT, previous)
