@@ -16,8 +16,14 @@ from test_suspend import Job, process_state
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
 
-SHELL = 'printf %s "$REQUEST" | "$@" >"$OUT" 2>"$ERR"; echo "EXIT $?"'
-"""Runs the command with the request piped in and its output in files, then says its status."""
+SHELL = """\
+printf %s "$REQUEST" | "$@" >"$OUT" 2>"$ERR"
+echo "EXIT $?"
+IFS= read -r line
+echo "SHELL READ [$line]"
+"""
+"""Runs the command with the request piped in and its output in files, says its status, then
+reads a line as the shell's prompt would: what was typed and left on the terminal."""
 
 
 class PlainOnTerminal:
@@ -39,17 +45,23 @@ class PlainOnTerminal:
         )
         self.shown = ""
         """What the terminal showed so far (till the shell said the exit status)."""
+        self.left = ""
+        """What the shell read after the command ended: text left typed on the terminal."""
 
     def expect(self, text: str) -> None:
         self.child.expect_exact(text)
         self.shown += (self.child.before + self.child.after).decode()
 
     def ended(self) -> tuple[int, Any, str]:
-        """The exit status, the JSON on stdout, and what went to stderr."""
+        """The exit status, the JSON on stdout, and what went to stderr; `left` is what the
+        shell then reads, once Enter is pressed."""
         try:
             self.child.expect(r"EXIT (\d+)")
             self.shown += self.child.before.decode()
             code = int(self.child.match.group(1))
+            self.child.send("\r")
+            self.child.expect(r"SHELL READ \[(.*)\]")
+            self.left = self.child.match.group(1).decode()
         finally:
             self.child.close(force=True)
         out = self.out.read_text()
@@ -150,3 +162,15 @@ def test_a_secret_stopped_with_ctrl_z_is_still_hidden_after_fg_and_keeps_what_wa
     assert b'"content": "sk-abQZX"' in shown_after
     assert b"QZX" not in shown_after.split(b'{"action"')[0]
     assert b"sk-ab" not in bytes(job.output[:continued])
+
+
+def test_text_typed_when_the_question_times_out_is_not_left_for_the_shell(tmp_path: Path) -> None:
+    # It was: Enter after the timeout ran `echo LEAKED` in the shell.
+    asking = PlainOnTerminal(tmp_path, "--plain", "--timeout", "3", "text", "Commit message?")
+    asking.expect("Answer:")
+    asking.child.send("echo LEAKED")
+    asking.expect("echo LEAKED")  # echoed on the terminal, waiting for an Enter
+
+    code, result, _ = asking.ended()
+    assert (code, result) == (2, {"action": "cancel", "content": None, "reason": "timeout"})
+    assert asking.left == ""

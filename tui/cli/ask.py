@@ -21,7 +21,7 @@ from pydantic import BaseModel, SecretStr, TypeAdapter, ValidationError
 
 from tui.cli.passthrough import add_passthrough_command
 from tui.cli.plain import PlainPrompter, plain_wanted
-from tui.cli.plain_terminal import plain_streams
+from tui.cli.plain_terminal import discard_typed, plain_streams
 from tui.cli.sigterm import Terminated, sigterm_raises
 from tui.cli.timed_out import TimedOut, timed_out_after
 from tui.cli.token_option import add_token_option
@@ -450,14 +450,15 @@ def _ask_plainly(request: Request) -> ElicitationResult:
             with sigterm_raises(), timed_out_after(request.timeout):
                 return PlainPrompter(inp, out).ask(request)
         except KeyboardInterrupt:
-            out.write("\n")
-            return ElicitationResult(action="cancel", reason="interrupted")
+            reason = "interrupted"
         except Terminated:
-            out.write("\n")
-            return ElicitationResult(action="cancel", reason="terminated")
+            reason = "terminated"
         except TimedOut:
-            out.write("\n")
-            return ElicitationResult(action="cancel", reason="timeout")
+            reason = "timeout"
+        # Ended with a line half typed: it is not left on the terminal for the shell to run.
+        discard_typed(inp)
+        out.write("\n")
+        return ElicitationResult(action="cancel", reason=reason)
 
 
 def _ask_on_terminal(

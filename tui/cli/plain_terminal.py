@@ -1,6 +1,7 @@
 """The terminal plain mode talks on: `/dev/tty`, apart from stdin and stdout, which stay free
-for the request piped in and the answer printed; and a line read from it as a person ends it,
-with Enter or with Ctrl+D (the end of input), a secret's line without echo."""
+for the request piped in and the answer printed; a line read from it as a person ends it, with
+Enter or with Ctrl+D (the end of input), a secret's line without echo; and what was typed and
+not read dropped once a question ends without it."""
 
 from __future__ import annotations
 
@@ -44,6 +45,14 @@ def read_line(inp: TextIO) -> str | None:
     else:
         typed = inp.readline()
     return typed.rstrip("\r\n") if typed.endswith("\n") else None
+
+
+def discard_typed(inp: TextIO) -> None:
+    """Drop what was typed on the terminal `inp` and not yet read, as the dialog does on exit."""
+    if inp.isatty():
+        import termios  # POSIX only, as a terminal's modes are
+
+        termios.tcflush(inp.fileno(), termios.TCIFLUSH)
 
 
 def read_hidden(tty: TextIO, continued: Callable[[bool], None]) -> str | None:
