@@ -216,6 +216,46 @@ async def test_a_secret_typed_again_with_corrections_leaves_only_the_times_of_it
         assert not carries_canary(shot.read_text(encoding="utf-8")), shot.name
 
 
+async def test_a_secret_typed_again_into_a_field_the_mask_is_too_short_for_replays_as_recorded(
+    tmp_path: Path,
+) -> None:
+    # The keys typed `•••` in the secret's place and pressed Enter: three characters, which a
+    # field of at least five refused, so the replay (and a render) showed an error that never
+    # happened and the answer stalled into a mismatch.
+    path = tmp_path / "session.jsonl"
+
+    def agent(queue: ElicitationQueue) -> str:
+        queue.ask(SecretRequest(id="key", message="API key?"))
+        queue.ask(TextRequest(id="note", message="Anything else?", min_length=5))
+        return "done"
+
+    app = ElicitationApp(ElicitationQueue(), agent, input_grace=0, transcript=path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await on_request(pilot, "key")
+        burst(app, *CANARY, "enter")
+        await on_request(pilot, "note")
+        burst(app, *CANARY, "enter")
+        await wait_for(pilot, lambda: app.agent_result == "done")
+
+    assert not carries_canary(path.read_text(encoding="utf-8"))
+    assert [r.get("scrubbed") for r in lines(path) if r["type"] == "keys"] == [None, True]
+    replayed = await replay(path)
+    assert replayed.replay_agent.summary() == "2 results, all as recorded"
+    assert replayed.replay_agent.results[1] == (
+        "note",
+        {"action": "accept", "content": "•••", "reason": None},
+    )
+    transcript = read_transcript(path)
+    captured = await asyncio.to_thread(
+        capture, transcript, build_script(transcript, FAST), (80, 24), "textual-dark"
+    )
+    assert captured.summary == "2 results, all as recorded"
+    screens = [grid_text(grid) for grid in captured.screens]
+    assert any("•••" in screen for screen in screens)  # the keys are drawn as they typed
+    assert not any("at least 5 characters (you have" in screen for screen in screens)
+    assert "Agent finished" in screens[-1]
+
+
 async def test_a_replay_opens_no_link_and_answers_as_the_recording_did(
     tmp_path: Path, opened: list[str]
 ) -> None:

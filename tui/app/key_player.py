@@ -61,7 +61,8 @@ class KeyPlayer:
     timing: Timing = field(default_factory=Timing)
     svg_dir: Path | None = None
     answer: Callable[[ElicitationModal[Any], ElicitationResult], None] | None = None
-    """Answers a modal with its recorded result where its keys were not recorded (`hidden`)."""
+    """Answers a modal with its recorded result where its keys do not give it (see
+    `KeysRecord.replays`)."""
     errors: list[float] = field(default_factory=list)
     """For each key: replayed minus planned time after its modal appeared, in seconds."""
     svgs: list[Path] = field(default_factory=list)
@@ -117,8 +118,9 @@ class KeyPlayer:
                 await asyncio.sleep(delay)
             if not modal.is_current:
                 return
-            if press.hidden:
-                # A sensitive request's key: not recorded, so its recorded answer is given.
+            if not record.replays(press):
+                # Its key not recorded (a sensitive answer), or its keys typing the mask for
+                # a secret, which the field may refuse: the recorded answer is given.
                 if index + 1 == len(planned):
                     self.answer_as_recorded(modal)
                     await self._settled(pilot)
@@ -146,7 +148,8 @@ class KeyPlayer:
             await self._screenshot(pilot, modal, number)
 
     def answer_as_recorded(self, modal: ElicitationModal[Any]) -> None:
-        """Answer `modal` with the result its transcript holds (after its `hidden` keys)."""
+        """Answer `modal` with the result its transcript holds (after keys it does not
+        replay, see `KeysRecord.replays`)."""
         request = modal.request
         recorded = next(
             (

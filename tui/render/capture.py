@@ -172,8 +172,8 @@ async def _drive(
             assert step.press is not None and step.keys is not None
             modal = await _modal(app, str(step.request_id))
             last = step.press is step.keys.keys[-1]
-            if modal is not None and step.press.hidden:
-                if last:  # a sensitive request's keys, not recorded: its recorded answer
+            if modal is not None and not step.keys.replays(step.press):
+                if last:  # keys that do not give the answer (see `replays`): the recorded one
                     player.answer_as_recorded(modal)
             elif modal is not None:
                 app.post_message(player.event_for(modal, step.keys, step.press))

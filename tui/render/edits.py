@@ -147,7 +147,9 @@ def edited_transcript(
     requests = dict(transcript.requests)
     for record in transcript.records:
         if isinstance(record, KeysRecord) and record.id in answers:
-            record = record.model_copy(update={"keys": _typing(record.keys, answers[record.id])})
+            # Typed again whole, they give the answer themselves: no longer `scrubbed`.
+            keys = _typing(record.keys, answers[record.id])
+            record = record.model_copy(update={"keys": keys, "scrubbed": None})
         elif hiding:
             record = _record_hidden(record, hide)
             if isinstance(record, RequestRecord):

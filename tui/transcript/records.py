@@ -76,6 +76,17 @@ class KeysRecord(_Record):
     id: str
     keys: list[KeyPress]
     secret_lengths: dict[str, int] = Field(default_factory=dict)
+    scrubbed: bool | None = None
+    """True when a secret given earlier was typed or pasted again here and taken out of the
+    keys (they type the mask in its place, or are kept as times only): what they type may
+    not be an answer the modal takes (the mask is shorter than a minimum length), so a
+    replay gives the recorded result in place of the last key."""
+
+    def replays(self, press: KeyPress) -> bool:
+        """Whether a replay presses `press` (one of `keys`) again; where it does not, the
+        last key gives the recorded result instead: keys kept as times only (`hidden`), and
+        the key that answered, of keys a secret was scrubbed from."""
+        return not press.hidden and not (self.scrubbed and press is self.keys[-1])
 
 
 class ResultRecord(_Record):

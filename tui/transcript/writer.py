@@ -82,11 +82,13 @@ class TranscriptWriter:
     ) -> None:
         """Write the keys pressed while `request_id` was shown: those into a secret's field
         masked by the caller, a secret typed or pasted into any other field scrubbed here."""
+        keys = scrubbed_keys(presses, self._redactor)
         record = KeysRecord(
             t=self._since_start(time.monotonic()),
             id=request_id,
-            keys=scrubbed_keys(presses, self._redactor),
+            keys=keys,
             secret_lengths=secret_lengths or {},
+            scrubbed=keys != list(presses) or None,
         )
         self._write(record.model_dump_json(exclude_none=True))
 
