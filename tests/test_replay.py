@@ -40,6 +40,7 @@ from tui.secrets.keyring_store import store_secret
 from tui.secrets.memory_keyring import memory_keyring
 from tui.transcript.reader import read_transcript
 from tui.transcript.timing import Timing
+from widgets.agent_status import AgentStatus
 from widgets.base import ElicitationModal
 from widgets.timeline import Timeline
 
@@ -841,6 +842,50 @@ async def test_a_session_quit_with_a_question_open_replays_to_its_end(tmp_path: 
 
     assert replayed.replay_agent.results == recorded
     assert replayed.replay_agent.summary() == "2 results, all as recorded"
+
+
+async def test_a_session_whose_agent_failed_replays_and_renders_ending_on_its_failure(
+    tmp_path: Path,
+) -> None:
+    # The transcript's end had only what the agent returned: a crashed agent replayed, and
+    # rendered, as "✔ Agent finished".
+    path = tmp_path / "crashed.jsonl"
+
+    def agent(queue: ElicitationQueue) -> str:
+        queue.ask(SecretRequest(id="key", message="API key?"))
+        raise RuntimeError(f"the key {CANARY} was refused")
+
+    app = ElicitationApp(ElicitationQueue(), agent, input_grace=0, transcript=path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await on_request(pilot, "key")
+        burst(app, *CANARY, "enter")
+        await wait_for(pilot, lambda: app.agent_error is not None)
+        await pilot.press("q")
+
+    assert not carries_canary(path.read_text(encoding="utf-8"))
+    end = lines(path)[-1]
+    assert end["type"] == "end" and end["failed"] == "RuntimeError: the key ••• was refused"
+    assert "returned" not in end
+    transcript = read_transcript(path)
+    replayed = ReplayApp(transcript, timing=FAST)
+    said_at_exit: list[str] = []
+    exit_app = replayed.exit
+
+    def exit(*args: Any, **kwargs: Any) -> None:
+        said_at_exit.append(replayed.query_one(AgentStatus).summary)
+        exit_app(*args, **kwargs)
+
+    replayed.exit = exit  # type: ignore[method-assign]
+    with memory_keyring():
+        await replayed.run_async(headless=True, size=(80, 24), auto_pilot=replayed.player.drive)
+    assert said_at_exit == ["✖ Agent failed: RuntimeError: the key ••• was refused"]
+    assert replayed.replay_agent.summary() == "1 result, all as recorded"
+    captured = await asyncio.to_thread(
+        capture, transcript, build_script(transcript, FAST), (80, 24), "textual-dark"
+    )
+    last = grid_text(captured.screens[-1])
+    assert "✖ Agent failed: RuntimeError: the key ••• was refused" in last
+    assert "Agent finished" not in last and "replay_agent" not in last
 
 
 async def test_an_inbox_session_answered_in_another_front_end_replays_as_it_was_answered(

@@ -14,7 +14,7 @@ from rich.text import Text
 from textual.widget import Widget
 from textual.widgets import Static
 
-from tui.core.error_text import error_text
+from tui.core.error_text import RecordedFailure, error_text
 from tui.core.returned import returned_text
 from widgets.literal import shown
 
@@ -123,7 +123,11 @@ class AgentStatus(Static):
             self._show_returned(self._returned)
 
     def show_failed(self, error: BaseException) -> None:
-        """The error in full, then the last calls that led to it (not the error again)."""
+        """The error in full, then the last calls that led to it (not the error again); a
+        replayed failure without them (the replay's own are not the agent's)."""
+        if isinstance(error, RecordedFailure):
+            self._show("failed", f"✖ Agent failed: {error_text(error)}", whole=True)
+            return
         lines = traceback.format_exception(error)
         said = traceback.format_exception_only(error)
         if lines[-len(said) :] == said:

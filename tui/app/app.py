@@ -400,7 +400,7 @@ class ElicitationApp(KeyOrderApp[Any]):
             self._detach_transcript()
             self._detach_transcript = None
         if self.transcript is not None:
-            self.transcript.close(self.agent_result)
+            self.transcript.close(self.agent_result, self.agent_error)
         # The secrets were registered for this run only; the redactor holds them in plain text.
         REDACTOR.clear()
         release_rendered_lines()

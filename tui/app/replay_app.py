@@ -9,7 +9,7 @@ from textual.screen import Screen
 
 from tui.app.app import ElicitationApp
 from tui.app.key_player import KeyPlayer
-from tui.app.messages import AgentFinished
+from tui.app.messages import AgentFailed, AgentFinished
 from tui.app.steady_frames import steady_cursors
 from tui.approvals.rules import ApprovalPolicy
 from tui.core.models import ElicitationResult, UrlRequest
@@ -98,19 +98,25 @@ class ReplayApp(ElicitationApp):
         self.replay_agent.stop.set()
 
     def on_agent_finished(self, message: AgentFinished) -> None:
-        """Exit once the main screen, its status showing the outcome, has been drawn, so a
-        recording ends on it. The last answer's modal may still be in front as the news
-        comes: a refresh then is the modal's, and exiting after it left the main screen
-        undrawn, its status still saying the agent was running."""
+        self.agent_ended(message.value)
+
+    def on_agent_failed(self, message: AgentFailed) -> None:
+        self.agent_ended(None)
+
+    def agent_ended(self, value: Any) -> None:
+        """Exit, returning `value`, once the main screen, its status showing the outcome,
+        has been drawn, so a recording ends on it. The last answer's modal may still be in
+        front as the news comes: a refresh then is the modal's, and exiting after it left
+        the main screen undrawn, its status still saying the agent was running."""
         main = self.screen_stack[0]
 
         def exit_when_in_front(screen: Screen[object]) -> None:
             if screen is main:
                 self.screen_change_signal.unsubscribe(self)
-                self.call_after_refresh(self.exit, message.value)
+                self.call_after_refresh(self.exit, value)
 
         if self.screen is main:
-            self.call_after_refresh(self.exit, message.value)
+            self.call_after_refresh(self.exit, value)
         else:
             self.screen_change_signal.subscribe(self, exit_when_in_front)
 

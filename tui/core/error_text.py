@@ -12,7 +12,19 @@ def error_message(error: BaseException) -> str:
         return f"<its message could not be read: {type(failure).__name__}>"
 
 
+class RecordedFailure(Exception):
+    """An agent's failure as a transcript recorded it, its `text` as `error_text` gave it: a
+    replay's agent raises it to end as the recorded agent did."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.text = text
+
+
 def error_text(error: BaseException) -> str:
-    """`Type: message` for an exception (`Type` alone for one without a message)."""
+    """`Type: message` for an exception (`Type` alone for one without a message); a
+    `RecordedFailure` as it was recorded."""
+    if isinstance(error, RecordedFailure):
+        return error.text
     message = error_message(error)
     return f"{type(error).__name__}: {message}" if message else type(error).__name__

@@ -19,7 +19,6 @@ from textual.pilot import Pilot
 from textual.worker import WorkerFailed
 
 from tui.app.key_player import KeyPlayer
-from tui.app.messages import AgentFinished
 from tui.app.replay_app import ReplayApp
 from tui.app.steady_frames import is_quiet, steady_cursors
 from tui.core.queue import QueueEvent
@@ -29,7 +28,6 @@ from tui.secrets.memory_keyring import memory_keyring
 from tui.secrets.redaction import REDACTOR
 from tui.transcript.reader import Transcript
 from tui.transcript.replay_agent import Mismatch
-from widgets.agent_status import AgentStatus
 from widgets.base import ElicitationModal
 
 SETTLE_ROUNDS = 50
@@ -115,9 +113,8 @@ class RenderApp(ReplayApp):
     def on_unmount(self) -> None:
         self.clock.stop()
 
-    def on_agent_finished(self, message: AgentFinished) -> None:
-        message.prevent_default()  # the renderer exits once it has the last frame
-        self.query_one(AgentStatus).show_finished(message.value)
+    def agent_ended(self, value: Any) -> None:
+        """Stay open: the renderer exits once it has the last frame."""
         self.agent_done.set()
 
 

@@ -53,6 +53,12 @@ class Transcript:
         ends = [record for record in self.records if isinstance(record, SessionEnd)]
         return ends[-1].returned if ends else None
 
+    @property
+    def failed(self) -> str | None:
+        """The error the agent failed with, as the session's end recorded it (see `SessionEnd`)."""
+        ends = [record for record in self.records if isinstance(record, SessionEnd)]
+        return ends[-1].failed if ends else None
+
     def shown_order(self) -> list[str]:
         """The ids of the requests a modal was shown for, in the order they were shown: those
         answered here (their keys recorded), and those answered in another front end (an

@@ -17,7 +17,7 @@ from tui.core.secret_ref import SecretRef
 
 VERSION = 2
 """The transcript format this version writes, and the newest it reads (version 1 has no
-`SessionEnd.returned`)."""
+`SessionEnd.returned`; fields added since are optional: older transcripts lack them)."""
 
 SECRET_SHOWN = "•••"
 """What a secret value becomes in a transcript."""
@@ -109,6 +109,9 @@ class SessionEnd(_Record):
     returned: str | dict[str, str] | None = None
     """What the agent returned, as the main screen showed it (`tui.core.returned`), secrets
     scrubbed; None if it returned None, or had not returned when the session ended."""
+    failed: str | None = None
+    """The error the agent raised instead, as the main screen said it (`Type: message`, no
+    traceback: its calls' variables may hold anything), secrets scrubbed."""
 
 
 Record = Annotated[

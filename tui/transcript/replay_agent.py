@@ -10,6 +10,7 @@ from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Any
 
+from tui.core.error_text import RecordedFailure
 from tui.core.models import ElicitationResult, Request
 from tui.core.queue import ElicitationQueue, Policy
 from tui.core.returned import RecordedReturn, Returned
@@ -74,7 +75,8 @@ class ReplayAgent:
     """An agent (call it with the queue) that re-asks `transcript`'s requests.
 
     Each request is submitted the recorded time after the event before it; each recorded
-    result is waited for and compared. The session ends the recorded time after the last event.
+    result is waited for and compared. The session ends the recorded time after the last event,
+    returning what the agent returned, or raising `RecordedFailure` where it failed.
     """
 
     transcript: Transcript
@@ -135,6 +137,8 @@ class ReplayAgent:
                 break
             previous = record.t
         self._withdraw_unanswered(queue, futures, typing_takes)
+        if self.transcript.failed is not None:
+            raise RecordedFailure(self.transcript.failed)
         return _as_recorded(self.transcript.returned)
 
     def summary(self, *, edited: bool = False) -> str:

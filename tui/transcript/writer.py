@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
+from tui.core.error_text import error_text
 from tui.core.front_end import FrontEndSource
 from tui.core.queue import QueueEvent
 from tui.core.returned import returned_text
@@ -92,9 +93,9 @@ class TranscriptWriter:
         )
         self._write(record.model_dump_json(exclude_none=True))
 
-    def close(self, returned: Any = None) -> None:
+    def close(self, returned: Any = None, failed: BaseException | None = None) -> None:
         """Write the end of the session, with what the agent `returned` (None: nothing, or
-        not yet), and close the file; later events are ignored."""
+        not yet) or the error it `failed` with, and close the file; later events are ignored."""
         with self._lock:
             if self._file is None:
                 return
@@ -104,7 +105,8 @@ class TranscriptWriter:
             text = {scrub(key): scrub(item) for key, item in text.items()}
         elif text is not None:
             text = scrub(text)
-        end = SessionEnd(t=self._since_start(time.monotonic()), returned=text)
+        error = None if failed is None else scrub(error_text(failed))
+        end = SessionEnd(t=self._since_start(time.monotonic()), returned=text, failed=error)
         self._write(end.model_dump_json(exclude_none=True))
         with self._lock:
             if self._file is not None:
