@@ -888,6 +888,44 @@ async def test_a_session_whose_agent_failed_replays_and_renders_ending_on_its_fa
     assert "Agent finished" not in last and "replay_agent" not in last
 
 
+async def test_svg_shots_include_the_questions_answered_in_another_front_end(
+    tmp_path: Path,
+) -> None:
+    # Shots were taken only among a modal's own keys: a question an attached front end
+    # answered has none, and `--svg` silently wrote nothing for it.
+    path, shots = tmp_path / "inbox.jsonl", tmp_path / "shots"
+    shots.mkdir()
+    region = {"kind": "choice", "id": "region", "message": "Region?", "options": ["eu", "us"]}
+    name = {"kind": "text", "id": "name", "message": "Name?"}
+    records = [
+        {"v": 2, "type": "session", "started": "2026-11-30T09:00:00+00:00", "agent": "inbox"},
+        {"type": "request", "t": 0.1, "request": region},
+        {
+            "type": "result",
+            "t": 1.0,
+            "id": "region",
+            "result": {"action": "accept", "content": "us", "reason": None},
+            "by": "laptop",
+        },
+        {"type": "request", "t": 1.1, "request": name},
+        {"type": "keys", "t": 1.6, "id": "name", "keys": [{"t": 0.4, "key": "enter"}]},
+        {
+            "type": "result",
+            "t": 1.6,
+            "id": "name",
+            "result": {**NO_REASON, "action": "accept", "content": ""},
+        },
+        {"type": "end", "t": 1.7},
+    ]
+    path.write_text("".join(json.dumps(record) + "\n" for record in records))
+
+    app = await asyncio.wait_for(replay(path, shots), 30)
+
+    assert app.replay_agent.summary() == "2 results, all as recorded"
+    assert [shot.name for shot in app.player.svgs] == ["01-choice.svg", "02-text.svg"]
+    assert "Region?" in (shots / "01-choice.svg").read_text(encoding="utf-8")
+
+
 async def test_an_inbox_session_answered_in_another_front_end_replays_as_it_was_answered(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -53,7 +53,8 @@ class KeyPlayer:
     """An auto pilot for the app: waits for each recorded modal and presses its keys.
 
     `resolved(id)` says whether a request has ended (then its modal will not come).
-    With `svg_dir`, writes a masked SVG of each modal just before its last key.
+    With `svg_dir`, writes a masked SVG of each modal just before its last key (as it appears,
+    for one without keys: answered in another front end), numbered in the order shown.
     """
 
     transcript: Transcript
@@ -69,11 +70,16 @@ class KeyPlayer:
 
     async def drive(self, pilot: Pilot[Any]) -> None:
         app = pilot.app
-        plans = [r for r in self.transcript.records if isinstance(r, KeysRecord)]
-        for number, record in enumerate(plans, start=1):
-            modal = await self._wait_for_modal(app, record.id)
-            if modal is not None:
-                await self._play(pilot, modal, record, number)
+        plans = {r.id: r for r in self.transcript.records if isinstance(r, KeysRecord)}
+        for number, request_id in enumerate(self.transcript.shown_order(), start=1):
+            modal = await self._wait_for_modal(app, request_id)
+            if modal is None:
+                continue
+            if request_id in plans:
+                await self._play(pilot, modal, plans[request_id], number)
+            elif self.svg_dir is not None:
+                # Answered in another front end: no key here, its modal shown all the same.
+                await self._screenshot(pilot, modal, number)
 
     def error_summary(self) -> str:
         """The timing error of the replayed keys, median and max, in milliseconds."""
