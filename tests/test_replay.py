@@ -322,6 +322,28 @@ def test_a_transcript_cut_mid_line_replays_up_to_the_cut(recorded: Path, tmp_pat
     ) in run.stdout
 
 
+def test_a_render_of_a_transcript_cut_mid_line_says_where_it_stopped(
+    recorded: Path, tmp_path: Path
+) -> None:
+    # `replay` said so, `replay -o` rendered the part before the cut without a word.
+    kept = recorded.read_text(encoding="utf-8").splitlines(keepends=True)
+    cut_line = next(
+        n for n, line in enumerate(kept) if '"id":"many"' in line and '"result"' in line
+    )
+    cut = tmp_path / "crashed.jsonl"
+    cut.write_text("".join(kept[:cut_line]) + kept[cut_line][:30], encoding="utf-8")
+    cast = tmp_path / "crashed.cast"
+
+    run = run_cli("replay", str(cut), "--max-pause", "200ms", "-o", str(cast))
+
+    assert run.returncode == 0, run.stderr
+    assert cast.exists()
+    assert (
+        f"stopped early: {cut}:{cut_line + 1}: the transcript stops in the middle of this line "
+        f"(after 30 characters); replayed up to line {cut_line}"
+    ) in run.stdout
+
+
 def test_a_transcript_that_ends_before_a_question_was_answered_replays_to_its_end(
     recorded: Path, tmp_path: Path
 ) -> None:

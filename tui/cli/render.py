@@ -137,6 +137,8 @@ def run_render(args: argparse.Namespace) -> int:
     ]
     code = EXIT_DRIFT if captured.mismatches and not changed else 0
     lines.append(f"replayed {args.file}: {captured.summary}")
+    if plan.transcript.stopped:
+        lines.append(f"stopped early: {plan.transcript.stopped}")
     overlays = Overlays(args.show_keys, tuple(cues) if cues is not None else None)
     title = plan.transcript.title or "elicit-tui"
     render = Render(plan.script, captured, overlays, title, args.fps, args.max_size)
