@@ -5,13 +5,15 @@ classes, functions) that live as long as the process. Left running, the garbage 
 walks them again and again while they are created, for nothing: about 5 % of the time
 `elicit-tui ask` takes to show its question, and about 30 ms of collections before the first
 question of a program that embeds the app. Held while they load and then set aside for good
-(`gc.freeze`), it never walks them at all; it runs as before for everything made afterwards.
+(`gc.freeze`), it never walks them at all; it runs as before for everything made afterwards,
+and a program that embeds elicit-tui has them back as it exits, to be finalized.
 The `elicit-tui` command loads its modules so, and `tui` its lazily loaded names. The command
 also sets aside its app's own objects once the app is set up (`set_aside_once_set_up()`).
 """
 
 from __future__ import annotations
 
+import atexit
 import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -31,6 +33,23 @@ def loading_modules() -> Iterator[None]:
     finally:
         gc.freeze()
         gc.enable()
+        if not _command_process:
+            _unfreeze_at_exit()
+
+
+def _unfreeze_at_exit() -> None:
+    """In a program that embeds elicit-tui, give the collector back what was set aside as the
+    program exits. Its own module's objects were set aside with the rest (a function and the
+    module's globals make a cycle), and the collector walks no set-aside object as Python
+    shuts down: a file the program left open lost what it wrote, a `__del__` never ran."""
+    global _unfreezing
+    if not _unfreezing:
+        _unfreezing = True
+        atexit.register(gc.unfreeze)
+
+
+_unfreezing = False
+"""Whether `gc.unfreeze` runs at exit (see `_unfreeze_at_exit`)."""
 
 
 _command_process = False
