@@ -14,7 +14,14 @@ from typing import Any, Literal
 
 import pytest
 
-from tui import ElicitationQueue, ElicitationResult, QueueEvent, Request, parse_request
+from tui import (
+    ElicitationQueue,
+    ElicitationResult,
+    QueueEvent,
+    RemoteQueue,
+    Request,
+    parse_request,
+)
 
 WAIT = 5.0
 """A generous bound for anything that should happen "at once": only reached on failure."""
@@ -1086,3 +1093,13 @@ def test_a_subscriber_failing_on_requested_fails_the_ask_and_tells_the_others() 
         action="cancel", reason="front_end_error"
     )
     assert queue.pending() == []
+
+
+@pytest.mark.parametrize("given", [{"kind": "text", "message": "x"}, None, "Name?"])
+def test_asking_something_that_is_no_request_says_what_to_pass(given: Any) -> None:
+    # It raised AttributeError: 'dict' object has no attribute 'id'.
+    with pytest.raises(TypeError, match="a request object is asked, like TextRequest") as wrong:
+        ElicitationQueue().ask(given)
+    assert ("tui.parse_request" in str(wrong.value)) == isinstance(given, dict)
+    with pytest.raises(TypeError, match="a request object is asked"):
+        RemoteQueue("http://127.0.0.1:9", token="t").submit(given)

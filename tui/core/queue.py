@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, TypeAdapter
 
 from tui.core.content_check import ContentNotJSON, checked_content
 from tui.core.models import ElicitationResult, FormRequest, Request, delivered
-from tui.core.request_base import Timeout
+from tui.core.request_base import Timeout, require_request
 
 Policy = Literal["cancel", "accept_defaults", "decline", "wait"]
 """What happens to a request while no front end is subscribed."""
@@ -142,6 +142,7 @@ class ElicitationQueue:
         `timeout` overrides the request's; out of bounds (inf, NaN, over 30 days) it raises
         `pydantic.ValidationError`, as the request's own field would.
         """
+        require_request(request)
         if timeout is not None:
             timeout = _TIMEOUT.validate_python(timeout)
         future: Future[ElicitationResult] = Future()

@@ -118,3 +118,16 @@ class RequestBase(BaseModel):
         if self.content_type is None:
             return content
         return TypeAdapter(self.content_type).validate_python(content)
+
+
+def require_request(value: object) -> None:
+    """Raise TypeError, saying what to pass, unless `value` is a request object (a dict, the
+    JSON form of one, is made one with `tui.parse_request`)."""
+    if not isinstance(value, RequestBase):
+        made = (
+            " (a dict is made one with tui.parse_request(...))" if isinstance(value, dict) else ""
+        )
+        raise TypeError(
+            f"a request object is asked, like TextRequest(message=...), not "
+            f"{type(value).__name__}{made}"
+        )

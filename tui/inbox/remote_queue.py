@@ -23,7 +23,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, TypeAdapter
 
 from tui.core.models import ElicitationResult, FormRequest, Request, parse_request
-from tui.core.request_base import Timeout
+from tui.core.request_base import Timeout, require_request
 from tui.inbox.discovery import InboxAddress, find_inbox
 from tui.inbox.held_call import Abandoned, held_call, json_object
 from tui.inbox.wire import request_json, request_path, result_from_json
@@ -75,6 +75,7 @@ class RemoteQueue:
         `pydantic.ValidationError` at once; a request the inbox refuses as invalid makes the
         future raise `InboxRefusedError`.
         """
+        require_request(request)
         if timeout is not None:
             timeout = _TIMEOUT.validate_python(timeout)
         future: Future[ElicitationResult] = Future()
