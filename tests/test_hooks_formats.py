@@ -401,3 +401,26 @@ def test_a_call_without_its_folder_is_asked_for_the_folder_the_hook_runs_in(
     request = hook_format(FIXTURES[name]).read(given, wait=WAIT).request
     assert request.folder == str(tmp_path)
     assert request.source is not None and tmp_path.name in request.source
+
+
+@pytest.mark.parametrize(
+    ("tool", "asked", "other"),
+    [
+        ("Read", {"file_path": "/etc/hosts"}, {"file_path": "/root/.ssh/id_rsa"}),
+        ("Read", {"file_path": "/etc/hosts"}, {"file_path": "/etc/hosts", "offset": 10}),
+        ("Grep", {"pattern": "TODO"}, {"pattern": "TODO", "path": "/root/.aws"}),
+        ("Grep", {"pattern": "TODO"}, {"pattern": "password"}),
+        ("Glob", {"pattern": "**/*.py"}, {"pattern": "**/*.pem"}),
+        ("NotebookRead", {"notebook_path": "a.ipynb"}, {"notebook_path": "secrets.ipynb"}),
+    ],
+)
+def test_a_rule_for_a_claude_code_read_covers_what_it_read_not_every_file(
+    tool: str, asked: dict[str, Any], other: dict[str, Any]
+) -> None:
+    # "Always" on a Read of /etc/hosts made a rule for every Read call in the project: the
+    # agent's read of ~/.ssh/id_rsa was then allowed unseen.
+    hook = {**_input("claude_code_permission_request_bash.json"), "tool_name": tool}
+    request = hook_format("claude-code").read({**hook, "tool_input": asked}, wait=WAIT).request
+    assert request.remember is not None and request.remember.matches(asked)
+    covered = request.remember.matches(other)
+    assert covered == (other.get("offset") is not None)  # a Read of the same file, further on

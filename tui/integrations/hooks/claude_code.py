@@ -47,8 +47,13 @@ NAMING_ARGUMENTS = {
     "NotebookEdit": "notebook_path",
     "WebFetch": "url",
     "ExitPlanMode": "plan",
+    "Read": "file_path",
+    "NotebookRead": "notebook_path",
+    "Grep": "pattern",
+    "Glob": "pattern",
 }
-"""The argument that says what a call of each built-in tool does."""
+"""The argument that says what a call of each built-in tool does. (A rule for a read keeps to
+what it read: without one, "always" on a read of one file allowed reading any file.)"""
 
 VARYING_ARGUMENTS = {
     "Bash": ("description", "timeout"),
@@ -57,6 +62,8 @@ VARYING_ARGUMENTS = {
     "Write": ("content",),
     "NotebookEdit": ("new_source", "cell_id", "cell_type", "edit_mode"),
     "WebFetch": ("prompt",),
+    "Read": ("offset", "limit"),
+    "Grep": ("output_mode", "head_limit", "-n", "-i", "-A", "-B", "-C"),
 }
 """What a call may change and still be covered by a rule made from another with the same
 naming argument: what an edit writes, a command's description. Any other argument (Bash's
