@@ -224,7 +224,7 @@ def test_a_policy_answers_at_once_what_a_rule_allows(tmp_path: Path) -> None:
     queue.respond("toolApproval:c2", ElicitationResult(action="accept"))
     assert waiting.result(timeout=1) == ElicitationResult(action="accept")
     assert [rule.describe() for rule in policy.rules()] == [
-        "shell (command ~ pytest*, any other arguments)"
+        "shell (command ~ pytest*, any other arguments) in any folder"
     ]
 
 
@@ -431,10 +431,12 @@ def test_the_cli_lists_and_revokes_always_rules(
     )
 
     assert main(["approvals", "revoke", "shell", "--pattern", "pytest*"]) == 0
-    assert capsys.readouterr().out == "Revoked: shell (command ~ pytest*, any other arguments)\n"
+    assert capsys.readouterr().out == (
+        "Revoked: shell (command ~ pytest*, any other arguments) in any folder\n"
+    )
     assert [r.describe() for r in load_always_rules()] == [
-        "shell (command ~ ls*, any other arguments)",
-        "read_file (every call)",
+        "shell (command ~ ls*, any other arguments) in any folder",
+        "read_file (every call) in any folder",
     ]
 
     assert main(["approvals", "revoke", "write_file"]) == 1
@@ -481,7 +483,8 @@ def test_the_cli_shows_a_multi_line_pattern_with_escapes_on_one_line_as_it_is(
     assert main(["approvals", "revoke", "shell", "--pattern", command]) == 0
     assert (
         capsys.readouterr().out
-        == "Revoked: shell (command ~ printf '\\e[31m'␊echo ␛[2Jdone, any other arguments)\n"
+        == "Revoked: shell (command ~ printf '\\e[31m'␊echo ␛[2Jdone, any other arguments)"
+        " in any folder\n"
     )
 
 
@@ -570,7 +573,7 @@ def test_a_rule_for_one_exact_command_is_shown_and_revoked_as_that_command(
     assert main(["approvals", "revoke", "Bash", "--pattern", 'echo "[/x]" ls *.py ?']) == 0
     assert (
         capsys.readouterr().out
-        == 'Revoked: Bash (command = echo "[/x]" ls *.py ?, any other arguments)\n'
+        == 'Revoked: Bash (command = echo "[/x]" ls *.py ?, any other arguments) in any folder\n'
     )
 
 

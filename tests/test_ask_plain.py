@@ -298,7 +298,7 @@ def test_a_tool_approval_says_what_each_answer_allows(tmp_path: Path) -> None:
         "folder": "/work/app",
     }
     _, _, prompts = plain(tmp_path, "1\n", "--json", json.dumps(narrow), "--plain")
-    assert "2) Allow for this session — shell in app, command ~ pytest*" in prompts
+    assert "2) Allow for this session — shell in work/app, command ~ pytest*" in prompts
 
 
 def test_a_question_times_out_as_in_the_dialog(tmp_path: Path) -> None:

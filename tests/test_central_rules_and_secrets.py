@@ -76,7 +76,7 @@ def test_rules_made_for_one_asker_answer_every_asker_for_as_long_as_their_scope(
         text=True,
         timeout=60,
     ).stdout
-    assert "Bash (command = make lint, any description, timeout)" in listed
+    assert "Bash (command = make lint, any description and timeout)" in listed
     assert "npm test" not in listed
 
 

@@ -175,7 +175,7 @@ def test_claude_codes_call_id_becomes_the_approval_id() -> None:
     assert request.arguments == {"command": "npm test", "description": "Run the test suite"}
     assert request.summary == "Bash: npm test"
     assert request.description == "Run the test suite"
-    assert request.source == "Claude Code (my-project)"
+    assert request.source == "Claude Code (user/my-project)"
     assert request.timeout == WAIT
 
 

@@ -122,7 +122,7 @@ def test_an_always_rule_answers_the_next_call_at_once_without_a_question(
         timeout=60,
     )
     assert (
-        "Bash (command = npm test, any description, timeout) in /home/user/my-project"
+        "Bash (command = npm test, any description and timeout) in /home/user/my-project"
         in listed.stdout
     )
 
@@ -399,7 +399,7 @@ def test_claude_codes_questions_are_answered_in_the_inbox(inbox: InboxProcess) -
     assert specific.updatedInput["answers"] == {question: "date-fns"}
     [asked] = front.asked
     assert (asked["kind"], asked["id"]) == ("questions", "toolu_01ASK789")
-    assert asked["source"] == "Claude Code (my-project)"  # as its approvals show it
+    assert asked["source"] == "Claude Code (user/my-project)"  # as its approvals show it
 
 
 def test_a_deny_reaches_a_cli_whose_output_encoding_is_ascii(inbox: InboxProcess) -> None:

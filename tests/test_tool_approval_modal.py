@@ -300,8 +300,9 @@ DEMO_EDIT = health_check_edit("call-2", "invoice-api")
     [
         # Every added line, the room under the choices all the call's.
         ((80, 24), '+    return {"status": "ok"}'),
-        # The diff's headers and its first lines, not the arguments.
-        ((60, 20), '+@app.get("/health")'),
+        # The diff's headers and its first lines, not the arguments (the reach, "in any
+        # folder", takes two lines there).
+        ((60, 20), ' app = FastAPI(title="invoice-api")'),
         # The whole call: no rows left empty while some of it is cut.
         ((100, 30), '"path": "invoice_api/main.py"'),
     ],
@@ -420,11 +421,11 @@ async def test_a_script_of_many_lines_is_allowed_for_the_session_by_a_reach_cut_
         # Every choice on screen, the reach of the second on one line cut with …, under
         # its label and each of its lines starting where the label does.
         assert all(f"{n} " in text for n in ("1 Allow once", "3 Always", "4 Deny"))
-        reach = text[text.index("Bash, command =") : text.index("3 Always")]
+        reach = text[text.index("Bash in any folder, command =") : text.index("3 Always")]
         assert "⏎" in reach and "…" in reach and "table_1'" not in reach
         rows = text.splitlines()
         session = next(i for i, row in enumerate(rows) if "2 Allow for this session" in row)
-        assert rows[session + 1].startswith("│   Bash, command = echo")
+        assert rows[session + 1].startswith("│   Bash in any folder, command = echo")
         assert rows[session + 2].startswith("│   ") and rows[session + 2][4] != " "
         await pilot.press("2")
         await wait_for(pilot, lambda: bool(asker.results))
@@ -452,9 +453,11 @@ async def test_a_glob_s_reach_is_shown_whole_or_with_both_its_ends(modules: int)
         text = screen_text(app)
         reach = " ".join(
             row.strip("│ ")
-            for row in text[text.index("shell, command ~") : text.index("3 Always")].splitlines()
+            for row in text[
+                text.index("shell in any folder, command ~") : text.index("3 Always")
+            ].splitlines()
         ).strip()
-        assert reach.startswith("shell, command ~ uv run pytest -q tests/test_m0.py")
+        assert reach.startswith("shell in any folder, command ~ uv run pytest -q tests/test_m0.py")
         assert reach.endswith(f"tests/test_m{modules - 1}.py*, any other arguments")
         assert ("…" in reach) == (modules == 60)
 

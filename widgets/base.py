@@ -33,7 +33,7 @@ from tui.core.models import ElicitationResult, Request
 from tui.core.strings_in import strings_in
 from widgets.highlight_in_view import scroll_to_highlight
 from widgets.key_footer import KeyFooter, key_label
-from widgets.literal import literal, shown
+from widgets.literal import literal, shown, shown_on_one_line
 from widgets.style_context import skip_needless_restyle, style_context
 
 if TYPE_CHECKING:
@@ -685,7 +685,8 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         """The source, then how many more wait and the time left, on one line of `room`
         cells (0: not laid out yet): a source too long for it is cut with …, never the
         counts after it."""
-        source = shown(self.request.source or "agent")
+        # On one line: a line break in it (a folder's name, say) would break the header.
+        source = shown_on_one_line(self.request.source or "agent")
         counts = []
         if self.waiting:
             counts.append(f"{self.waiting} more waiting")

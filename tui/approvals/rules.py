@@ -72,9 +72,10 @@ class ApprovalRule(BaseModel):
         return (self.tool, self.match, self.folder) == (other.tool, other.match, other.folder)
 
     def describe(self) -> str:
-        """`shell (command ~ pytest*)`, `shell (every call)`, then ` in FOLDER` if it has one."""
+        """`shell (command ~ pytest*)`, `shell (every call)`, then ` in FOLDER`, or ` in any
+        folder` where it has none (it then allows calls wherever they are made)."""
         said = f"{self.tool} ({self.match.describe() if self.match else 'every call'})"
-        return said if self.folder is None else f"{said} in {self.folder}"
+        return f"{said} in {self.folder or 'any folder'}"
 
 
 class _RulesFile(BaseModel):

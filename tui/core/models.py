@@ -6,6 +6,7 @@ import fnmatch
 import json
 import posixpath
 import re
+from collections.abc import Sequence
 from contextvars import ContextVar
 from typing import Annotated, Any, Literal, Union, get_args
 
@@ -725,7 +726,19 @@ class ArgumentPattern(BaseModel):
             f", {key} = {json.dumps(value, ensure_ascii=False)}"
             for key, value in self.others.items()
         )
-        return said + (f", any {', '.join(self.varying)}" if self.varying else "")
+        return said + (f", any {_listed(self.varying)}" if self.varying else "")
+
+
+def _listed(names: Sequence[str]) -> str:
+    """`a`, `a and b`, `a, b and c`."""
+    return " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
+
+
+def folder_name(folder: str) -> str:
+    """A folder by its last two names (`work/app`), or whole where it has no more."""
+    parent, name = posixpath.split(folder.rstrip("/") or "/")
+    above = posixpath.basename(parent)
+    return f"{above}/{name}" if above and name else folder
 
 
 def _canonical(value: Any) -> str:
@@ -837,9 +850,9 @@ class ToolApprovalRequest(RequestBase):
 
     def reach(self) -> str:
         """What "for this session" and "always" would allow from now on, in words:
-        `every shell call`, or `shell in app, command ~ pytest*` (the folder by its name)."""
-        folder = self.folder
-        where = f" in {posixpath.basename(folder) or folder}" if folder else ""
+        `every shell call in any folder`, or `shell in work/app, command ~ pytest*` (the
+        folder by its last two names: two projects called `app` read apart)."""
+        where = f" in {folder_name(self.folder)}" if self.folder else " in any folder"
         if self.remember is None:
             return f"every {self.tool_name} call{where}"
         return f"{self.tool_name}{where}, {self.remember.describe()}"

@@ -27,6 +27,7 @@ from tui.core.models import (
     Request,
     ToolApprovalRequest,
     call_summary,
+    folder_name,
 )
 from tui.core.one_line import one_line
 from tui.integrations.hooks.undecided import undecided
@@ -331,11 +332,11 @@ def _first_line(error: BaseException) -> str:
 
 
 def call_source(cli: str, cwd: str | None) -> str:
-    """Who asks, as a question's source shows it: the CLI and its project's folder,
-    `Claude Code (proj)`, or the CLI alone where the input names no folder."""
+    """Who asks, as a question's source shows it: the CLI and its project's folder by its
+    last two names, `Claude Code (work/proj)`, or the CLI alone where the input names none."""
     if not cwd:
         return cli
-    return f"{cli} ({cwd.rstrip('/').rsplit('/', 1)[-1] or cwd})"
+    return f"{cli} ({folder_name(cwd)})"
 
 
 def replacement_diff(tool_input: Mapping[str, Any]) -> str | None:
