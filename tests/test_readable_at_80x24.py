@@ -786,3 +786,12 @@ def test_raw_text_is_the_content_alone() -> None:
     )
     assert raw_text(accept(action="decline")) == ""
     assert raw_text(accept(action="cancel", reason="timeout")) == ""
+
+
+async def test_a_line_break_in_the_source_keeps_the_header_on_one_line() -> None:
+    # A folder named with a line break split the header "Claude Code (proj⏎x) · ⏱ 28s".
+    app, _ = asking(parse_request({"kind": "text", "message": "Name?", "source": "a\nb"}))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: "Name?" in screen_text(app))
+        rows = screen_text(app).splitlines()
+        assert any("a ⏎ b" in row for row in rows), rows[:3]
