@@ -1,6 +1,8 @@
 """Requests and results as the inbox's HTTP API carries them (JSON), both ways.
 
-A result is `{"action": ..., "content": ..., "reason": ...}`. A secret the keyring keeps
+A result is `{"action": ..., "content": ..., "reason": ...}`, with `"sensitive": true` where
+the answer holds a secret (typed into a masked field of a dialog of one's own): everyone who
+reads it keeps it hidden, as in the process it was typed in. A secret the keyring keeps
 travels as its reference `{"service": ..., "username": ...}`; a secret kept nowhere, and any
 sensitive answer, travels as its value only to the asker that asked for it, and as
 `"**********"` to everyone else (`tui.inbox.masked_requests`).
@@ -51,34 +53,43 @@ def request_json(request: Request) -> dict[str, Any]:
 def result_json(result: ElicitationResult, *, reveal_secrets: bool = False) -> dict[str, Any]:
     """`result` as JSON data; typed secrets as their value only with `reveal_secrets`."""
     content = _revealed(result.content) if reveal_secrets else result.content
-    return {
+    data: dict[str, Any] = {
         "action": result.action,
         "content": _ANY.dump_python(content, mode="json"),
         "reason": result.reason,
     }
+    if result.sensitive:
+        data["sensitive"] = True
+    return data
 
 
 def result_from_json(request: Request, data: dict[str, Any]) -> ElicitationResult:
     """The result an asker gets from the inbox's JSON: a secret as `SecretStr` or `SecretRef`,
-    a form made from a model as that model, the answer to a sensitive request flagged."""
+    a form made from a model as that model, a sensitive answer (or one to a sensitive
+    request) flagged."""
     action, content, reason = data.get("action"), data.get("content"), data.get("reason")
     if action == "accept" and isinstance(request, SecretRequest) and isinstance(content, dict):
         content = SecretRef(**content)
-    return delivered(request, ElicitationResult(action=action, content=content, reason=reason))
+    sensitive = data.get("sensitive") is True
+    result = ElicitationResult(action=action, content=content, reason=reason, sensitive=sensitive)
+    return delivered(request, result)
 
 
 def answer_from_json(request: Request, data: Any) -> ElicitationResult:
     """A front end's answer to `request`, checked as the UI would have given it.
 
     Raises `InvalidAnswer` naming what is wrong. A tool approval's accept may carry the
-    edited call as `"arguments"` beside its scope.
+    edited call as `"arguments"` beside its scope. `"sensitive": true` keeps the answer
+    hidden from everyone but its asker (a dialog's masked field held it); a front end that
+    claims it wrongly only hides an answer, so it is taken as said.
     """
     if not isinstance(data, dict):
         raise InvalidAnswer('the result must be an object {"action": ..., "content": ...}')
+    fields = {key: data.get(key) for key in ("action", "content", "reason")}
+    if "sensitive" in data:
+        fields["sensitive"] = data["sensitive"]
     try:
-        result = ElicitationResult.model_validate(
-            {key: data.get(key) for key in ("action", "content", "reason")}
-        )
+        result = ElicitationResult.model_validate(fields)
     except ValidationError as error:
         raise InvalidAnswer(f"the result is not valid: {_first_problem(error)}") from None
     if result.action != "accept":
