@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 from inbox_process import InboxProcess, keyring_env, running_inbox
-from pydantic import BaseModel, SecretStr
+from pydantic import BaseModel, SecretStr, field_validator
 
 import tui
 from tui import ChoiceRequest, SecretRequest, TextRequest
@@ -29,6 +29,7 @@ from tui.inbox import remote_queue
 from tui.inbox.discovery import find_inbox
 from tui.inbox.env_names import TOKEN_ENV, URL_ENV
 from tui.inbox.remote_queue import INBOX_REFUSED, INBOX_UNREACHABLE, InboxRefusedError, RemoteQueue
+from tui.inbox.wire import MODEL_REFUSED
 from tui.mcp.auth import save_token
 
 
@@ -110,6 +111,32 @@ def test_a_form_made_from_a_model_comes_back_as_the_model(inbox: InboxProcess) -
     answer_when_asked(inbox, {"name": "Ada", "age": 36})
 
     assert future.result(10).content == Person(name="Ada", age=36)
+
+
+class Account(BaseModel):
+    name: str
+    key: SecretStr
+
+    @field_validator("key")
+    @classmethod
+    def _key_shape(cls, key: SecretStr) -> SecretStr:
+        if not key.get_secret_value().startswith("ok-"):
+            raise ValueError(f"the key must start with ok-, not {key.get_secret_value()!r}")
+        return key
+
+
+def test_an_answer_the_form_s_model_refuses_is_a_cancel_naming_why_without_the_secret(
+    inbox: InboxProcess,
+) -> None:
+    # `ask_form` raised pydantic's ValidationError, quoting the key typed in clear.
+    queue = RemoteQueue(inbox.base, inbox.token)
+    future = queue.submit(tui.FormRequest.from_model(Account, message="Account?"))
+    answer_when_asked(inbox, {"name": "ok", "key": "sk-CANARY-ATT"})
+
+    result = future.result(10)
+    assert result.action == "cancel"
+    assert result.reason == f"{MODEL_REFUSED}: key: the key must start with ok-, not '•••'"
+    assert "CANARY" not in repr(result) + result.to_llm_text()
 
 
 def test_an_inbox_that_vanishes_mid_wait_answers_cancel_saying_so(inbox: InboxProcess) -> None:

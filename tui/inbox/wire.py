@@ -18,17 +18,24 @@ from pydantic import BaseModel, SecretStr, TypeAdapter, ValidationError
 from tui.core.content_check import ContentNotJSON, ContentRefused, checked_content
 from tui.core.models import (
     ElicitationResult,
+    FormRequest,
     Request,
     SecretRequest,
     ToolApprovalRequest,
     delivered,
 )
 from tui.core.secret_ref import SecretRef
+from tui.secrets.redaction import Redactor
 
 _ANY: TypeAdapter[Any] = TypeAdapter(Any)
 
 MASKED = "**********"
 """What a secret's value travels as to everyone but its asker (a `SecretStr` in JSON)."""
+
+MODEL_REFUSED = "model_refused"
+"""The start of a result's reason when the form's model refuses the answer given through the
+inbox: its validators run only where the model is, the asker's process (a front end checks
+the form's schema alone), so they see the answer once the question has ended."""
 
 
 class InvalidAnswer(ValueError):
@@ -72,7 +79,11 @@ def result_from_json(request: Request, data: dict[str, Any]) -> ElicitationResul
         content = SecretRef(**content)
     sensitive = data.get("sensitive") is True
     result = ElicitationResult(action=action, content=content, reason=reason, sensitive=sensitive)
-    return delivered(request, result)
+    try:
+        return delivered(request, result)
+    except ValidationError as refused:  # by a form's model: the question ended, a cancel says why
+        why = _model_problems(refused, request, content)
+        return ElicitationResult(action="cancel", reason=f"{MODEL_REFUSED}: {why}")
 
 
 def answer_from_json(request: Request, data: Any) -> ElicitationResult:
@@ -114,6 +125,22 @@ def _revealed(content: Any) -> Any:
     if isinstance(content, dict):
         return {key: _revealed(value) for key, value in content.items()}
     return content
+
+
+def _model_problems(error: ValidationError, request: Request, content: Any) -> str:
+    """What the model refused, in a line: each field and its validator's message, with no
+    value quoted but where the message quotes one, and the form's secrets scrubbed there."""
+    secrets = Redactor()
+    if isinstance(request, FormRequest) and isinstance(content, dict):
+        for name in request.secret_fields():
+            if isinstance(typed := content.get(name), str):
+                secrets.register(typed)
+    problems = []
+    for problem in error.errors(include_url=False, include_input=False):
+        where = ".".join(str(part) for part in problem["loc"])
+        message = secrets.scrub(problem["msg"].removeprefix("Value error, "))
+        problems.append(f"{where}: {message}" if where else message)
+    return "; ".join(problems)
 
 
 def _first_problem(error: ValidationError) -> str:
