@@ -1,5 +1,6 @@
 """Kinds of one's own whose dialogs give content their request may refuse: a date earlier
-than the request allows, a count where the kind takes text. The request's own rules
+than the request allows, a count where the kind takes text, a token typed masked that the
+check quotes as it refuses it. The request's own rules
 (`check_content`, `content_type`) are what an answer from anywhere is held to. Another's
 dialog gives content no JSON can carry."""
 
@@ -68,6 +69,33 @@ class LabelModal(ElicitationModal[LabelRequest]):
 
 
 register_kind(LabelRequest, modal="answer_kinds:LabelModal")
+
+
+class VaultRequest(RequestBase):
+    """A token typed masked in the dialog's own field; its check quotes what it refuses."""
+
+    kind: Literal["vault_test"] = "vault_test"
+    content_type: ClassVar[Any] = dict[str, str]
+
+    def check_content(self, content: Any) -> dict[str, str]:
+        checked: dict[str, str] = super().check_content(content)
+        if not checked["token"].startswith("ok-"):
+            raise ValueError(f"token must start with ok-, got {checked['token']!r}")
+        return checked
+
+
+class VaultModal(ElicitationModal[VaultRequest]):
+    def compose_body(self) -> ComposeResult:
+        yield Input(password=True, id="token")
+
+    def fill(self) -> None:
+        self.query_one(Input).focus()
+
+    def content(self) -> dict[str, str]:
+        return {"token": self.query_one(Input).value}
+
+
+register_kind(VaultRequest, modal="answer_kinds:VaultModal")
 
 
 ODD_CONTENT: dict[str, object] = {

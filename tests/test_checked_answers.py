@@ -12,8 +12,8 @@ import time
 from pathlib import Path
 
 import pytest
-from answer_kinds import DueRequest, LabelRequest, OddContentRequest, PicksRequest
-from app_driver import SIZE, error_line, wait_for, wait_for_modal
+from answer_kinds import DueRequest, LabelRequest, OddContentRequest, PicksRequest, VaultRequest
+from app_driver import SIZE, error_line, screen_text, wait_for, wait_for_modal
 from asking import burst
 from failing_kinds import BrokenRequest
 from front_end_processes import HeadlessInbox, attached_to_inbox
@@ -63,6 +63,20 @@ async def test_a_date_the_request_refuses_keeps_the_dialog_open_saying_why() -> 
         await pilot.press(*["backspace"] * 10, *"2024-07-01", "enter")
         await wait_for(pilot, lambda: bool(results))
     assert results == [ElicitationResult(action="accept", content=datetime.date(2024, 7, 1))]
+
+
+async def test_a_refusal_quoting_a_masked_field_s_value_shows_it_masked() -> None:
+    # The error line said "got 'sk-CANARY-VAULT'" under the field showing •••.
+    app, results = asking(VaultRequest(message="Token?"))
+    async with app.run_test(size=SIZE) as pilot:
+        modal = await wait_for_modal(pilot, "Token?")
+        await pilot.press(*"sk-CANARY-VAULT", "enter")
+        await wait_for(pilot, lambda: bool(error_line(modal)))
+        assert error_line(modal) == "token must start with ok-, got '•••'"
+        assert "CANARY" not in screen_text(app)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: bool(results))
+    assert results == [ElicitationResult(action="cancel")]
 
 
 async def test_content_of_another_type_than_the_kind_s_is_refused_and_can_be_cancelled() -> None:

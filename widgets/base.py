@@ -31,6 +31,7 @@ from textual.widgets import Input, OptionList, Static
 from tui.core.content_check import ContentRefused, check_sendable, checked_content
 from tui.core.models import ElicitationResult, Request
 from tui.core.strings_in import strings_in
+from tui.secrets.redaction import Redactor
 from widgets.highlight_in_view import scroll_to_highlight
 from widgets.key_footer import KeyFooter, key_label
 from widgets.literal import literal, shown, shown_on_one_line
@@ -787,7 +788,11 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
                 check_sendable(self.request, result.content)
                 checked_content(self.request, result.content)
             except ContentRefused as refused:
-                self.show_error(str(refused))
+                # The request's check may quote what it refuses: a masked field's as •••.
+                typed = Redactor()
+                for value in self._masked_values():
+                    typed.register(value)
+                self.show_error(typed.scrub(str(refused)))
                 return AwaitComplete()  # complete already: the modal does not close now
         if self.send is None or result is None:
             return super().dismiss(result)
@@ -799,10 +804,14 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
     def _typed_masked(self, content: Any) -> bool:
         """Whether `content` holds, as plain text, what a masked field here holds (a
         `SecretStr` keeps itself hidden: no need)."""
-        typed = {field.value for field in self.query(Input) if field.password and field.value}
+        typed = self._masked_values()
         return bool(typed) and bool(
             typed & {text for text in strings_in(content) if isinstance(text, str)}
         )
+
+    def _masked_values(self) -> set[str]:
+        """What the masked fields here hold (`Input(password=True)`), the empty ones left out."""
+        return {field.value for field in self.query(Input) if field.password and field.value}
 
     def close(self, result: ElicitationResult) -> AwaitComplete:
         """Close the modal with `result`, sending nothing: the answer given here was sent,
