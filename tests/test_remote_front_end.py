@@ -402,3 +402,38 @@ async def test_a_secret_for_a_keyring_entry_that_exists_replaces_it_only_on_a_se
 def shown_message(app: ElicitationApp) -> str | None:
     screen = app.screen
     return screen.request.message if isinstance(screen, ElicitationModal) else None
+
+
+async def test_attach_says_quitting_leaves_the_questions_waiting_and_asks_before_cancel_all() -> (
+    None
+):
+    # Ctrl+C said "questions still open are cancelled", which attach's quitting never does;
+    # Ctrl+X, shown nowhere, cancelled every agent's questions at the first press.
+    from tui.app.attach_app import AttachApp
+
+    with running_inbox() as inbox:
+        first, second = ask(inbox, "Which database?"), ask(inbox, "Which cache?")
+        front_end = RemoteFrontEnd(inbox.url, inbox.token, "terminal 1")
+        front_end.connect()
+        app = AttachApp(front_end, input_grace=0)
+        try:
+            async with app.run_test(size=(80, 24)) as pilot:
+                await wait_for(pilot, lambda: isinstance(app.screen, ElicitationModal))
+                await pilot.press("ctrl+c")
+                await wait_for(pilot, lambda: bool(noticed(app)))
+                assert noticed(app)[-1] == (
+                    "Press Ctrl+Q to quit; the questions stay waiting in the inbox."
+                )
+                await pilot.press("ctrl+x")
+                await wait_for(pilot, lambda: "Ctrl+X again" in noticed(app)[-1])
+                assert noticed(app)[-1] == (
+                    "Press Ctrl+X again to cancel the 2 questions waiting in the inbox, "
+                    "every agent's."
+                )
+                time.sleep(0.3)
+                assert not first.done() and not second.done()
+                await pilot.press("ctrl+x")
+                await wait_for(pilot, lambda: first.done() and second.done())
+                assert first.result().reason == "closed"
+        finally:
+            front_end.close()

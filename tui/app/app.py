@@ -501,13 +501,12 @@ class ElicitationApp(KeyOrderApp[Any]):
         else:
             self.notify(self.not_stopped_because, severity="warning", markup=False)
 
+    QUIT_NOTE = "Press Ctrl+Q to quit; questions still open are cancelled."
+    """What Ctrl+C says: how to quit, and what becomes of the questions then."""
+
     def action_help_quit(self) -> None:
         """Ctrl+C: say how to quit (a terminal's Ctrl+C reaches the app as a key)."""
-        self.notify(
-            "Press Ctrl+Q to quit; questions still open are cancelled.",
-            title="Do you want to quit?",
-            markup=False,
-        )
+        self.notify(self.QUIT_NOTE, title="Do you want to quit?", markup=False)
 
     # -- other threads -> UI thread ------------------------------------------------------
 

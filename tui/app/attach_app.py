@@ -18,11 +18,20 @@ class AttachApp(ElicitationApp):
     """Shows the questions of the inbox `front_end` reaches, as the inbox's own TUI would.
 
     `front_end` must be connected already (so a refused token never opens the app). Quitting
-    answers nothing: the questions stay in the inbox for the next front end. Ctrl+X asks the
-    inbox to cancel every waiting request.
+    answers nothing: the questions stay in the inbox for the next front end. Ctrl+X twice asks
+    the inbox to cancel every waiting request.
     """
 
     keeps_secrets_in_memory = False
+
+    QUIT_NOTE = "Press Ctrl+Q to quit; the questions stay waiting in the inbox."
+
+    CANCEL_ALL_WITHIN = 5.0
+    """Seconds in which a second Ctrl+X cancels every waiting question: one press, a slip
+    (Ctrl+X leaves nano, cuts elsewhere), only says what a second would do."""
+
+    _cancel_all_asked: float | None = None
+    """When Ctrl+X was last pressed, if it was, to cancel every waiting question."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("q", "quit", "Quit"),
@@ -33,7 +42,7 @@ class AttachApp(ElicitationApp):
     | Key(s) | Description |
     | :- | :- |
     | q | Quit; the questions stay waiting in the inbox. |
-    | ctrl+x | Cancel every question waiting in the inbox (reason `closed`); in a text field, cut. |
+    | ctrl+x | Twice: cancel every question waiting in the inbox (reason `closed`); in a text field, cut. |
     """
 
     def __init__(
@@ -84,9 +93,22 @@ class AttachApp(ElicitationApp):
         return super().check_action(action, parameters)
 
     def action_cancel_all(self) -> None:
-        """Ask the inbox to cancel every waiting request."""
+        """Ask the inbox to cancel every waiting request, at a second Ctrl+X."""
+        now = time.monotonic()
+        asked, self._cancel_all_asked = self._cancel_all_asked, now
+        if asked is None or now - asked > self.CANCEL_ALL_WITHIN:
+            waiting = len(self.front_end.pending())
+            these = "the question" if waiting == 1 else f"the {waiting} questions"
+            self.notify(
+                f"Press Ctrl+X again to cancel {these} waiting in the inbox, every agent's.",
+                title="Cancel every question?",
+                severity="warning",
+                timeout=self.CANCEL_ALL_WITHIN,
+            )
+            return
+        self._cancel_all_asked = None
         # The person's doing: the questions it closes did not end under their fingers.
-        self._typing.answered(time.monotonic())
+        self._typing.answered(now)
         count = self.front_end.cancel_all()
         if count is None:
             self.notify("The inbox could not be reached.", severity="error")
