@@ -227,3 +227,44 @@ async def test_typing_ahead_into_the_grace_holds_the_rest_of_the_keys_until_a_pa
         notices = await allowed_only_after_a_pause(pilot, approval)
     assert first.result().content is False
     assert notices == ["The question changed as you typed.\n" + KEYS_HELD]
+
+
+@pytest.mark.parametrize(
+    ("request_data", "typed"),
+    [
+        ({"kind": "choice", "message": "Wipe which?", "options": ["staging", "prod"]}, "cd ~"),
+        ({"kind": "secret", "message": "API key?"}, "git status"),
+        ({"kind": "confirmation", "message": "Drop the table?"}, "yarn build"),
+    ],
+    ids=["choice", "secret", "confirmation"],
+)
+async def test_esc_and_keys_at_once_read_as_alt_answer_nothing(
+    request_data: dict[str, Any], typed: str
+) -> None:
+    # Esc, then the next shell command typed at once (tmux holds an Esc until the next key):
+    # read as Alt+c, "d ~" and Enter, it answered "staging"; a secret got "git status"
+    # appended and was accepted; "yarn" answered the confirmation No with its "n".
+    queue = ElicitationQueue()
+    app = ElicitationApp(queue)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        asked = queue.submit(parse_request(request_data))
+        modal = await wait_for_modal(pilot)
+        await wait_for(pilot, lambda: modal.armed)
+        if request_data["kind"] == "secret":
+            await pilot.press(*"sk-live-123")
+        # As a terminal's parser reads them: Alt with the first key's character, then the rest.
+        burst = [events.Key(f"alt+{typed[0]}", typed[0])]
+        burst += [events.Key(key if key != " " else "space", key) for key in typed[1:]]
+        for key in [*burst, events.Key("enter", "\r")]:
+            app.post_message(key)
+        await pilot.pause(0.3)
+        assert not asked.done(), asked.result()
+        notices = [str(notice.message) for notice in app._notifications]
+        assert notices[-1] == (
+            "Esc came with the next key at once, read as Alt: keys are ignored until you stop "
+            "typing for 1 s. Press Esc alone to cancel."
+        )
+        await asyncio.sleep(TYPED_THROUGH_PAUSE)
+        await pilot.press("escape")
+        await wait_for(pilot, asked.done)
+    assert asked.result().action == "cancel"

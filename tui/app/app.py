@@ -1066,8 +1066,31 @@ class ElicitationApp(KeyOrderApp[Any]):
         if not quitting and self._modal_unarmed():
             self._typing.hold_from(event.time)
             return False
+        if self._escape_run_on(event):
+            # Esc and the keys typed on at once (tmux holds an Esc until the next key): the
+            # person meant to cancel, and what follows is their next command, no answer.
+            self._typing.hold_from(event.time)
+            self._typing.first_held()  # said here, in its own words
+            self._notice(
+                "Esc came with the next key at once, read as Alt: keys are ignored until you "
+                f"stop typing for {self._typing.pause:g} s. Press Esc alone to cancel.",
+                severity="warning",
+            )
+            return False
         self._key_seen(event)
         return True
+
+    def _escape_run_on(self, event: Typed) -> bool:
+        """Whether `event` is Alt and a character that nothing in front takes as such: how a
+        terminal reads Esc with a key typed right after it."""
+        return (
+            isinstance(event, events.Key)
+            and event.key.startswith("alt+")
+            and event.character is not None
+            and event.character.isprintable()
+            and isinstance(self.screen, ElicitationModal)
+            and event.key not in self.screen.active_bindings
+        )
 
     def _say_keys_held(self) -> None:
         """Say that keys are held off, in the notice of how the question before ended if it
