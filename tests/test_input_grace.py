@@ -221,9 +221,10 @@ async def test_typing_ahead_into_the_grace_holds_the_rest_of_the_keys_until_a_pa
         approval = queue.submit(parse_request(APPROVAL))
         modal = await wait_for_modal(pilot)
         await wait_for(pilot, lambda: modal.armed)
-        for key in ["n", "n", "enter"]:
-            await pilot.press(key)
-            await asyncio.sleep(0.05)
+        # Typed at once, as a terminal reads them: the second "n" before the approval showed.
+        for key in [events.Key("n", "n"), events.Key("n", "n"), events.Key("enter", "\r")]:
+            app.post_message(key)
+        await wait_for(pilot, first.done)
         notices = await allowed_only_after_a_pause(pilot, approval)
     assert first.result().content is False
     assert notices == ["The question changed as you typed.\n" + KEYS_HELD]

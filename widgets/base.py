@@ -649,7 +649,14 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
     @property
     def armed(self) -> bool:
         """False during the grace period after the modal appears, when keys are ignored."""
-        return time.monotonic() - self._shown_at >= self.input_grace
+        return self.armed_for()
+
+    def armed_for(self, at: float | None = None) -> bool:
+        """Whether what came at `at` (monotonic; default: now) came after the grace period
+        (with none, whenever it came)."""
+        if self.input_grace <= 0:
+            return True
+        return (time.monotonic() if at is None else at) - self._shown_at >= self.input_grace
 
     def _tick(self) -> None:
         if self.deadline is not None:

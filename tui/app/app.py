@@ -1063,7 +1063,7 @@ class ElicitationApp(KeyOrderApp[Any]):
             return False
         # Keys typed just as a modal appears were meant for what was there before; what is
         # typed on after them is held until a pause.
-        if not quitting and self._modal_unarmed():
+        if not quitting and self._modal_unarmed(event.time):
             self._typing.hold_from(event.time)
             return False
         if self._escape_run_on(event):
@@ -1107,9 +1107,13 @@ class ElicitationApp(KeyOrderApp[Any]):
         screen = self.screen
         return (screen, screen.request.id) if isinstance(screen, ElicitationModal) else screen
 
-    def _modal_unarmed(self) -> bool:
-        """True while the modal in front is still in its input grace period."""
-        return isinstance(self.screen, ElicitationModal) and not self.screen.armed
+    def _modal_unarmed(self, typed_at: float | None = None) -> bool:
+        """True if what came at `typed_at` (monotonic; default: now) came in the input grace
+        period of the modal in front, or before it appeared. A key is judged by when it was
+        read, not when its turn came: behind a busy app, typing ahead for the question before
+        would otherwise reach this one once its grace had passed."""
+        screen = self.screen
+        return isinstance(screen, ElicitationModal) and not screen.armed_for(typed_at)
 
     # -- keys, for transcripts and recordings ---------------------------------------------
 
