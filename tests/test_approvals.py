@@ -464,6 +464,23 @@ def test_the_cli_revokes_the_rules_of_one_folder_with_folder(
     assert [rule.folder for rule in load_always_rules()] == ["/work/b"]
 
 
+def test_revoke_takes_a_folder_as_the_shell_names_it(
+    config_dir: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # `--folder .` in the project matched nothing: rules hold whole folders.
+    project = tmp_path / "app"
+    (project / "src").mkdir(parents=True)
+    ApprovalPolicy().allow("shell", PYTEST, scope="always", folder=str(project))
+    monkeypatch.chdir(project / "src")
+    assert main(["approvals", "revoke", "shell", "--folder", ".."]) == 0
+    assert capsys.readouterr().out == (
+        f"Revoked: shell (command ~ pytest*, any other arguments) in {project}\n"
+    )
+
+
 def test_the_cli_shows_a_multi_line_pattern_with_escapes_on_one_line_as_it_is(
     config_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

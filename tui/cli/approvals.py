@@ -7,6 +7,7 @@ one answers where `elicit-tui ask --to` would find it.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -165,6 +166,9 @@ def _revoke(args: argparse.Namespace) -> int:
     from tui.approvals.rules import ApprovalsFileError, revoke_always_rules
 
     tool = None if args.all else args.tool
+    if args.folder is not None:
+        # Named as a shell names it (`.`, `../app`): rules keep their folders whole.
+        args.folder = os.path.abspath(os.path.expanduser(args.folder))
     # The running inbox's rules for this session first: they are in force whatever the file.
     refused = None
     try:
