@@ -284,6 +284,21 @@ def test_a_hook_killed_while_its_question_waits_withdraws_it(inbox: InboxProcess
     assert len(front.asked) == 1
 
 
+@pytest.mark.parametrize("cli", ["gemini", "claude-code"])
+def test_a_hook_ended_by_sigterm_exits_0_deciding_nothing_and_withdraws_its_question(
+    inbox: InboxProcess, cli: str
+) -> None:
+    # A CLI whose hook timeout ran out sends SIGTERM: the hook died with 143 and, for
+    # Gemini CLI, without its "{}".
+    fixture = "gemini_before_tool_shell.json" if cli == "gemini" else BASH
+    hook = started_hook(cli, (INPUTS / fixture).read_text(), inbox)
+    inbox.wait_pending(1)
+    hook.send_signal(signal.SIGTERM)
+    done = ended(hook)
+    undecided(done, "no decision: ended by SIGTERM (the CLI's own timeout?)")
+    inbox.wait_pending(0)
+
+
 def _answering_once(status: str, body: bytes) -> tuple[socket.socket, int]:
     """A listener that answers the second connection (the first is the hook's look for a
     listener) with `status` and the JSON `body`, as an inbox would."""

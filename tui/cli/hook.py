@@ -21,6 +21,7 @@ from typing import NoReturn
 
 from tui.cli.entry import to_null_device
 from tui.cli.hook_input import INPUT_WITHIN, read_hook_input
+from tui.cli.sigterm import Terminated, sigterm_raises
 from tui.cli.token_option import add_token_option
 from tui.core.limits import MAX_TIMEOUT
 from tui.inbox.discovery import find_inbox, inbox_base, listening
@@ -93,7 +94,13 @@ def main(argv: Sequence[str]) -> int:
     cli = CLI_NAMES[args.cli]
     prog = f"elicit-tui hook {args.cli}"
     try:
-        decided = _run(args, cli, prog)
+        # The CLI's own timeout ends a hook with SIGTERM: it hangs up (the question is
+        # withdrawn) and decides nothing, in the CLI's words, as for any other end.
+        with sigterm_raises():
+            decided = _run(args, cli, prog)
+    except Terminated:
+        _say(prog, f"no decision: ended by SIGTERM (the CLI's own timeout?); {cli} asks as usual")
+        decided = False
     except BaseException as error:  # a fault (or Ctrl+C) decides nothing and blocks nothing
         said = str(error).strip().splitlines()
         fault = f"{type(error).__name__}: {said[0]}" if said else type(error).__name__
