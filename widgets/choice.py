@@ -53,7 +53,11 @@ def row_text(option: Option) -> str:
 
 
 class ChoiceModal(ElicitationModal[ChoiceRequest]):
-    """One choice: arrows move, 1–9 pick, Enter accepts the highlighted option."""
+    """One choice: arrows move, 1–9 pick, Enter accepts the highlighted option.
+
+    A long list has a filter that typing fills; the option highlighted stays so while the
+    filter lets it through.
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding(str(n), f"pick({n})", "Pick", show=n == 1, key_display="1-9") for n in range(1, 10)
@@ -70,6 +74,14 @@ class ChoiceModal(ElicitationModal[ChoiceRequest]):
     _filter_text = ""
     """What is typed into the filter (a long list's)."""
 
+    _kept: Option | None = None
+    """The option to highlight whenever the filter lets it through: the default, or the
+    one the arrows last moved to (None: the first shown)."""
+
+    _placed: Option | None = None
+    """The option the last filter change highlighted for want of `_kept`, the first it let
+    through: the arrows moving off it make another option `_kept`."""
+
     def compose_body(self) -> ComposeResult:
         if self.filtering:
             yield Static(id="filter", markup=False)
@@ -85,21 +97,26 @@ class ChoiceModal(ElicitationModal[ChoiceRequest]):
 
     def fill(self) -> None:
         self._filter_text = ""
-        self._apply_filter()
-        options = self.query_one(OptionList)
         default = self.request.default
-        if default is not None:
-            index = next(i for i, o in enumerate(self._shown) if o.value == default)
-            options.highlighted = index
-        options.focus()
+        self._kept = next((o for o in self.request.options if o.value == default), None)
+        self._placed = None
+        self._shown = []
+        self._apply_filter()
+        self.query_one(OptionList).focus()
 
     def forget(self) -> None:
         self._shown = []
+        self._kept = self._placed = None
         self.query_one(OptionList).clear_options()
 
     def _apply_filter(self) -> None:
-        matches = self._shown = self._matching(self._filter_text)
         options = self.query_one(LongOptionList)
+        highlighted = options.highlighted
+        if highlighted is not None and highlighted < len(self._shown):
+            moved_to = self._shown[highlighted]
+            if moved_to is not self._placed:
+                self._kept = moved_to
+        matches = self._shown = self._matching(self._filter_text)
         options.show_rows(
             # most options are one printable line, their label: no call each for those
             [
@@ -109,8 +126,13 @@ class ChoiceModal(ElicitationModal[ChoiceRequest]):
             lambda i: ListOption(option_prompt(i + 1, matches[i])),
             indent=len(INDENT),
         )
-        if self._shown:
+        kept = next((i for i, o in enumerate(matches) if o is self._kept), None)
+        if kept is not None:
+            options.highlighted = kept
+            self._placed = None
+        elif matches:
             options.highlighted = 0
+            self._placed = matches[0]
         if self.filtering:
             count = f"{len(self._shown)} of {len(self.request.options)}"
             hint = self._filter_text or "type to filter"

@@ -65,7 +65,8 @@ class QuestionPane(Vertical):
 
     Single-select: picking an option replaces the "Other" answer and typing in "Other"
     replaces the pick. Multi-select: the ticked options plus the "Other" text, if any.
-    Printable keys typed on the list go to "Other" (or, without it, to the filter).
+    Printable keys typed on the list go to "Other" (or, without it, to the filter). The
+    option highlighted stays so while the filter lets it through.
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -114,6 +115,13 @@ class QuestionPane(Vertical):
         self._picked: set[int] = set()
         self._other_chosen = False
         self._shown: list[int] = list(range(len(question.options)))
+        """The options the filter lets through, by their index in the question's."""
+        self._kept: int | None = None
+        """The option to highlight whenever the filter lets it through: the one the arrows
+        last moved to (None: the first shown)."""
+        self._placed: int | None = None
+        """The option the last filter change highlighted for want of `_kept`, the first it
+        let through: the arrows moving off it make another option `_kept`."""
         self._previewed: int | None = None
         """The option whose preview is shown (None: none yet for this question)."""
         # Made here and kept: the dialog reads them on every key and every change, and looking
@@ -170,6 +178,7 @@ class QuestionPane(Vertical):
         typed for the last one is gone already (`forget`)."""
         self.question = question
         self._shown = list(range(len(question.options)))
+        self._kept = self._placed = None
         self._previewed = None
         if self._question is not None:
             self._question.update(self._question_text())
@@ -185,6 +194,7 @@ class QuestionPane(Vertical):
         """Drop what was picked and typed, and the options shown, once the batch is answered."""
         self._picked.clear()
         self._other_chosen = False
+        self._kept = self._placed = None
         if not self.is_mounted:
             return  # nothing was typed in it: it was never shown
         fields = (self.filter_input, self.other_input, self.note_input)
@@ -305,15 +315,17 @@ class QuestionPane(Vertical):
 
     # -- rendering ------------------------------------------------------------------------
 
-    def _render_options(self) -> None:
+    def _render_options(self, highlight: int | None = None) -> None:
+        """Draw the options shown, highlighting row `highlight` (None: the row highlighted)."""
         options = self.option_list
-        highlighted = options.highlighted
+        if highlight is None:
+            highlight = options.highlighted or 0
         options.set_options(
             ListOption(self._prompt(number, index), id=str(index))
             for number, index in enumerate(self._shown, 1)
         )
         if self._shown:
-            options.highlighted = min(highlighted or 0, len(self._shown) - 1)
+            options.highlighted = min(highlight, len(self._shown) - 1)
         other = self.other_input
         if other is not None:
             other.set_class(self._other_chosen or self.question.multi_select, "chosen")
@@ -376,13 +388,23 @@ class QuestionPane(Vertical):
         self._changed()
 
     def _apply_filter(self, text: str) -> None:
+        highlighted = self.option_list.highlighted
+        if highlighted is not None and highlighted < len(self._shown):
+            moved_to = self._shown[highlighted]
+            if moved_to != self._placed:
+                self._kept = moved_to
         needle = text.casefold()
-        self._shown = [
+        shown = self._shown = [
             i
             for i, o in enumerate(self.question.options)
             if needle in o.label.casefold() or needle in (o.description or "").casefold()
         ]
-        self._render_options()
+        if self._kept in shown:
+            self._placed = None
+            self._render_options(shown.index(self._kept))
+        else:
+            self._placed = shown[0] if shown else None
+            self._render_options(0)
 
     # -- moving around --------------------------------------------------------------------
 
