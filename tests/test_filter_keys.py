@@ -1,5 +1,6 @@
 """Keys in long lists with a filter (a choice's, a batch question's): the highlighted option
-stays highlighted as the filter changes.
+stays highlighted as the filter changes, and a digit filters where the options hold it (ports,
+versions) and picks only a number on screen.
 
 Keys are pressed with no pause between them, with Pilot and all posted at once (`burst`).
 """
@@ -13,8 +14,10 @@ import pytest
 from app_driver import SIZE, wait_for, wait_for_modal
 from asking import Asker, burst
 from textual.pilot import Pilot
+from textual.widgets._footer import FooterKey
 
 from tui import ElicitationApp, ElicitationQueue, ElicitationResult, parse_request
+from tui.core.models import Request
 
 Send = Callable[[Pilot[Any], tuple[str, ...]], Awaitable[None]]
 
@@ -43,6 +46,24 @@ async def answer(data: dict[str, Any], keys: tuple[str, ...], send: Send) -> Eli
     return asker.results[0]
 
 
+def footer(pilot: Pilot[Any]) -> str:
+    """The keys the footer shows, as it shows them."""
+    return "  ".join(
+        f"{key.key_display} {key.description}"
+        for key in pilot.app.screen.query(FooterKey)
+        if key.display and not key.has_class("-command-palette")
+    )
+
+
+async def footer_of(request: Request) -> str:
+    """The footer of `request`'s dialog as it opens."""
+    app = ElicitationApp(ElicitationQueue(), Asker(request), input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_modal(pilot)
+        await wait_for(pilot, lambda: "esc" in footer(pilot))
+        return footer(pilot)
+
+
 REGIONS = [
     *("eu-west-1", "eu-west-2", "eu-west-3", "eu-north-1", "eu-south-1"),
     *("us-east-1", "us-east-2", "us-west-1", "us-west-2", "ap-south-1"),
@@ -55,6 +76,22 @@ MANY = {
     "options": [f"region-{n:05}" for n in range(10_000)],
     "default": "region-05000",
 }
+
+PORTS = {"kind": "choice", "message": "Which port?", "options": [str(p) for p in range(8000, 8012)]}
+
+VERSIONS = {
+    "kind": "choice",
+    "message": "Which Python?",
+    "options": [f"3.{n}" for n in range(5, 15)],
+}
+
+WORDS = [
+    *("alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa"),
+    *("lambda", "mu", "nu", "xi", "omicron", "pi", "rho", "sigma", "tau", "upsilon"),
+    *("phi", "chi", "psi", "omega"),
+]
+GREEK = {"kind": "choice", "message": "Which letter?", "options": WORDS}
+
 
 # -- the highlight as the filter changes -----------------------------------------------------
 
@@ -81,6 +118,33 @@ async def test_the_option_moved_to_while_filtering_stays_once_it_is_cleared(send
     assert (await answer(REGION, keys, send)).content == "eu-west-2"
 
 
+# -- digits ----------------------------------------------------------------------------------
+
+
+@SENDERS
+async def test_a_digit_the_options_hold_goes_into_the_filter(send: Send) -> None:
+    assert (await answer(PORTS, (*"8011", "enter"), send)).content == "8011"
+    assert (await answer(VERSIONS, (*"3.12", "enter"), send)).content == "3.12"
+    # around the default, far down the list: 3 filters, Enter takes its first match
+    assert (await answer(MANY, ("3", "enter"), send)).content == "region-00003"
+
+
+@SENDERS
+async def test_a_digit_picks_among_words_only_by_a_number_on_screen(send: Send) -> None:
+    assert (await answer(GREEK, ("3",), send)).content == "gamma"
+    # scrolled to "omega": no number on screen, the 3 does nothing
+    data = {**GREEK, "default": "omega"}
+    assert (await answer(data, ("3", "enter"), send)).content == "omega"
+    # the filter shows a few: numbered again
+    assert (await answer(data, (*"ta", "2"), send)).content == "delta"
+
+
+async def test_the_footer_offers_digits_only_where_they_pick() -> None:
+    assert "1-9 Pick" in await footer_of(parse_request(GREEK))
+    assert "1-9 Pick" not in await footer_of(parse_request(PORTS))
+    assert "1-9 Pick" not in await footer_of(parse_request({**GREEK, "default": "omega"}))
+
+
 # -- a batch's long lists --------------------------------------------------------------------
 
 
@@ -103,3 +167,35 @@ async def test_a_batch_keeps_the_highlighted_option_as_its_filter_changes(send: 
     assert (await answer(batch(AREAS), keys, send)).content["answers"] == {"Which area?": "us-2"}
     keys = ("down", "down", "down", "down", *"-2", "enter", "enter")
     assert (await answer(batch(AREAS), keys, send)).content["answers"] == {"Which area?": "us-2"}
+
+
+@SENDERS
+async def test_a_digit_the_options_hold_is_typed_in_a_batch(send: Send) -> None:
+    ports = {"question": "Which port?", "allow_other": False, "options": PORTS["options"]}
+    result = await answer(batch(ports), (*"8011", "enter", "enter"), send)
+    assert result.content["answers"] == {"Which port?": "8011"}
+    # with "Other", it goes there as letters do: the free answer stays whole, on its question
+    sign_in = {
+        "question": "How do people sign in?",
+        "options": [
+            *("password", "passkey", "TOTP app", "SMS code", "email link"),
+            *("OAuth 2", "SAML", "LDAP", "magic link", "U2F key"),
+        ],
+    }
+    size = {"question": "Which size?", "options": ["small", "large"]}
+    keys = (*"2 factor auth", "enter", "1", "enter")
+    result = await answer(batch(sign_in, size), keys, send)
+    assert result.content["answers"] == {
+        "How do people sign in?": "2 factor auth",
+        "Which size?": "small",
+    }
+
+
+@SENDERS
+async def test_a_digit_picks_among_words_in_a_batch_by_a_number_on_screen(send: Send) -> None:
+    greek = {"question": "Which letter?", "allow_other": False, "options": WORDS}
+    result = await answer(batch(greek), ("3",), send)
+    assert result.content["answers"] == {"Which letter?": "gamma"}
+    # moved down to "phi": the first numbers scrolled away, the 3 does nothing
+    result = await answer(batch(greek), (*["down"] * 20, "3", "enter"), send)
+    assert result.content["answers"] == {"Which letter?": "phi"}

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Hashable
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from textual import events
 from textual.app import ComposeResult
@@ -15,12 +15,13 @@ from textual.widgets.option_list import Option as ListOption
 from tui.core.models import ChoiceRequest
 from tui.core.options import Option
 from widgets.base import FITTED, ElicitationModal, InvalidAnswer
+from widgets.digit_keys import DIGITS, digits_after, number_in_view
 from widgets.hanging import Hanging
 from widgets.literal import shown
 from widgets.long_lists import LongOptionList
 
 FILTER_THRESHOLD = 10
-"""From this many options on, typing letters filters the list."""
+"""From this many options on, typing filters the list."""
 
 
 INDENT = "  "
@@ -55,8 +56,8 @@ def row_text(option: Option) -> str:
 class ChoiceModal(ElicitationModal[ChoiceRequest]):
     """One choice: arrows move, 1–9 pick, Enter accepts the highlighted option.
 
-    A long list has a filter that typing fills; the option highlighted stays so while the
-    filter lets it through.
+    A long list has a filter that typing fills, a digit too where the options hold it (see
+    `_filters`); the option highlighted stays so while the filter lets it through.
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -68,8 +69,10 @@ class ChoiceModal(ElicitationModal[ChoiceRequest]):
     | 1-9 | Pick the numbered option and accept. |
     """
 
-    _shown: list[Option]
-    """The options the filter lets through, in the order listed."""
+    def __init__(self, request: ChoiceRequest, **kwargs: Any) -> None:
+        super().__init__(request, **kwargs)
+        self._shown: list[Option] = []
+        """The options the filter lets through, in the order listed."""
 
     _filter_text = ""
     """What is typed into the filter (a long list's)."""
@@ -81,6 +84,10 @@ class ChoiceModal(ElicitationModal[ChoiceRequest]):
     _placed: Option | None = None
     """The option the last filter change highlighted for want of `_kept`, the first it let
     through: the arrows moving off it make another option `_kept`."""
+
+    _digits_for: tuple[list[Option], frozenset[str]] | None = None
+    """The options the filter let through last and the digits that, typed next, go into
+    the filter (`_filter_digits`)."""
 
     def compose_body(self) -> ComposeResult:
         if self.filtering:
@@ -107,6 +114,7 @@ class ChoiceModal(ElicitationModal[ChoiceRequest]):
     def forget(self) -> None:
         self._shown = []
         self._kept = self._placed = None
+        self._digits_for = None
         self.query_one(OptionList).clear_options()
 
     def _apply_filter(self) -> None:
@@ -141,12 +149,11 @@ class ChoiceModal(ElicitationModal[ChoiceRequest]):
     def on_key(self, event: events.Key) -> None:
         if not self.filtering:
             return
-        typed = bool(self._filter_text)
         if event.key == "backspace" and self._filter_text:
             self._filter_text = self._filter_text[:-1]
         elif event.key == "escape" and self._filter_text:
             self._filter_text = ""
-        elif event.is_printable and event.character and not self._picks(event.character):
+        elif event.is_printable and event.character and self._filters(event.character):
             self._filter_text += event.character
         else:
             return
@@ -154,8 +161,11 @@ class ChoiceModal(ElicitationModal[ChoiceRequest]):
         event.prevent_default()
         self._apply_filter()
         self.show_error("")  # said of the filter before
-        if typed != bool(self._filter_text):
-            self.refresh_bindings()  # Escape clears a filter typed, else cancels
+        # Escape clears a filter typed, else cancels; digits pick or filter.
+        self.refresh_bindings()
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        self.refresh_bindings()  # the numbers beside the options may have scrolled away
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         # A mouse click on an option answers with it.
@@ -167,17 +177,21 @@ class ChoiceModal(ElicitationModal[ChoiceRequest]):
             return "Clear filter"
         return super().describe_action(action, parameters, description)
 
-    def _picks(self, character: str) -> bool:
-        """Whether `character` picks an option by the number shown beside it rather than
-        going into the filter: a digit from 1 to 9, unless the filter typed so far, the
-        digit added, still matches an option ("us-0" then "8": "us-08").
+    def _filters(self, character: str) -> bool:
+        """Whether `character`, typed, goes into the filter: any but a digit from 1 to 9,
+        and such a digit too where an option shown holds it after the filter's text ("8"
+        among ports, "us-0" then "8": "us-08"). Elsewhere (a list of words) it picks."""
+        return character not in DIGITS or character in self._filter_digits()
 
-        A "0" never picks: it is always the filter's."""
-        if character not in "123456789":
-            return False
-        if not self._filter_text:
-            return True
-        return not self._matching(self._filter_text + character)
+    def _filter_digits(self) -> frozenset[str]:
+        """The digits that go into the filter after its text, worked out once per filter
+        change (the footer asks for each digit each time it is drawn)."""
+        if not self.filtering:
+            return frozenset()
+        if self._digits_for is None or self._digits_for[0] is not self._shown:
+            texts = (t for o in self._shown for t in (o.label, o.description or ""))
+            self._digits_for = (self._shown, digits_after(self._filter_text, texts))
+        return self._digits_for[1]
 
     def _matching(self, text: str) -> list[Option]:
         """The options whose label or description holds `text`, in any case."""
@@ -190,10 +204,26 @@ class ChoiceModal(ElicitationModal[ChoiceRequest]):
             or needle in (o.description or "").casefold()
         ]
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "pick":
+            # Kept aside between questions, nothing shown, the footer offers digits as most
+            # lists do: the next question's first frame is drawn so.
+            return not self.is_current or self._picks(str(parameters[0]))
+        return super().check_action(action, parameters)
+
+    def _picks(self, digit: str) -> bool:
+        """Whether `digit` picks the option numbered so: a digit the filter does not take,
+        the option's number on screen beside it (not scrolled out of view)."""
+        number = int(digit)
+        return (
+            digit not in self._filter_digits()
+            and number <= len(self._shown)
+            and number_in_view(self.query_one(OptionList), number - 1)
+        )
+
     def action_pick(self, number: int) -> None:
-        if number <= len(self._shown):
-            self.query_one(OptionList).highlighted = number - 1
-            self.action_accept()
+        self.query_one(OptionList).highlighted = number - 1
+        self.action_accept()
 
     def content(self) -> str:
         options = self.query_one(OptionList)

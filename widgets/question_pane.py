@@ -19,6 +19,7 @@ from textual.widgets.option_list import Option as ListOption
 from tui.core.models import Question, QuestionAnswer
 from widgets.checklist import NOT_PICKED, PICKED, TICKED, UNTICKED
 from widgets.choice import FILTER_THRESHOLD
+from widgets.digit_keys import DIGITS, digits_after, number_in_view
 from widgets.ellipsis_input import EllipsisInput
 from widgets.hanging import Hanging
 from widgets.html_preview import html_as_markdown
@@ -65,8 +66,9 @@ class QuestionPane(Vertical):
 
     Single-select: picking an option replaces the "Other" answer and typing in "Other"
     replaces the pick. Multi-select: the ticked options plus the "Other" text, if any.
-    Printable keys typed on the list go to "Other" (or, without it, to the filter). The
-    option highlighted stays so while the filter lets it through.
+    Printable keys typed on the list go to "Other" (or, without it, to the filter), a digit
+    only where it does not pick (`picks`). The option highlighted stays so while the filter
+    lets it through.
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -122,6 +124,8 @@ class QuestionPane(Vertical):
         self._placed: int | None = None
         """The option the last filter change highlighted for want of `_kept`, the first it
         let through: the arrows moving off it make another option `_kept`."""
+        self._digits_for: tuple[str, frozenset[str]] | None = None
+        """The filter's text and the digits typed as text after it (`_text_digits`)."""
         self._previewed: int | None = None
         """The option whose preview is shown (None: none yet for this question)."""
         # Made here and kept: the dialog reads them on every key and every change, and looking
@@ -178,7 +182,7 @@ class QuestionPane(Vertical):
         typed for the last one is gone already (`forget`)."""
         self.question = question
         self._shown = list(range(len(question.options)))
-        self._kept = self._placed = None
+        self._kept = self._placed = self._digits_for = None
         self._previewed = None
         if self._question is not None:
             self._question.update(self._question_text())
@@ -277,6 +281,16 @@ class QuestionPane(Vertical):
         """The note typed for the agent, stripped ("" if none)."""
         return self.note_input.value.strip()
 
+    def picks(self, number: int) -> bool:
+        """Whether the digit `number` typed on the list picks the option numbered so: a digit
+        not typed as text (`_text_digits`), the option's number on screen beside it (not
+        scrolled out of view)."""
+        return (
+            str(number) not in self._text_digits()
+            and 1 <= number <= len(self._shown)
+            and number_in_view(self.option_list, number - 1)
+        )
+
     def pick(self, number: int) -> bool:
         """Pick (single) or toggle (multi) the option shown as `number`; False if there is none."""
         if not 1 <= number <= len(self._shown):
@@ -354,6 +368,7 @@ class QuestionPane(Vertical):
         highlighted = self.option_list.highlighted
         if self.has_previews and highlighted is not None and highlighted < len(self._shown):
             self._show_preview(self._shown[highlighted])
+        self.refresh_bindings()  # the numbers beside the options may have scrolled away
 
     def _show_preview(self, index: int) -> None:
         """Show the preview of option `index` (of the question's options), unless it is shown:
@@ -406,6 +421,20 @@ class QuestionPane(Vertical):
             self._placed = shown[0] if shown else None
             self._render_options(0)
 
+    def _text_digits(self) -> frozenset[str]:
+        """The digits that, typed on a long list, are text (going where letters go) rather
+        than numbers: those an option holds after the filter's text ("8" among ports, "3"
+        among versions), worked out once per filter text (the footer asks for each digit
+        each time it is drawn)."""
+        if self._filter is None:
+            return frozenset()
+        text = self._filter.value
+        if self._digits_for is None or self._digits_for[0] != text:
+            options = self.question.options
+            texts = (t for o in options for t in (o.label, o.description or ""))
+            self._digits_for = (text, digits_after(text, texts))
+        return self._digits_for[1]
+
     # -- moving around --------------------------------------------------------------------
 
     @property
@@ -436,10 +465,13 @@ class QuestionPane(Vertical):
     def take_character(self, character: str) -> bool:
         """Type `character` into "Other" (or, without it, the filter), focusing it.
 
-        False, and nothing typed, for the list's own keys (1–9, space, and / on a long list)
-        or when the question has neither field.
+        False, and nothing typed, for the list's own keys (space, / on a long list, and a
+        digit 1–9 but one typed as text: `_text_digits`) or when the question has neither
+        field.
         """
-        if character in "123456789 " or (character == "/" and self.filtering):
+        if character == " " or (character == "/" and self.filtering):
+            return False
+        if character in DIGITS and character not in self._text_digits():
             return False
         target = self.other_input or self.filter_input
         if target is None:

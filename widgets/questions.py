@@ -250,7 +250,13 @@ class QuestionsModal(ElicitationModal[QuestionsRequest]):
                 return False
             return self.panes[self._page].question.multi_select == (action == "tick")
         if action == "pick":
-            return not self.on_review and not typing
+            # A digit the options hold is typed, one whose number is out of view does nothing
+            # (QuestionPane.picks). Kept aside between batches, nothing shown, the footer
+            # offers digits as most lists do: the next batch's first frame is drawn so.
+            number = parameters[0]
+            if self.on_review or typing or not isinstance(number, int):
+                return False
+            return not self.is_current or self.panes[self._page].picks(number)
         if action == "move":
             return not self.on_review
         return super().check_action(action, parameters)
