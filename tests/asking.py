@@ -4,12 +4,16 @@ command that asks, ended from outside."""
 from __future__ import annotations
 
 import subprocess
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from typing import Any
 
+import pytest
+from app_driver import SIZE, wait_for, wait_for_modal
 from textual import events
+from textual.pilot import Pilot
 
 from tui.app.app import ElicitationApp
-from tui.core.models import ElicitationResult, Request
+from tui.core.models import ElicitationResult, Request, parse_request
 from tui.core.queue import ElicitationQueue
 
 
@@ -31,6 +35,35 @@ def burst(app: ElicitationApp, *keys: str) -> None:
     for key in keys:
         character = " " if key == "space" else key if len(key) == 1 else None
         app.post_message(events.Key(key, character))
+
+
+Send = Callable[[Pilot[Any], tuple[str, ...]], Awaitable[None]]
+"""How a test sends its keys: `press` (Pilot) or `post_all_at_once`."""
+
+
+async def press(pilot: Pilot[Any], keys: tuple[str, ...]) -> None:
+    await pilot.press(*keys)
+
+
+async def post_all_at_once(pilot: Pilot[Any], keys: tuple[str, ...]) -> None:
+    app = pilot.app
+    assert isinstance(app, ElicitationApp)
+    burst(app, *keys)
+
+
+SENDERS = pytest.mark.parametrize("send", [press, post_all_at_once], ids=["pilot", "burst"])
+"""Runs a test once with each way of sending keys, with no pause between them."""
+
+
+async def answer(data: dict[str, Any], keys: tuple[str, ...], send: Send) -> ElicitationResult:
+    """Show `data`, send `keys` the way `send` does, and return what the agent received."""
+    asker = Asker(parse_request(data))
+    app = ElicitationApp(ElicitationQueue(), asker, input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_modal(pilot)
+        await send(pilot, keys)
+        await wait_for(pilot, lambda: bool(asker.results))
+    return asker.results[0]
 
 
 def ended_by(process: subprocess.Popen[str], act: Callable[[], None]) -> str:

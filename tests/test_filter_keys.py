@@ -7,43 +7,15 @@ Keys are pressed with no pause between them, with Pilot and all posted at once (
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from typing import Any
 
-import pytest
 from app_driver import SIZE, wait_for, wait_for_modal
-from asking import Asker, burst
+from asking import SENDERS, Asker, Send, answer
 from textual.pilot import Pilot
 from textual.widgets._footer import FooterKey
 
-from tui import ElicitationApp, ElicitationQueue, ElicitationResult, parse_request
+from tui import ElicitationApp, ElicitationQueue, parse_request
 from tui.core.models import Request
-
-Send = Callable[[Pilot[Any], tuple[str, ...]], Awaitable[None]]
-
-
-async def press(pilot: Pilot[Any], keys: tuple[str, ...]) -> None:
-    await pilot.press(*keys)
-
-
-async def post_all_at_once(pilot: Pilot[Any], keys: tuple[str, ...]) -> None:
-    app = pilot.app
-    assert isinstance(app, ElicitationApp)
-    burst(app, *keys)
-
-
-SENDERS = pytest.mark.parametrize("send", [press, post_all_at_once], ids=["pilot", "burst"])
-
-
-async def answer(data: dict[str, Any], keys: tuple[str, ...], send: Send) -> ElicitationResult:
-    """Show `data`, send `keys` the way `send` does, and return what the agent received."""
-    asker = Asker(parse_request(data))
-    app = ElicitationApp(ElicitationQueue(), asker, input_grace=0)
-    async with app.run_test(size=SIZE) as pilot:
-        await wait_for_modal(pilot)
-        await send(pilot, keys)
-        await wait_for(pilot, lambda: bool(asker.results))
-    return asker.results[0]
 
 
 def footer(pilot: Pilot[Any]) -> str:

@@ -7,42 +7,7 @@ terminal delivers keys pasted, typed by tmux or expect, or sent over a slow link
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-from typing import Any
-
-import pytest
-from app_driver import SIZE, wait_for, wait_for_modal
-from asking import Asker, burst
-from textual.pilot import Pilot
-
-from tui import ElicitationApp, ElicitationQueue, ElicitationResult, parse_request
-
-Send = Callable[[Pilot[Any], tuple[str, ...]], Awaitable[None]]
-
-
-async def press(pilot: Pilot[Any], keys: tuple[str, ...]) -> None:
-    await pilot.press(*keys)
-
-
-async def post_all_at_once(pilot: Pilot[Any], keys: tuple[str, ...]) -> None:
-    app = pilot.app
-    assert isinstance(app, ElicitationApp)
-    burst(app, *keys)
-
-
-SENDERS = pytest.mark.parametrize("send", [press, post_all_at_once], ids=["pilot", "burst"])
-
-
-async def answer(data: dict[str, Any], keys: tuple[str, ...], send: Send) -> ElicitationResult:
-    """Show `data`, send `keys` the way `send` does, and return what the agent received."""
-    asker = Asker(parse_request(data))
-    app = ElicitationApp(ElicitationQueue(), asker, input_grace=0)
-    async with app.run_test(size=SIZE) as pilot:
-        await wait_for_modal(pilot)
-        await send(pilot, keys)
-        await wait_for(pilot, lambda: bool(asker.results))
-    return asker.results[0]
-
+from asking import SENDERS, Send, answer
 
 TEXT = {"kind": "text", "message": "Service name?", "default": "billing-api"}
 
