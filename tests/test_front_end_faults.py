@@ -425,7 +425,10 @@ def test_ctrl_x_in_attach_cancels_every_question_even_over_a_dialog_but_not_in_a
         behind = inbox.submit(text("Release name?"))
         terminal.wait_for("Deploy?")
         time.sleep(GRACE)
-        terminal.type("\x18")  # Ctrl+X, the choice's dialog in front
+        terminal.type("\x18")  # Ctrl+X, the choice's dialog in front: it asks first
+        terminal.wait_for_plain("Press Ctrl+X again to cancel the 2")
+        assert inbox.result(shown) is None
+        terminal.type("\x18")
         closed = {"action": "cancel", "content": None, "reason": "closed"}
         assert inbox.result(shown, wait=10) == closed
         assert inbox.result(behind, wait=10) == closed
