@@ -165,7 +165,8 @@ class ChoiceModal(ElicitationModal[ChoiceRequest]):
         self.refresh_bindings()
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
-        self.refresh_bindings()  # the numbers beside the options may have scrolled away
+        if event.option_list.max_scroll_y or self._body.max_scroll_y:
+            self.refresh_bindings()  # the numbers beside the options may have scrolled away
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         # A mouse click on an option answers with it.
