@@ -16,7 +16,7 @@ from rich.table import Table
 from textual._styles_cache import StylesCache
 from textual.pilot import Pilot
 from textual.widget import Widget
-from textual.widgets import Select
+from textual.widgets import Footer, Select
 from textual.widgets._select import SelectOverlay
 
 from tui.app.app import ElicitationApp
@@ -164,6 +164,30 @@ async def test_answered_questions_leave_no_widgets_and_no_garbage_behind() -> No
     grown = widgets[last] - widgets[widgets_from]
     assert sum(widgets[last].values()) == sum(widgets[widgets_from].values()), grown
     assert objects[last] - objects[first] < 15 * (last - first), objects
+
+
+async def test_long_lists_of_ports_back_to_back_build_their_footer_keys_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A long list whose options hold digits (ports) offers no `1-9 Pick`, its digits filter:
+    the dialog set aside between such questions keeps the footer so, where it offered the
+    digits there and the footer was built anew twice a question, once each way (the most
+    garbage back-to-back questions left)."""
+    ports = [f"port {8000 + n}" for n in range(12)]
+    requests: list[Request] = [
+        ChoiceRequest(message=f"Question {n}?", options=ports) for n in range(8)
+    ]
+    app = ElicitationApp(ElicitationQueue(), ask_all(requests), input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_modal(pilot, "Question 0?")
+        await pilot.pause(0.1)  # its footer built
+        builds = calls_of(monkeypatch, Footer, "recompose")
+        # Each answered the moment it can be, no pause between them: typed ahead.
+        burst(app, *["enter"] * len(requests))
+        await wait_for(pilot, lambda: app.screen is app.screen_stack[0])
+        await pilot.pause(0.1)
+    # The main screen's footer, in view again at the end, may be built then: once.
+    assert len(builds) <= 1, len(builds)
 
 
 async def test_the_timeline_keeps_the_last_rows_and_shows_them_once_questions_stop() -> None:

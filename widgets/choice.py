@@ -89,6 +89,11 @@ class ChoiceModal(ElicitationModal[ChoiceRequest]):
     """The options the filter let through last and the digits that, typed next, go into
     the filter (`_filter_digits`)."""
 
+    _picked_aside = True
+    """Whether the footer offers `1-9 Pick` while the dialog is set aside between questions:
+    as it did for the last question, whose keys the next one like it needs again (a list of
+    ports hides them). Else the footer was rebuilt twice a question, once each way."""
+
     def compose_body(self) -> ComposeResult:
         if self.filtering:
             yield Static(id="filter", markup=False)
@@ -112,6 +117,7 @@ class ChoiceModal(ElicitationModal[ChoiceRequest]):
         self.query_one(OptionList).focus()
 
     def forget(self) -> None:
+        self._picked_aside = self._picks("1")
         self._shown = []
         self._kept = self._placed = None
         self._digits_for = None
@@ -207,9 +213,9 @@ class ChoiceModal(ElicitationModal[ChoiceRequest]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "pick":
-            # Kept aside between questions, nothing shown, the footer offers digits as most
-            # lists do: the next question's first frame is drawn so.
-            return not self.is_current or self._picks(str(parameters[0]))
+            if not self._shown:  # set aside between questions
+                return self._picked_aside
+            return self._picks(str(parameters[0]))
         return super().check_action(action, parameters)
 
     def _picks(self, digit: str) -> bool:
