@@ -99,7 +99,7 @@ async def run_session(
     if not session.done():
         # A request waiting on the server hears of its end, and the session says so itself;
         # one waiting on the person is withdrawn.
-        await _first(session, asyncio.Event(), ENDED_GRACE)
+        await _first(session, None, ENDED_GRACE)
     if not session.done():
         await _cancelled(session)
         raise CommandFailed(
@@ -113,20 +113,22 @@ ENDED_GRACE = 1.0
 
 
 async def _first(
-    session: asyncio.Future[Results], event: asyncio.Event, timeout: float | None = None
+    session: asyncio.Future[Results], event: asyncio.Event | None, timeout: float | None = None
 ) -> bool:
-    """Wait until `event` is set or `session` is done (or `timeout` passed): whether either
-    happened. Cancelled, it cancels `session` too, as awaiting it would."""
-    waiter = asyncio.ensure_future(event.wait())
-    both: list[asyncio.Future[Any]] = [session, waiter]
+    """Wait until `event` (if any) is set or `session` is done (or `timeout` passed): whether
+    either happened. Cancelled, it cancels `session` too, as awaiting it would."""
+    waiting: list[asyncio.Future[Any]] = [session]
+    if event is not None:
+        waiting.append(asyncio.ensure_future(event.wait()))
     try:
-        await asyncio.wait(both, timeout=timeout, return_when="FIRST_COMPLETED")
+        await asyncio.wait(waiting, timeout=timeout, return_when="FIRST_COMPLETED")
     except asyncio.CancelledError:
         session.cancel()
         raise
     finally:
-        waiter.cancel()
-    return event.is_set() or session.done()
+        for waiter in waiting[1:]:
+            waiter.cancel()
+    return (event is not None and event.is_set()) or session.done()
 
 
 async def _cancelled(session: asyncio.Future[Results]) -> None:
