@@ -488,3 +488,33 @@ async def test_a_checklist_option_longer_than_its_line_wraps_and_is_read_whole()
         await pilot.press("down", "down", "space", "up", "space", "enter")  # in one burst
         await wait_for(pilot, lambda: bool(results))
     assert results[0].content == ["Lint", TYPES]
+
+
+def test_inline_a_dialog_as_tall_as_the_terminal_settles_and_takes_keys() -> None:
+    """A form a row short of overflowing 80x24 inline: overflowing, its button's margin goes
+    and it fits; fitting, the margin comes back and it overflows. It went back and forth for
+    ever, drawing an empty frame every other time, deaf to keys and SIGTERM."""
+    schema = (
+        '{"type":"object","properties":{"a":{"type":"string"},"t":{"type":"array",'
+        '"items":{"type":"string","enum":["x","y"]}},"b":{"type":"string"},'
+        '"c":{"type":"string"}}}'
+    )
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "tui.cli.main", "ask", "form", "Fill it", "--schema", schema],
+        dimensions=(24, 80),
+        cwd=str(Path(__file__).resolve().parent.parent),
+        env={k: v for k, v in os.environ.items() if k not in {"COLUMNS", "LINES"}},
+        timeout=20,
+    )
+    screen = pyte.Screen(80, 24)
+    stream = pyte.ByteStream(screen)
+    deadline = time.monotonic() + 10
+    while "Fill it" not in "\n".join(screen.display) and time.monotonic() < deadline:
+        with contextlib.suppress(pexpect.TIMEOUT):
+            stream.feed(child.read_nonblocking(65536, timeout=0.1))
+    time.sleep(0.5)  # past the input grace period, and time to go back and forth
+    child.send("\x1b")
+    child.expect(pexpect.EOF, timeout=10)
+    child.close()
+    assert child.exitstatus == 2

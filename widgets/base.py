@@ -21,6 +21,7 @@ from textual.await_complete import AwaitComplete
 from textual.binding import ActiveBinding, Binding, BindingsMap, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
+from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import ModalScreen
@@ -257,10 +258,13 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         self._styled_for: Hashable = None
         """What of the app the modal's widgets were last styled for (see `style_context`)."""
         self._highlight_to_show: OptionList | None = None
+        """The list whose highlight the body scrolls to after the next refresh."""
         self._answer_to_show = True
         """Whether each layout brings the focused answer back into view: from the question's
         start until the person scrolls the question themselves."""
-        """The list whose highlight the body scrolls to after the next refresh."""
+        self._left_overflow: tuple[Size, int] | None = None
+        """The screen's size and the rows the dialog's content took when it last stopped
+        filling the screen (see `_fit_to_screen`)."""
         self._dialog = Vertical(id="dialog")
         self._body = _Body(id="body", can_focus=False)
         self._message = self._message_text()
@@ -465,7 +469,12 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
             room = body.outer_size.height + message.outer_size.height
             question = self._content_height(message)
             part = self._fitted_part()
-            if self._answers_height(part) + question < room:
+            needed = self._answers_height(part) + question
+            # Back as it was when it last left, it stays: some content fits only while it
+            # scrolls (a form's button has a margin above it only out of it), and the dialog
+            # went back and forth for ever, deaf to keys.
+            if needed < room and self._left_overflow != (self.app.size, needed):
+                self._left_overflow = (self.app.size, needed)
                 self.remove_class("-overflow", "-long-message", "-fit-part")
             else:
                 long = question > room // 2
