@@ -132,6 +132,41 @@ class TestMainScreen:
 
         assert snap_compare(app, run_before=ready, terminal_size=SIZE)
 
+    def test_an_auto_approved_call_opened_whole(self, snap_compare: Any) -> None:
+        """The call a rule allowed, which nobody saw, read whole from its row (Enter)."""
+        from tui.core.models import AUTO_APPROVED, ElicitationResult
+        from widgets.timeline import Timeline
+
+        app = main_app()
+
+        async def ready(pilot: Pilot[Any]) -> None:
+            fill_timeline(app)
+            request = parse_request(
+                {
+                    "kind": "tool_approval",
+                    "source": "Claude Code (explK/projA)",
+                    "tool_name": "Bash",
+                    "tool_call_id": "toolu_1",
+                    "arguments": {
+                        "command": "rm -rf /home/me/other-project/[bold]build[/bold]",
+                        "run_in_background": False,
+                    },
+                    "remember": {"argument": "command", "pattern": "rm -rf *"},
+                }
+            )
+            timeline = app.query_one(Timeline)
+            timeline.add_request(request, 0)
+            allowed = {"scope": "always"}
+            timeline.resolve(
+                request, ElicitationResult(action="accept", content=allowed, reason=AUTO_APPROVED)
+            )
+            await settle(pilot)
+            timeline.focus()
+            await pilot.press("enter")
+            await settle(pilot)
+
+        assert snap_compare(app, run_before=ready, terminal_size=SIZE)
+
     def test_connected_to_an_mcp_server(self, snap_compare: Any, release: threading.Event) -> None:
         def agent(queue: ElicitationQueue) -> None:
             app.set_activity("Connected to MCP server elicit-tui-example")

@@ -109,7 +109,7 @@ async def test_session_auto_approves_the_next_matching_call_without_a_modal(
     assert shown == ["toolApproval:c1", "toolApproval:c3"]
     assert outcome == "⚡ auto-approved · allowed for this session"
     # Nobody saw the call a rule allowed: its row names the call, not the agent's words.
-    assert questions == ["Run pytest -q", 'shell(command="pytest tests/api")']
+    assert questions == ["Run pytest -q", "shell: pytest tests/api"]
     assert not rules_path().exists()  # a session rule is never written down
 
 

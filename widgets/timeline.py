@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 from collections.abc import Callable
@@ -25,7 +26,8 @@ from tui.core.models import (
     call_summary,
 )
 from tui.secrets.redaction import MASK
-from widgets.literal import shown
+from widgets.literal import shown, shown_on_one_line
+from widgets.timeline_entry import TimelineEntry
 
 _log = logging.getLogger(__name__)
 
@@ -105,6 +107,25 @@ def _described(request: Request, content: object) -> str:
         return str(content)
 
 
+def _unseen_call(request: ToolApprovalRequest) -> str:
+    """The row of a call a rule allowed: the call, what it does first, then who asked,
+    `Bash: rm -rf build (run_in_background=true) · Claude Code (work/app)`. At 80 columns,
+    `Claude Code (work/app): Bash(command=` took the room, and the command was cut whole."""
+    named = request.remember.argument if request.remember is not None else None
+    value = request.arguments.get(named) if named else None
+    if isinstance(value, str) and value:
+        others = ", ".join(
+            f"{key}={json.dumps(other, ensure_ascii=False, default=str)}"
+            for key, other in request.arguments.items()
+            if key != named
+        )
+        call = f"{request.tool_name}: {value}" + (f" ({others})" if others else "")
+    else:
+        call = call_summary(request.tool_name, request.arguments)
+    who = f" · {request.source}" if request.source else ""
+    return shown_on_one_line(f"{call}{who}")
+
+
 def fitted(text: str, width: int) -> Text:
     """`text` on one line of at most `width` cells, cut with an ellipsis if longer."""
     line = Text(" ".join(text.split()), no_wrap=True, overflow="ellipsis")
@@ -133,12 +154,15 @@ class Timeline(DataTable[Text]):
         # DataTable's Home and End move across columns, and these all fit.
         Binding("home", "scroll_top", "First row", show=False),
         Binding("end", "scroll_bottom", "Last row", show=False),
+        # DataTable's own Enter, shown: a row cut short opens whole (a click does too).
+        Binding("enter", "select_cursor", "Open", key_display="⏎"),
     ]
     """
     | Key(s) | Description |
     | :- | :- |
     | up, down | Move to the row above or below. |
     | home, end | Move to the first or the last row. |
+    | enter | Open the highlighted row whole (`TimelineEntry`). |
     """
 
     def __init__(
@@ -161,6 +185,8 @@ class Timeline(DataTable[Text]):
         self._row_of: dict[str, str] = {}
         self._request_of: dict[str, str] = {}
         """The request id of each row's key: what `_row_of` maps to it."""
+        self._calls: dict[str, str] = {}
+        """A tool approval's arguments as JSON, by its row's key: what its row opens to."""
         self._stale = False
         """True while the table does not show the rows as they are now."""
         self._redraw: Timer | None = None
@@ -194,6 +220,9 @@ class Timeline(DataTable[Text]):
         key = request.id if request.id not in self._cells else f"{request.id}#{len(self._cells)}"
         self._row_of[request.id] = key
         self._request_of[key] = request.id
+        if isinstance(request, ToolApprovalRequest):
+            arguments = json.dumps(request.arguments, indent=2, ensure_ascii=False, default=str)
+            self._calls[key] = shown(arguments)
         self._add(key, cells)
 
     def note_refused(self, count: int, why: str, at: float) -> None:
@@ -226,6 +255,7 @@ class Timeline(DataTable[Text]):
     def _drop(self, key: str) -> None:
         """Forget the row `key`, the oldest."""
         del self._cells[key]
+        self._calls.pop(key, None)
         request_id = self._request_of.pop(key, None)
         if request_id is not None and self._row_of.get(request_id) == key:
             del self._row_of[request_id]
@@ -233,6 +263,13 @@ class Timeline(DataTable[Text]):
     def cells(self, key: str) -> dict[str, str]:
         """The full text of a row's cells by column (the screen may show them cut short)."""
         return dict(self._cells[key])
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        """Enter or a click on a row: open it whole, over the main screen."""
+        event.stop()
+        key = event.row_key.value
+        if key in self._cells:  # (not a row dropped since it was drawn)
+            self.app.push_screen(TimelineEntry(self.cells(key), self._calls.get(key)))
 
     def resolve(
         self, request: Request, result: ElicitationResult, elsewhere: str | None = None
@@ -246,9 +283,7 @@ class Timeline(DataTable[Text]):
         if result.reason == AUTO_APPROVED and isinstance(request, ToolApprovalRequest):
             # Nobody saw the call a rule allowed: the row names the call itself, not the
             # agent's words about it.
-            who = f"{request.source}: " if request.source else ""
-            call = call_summary(request.tool_name, request.arguments)
-            cells["question"] = shown(f"{who}{call}")
+            cells["question"] = _unseen_call(request)
         outcome = outcome_text(request, result)
         if elsewhere is not None:
             outcome = f"{outcome} · {elsewhere}"
@@ -346,6 +381,8 @@ class Timeline(DataTable[Text]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("row_up", "row_down"):
             return self.max_scroll_y > 0
+        if action == "select_cursor":
+            return self.row_count > 0
         return super().check_action(action, parameters)
 
     def _note(self, cells: dict[str, str]) -> None:
