@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tui.cli.report import print_report
-from tui.core.terminal_text import literal_line, literal_text
+from tui.core.terminal_text import literal_line, literal_spaces, literal_text
 
 
 def test_text_keeps_its_lines_and_tabs_and_shows_every_other_control_character() -> None:
@@ -65,3 +65,22 @@ def test_blank_characters_the_layout_measures_as_nothing_show_as_their_code_poin
 
     assert literal_text(sent) == literal_line(sent) == shown
     assert literal_text("한국어 \u1112\u1161\u11ab 👍🏽") == "한국어 \u1112\u1161\u11ab 👍🏽"
+
+
+def test_blank_looking_characters_show_as_their_code_points() -> None:
+    # The combining grapheme joiner drew nothing, the braille blank and the Khmer and
+    # Mongolian blanks a space: `rm -rf a<U+2800>b` read as two arguments.
+    sent = "rm -rf a\u2800b c\u034fd e\u17b4f g\u180bh"
+    shown = "rm -rf a\\u2800b c\\u034fd e\\u17b4f g\\u180bh"
+
+    assert literal_text(sent) == literal_line(sent) == shown
+
+
+def test_spaces_other_than_the_ascii_one_show_as_their_code_points_in_a_call() -> None:
+    # `rm -rf a<NBSP>b` is one argument, which read as two.
+    sent = "rm -rf a\u00a0b c\u3000d e\u2009f g\u202fh i\u1680j k\u205fl"
+    shown = "rm -rf a\\xa0b c\\u3000d e\\u2009f g\\u202fh i\\u1680j k\\u205fl"
+
+    assert literal_spaces(sent) == shown
+    # In prose they are what they seem: French puts one before `?`, Japanese between words.
+    assert literal_text("Quel nom\u00a0? 名前\u3000は") == "Quel nom\u00a0? 名前\u3000は"

@@ -96,3 +96,11 @@ async def test_a_question_asked_while_a_row_is_open_comes_over_it_and_goes_back_
         await wait_for(pilot, asked.done)
         await wait_for(pilot, lambda: isinstance(app.screen, TimelineEntry))
     assert asked.result().action == "accept"
+
+
+async def test_an_unusual_space_in_an_auto_approved_command_shows_as_its_code_point() -> None:
+    app = ElicitationApp(ElicitationQueue(), input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await auto_approved(pilot, hook_call("rm -rf a\u00a0b"))
+        row = next(line for line in screen_text(app).splitlines() if "auto-approved" in line)
+    assert "Bash: rm -rf a\\xa0b" in row, row

@@ -490,3 +490,35 @@ async def test_a_long_call_gives_up_rows_down_to_two_lines_before_the_body_scrol
             assert shown in text, shown
         call = modal.query_one("#call")
         assert call.outer_size.height >= 3 and call.max_scroll_y > 0
+
+
+def claude_code_bash(command: str, cwd: str = "/tmp/explK/projA") -> ToolApprovalRequest:
+    """The approval Claude Code's documented PermissionRequest input for a Bash call asks."""
+    from tui.integrations.hooks.claude_code import ClaudeCodeHook
+
+    data = {
+        "session_id": "s1",
+        "hook_event_name": "PermissionRequest",
+        "tool_name": "Bash",
+        "tool_input": {"command": command},
+        "cwd": cwd,
+    }
+    request = ClaudeCodeHook().read(data, wait=30).request
+    assert isinstance(request, ToolApprovalRequest)
+    return request
+
+
+async def test_an_unusual_space_in_a_command_shows_as_its_code_point_wherever_the_call_is() -> None:
+    # `rm -rf a<NBSP>b` removes one file, `a b`, and read as `rm -rf a b`, two.
+    app = ElicitationApp(ElicitationQueue(), input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        allowed = app.queue.submit(claude_code_bash("rm -rf a\u00a0b c\u3000d"))
+        modal = await wait_for_modal(pilot)
+        await wait_for(pilot, lambda: "Always" in screen_text(app))
+        shown = screen_text(app)
+        burst(app, "1")
+        await wait_for(pilot, allowed.done)
+    assert modal.request.message == "Bash: rm -rf a\u00a0b c\u3000d"  # kept, not made a space
+    lines = [line for line in shown.splitlines() if "rm -rf" in line]
+    assert len(lines) >= 3, shown  # the question, the arguments, the reach
+    assert all("rm -rf a\\xa0b c\\u3000d" in line for line in lines), shown

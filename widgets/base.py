@@ -362,7 +362,7 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         self.remaining = None
         self._render_meta()
         self._render_title()
-        self._message.update(shown(request.message))
+        self._message.update(self.shown_message())
         if self._message_box is not None:
             self._message_box.scroll_home(animate=False, immediate=True)
         if request.description:
@@ -521,8 +521,12 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         return laid_out_height(self._body) - max(0, spare)
 
     def _message_text(self) -> Static:
-        # An agent may echo an earlier secret back in its question; the screen never does.
-        return Static(shown(self.request.message), id="message", markup=False)
+        return Static(self.shown_message(), id="message", markup=False)
+
+    def shown_message(self) -> str:
+        """The question as the screen shows it (`shown`): an agent may echo an earlier secret
+        back in its question; the screen never does."""
+        return shown(self.request.message)
 
     def _box_message(self) -> None:
         """Show the message in a box that scrolls, from now on."""

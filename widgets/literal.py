@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from tui.core.terminal_text import literal_text
+from tui.core.terminal_text import literal_spaces, literal_text
 from tui.secrets.redaction import REDACTOR
 
 TAB_SIZE = 8
@@ -26,6 +26,13 @@ def shown_on_one_line(text: str) -> str:
     """`text` as `shown`, its lines joined by ` ⏎ `: for a row that has room for one line (a
     checklist's entry, a summary), so that no line after the first goes unseen."""
     return shown(text).replace("\n", " ⏎ ")
+
+
+def shown_in_call(text: str) -> str:
+    """`text` as `shown`, and every space but the ASCII one as its code point (`\\xa0`,
+    `\\u3000`): for a tool call's command, path or arguments, where `rm -rf a<NBSP>b` names
+    one file and reads as two."""
+    return literal_spaces(shown(text))
 
 
 def expand_tabs(text: str) -> str:

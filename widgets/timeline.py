@@ -25,8 +25,9 @@ from tui.core.models import (
     ToolApprovalRequest,
     call_summary,
 )
+from tui.core.terminal_text import literal_spaces
 from tui.secrets.redaction import MASK
-from widgets.literal import shown, shown_on_one_line
+from widgets.literal import shown, shown_in_call, shown_on_one_line
 from widgets.timeline_entry import TimelineEntry
 
 _log = logging.getLogger(__name__)
@@ -123,7 +124,7 @@ def _unseen_call(request: ToolApprovalRequest) -> str:
     else:
         call = call_summary(request.tool_name, request.arguments)
     who = f" · {request.source}" if request.source else ""
-    return shown_on_one_line(f"{call}{who}")
+    return literal_spaces(shown_on_one_line(f"{call}{who}"))
 
 
 def fitted(text: str, width: int) -> Text:
@@ -222,7 +223,7 @@ class Timeline(DataTable[Text]):
         self._request_of[key] = request.id
         if isinstance(request, ToolApprovalRequest):
             arguments = json.dumps(request.arguments, indent=2, ensure_ascii=False, default=str)
-            self._calls[key] = shown(arguments)
+            self._calls[key] = shown_in_call(arguments)
         self._add(key, cells)
 
     def note_refused(self, count: int, why: str, at: float) -> None:

@@ -20,11 +20,12 @@ from textual.widgets.option_list import Option as ListOption
 from tui.core.approval_answers import DENY, approval_answers
 from tui.core.models import ApprovalScope, ElicitationResult, ToolApprovalRequest
 from tui.core.one_line import one_line
+from tui.core.terminal_text import literal_spaces
 from tui.secrets.redaction import REDACTOR, holds_secret
 from widgets.base import FITTED, ElicitationModal, InvalidAnswer
 from widgets.hanging import Hanging
 from widgets.labelled_input import LabelledInput
-from widgets.literal import shown, shown_on_one_line
+from widgets.literal import shown_in_call, shown_on_one_line
 
 if TYPE_CHECKING:
     from textual.widgets import TextArea
@@ -153,16 +154,16 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
         request = self.request
         # Scrubbed: an agent may put a secret answered earlier into the call it asks about.
         tool = Text("⚙ ", style="bold")
-        tool.append(shown(request.tool_name), style="bold")
+        tool.append(shown_in_call(request.tool_name), style="bold")
         # The summary is the message unless the agent gave both (a summary ending in a space
         # or a line break is the same summary).
         if request.summary != request.message.strip():
-            tool.append(f" · {shown(request.summary)}")
+            tool.append(f" · {shown_in_call(request.summary)}")
         self.query_one("#tool", Static).update(tool)
         shown_call = _arguments(request.arguments, request.diff, request.description)
         self.query_one("#arguments", Static).update(shown_call)
         if request.diff:
-            diff = highlight(shown(request.diff), language="diff", theme=_DiffTheme)
+            diff = highlight(shown_in_call(request.diff), language="diff", theme=_DiffTheme)
             self.query_one("#diff", Static).update(diff)
         self.query_one("#call", VerticalScroll).scroll_home(animate=False, immediate=True)
         if (editor := self._editor()) is not None:
@@ -206,6 +207,10 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
             await self.query_one("#body", VerticalScroll).mount(reason)
         return reason
 
+    def shown_message(self) -> str:
+        # The call's summary, unless the agent gave a message: its spaces are a command's.
+        return shown_in_call(self.request.message)
+
     def _remembers(self) -> bool:
         """Whether the dialog offers to remember the call: not if the rule would hold a
         secret given earlier (written to disk, listed by `approvals list`)."""
@@ -218,12 +223,12 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
         reach further than the call, and where it ends (`*` or not) says how far."""
         remember = self.request.remember
         if remember is None:
-            return shown(self.request.reach())
+            return shown_in_call(self.request.reach())
         # Scrubbed before it is cut: a secret cut in two would no longer be recognised. (The
         # folder comes first, where no cut reaches it.)
-        reach = shown_on_one_line(self.request.reach())
+        reach = literal_spaces(shown_on_one_line(self.request.reach()))
         # What the other arguments may be is kept whole, at the end: the cut is the value's.
-        rest = len(shown_on_one_line(remember.describe_others()))
+        rest = len(literal_spaces(shown_on_one_line(remember.describe_others())))
         if remember.exact_value() is not None:
             return one_line(reach, REACH_LENGTH + rest, keep_end=rest)
         glob_end = GLOB_REACH_LENGTH // 4 + rest
@@ -421,7 +426,7 @@ def _arguments(arguments: dict[str, Any], diff: str | None, description: str | N
         name: _collapsed(value) if _shown_above(value, diff, description) else value
         for name, value in arguments.items()
     }
-    return highlight(shown(_lined_json(arguments)), language="json")
+    return highlight(shown_in_call(_lined_json(arguments)), language="json")
 
 
 def _shown_above(value: object, diff: str | None, description: str | None) -> bool:

@@ -2,16 +2,23 @@
 
 from __future__ import annotations
 
+import re
+
 LINE_BREAK = " ⏎ "
 """Where `one_line` shows a line break: `npm test` then `rm -rf x` on the next line must not
 read as one command, `npm test rm -rf x`."""
+
+
+_BLANKS = re.compile("[ \t]+")
 
 
 def one_line(text: str, limit: int, *, keep_end: int = 0) -> str:
     """`text` on one line: each run of spaces and tabs made one space, line breaks shown as
     ⏎ (blank lines left out), cut to `limit` characters with … when longer; the cut leaves
     out the middle where `keep_end` says how many of the last characters to keep."""
-    lines = (" ".join(line.split()) for line in text.splitlines())
+    # Spaces and tabs only: another space (a no-break one in `rm -rf a<NBSP>b`) is kept, to
+    # be shown for what it is.
+    lines = (_BLANKS.sub(" ", line).strip(" ") for line in text.splitlines())
     line = LINE_BREAK.join(line for line in lines if line)
     if len(line) <= limit:
         return line

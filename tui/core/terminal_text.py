@@ -14,7 +14,13 @@ them. These show as their code point, `\\u202e`. The zero-width joiners (U+200C,
 left alone: emoji sequences and several scripts need them, and they hide nothing. So do the
 Hangul fillers, blank letters that the layout measures as no cells and a terminal draws one
 or two wide: a run of them pushes the rest of a line past a dialog's edge, unseen. A run of
-skin-tone modifiers does the same; the one after its emoji is kept.
+skin-tone modifiers does the same; the one after its emoji is kept. Other blank letters and
+marks (the braille blank, the combining grapheme joiner) draw a space or nothing where there
+is a letter: shown as code points too.
+
+Spaces other than the ASCII one are what they seem in prose (French puts one before `?`),
+but not in a command or a path, where `a<NBSP>b` is one word that reads as two:
+`literal_spaces` shows them as code points there.
 """
 
 from __future__ import annotations
@@ -36,12 +42,20 @@ _HIDING = (
     "\ufff9-\ufffb"  # interlinear annotation
     "\U000e0001\U000e0020-\U000e007f"  # tag characters
 )
-_FILLERS = "\u115f\u1160\u3164\uffa0"  # Hangul fillers: printable, blank
+_FILLERS = (  # printable, blank
+    "\u034f"  # combining grapheme joiner
+    "\u115f\u1160\u3164\uffa0"  # Hangul fillers
+    "\u17b4\u17b5"  # Khmer inherent vowels
+    "\u180b-\u180d\u180f"  # Mongolian free variation selectors
+    "\u2800"  # braille pattern blank
+)
 _MODIFIER = "\U0001f3fb-\U0001f3ff"  # skin tones: drawn on their emoji, or on their own
 _MODIFIER_RUN = f"(?<=[{_MODIFIER}])[{_MODIFIER}]"
 _SHOWN = re.compile(f"[{_CONTROL}{_HIDING}{_FILLERS}]|{_MODIFIER_RUN}")
 _PRINTABLE_SHOWN = re.compile(f"[{_FILLERS}]|{_MODIFIER_RUN}")
 _KEPT_IN_TEXT = "\n\t"
+_SPACES = re.compile("[\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]")
+"""Every space character (Unicode's Zs) but the ASCII one."""
 
 
 def _picture(character: str) -> str:
@@ -72,3 +86,10 @@ def literal_line(text: str) -> str:
     if text.isprintable() and not _PRINTABLE_SHOWN.search(text):
         return text
     return _SHOWN.sub(lambda m: _picture(m[0]), text)
+
+
+def literal_spaces(text: str) -> str:
+    """`text` with every space but the ASCII one shown as its code point (`\\xa0`,
+    `\\u3000`): for a command, a path, a tool call's arguments, where `rm -rf a<NBSP>b`
+    names one file."""
+    return _SPACES.sub(lambda m: _picture(m[0]), text)
