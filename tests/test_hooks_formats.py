@@ -9,6 +9,8 @@ import pytest
 from hook_runs import run_hook_answering
 from hook_schemas import FIXTURES, INPUTS, OUTPUTS, ClaudePreToolUseOutput, allows
 
+from tui.approvals.offered import NO_RULE_FOR_THE_CALL
+from tui.approvals.rules import refused_rule
 from tui.core.models import (
     AUTO_APPROVED,
     ElicitationResult,
@@ -424,3 +426,22 @@ def test_a_rule_for_a_claude_code_read_covers_what_it_read_not_every_file(
     assert request.remember is not None and request.remember.matches(asked)
     covered = request.remember.matches(other)
     assert covered == (other.get("offset") is not None)  # a Read of the same file, further on
+
+
+@pytest.mark.parametrize(
+    "name", [n for n in sorted(FIXTURES) if n.endswith(("bash.json", "shell.json"))]
+)
+@pytest.mark.parametrize("command", [["rm", "-rf", "/"], "", None, 7], ids=repr)
+def test_a_shell_call_whose_command_is_not_text_offers_no_rule(name: str, command: Any) -> None:
+    # "For this session" read "every Bash call in my-project": a rule with nothing of the call
+    # to keep to would have allowed any command there.
+    data = _input(name)
+    data["tool_input"] = {**data["tool_input"], "command": command}
+    request = hook_format(FIXTURES[name]).read(data, wait=WAIT).request
+    assert isinstance(request, ToolApprovalRequest)
+    assert request.once_only and request.remember is None
+    allowed = ElicitationResult(action="accept", content={"scope": "session"})
+    assert refused_rule(request, allowed) == (
+        f"{NO_RULE_FOR_THE_CALL}: it may be allowed once, never remembered"
+    )
+    assert refused_rule(request, ALLOW_ONCE) is None

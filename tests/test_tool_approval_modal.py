@@ -492,7 +492,7 @@ async def test_a_long_call_gives_up_rows_down_to_two_lines_before_the_body_scrol
         assert call.outer_size.height >= 3 and call.max_scroll_y > 0
 
 
-def claude_code_bash(command: str, cwd: str = "/tmp/explK/projA") -> ToolApprovalRequest:
+def claude_code_bash(command: object, cwd: str = "/tmp/explK/projA") -> ToolApprovalRequest:
     """The approval Claude Code's documented PermissionRequest input for a Bash call asks."""
     from tui.integrations.hooks.claude_code import ClaudeCodeHook
 
@@ -522,3 +522,17 @@ async def test_an_unusual_space_in_a_command_shows_as_its_code_point_wherever_th
     lines = [line for line in shown.splitlines() if "rm -rf" in line]
     assert len(lines) >= 3, shown  # the question, the arguments, the reach
     assert all("rm -rf a\\xa0b c\\u3000d" in line for line in lines), shown
+
+
+async def test_a_shell_call_whose_command_is_not_text_is_allowed_once_or_denied_only() -> None:
+    app = ElicitationApp(ElicitationQueue(), input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        allowed = app.queue.submit(claude_code_bash(["rm", "-rf", "/"]))
+        await wait_for_modal(pilot)
+        await wait_for(pilot, lambda: "Always" in screen_text(app))
+        shown = screen_text(app)
+        burst(app, "2", "3", "1")
+        await wait_for(pilot, allowed.done)
+    assert "not offered: no rule could keep to this call" in shown, shown
+    assert "every Bash call" not in shown, shown
+    assert allowed.result() == ElicitationResult(action="accept", content={"scope": "once"})

@@ -17,6 +17,7 @@ from textual.highlight import HighlightTheme, highlight
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option as ListOption
 
+from tui.approvals.offered import why_not_remembered
 from tui.core.approval_answers import DENY, approval_answers
 from tui.core.models import ApprovalScope, ElicitationResult, ToolApprovalRequest
 from tui.core.one_line import one_line
@@ -122,9 +123,9 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
     | ctrl+end, ctrl+home | To the end or the top of a long call (Home and End move in the list). |
     """
 
-    _listed: tuple[str, bool] | None = None
-    """The reach the choices listed now were made for, and whether they offer to remember
-    it (None: none listed yet)."""
+    _listed: tuple[str, str | None] | None = None
+    """The reach the choices listed now were made for, and why they do not offer to remember
+    it, if they do not (None: none listed yet)."""
 
     _call_scrolls = False
     """Whether the call is longer than its room, and its box's title says how to scroll it."""
@@ -169,7 +170,7 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
         if (editor := self._editor()) is not None:
             editor.load_text(_editable_json(request.arguments) or "")
         choices = self.query_one("#choices", OptionList)
-        listed = (self._reach(), self._remembers())
+        listed = (self._reach(), self._not_offered())
         if listed != self._listed:  # (most calls are of the tool asked about last)
             choices.set_options(_choices(*listed))
             self._listed = listed
@@ -211,10 +212,11 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
         # The call's summary, unless the agent gave a message: its spaces are a command's.
         return shown_in_call(self.request.message)
 
-    def _remembers(self) -> bool:
-        """Whether the dialog offers to remember the call: not if the rule would hold a
-        secret given earlier (written to disk, listed by `approvals list`)."""
-        return not holds_secret(self.request.rule_text())
+    def _not_offered(self) -> str | None:
+        """Why the dialog does not offer to remember the call, if it does not: the rule would
+        hold a secret given earlier (written to disk, listed by `approvals list`), or the call
+        asks to be allowed once only."""
+        return why_not_remembered(self.request)
 
     def _reach(self) -> str:
         """What "for this session" and "always" would allow from now on. The one call a
@@ -351,7 +353,7 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
             return self.editing or self.denying
         if action == "cancel":
             return not (self.editing or self.denying)
-        if action == "allow" and parameters[0] != "once" and not self._remembers():
+        if action == "allow" and parameters[0] != "once" and self._not_offered() is not None:
             return None  # shown, and dimmed: the list says why
         if action in ("allow", "deny", "edit"):
             # Typing a reason, the person has denied: a `y` or `1` that reaches the dialog
@@ -386,10 +388,10 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
         return {"scope": scope}
 
 
-def _choices(reach: str, remembers: bool) -> list[ListOption]:
+def _choices(reach: str, not_offered: str | None) -> list[ListOption]:
     """The four answers, numbered; `reach` is what allowing for the session would allow, and
-    unless the dialog `remembers` it, 2 and 3 are not offered."""
-    rows = approval_answers(reach, remembers=remembers)
+    where `not_offered` says why no rule may be made, 2 and 3 are not offered."""
+    rows = approval_answers(reach, not_offered=not_offered)
     width = max(len(row.label) for row in rows)
     options = []
     for number, (value, label, hint, offered) in enumerate(rows, 1):

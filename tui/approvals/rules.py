@@ -19,6 +19,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
+from tui.approvals.offered import why_not_remembered
 from tui.core.json_file import JsonFileError, locked, read_model, write_model
 from tui.core.models import (
     AUTO_APPROVED,
@@ -30,7 +31,6 @@ from tui.core.models import (
 )
 from tui.core.queue import ElicitationQueue, QueueEvent
 from tui.secrets.keyring_store import index_path
-from tui.secrets.redaction import holds_secret
 
 RULES_FILE = "approvals.json"
 
@@ -279,10 +279,11 @@ class ApprovalPolicy:
         if result is None or result.reason == AUTO_APPROVED:
             return
         scope = request.scope_of(result)
-        if refused_rule(request, result) is not None:
+        if (refusal := refused_rule(request, result)) is not None:
             # A rule is written to disk ("always"), listed by `approvals list` and the inbox's
-            # /v1/rules: it must not carry a secret. The call itself is allowed, once.
-            _log.warning("%s is allowed once, not remembered: it holds a secret", request.tool_name)
+            # /v1/rules: it must not carry a secret, nor cover calls it knows nothing of. The
+            # call itself is allowed, once.
+            _log.warning("%s is allowed once only: %s", request.tool_name, refusal)
         elif scope == "session" or scope == "always":
             rule = self._remember(request, scope)
             for waiting in queue.pending():
@@ -294,18 +295,18 @@ class ApprovalPolicy:
         return self.allow(request.tool_name, request.remember, scope=scope, folder=request.folder)
 
 
-HOLDS_A_SECRET = "the call holds a secret given earlier: it may be allowed once, never remembered"
-
-
 def refused_rule(request: Request, result: ElicitationResult) -> str | None:
     """Why `result` may not answer `request`, if it may not: it allows, for the session or
-    always, a call holding a secret given earlier. The dialog does not offer that answer; a
-    front end that sends it is refused rather than told a rule was kept that is not."""
+    always, a call no rule may be made from (`why_not_remembered`: it holds a secret given
+    earlier, or asks to be allowed once only). The dialog does not offer that answer; a front
+    end that sends it is refused rather than told a rule was kept that is not."""
     if not isinstance(request, ToolApprovalRequest):
         return None
     scope = request.scope_of(result)
-    if (scope == "session" or scope == "always") and holds_secret(request.rule_text()):
-        return HOLDS_A_SECRET
+    if scope == "session" or scope == "always":
+        why = why_not_remembered(request)
+        if why is not None:
+            return f"{why}: it may be allowed once, never remembered"
     return None
 
 

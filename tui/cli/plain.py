@@ -18,7 +18,7 @@ from typing import Any, TextIO, TypeVar
 from pydantic import SecretStr, ValidationError
 
 from tui.cli.plain_terminal import read_hidden, read_line
-from tui.core.approval_answers import NOT_OFFERED, approval_answers
+from tui.core.approval_answers import approval_answers
 from tui.core.models import (
     ChoiceRequest,
     ConfirmationRequest,
@@ -399,10 +399,10 @@ class PlainPrompter:
             self.say(f"  {name} = {json.dumps(value, ensure_ascii=False)}")
         if request.diff:
             self.say(request.diff.rstrip("\n"))
-        from tui.secrets.redaction import holds_secret
+        from tui.approvals.offered import why_not_remembered
 
         # As the dialog words them: what 2 and 3 allow from now on, or that they are not offered.
-        rows = approval_answers(request.reach(), remembers=not holds_secret(request.rule_text()))
+        rows = approval_answers(request.reach(), not_offered=why_not_remembered(request))
         self._numbered(
             [Option(label=row.label, value=row.value, description=row.hint) for row in rows]
         )
@@ -410,7 +410,7 @@ class PlainPrompter:
         def parse(typed: str) -> int:
             number = _one_number(typed, rows, None)
             if not rows[number - 1].offered:
-                raise _Invalid(f"{rows[number - 1].label} is {NOT_OFFERED}.")
+                raise _Invalid(f"{rows[number - 1].label} is {rows[number - 1].hint}.")
             return number
 
         number = self.until_valid(f"Type a number, 1-{len(rows)}:", parse)

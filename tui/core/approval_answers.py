@@ -7,9 +7,6 @@ from typing import NamedTuple
 DENY = "deny"
 """The value of the answer that denies the call (the others are its scopes)."""
 
-NOT_OFFERED = "not offered: the call holds a secret given earlier"
-"""The hint of "for this session" and "always" where a rule would keep a secret given earlier."""
-
 
 class ApprovalAnswer(NamedTuple):
     value: str
@@ -19,19 +16,18 @@ class ApprovalAnswer(NamedTuple):
     offered: bool
 
 
-def approval_answers(reach: str, *, remembers: bool) -> list[ApprovalAnswer]:
+def approval_answers(reach: str, *, not_offered: str | None = None) -> list[ApprovalAnswer]:
     """The answers, in their order (numbered from 1): `reach` is what allowing for the session
-    would allow; unless a rule may be made (`remembers`), 2 and 3 are not offered."""
+    would allow; where no rule may be made, `not_offered` says why, and 2 and 3 are not offered."""
+    remembers = not_offered is None
+    refused = f"not offered: {not_offered}"
     return [
         ApprovalAnswer("once", "Allow once", "just this call", True),
         ApprovalAnswer(
-            "session", "Allow for this session", reach if remembers else NOT_OFFERED, remembers
+            "session", "Allow for this session", reach if remembers else refused, remembers
         ),
         ApprovalAnswer(
-            "always",
-            "Always allow",
-            "as 2, and remembered" if remembers else NOT_OFFERED,
-            remembers,
+            "always", "Always allow", "as 2, and remembered" if remembers else refused, remembers
         ),
         ApprovalAnswer(DENY, "Deny", "tell the agent no, and why", True),
     ]

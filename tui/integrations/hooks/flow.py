@@ -183,11 +183,15 @@ def approval(
     path): it heads the summary, and "for this session" / "always" then cover calls with
     exactly that value, never every call of the tool, and with the other arguments as they
     are here but those named in `varying` (what an edit writes, a command's description),
-    and in the folder `cwd` (the CLI's project) only.
+    and in the folder `cwd` (the CLI's project) only. Where that argument is not text, the
+    call is allowed once or denied only (`once_only`).
     """
     named = arguments.get(naming_argument) if naming_argument else None
     remember = None
     summary = call_summary(tool_name, arguments)
+    # A call whose naming argument is not text (a command as a list) has nothing a rule could
+    # keep to: one would allow every call of the tool.
+    once_only = naming_argument is not None and not (isinstance(named, str) and named)
     if isinstance(named, str) and named:
         left_out = {naming_argument, *varying}
         remember = ArgumentPattern(
@@ -207,6 +211,7 @@ def approval(
         diff=diff,
         remember=remember,
         folder=cwd or None,
+        once_only=once_only,
         timeout=wait,
         metadata=dict(metadata or {}),
     )
