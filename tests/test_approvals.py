@@ -354,6 +354,48 @@ def test_an_always_rule_the_file_cannot_keep_is_kept_as_a_session_rule_and_liste
     assert policy.rule_for(shell("c1", "pytest")) == rule
 
 
+async def test_always_that_the_file_cannot_keep_is_answered_and_shown_as_for_this_session(
+    tmp_path: Path, shown: list[str]
+) -> None:
+    # The timeline said "✔ always allowed" while the rule held until the app quit.
+    path = tmp_path / "approvals.json"
+    path.write_text("{not json")
+    asker = Asker(shell("c1", "pytest -q"))
+    app = ElicitationApp(ElicitationQueue(), asker, input_grace=0, approvals=ApprovalPolicy(path))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_modal(pilot)
+        await pilot.press("3")
+        await wait_for(pilot, lambda: bool(asker.results))
+        outcome = app.query_one(Timeline).cells("toolApproval:c1")["outcome"]
+    assert asker.results == [person("session")]
+    assert outcome == "✔ allowed for this session"
+    assert [rule.scope for rule in app.approvals.rules()] == ["session"]
+
+
+def test_an_inbox_whose_file_cannot_keep_always_answers_for_this_session(
+    tmp_path: Path,
+) -> None:
+    # attach showed "✔ always allowed", as did the asker's result: it holds until the
+    # inbox stops.
+    config = tmp_path / "inbox"
+    config.mkdir()
+    (config / "approvals.json").write_text("{not json")
+    inbox = HeadlessInbox(config)
+    try:
+        asked = inbox.submit(shell("c1", "pytest -q").model_dump(mode="json"))
+        answer = {
+            "front_end": "test",
+            "result": {"action": "accept", "content": {"scope": "always"}},
+        }
+        assert inbox.call("POST", f"/v1/requests/{asked}/answer", answer)[0] == 200
+        result = inbox.result(asked, wait=10)
+        rules = inbox.call("GET", "/v1/rules")[1]["rules"]
+    finally:
+        inbox.stop()
+    assert result is not None and result["content"] == {"scope": "session"}
+    assert [rule["scope"] for rule in rules] == ["session"]
+
+
 def test_a_policy_that_is_not_persistent_never_touches_the_file(tmp_path: Path) -> None:
     path = tmp_path / "approvals.json"
     policy = ApprovalPolicy(path, persistent=False)

@@ -755,6 +755,9 @@ class ElicitationApp(KeyOrderApp[Any]):
         if result is not None and unsent:
             self._typing.answered(time.monotonic())
             result = registered(request, result)
+            if isinstance(self.queue, ElicitationQueue):
+                # An "always" the approvals file cannot keep is answered as what holds.
+                result = self.approvals.kept(request, result)
             self._answers_sent.add(request.id)
             if not self.queue.respond(request.id, result, self.front_end_name):
                 self._refused(request)

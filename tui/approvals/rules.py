@@ -150,7 +150,9 @@ def chosen_rules(
 
 def _add_always_rule(path: Path, rule: ApprovalRule) -> None:
     with _file_locked(path):
-        rules = [r for r in load_always_rules(path) if not r.same_target(rule)]
+        rules = load_always_rules(path)
+        if any(r.same_target(rule) for r in rules):
+            return  # (written as the answer was given: `ApprovalPolicy.kept`)
         _write_rules(path, [*rules, rule])
 
 
@@ -249,6 +251,24 @@ class ApprovalPolicy:
             if not any(r.same_target(rule) for r in self._session):
                 self._session.append(rule)
         return rule
+
+    def kept(self, request: Request, result: ElicitationResult) -> ElicitationResult:
+        """`result` as what it keeps holds: an "always" whose rule the approvals file cannot
+        take is remembered for this session, and answered as that, so that the asker and
+        every front end say what holds ("allowed for this session", not "always allowed").
+
+        Writes the rule, holding the file's lock: call it just before the queue is given the
+        result (an answer that loses a race meanwhile leaves its rule, as the person asked),
+        and off an event loop."""
+        if (
+            not isinstance(request, ToolApprovalRequest)
+            or request.scope_of(result) != "always"
+            or refused_rule(request, result) is not None
+        ):
+            return result
+        if self._remember(request, "always").scope == "always":
+            return result
+        return result.model_copy(update={"content": {"scope": "session"}})
 
     def answer_or_ask(
         self, request: ToolApprovalRequest, ask: Callable[[], ElicitationResult]

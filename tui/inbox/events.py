@@ -75,6 +75,8 @@ def front_end_routes(inbox: Inbox, *, keepalive: float = KEEPALIVE) -> list[Rout
             result = await asyncio.to_thread(inbox.stored, request, result, name)
         except EntryExists as exists:
             return JSONResponse({"error": str(exists), "problem": "exists"}, status_code=422)
+        # An "always" the approvals file cannot keep is answered as what holds, for the session.
+        result = await asyncio.to_thread(inbox.approvals.kept, request, result)
         outcome = inbox.answer(request, result, name)
         if outcome is not None:
             return _conflict(outcome)
