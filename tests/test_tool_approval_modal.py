@@ -536,3 +536,32 @@ async def test_a_shell_call_whose_command_is_not_text_is_allowed_once_or_denied_
     assert "not offered: no rule could keep to this call" in shown, shown
     assert "every Bash call" not in shown, shown
     assert allowed.result() == ElicitationResult(action="accept", content={"scope": "once"})
+
+
+async def test_a_long_file_path_in_the_reach_keeps_its_file_name_and_cuts_its_front() -> None:
+    # Cut in its middle, `…/internal/render…`: the file name, what the rule is about, was lost.
+    from tui.integrations.hooks.claude_code import ClaudeCodeHook
+
+    path = "/home/me/work/projA/" + "deeply/nested/" * 6 + "internal/render/frame_buffer.go"
+    data = {
+        "session_id": "s1",
+        "hook_event_name": "PermissionRequest",
+        "tool_name": "Edit",
+        "tool_input": {"file_path": path, "old_string": "a", "new_string": "b"},
+        "cwd": "/home/me/work/projA",
+    }
+    request = ClaudeCodeHook().read(data, wait=30).request
+    app = ElicitationApp(ElicitationQueue(), input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        allowed = app.queue.submit(request)
+        await wait_for_modal(pilot)
+        await wait_for(pilot, lambda: "Always" in screen_text(app))
+        shown = screen_text(app)
+        burst(app, "escape")
+        await wait_for(pilot, allowed.done)
+    reach = shown[shown.index("2 Allow for this session") : shown.index("3 Always allow")]
+    reach = " ".join(line.strip(" │") for line in reach.splitlines()[1:]).strip()
+    assert "file_path = …" in reach and "/internal/render/frame_buffer.go," in reach, reach
+    assert "Edit in work/projA, " in reach and reach.endswith(
+        "any old_string, new_string and replace_all"
+    ), reach

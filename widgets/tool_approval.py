@@ -54,6 +54,9 @@ REACH_LENGTH = 100
 """The most characters the reach of the one call a pattern matches takes: two lines under its
 label."""
 
+PATH_END = 30
+"""The least of a long path's end its reach keeps, whatever comes before it."""
+
 GLOB_REACH_LENGTH = 400
 """The most characters a glob's reach takes (five lines at 80 columns): read whole, as what
 it covers is not the call above; a longer one keeps both its ends."""
@@ -220,7 +223,8 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
 
     def _reach(self) -> str:
         """What "for this session" and "always" would allow from now on. The one call a
-        pattern matches is cut short: the call above shows it whole (a script of many lines).
+        pattern matches is cut short: the call above shows it whole (a script of many lines);
+        a file's path loses its front, never its name.
         A glob is shown whole up to `GLOB_REACH_LENGTH`, then with both its ends: it may
         reach further than the call, and where it ends (`*` or not) says how far."""
         remember = self.request.remember
@@ -231,7 +235,10 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
         reach = literal_spaces(shown_on_one_line(self.request.reach()))
         # What the other arguments may be is kept whole, at the end: the cut is the value's.
         rest = len(literal_spaces(shown_on_one_line(remember.describe_others())))
-        if remember.exact_value() is not None:
+        exact = remember.exact_value()
+        if exact is not None and (remember.argument or "").endswith("path"):
+            return _path_cut(reach, len(literal_spaces(shown_on_one_line(exact))), rest)
+        if exact is not None:
             return one_line(reach, REACH_LENGTH + rest, keep_end=rest)
         glob_end = GLOB_REACH_LENGTH // 4 + rest
         return one_line(reach, GLOB_REACH_LENGTH + rest, keep_end=glob_end)
@@ -386,6 +393,19 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
         if scope not in ("once", "session", "always"):
             raise InvalidAnswer("Pick how far to allow the call, or Deny.")
         return {"scope": scope}
+
+
+def _path_cut(reach: str, value: int, rest: int) -> str:
+    """`reach`, whose last `value` characters before the `rest` name a file, cut to
+    `REACH_LENGTH` and its `rest` by the front of the path, `file_path = …/render/frame.go`:
+    the file's name is what the rule is about (cut in the middle, it was lost)."""
+    head = len(reach) - rest - value
+    if len(reach) <= REACH_LENGTH + rest or head < 0:
+        return reach
+    kept = max(REACH_LENGTH - head - 1, PATH_END)
+    if kept >= value:
+        return reach
+    return reach[:head] + "…" + reach[len(reach) - rest - kept :]
 
 
 def _choices(reach: str, not_offered: str | None) -> list[ListOption]:
