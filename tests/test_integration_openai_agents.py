@@ -65,6 +65,8 @@ def test_an_approved_call_runs_and_the_run_finishes() -> None:
         "toolApproval:c1",
     )
     assert request.source == "ops" and request.summary == 'shell(command="ls")'
+    # The SDK cannot run a call with other arguments: the editor says an edit is a retry.
+    assert request.edits_retried
 
 
 def test_a_denial_sends_the_reason_to_the_model() -> None:

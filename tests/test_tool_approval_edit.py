@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from app_driver import SIZE, wait_for, wait_for_modal
+from app_driver import SIZE, screen_text, wait_for, wait_for_modal
 from asking import burst
 from test_readable_at_80x24 import footer_keys
 from textual.widgets import TextArea
@@ -125,3 +125,33 @@ async def test_keys_typed_right_after_e_in_one_burst_reach_the_editor_mounted_by
         await wait_for(pilot, lambda: bool(results))
     assert not mounted_before
     assert results[0].content == {"scope": "once", "arguments": {"command": "ls", "depth": 1}}
+
+
+@pytest.mark.parametrize(
+    ("fixture", "said"),
+    [
+        ("codex_permission_request_bash.json", "Ctrl+S denies the call, asking the agent"),
+        ("claude_code_permission_request_bash.json", "Ctrl+S allows the call once, as edited"),
+    ],
+)
+async def test_the_editor_says_what_ctrl_s_does_for_the_cli_that_asks(
+    fixture: str, said: str
+) -> None:
+    # Codex cannot run a call with other arguments: an edited allow becomes a deny telling
+    # the model to call again as edited, and the editor said it "allows the call once".
+    from hook_schemas import FIXTURES, INPUTS
+
+    from tui.integrations.hooks.formats import hook_format
+
+    data = json.loads((INPUTS / fixture).read_text())
+    request = hook_format(FIXTURES[fixture]).read(data, wait=30).request
+    app = ElicitationApp(ElicitationQueue(), input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        asked = app.queue.submit(request)
+        await wait_for_modal(pilot)
+        burst(app, "e")
+        await wait_for(pilot, lambda: "Arguments as JSON" in screen_text(app))
+        shown = " ".join(screen_text(app).split())
+        burst(app, "escape", "escape")
+        await wait_for(pilot, asked.done)
+    assert said in shown, shown

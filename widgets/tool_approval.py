@@ -283,12 +283,10 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
             from textual.widgets import TextArea
 
             editor = TextArea(arguments, id="edited", soft_wrap=True)
-            label = Label(
-                "Arguments as JSON · Ctrl+S allows the call once, as edited · Esc: back",
-                id="edit-label",
-            )
+            label = Label(id="edit-label")
             pane = Vertical(label, editor, id="edit-pane")
             await self.query_one("#body", VerticalScroll).mount(pane)
+        self.query_one("#edit-label", Label).update(_edit_label(self.request))
         self.add_class("editing")
         self.set_focus(editor)
         self.refresh_bindings()
@@ -393,6 +391,16 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
         if scope not in ("once", "session", "always"):
             raise InvalidAnswer("Pick how far to allow the call, or Deny.")
         return {"scope": scope}
+
+
+def _edit_label(request: ToolApprovalRequest) -> str:
+    """What the editor says Ctrl+S does: where the harness cannot run an edited call (Codex),
+    it denies the call, and the agent is asked to call it again as edited."""
+    if request.edits_retried:
+        ctrl_s = "Ctrl+S denies the call, asking the agent to call it again as edited"
+    else:
+        ctrl_s = "Ctrl+S allows the call once, as edited"
+    return f"Arguments as JSON · {ctrl_s} · Esc: back"
 
 
 def _path_cut(reach: str, value: int, rest: int) -> str:

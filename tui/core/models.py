@@ -796,6 +796,9 @@ class ToolApprovalRequest(RequestBase):
     folder: Folder | None = None
     """The folder the call runs in, where the agent works in one (a coding CLI's project): what
     "for this session" and "always" allow is then allowed in this folder only."""
+    edits_retried: bool = False
+    """True where the harness cannot run a call with other arguments (Codex): allowed with
+    edited arguments, the call is denied and the model told to call it again so edited."""
     once_only: bool = False
     """True: the call may be allowed once or denied, never remembered, as no rule could keep to
     it (a hook's shell call whose command is not text: a rule would cover every command)."""

@@ -66,6 +66,7 @@ def approval_request(item: ToolApprovalItem) -> ToolApprovalRequest:
         arguments=arguments,
         tool_call_id=item.call_id or uuid.uuid4().hex,
         source=item.agent.name,
+        edits_retried=True,  # `_decide`: an edited call is rejected, the model told to retry
     )
 
 

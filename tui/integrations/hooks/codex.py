@@ -66,6 +66,8 @@ class CodexHook:
             diff=string_argument(hook.tool_input, "command")
             if hook.tool_name == "apply_patch"
             else None,
+            # `updatedInput` is reserved: an edited allow is a deny asking for the edited call.
+            edits_retried=True,
             metadata={"turn_id": hook.turn_id, "model": hook.model},
         )
 

@@ -175,6 +175,7 @@ def approval(
     cwd: str | None = None,
     description: str | None = None,
     diff: str | None = None,
+    edits_retried: bool = False,
     metadata: Mapping[str, Any] | None = None,
 ) -> ToolApprovalRequest:
     """The approval asked for a call, waiting at most `wait` seconds for the person.
@@ -184,7 +185,8 @@ def approval(
     exactly that value, never every call of the tool, and with the other arguments as they
     are here but those named in `varying` (what an edit writes, a command's description),
     and in the folder `cwd` (the CLI's project) only. Where that argument is not text, the
-    call is allowed once or denied only (`once_only`).
+    call is allowed once or denied only (`once_only`). `edits_retried`: the CLI cannot run
+    the call with edited arguments (the dialog says an edit asks the model to retry).
     """
     named = arguments.get(naming_argument) if naming_argument else None
     remember = None
@@ -212,6 +214,7 @@ def approval(
         remember=remember,
         folder=cwd or None,
         once_only=once_only,
+        edits_retried=edits_retried,
         timeout=wait,
         metadata=dict(metadata or {}),
     )
@@ -247,6 +250,7 @@ def pending_approval(
     varying_arguments: Mapping[str, tuple[str, ...]],
     description: str | None = None,
     diff: str | None = None,
+    edits_retried: bool = False,
     metadata: Mapping[str, Any] | None = None,
 ) -> PendingCall:
     """The call in `hook` as a pending tool approval (see `approval`): its naming argument
@@ -263,6 +267,7 @@ def pending_approval(
         cwd=hook.cwd,
         description=description,
         diff=diff,
+        edits_retried=edits_retried,
         metadata={
             "hook_event_name": hook.hook_event_name,
             "session_id": hook.session_id,
