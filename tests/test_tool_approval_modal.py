@@ -565,3 +565,19 @@ async def test_a_long_file_path_in_the_reach_keeps_its_file_name_and_cuts_its_fr
     assert "Edit in work/projA, " in reach and reach.endswith(
         "any old_string, new_string and replace_all"
     ), reach
+
+
+async def test_a_line_break_or_control_character_in_the_folder_keeps_each_line_whole() -> None:
+    # A newline in the cwd's last name broke the header over two lines,
+    # `Claude Code (\u202eAjorp␛[7m` / `) · ⏱ 28s`.
+    app = ElicitationApp(ElicitationQueue(), input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        asked = app.queue.submit(claude_code_bash("make", cwd="/tmp/x/\u202eAjorp\n\x1b[7m\rz"))
+        await wait_for_modal(pilot)
+        await wait_for(pilot, lambda: "Always" in screen_text(app))
+        rows = screen_text(app).splitlines()
+        burst(app, "escape")
+        await wait_for(pilot, asked.done)
+    header = next(row for row in rows if "Claude Code" in row)
+    assert "Claude Code (x/\\u202eAjorp ⏎ ␛[7m␍z) · ⏱" in header, rows
+    assert any("Bash in x/\\u202eAjorp ⏎ ␛[7m␍z, command = make" in row for row in rows), rows
