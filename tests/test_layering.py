@@ -30,7 +30,8 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "tui.inbox",
     ),
     "tui.front_ends": ("tui.core", "tui.inbox", "tui.front_ends"),
-    "widgets": ("tui.core", "tui.secrets", "widgets"),
+    # A dialog asks the rules' layer which rules may be offered (`tui.approvals.offered`).
+    "widgets": ("tui.core", "tui.secrets", "tui.approvals", "widgets"),
     "tui.app": (
         "tui.core",
         "tui.secrets",
