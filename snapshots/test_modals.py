@@ -64,6 +64,35 @@ RELEASE_CHECKS = MultiChoiceRequest(
         {"label": "Type-check every package with mypy --strict and pyright", "value": "types"},
     ],
 )
+PACKAGES = MultiChoiceRequest(
+    source="deps-agent",
+    message="Which packages should be upgraded?",
+    options=[
+        {"label": name, "value": name, "description": f"{old} → {new}"}
+        for name, old, new in [
+            ("aiohttp", "3.9.5", "3.10.2"),
+            ("attrs", "23.2.0", "24.2.0"),
+            ("black", "24.4.2", "24.8.0"),
+            ("certifi", "2024.2.2", "2024.7.4"),
+            ("click", "8.1.6", "8.1.7"),
+            ("django", "5.0.6", "5.1"),
+            ("fastapi", "0.111.0", "0.112.0"),
+            ("httpcore", "1.0.4", "1.0.5"),
+            ("httpx", "0.26.0", "0.27.0"),
+            ("idna", "3.6", "3.7"),
+            ("jinja2", "3.1.3", "3.1.4"),
+            ("mypy", "1.10.0", "1.11.1"),
+            ("pydantic", "2.7.1", "2.8.2"),
+            ("pytest", "8.2.0", "8.3.2"),
+            ("pytest-httpx", "0.29.0", "0.30.0"),
+            ("requests", "2.31.0", "2.32.3"),
+            ("ruff", "0.4.4", "0.6.1"),
+            ("urllib3", "2.2.1", "2.2.2"),
+        ]
+    ],
+    default=["django"],
+    max_selected=5,
+)
 DEPLOY = ConfirmationRequest(
     source="setup-agent",
     message="Deploy billing-api to production now?",
@@ -100,6 +129,7 @@ CASES: list[tuple[str, Request, list[str]]] = [
     ("multi_choice_toggled", FEATURES, ["down", "space", "3"]),
     ("multi_choice_too_many", FEATURES, ["a", "enter"]),
     ("multi_choice_long_labels", RELEASE_CHECKS, ["space"]),
+    ("multi_choice_filtered", PACKAGES, [*"http", "down", "space"]),
     ("confirmation", DEPLOY, []),
     ("confirmation_switched", DEPLOY, ["right"]),
     ("confirmation_long_labels", DROP, []),

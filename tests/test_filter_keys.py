@@ -1,6 +1,7 @@
-"""Keys in long lists with a filter (a choice's, a batch question's): the highlighted option
-stays highlighted as the filter changes, and a digit filters where the options hold it (ports,
-versions) and picks only a number on screen.
+"""Keys in long lists with a filter (a choice's, a checklist's, a batch question's): the
+highlighted option stays highlighted as the filter changes, a digit filters where the options
+hold it (ports, versions) and picks only a number on screen, and a checklist answers what was
+ticked, shown or filtered out.
 
 Keys are pressed with no pause between them, with Pilot and all posted at once (`burst`).
 """
@@ -9,9 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from app_driver import SIZE, wait_for, wait_for_modal
+from app_driver import SIZE, error_line, wait_for, wait_for_modal
 from asking import SENDERS, Asker, Send, answer
 from textual.pilot import Pilot
+from textual.widgets import Static
 from textual.widgets._footer import FooterKey
 
 from tui import ElicitationApp, ElicitationQueue, parse_request
@@ -171,3 +173,61 @@ async def test_a_digit_picks_among_words_in_a_batch_by_a_number_on_screen(send: 
     # moved down to "phi": the first numbers scrolled away, the 3 does nothing
     result = await answer(batch(greek), (*["down"] * 20, "3", "enter"), send)
     assert result.content["answers"] == {"Which letter?": "phi"}
+
+
+# -- a long checklist ------------------------------------------------------------------------
+
+
+def checklist(options: list[str], **bounds: Any) -> dict[str, Any]:
+    return {"kind": "multi_choice", "message": "Which ones?", "options": options, **bounds}
+
+
+PACKAGES = checklist([f"pkg-{n:05}" for n in range(10_000)])
+
+
+@SENDERS
+async def test_a_long_checklist_filters_as_letters_and_digits_are_typed(send: Send) -> None:
+    result = await answer(PACKAGES, (*"pkg-07777", "space", "enter"), send)
+    assert result.content == ["pkg-07777"]
+    # among words a digit ticks by the number on screen, in the filter's list too
+    result = await answer(checklist(WORDS), ("3", *"ch", "1", "enter"), send)
+    assert result.content == ["gamma", "chi"]
+
+
+@SENDERS
+async def test_what_a_checklist_ticks_stays_ticked_when_filtered_out(send: Send) -> None:
+    keys = (*"07777", "space", "escape", *"00042", "space", "backspace", "space", "enter")
+    result = await answer({**PACKAGES, "default": ["pkg-00001"]}, keys, send)
+    # back to "0004", its first match is highlighted, pkg-00004: ticked too
+    assert result.content == ["pkg-00001", "pkg-00004", "pkg-00042", "pkg-07777"]
+    # nothing matches "zz": Enter answers all ticked
+    keys = (*"omega", "space", *"zz", "enter")
+    assert (await answer(checklist(WORDS), keys, send)).content == ["omega"]
+
+
+@SENDERS
+async def test_ctrl_a_ticks_what_a_long_checklist_shows(send: Send) -> None:
+    result = await answer(checklist(WORDS), (*"eta", "ctrl+a", "enter"), send)
+    assert result.content == ["beta", "zeta", "eta", "theta"]
+    # a short one's `a` ticks all
+    result = await answer(checklist(WORDS[:3]), ("a", "enter"), send)
+    assert result.content == WORDS[:3]
+
+
+async def test_a_long_checklist_counts_what_it_shows_and_what_is_ticked_out_of_view() -> None:
+    asker = Asker(parse_request(checklist(WORDS, max_selected=2)))
+    app = ElicitationApp(ElicitationQueue(), asker, input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        modal = await wait_for_modal(pilot)
+        await pilot.press(*"alpha", "space", "escape", *"beta", "space", "escape", *"gam")
+        await pilot.press("space", *"ma", "enter")
+        await wait_for(pilot, lambda: "at most 2" in error_line(modal))
+        assert str(modal.query_one("#filter", Static).content) == "Filter: gamma  (1 of 24)"
+        count = str(modal.query_one("#count", Static).content)
+        assert count == "3 selected, 2 not shown · pick up to 2"
+        # letters filter: Ctrl+A ticks all, not `a`
+        assert "^a All/none" in footer(pilot).split("  ")
+        assert "a All/none" not in footer(pilot).split("  ")
+        await pilot.press("space", "enter")  # gamma unticked: 2 fit
+        await wait_for(pilot, lambda: bool(asker.results))
+    assert asker.results[0].content == ["alpha", "beta"]

@@ -15,14 +15,11 @@ from textual.widgets.option_list import Option as ListOption
 from tui.core.models import ChoiceRequest
 from tui.core.options import Option
 from widgets.base import FITTED, ElicitationModal, InvalidAnswer
-from widgets.digit_keys import DIGITS, digits_after, number_in_view
+from widgets.digit_keys import number_in_view
 from widgets.hanging import Hanging
+from widgets.list_filter import FILTER_THRESHOLD, ListFilter
 from widgets.literal import shown
 from widgets.long_lists import LongOptionList
-
-FILTER_THRESHOLD = 10
-"""From this many options on, typing filters the list."""
-
 
 INDENT = "  "
 """Where a label's text starts: after the number of the first nine options and a space."""
@@ -57,7 +54,7 @@ class ChoiceModal(ElicitationModal[ChoiceRequest]):
     """One choice: arrows move, 1–9 pick, Enter accepts the highlighted option.
 
     A long list has a filter that typing fills, a digit too where the options hold it (see
-    `_filters`); the option highlighted stays so while the filter lets it through.
+    `ListFilter.takes`); the option highlighted stays so while the filter lets it through.
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -71,23 +68,9 @@ class ChoiceModal(ElicitationModal[ChoiceRequest]):
 
     def __init__(self, request: ChoiceRequest, **kwargs: Any) -> None:
         super().__init__(request, **kwargs)
-        self._shown: list[Option] = []
-        """The options the filter lets through, in the order listed."""
-
-    _filter_text = ""
-    """What is typed into the filter (a long list's)."""
-
-    _kept: Option | None = None
-    """The option to highlight whenever the filter lets it through: the default, or the
-    one the arrows last moved to (None: the first shown)."""
-
-    _placed: Option | None = None
-    """The option the last filter change highlighted for want of `_kept`, the first it let
-    through: the arrows moving off it make another option `_kept`."""
-
-    _digits_for: tuple[list[Option], frozenset[str]] | None = None
-    """The options the filter let through last and the digits that, typed next, go into
-    the filter (`_filter_digits`)."""
+        self._filter = ListFilter()
+        """What is typed into a long list's filter and the options it lets through (a short
+        list's are all)."""
 
     _picked_aside = True
     """Whether the footer offers `1-9 Pick` while the dialog is set aside between questions:
@@ -108,29 +91,21 @@ class ChoiceModal(ElicitationModal[ChoiceRequest]):
         return len(self.request.options) >= FILTER_THRESHOLD
 
     def fill(self) -> None:
-        self._filter_text = ""
         default = self.request.default
-        self._kept = next((o for o in self.request.options if o.value == default), None)
-        self._placed = None
-        self._shown = []
+        kept = next((o for o in self.request.options if o.value == default), None)
+        self._filter.start(self.request.options, kept)
         self._apply_filter()
         self.query_one(OptionList).focus()
 
     def forget(self) -> None:
         self._picked_aside = self._picks("1")
-        self._shown = []
-        self._kept = self._placed = None
-        self._digits_for = None
+        self._filter.start([])
         self.query_one(OptionList).clear_options()
 
     def _apply_filter(self) -> None:
         options = self.query_one(LongOptionList)
-        highlighted = options.highlighted
-        if highlighted is not None and highlighted < len(self._shown):
-            moved_to = self._shown[highlighted]
-            if moved_to is not self._placed:
-                self._kept = moved_to
-        matches = self._shown = self._matching(self._filter_text)
+        highlight = self._filter.apply(options.highlighted)
+        matches = self._filter.shown
         options.show_rows(
             # most options are one printable line, their label: no call each for those
             [
@@ -140,28 +115,13 @@ class ChoiceModal(ElicitationModal[ChoiceRequest]):
             lambda i: ListOption(option_prompt(i + 1, matches[i])),
             indent=len(INDENT),
         )
-        kept = next((i for i, o in enumerate(matches) if o is self._kept), None)
-        if kept is not None:
-            options.highlighted = kept
-            self._placed = None
-        elif matches:
-            options.highlighted = 0
-            self._placed = matches[0]
+        if highlight is not None:
+            options.highlighted = highlight
         if self.filtering:
-            count = f"{len(self._shown)} of {len(self.request.options)}"
-            hint = self._filter_text or "type to filter"
-            self.query_one("#filter", Static).update(f"Filter: {hint}  ({count})")
+            self.query_one("#filter", Static).update(self._filter.line())
 
     def on_key(self, event: events.Key) -> None:
-        if not self.filtering:
-            return
-        if event.key == "backspace" and self._filter_text:
-            self._filter_text = self._filter_text[:-1]
-        elif event.key == "escape" and self._filter_text:
-            self._filter_text = ""
-        elif event.is_printable and event.character and self._filters(event.character):
-            self._filter_text += event.character
-        else:
+        if not self.filtering or not self._filter.type(event.key, event.character):
             return
         event.stop()
         event.prevent_default()
@@ -180,40 +140,17 @@ class ChoiceModal(ElicitationModal[ChoiceRequest]):
         self.action_accept()
 
     def describe_action(self, action: str, parameters: tuple[object, ...], description: str) -> str:
-        if action == "cancel" and self._filter_text:
+        if action == "cancel" and self._filter.text:
             return "Clear filter"
         return super().describe_action(action, parameters, description)
 
-    def _filters(self, character: str) -> bool:
-        """Whether `character`, typed, goes into the filter: any but a digit from 1 to 9,
-        and such a digit too where an option shown holds it after the filter's text ("8"
-        among ports, "us-0" then "8": "us-08"). Elsewhere (a list of words) it picks."""
-        return character not in DIGITS or character in self._filter_digits()
-
     def _filter_digits(self) -> frozenset[str]:
-        """The digits that go into the filter after its text, worked out once per filter
-        change (the footer asks for each digit each time it is drawn)."""
-        if not self.filtering:
-            return frozenset()
-        if self._digits_for is None or self._digits_for[0] is not self._shown:
-            texts = (t for o in self._shown for t in (o.label, o.description or ""))
-            self._digits_for = (self._shown, digits_after(self._filter_text, texts))
-        return self._digits_for[1]
-
-    def _matching(self, text: str) -> list[Option]:
-        """The options whose label or description holds `text`, in any case."""
-        needle = text.casefold()
-        return [
-            o
-            for o in self.request.options
-            if not needle
-            or needle in o.label.casefold()
-            or needle in (o.description or "").casefold()
-        ]
+        """The digits that go into the filter, typed next (none in a short list)."""
+        return self._filter.digits() if self.filtering else frozenset()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "pick":
-            if not self._shown:  # set aside between questions
+            if not self._filter.shown:  # set aside between questions
                 return self._picked_aside
             return self._picks(str(parameters[0]))
         return super().check_action(action, parameters)
@@ -224,7 +161,7 @@ class ChoiceModal(ElicitationModal[ChoiceRequest]):
         number = int(digit)
         return (
             digit not in self._filter_digits()
-            and number <= len(self._shown)
+            and number <= len(self._filter.shown)
             and number_in_view(self.query_one(OptionList), number - 1)
         )
 
@@ -234,6 +171,7 @@ class ChoiceModal(ElicitationModal[ChoiceRequest]):
 
     def content(self) -> str:
         options = self.query_one(OptionList)
-        if options.highlighted is None or not self._shown:
+        shown = self._filter.shown
+        if options.highlighted is None or not shown:
             raise InvalidAnswer("Nothing matches the filter; Backspace to widen it.", options)
-        return self._shown[options.highlighted].value
+        return shown[options.highlighted].value

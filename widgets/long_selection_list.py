@@ -3,7 +3,6 @@ drawn, and it measures them by their text (see `widgets.long_lists`)."""
 
 from __future__ import annotations
 
-from rich.cells import cell_len
 from textual.widgets.option_list import Option as ListOption
 from textual.widgets.selection_list import Selection
 
@@ -14,12 +13,13 @@ from widgets.long_lists import LazyPrompt, PromptBuilder, TextMeasuredList
 class LazySelection(LazyPrompt, Selection[str]):
     """A checklist entry of one line whose prompt is built when first drawn."""
 
-    def __init__(self, line: str, build: PromptBuilder, value: str, initial_state: bool) -> None:
+    def __init__(self, cells: int, build: PromptBuilder, value: str, initial_state: bool) -> None:
+        """`cells`: the width of the entry's one line, as `build` draws it."""
         # Selection.__init__ would build the prompt now; set what it sets, without that.
         ListOption.__init__(self, "")
         self._value = value
         self._initial_state = initial_state
-        self.line_cells = [cell_len(line)]
+        self.line_cells = [cells]
         self._build = build
 
 

@@ -4,18 +4,22 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from functools import partial
-from typing import ClassVar
+from typing import Any, ClassVar
 
+from rich.cells import cell_len
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.content import Content
-from textual.widgets import Static
+from textual.widgets import SelectionList, Static
 
 from tui.core.models import MultiChoiceRequest
 from tui.core.options import Option
 from widgets.base import FITTED, ElicitationModal, InvalidAnswer
 from widgets.checklist import Checklist
+from widgets.digit_keys import number_in_view
 from widgets.hanging import Hanging
+from widgets.list_filter import FILTER_THRESHOLD, ListFilter
 from widgets.literal import shown_on_one_line
 from widgets.long_selection_list import LazySelection, LongSelectionList
 
@@ -36,14 +40,24 @@ def selection_prompt(number: int, option: Option) -> Hanging:
     return Hanging(Content.styled(f"{number} " if number <= 9 else "  ", "dim"), body)
 
 
-def checklist_entry(number: int, option: Option, ticked: bool) -> LazySelection:
-    """`option` as a checklist entry, its prompt built when the entry is first drawn."""
-    line = "  " + selection_line(option)
-    return LazySelection(line, partial(selection_prompt, number, option), option.value, ticked)
+def entry_cells(option: Option) -> int:
+    """The width of the entry of `option`: the number's room, then its `selection_line`."""
+    return cell_len("  " + selection_line(option))
+
+
+def checklist_entry(number: int, option: Option, ticked: bool, cells: int) -> LazySelection:
+    """`option` as a checklist entry `cells` wide, its prompt built when first drawn."""
+    return LazySelection(cells, partial(selection_prompt, number, option), option.value, ticked)
 
 
 class MultiChoiceModal(ElicitationModal[MultiChoiceRequest]):
-    """A checklist: Space or 1–9 tick, `a` ticks all, Enter accepts when the count fits."""
+    """A checklist: Space or 1–9 tick, `a` ticks all, Enter accepts when the count fits.
+
+    A long list has a filter that typing fills, a digit too where the options hold it (see
+    `ListFilter.takes`); Space ticks, so no space is typed into it, and Ctrl+A ticks all it
+    shows. What is ticked stays ticked while the filter hides it, and is answered with the
+    rest.
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("space", "toggle_highlighted", "Tick", priority=True),
@@ -51,57 +65,159 @@ class MultiChoiceModal(ElicitationModal[MultiChoiceRequest]):
             Binding(str(n), f"toggle_number({n})", "Tick", show=n == 1, key_display="1-9")
             for n in range(1, 10)
         ),
-        Binding("a", "toggle_all", "All/none"),
+        # A long list's letters go into its filter: there Ctrl+A ticks all (those shown).
+        Binding("a", "toggle_all(False)", "All/none"),
+        Binding("ctrl+a", "toggle_all(True)", "All/none"),
     ]
     """
     | Key(s) | Description |
     | :- | :- |
     | space | Tick or untick the highlighted option. |
-    | a | Tick all, or untick all when all are ticked. |
+    | a | Tick all, or untick all when all are ticked (a short list). |
+    | ctrl+a | Tick all the filter shows, or untick them when all are ticked (a long list). |
     | 1-9 | Tick or untick the numbered option. |
     """
 
+    def __init__(self, request: MultiChoiceRequest, **kwargs: Any) -> None:
+        super().__init__(request, **kwargs)
+        self._filter = ListFilter()
+        """What is typed into a long list's filter and the options it lets through (a short
+        list's are all)."""
+        self._cells: dict[str, int] = {}
+        """The `entry_cells` of each option shown so far, by value: a filter widened again
+        shows them without measuring them again."""
+        self._hidden_ticks: set[str] = set()
+        """The values of the options ticked that the filter hides (the list holds the ticks
+        of those it shows)."""
+
+    _ticked_aside = True
+    """Whether the footer offers `1-9 Tick` while the dialog is set aside between questions:
+    as it did for the last question, whose keys the next one like it needs again (a list of
+    ports hides them). Else the footer was rebuilt twice a question, once each way."""
+
     @classmethod
     def body_shape(cls, request: MultiChoiceRequest) -> tuple[Hashable, ...]:
-        return ()
+        return (len(request.options) >= FILTER_THRESHOLD,)
+
+    @property
+    def filtering(self) -> bool:
+        return len(self.request.options) >= FILTER_THRESHOLD
 
     def compose_body(self) -> ComposeResult:
-        yield LongSelectionList(*_entries(self.request), id="options", classes=FITTED)
+        if self.filtering:
+            yield Static(id="filter", markup=False)
+        yield LongSelectionList(id="options", classes=FITTED)
         yield Static(id="count")
 
-    def reload(self, request: MultiChoiceRequest, *, deadline: float | None = None) -> None:
-        self.checklist.add_options(_entries(request))
-        self.checklist.highlighted = 0
-        super().reload(request, deadline=deadline)
-
     def fill(self) -> None:
-        self._update_count()
+        self._cells = {}
+        self._filter.start(self.request.options)
+        self._hidden_ticks = set(self.request.default)
+        self._apply_filter()
         self.checklist.focus()
 
     def forget(self) -> None:
+        self._ticked_aside = self._toggles("1")
+        self._cells = {}
+        self._filter.start([])
+        self._hidden_ticks = set()
         self.checklist.clear_options()
 
     @property
     def checklist(self) -> Checklist:
         return self.query_one(Checklist)
 
+    def ticked(self) -> set[str]:
+        """The values of every option ticked, shown or hidden by the filter."""
+        return self._hidden_ticks | set(self.checklist.selected)
+
+    def _apply_filter(self) -> None:
+        checklist = self.checklist
+        ticked = self.ticked()
+        before = len(self._filter.shown)
+        highlight = self._filter.apply(checklist.highlighted)
+        shown = self._filter.shown
+        # The text only grows by a character, loses its last or is cleared: the options
+        # shown before and now are one within the other, the same where as many.
+        if len(shown) != before:
+            self._hidden_ticks = ticked - {o.value for o in shown}
+            checklist.clear_options()
+            checklist.add_options(
+                self._entry(n, o, o.value in ticked) for n, o in enumerate(shown, 1)
+            )
+        checklist.highlighted = highlight
+        if self.filtering:
+            self.query_one("#filter", Static).update(self._filter.line())
+        self._update_count()
+
+    def _entry(self, number: int, option: Option, ticked: bool) -> LazySelection:
+        cells = self._cells.get(option.value)
+        if cells is None:
+            cells = self._cells[option.value] = entry_cells(option)
+        return checklist_entry(number, option, ticked, cells)
+
+    def on_key(self, event: events.Key) -> None:
+        if not self.filtering or not self._filter.type(event.key, event.character):
+            return
+        event.stop()
+        event.prevent_default()
+        self._apply_filter()
+        self.show_error("")  # said of the filter before
+        # Escape clears a filter typed, else cancels; digits tick or filter.
+        self.refresh_bindings()
+
+    def on_selection_list_selection_highlighted(
+        self, event: SelectionList.SelectionHighlighted[Any]
+    ) -> None:
+        if self.checklist.max_scroll_y or self._body.max_scroll_y:
+            self.refresh_bindings()  # the numbers beside the options may have scrolled away
+
+    def describe_action(self, action: str, parameters: tuple[object, ...], description: str) -> str:
+        if action == "cancel" and self._filter.text:
+            return "Clear filter"
+        return super().describe_action(action, parameters, description)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "toggle_number":
+            if not self._filter.shown:  # set aside between questions
+                return self._ticked_aside
+            return self._toggles(str(parameters[0]))
+        if action == "toggle_all":
+            return parameters[0] == self.filtering
+        return super().check_action(action, parameters)
+
+    def _toggles(self, digit: str) -> bool:
+        """Whether `digit` ticks the option numbered so: a digit the filter does not take,
+        the option's number on screen beside it (not scrolled out of view)."""
+        number = int(digit)
+        return (
+            digit not in self._filter_digits()
+            and number <= len(self._filter.shown)
+            and number_in_view(self.checklist, number - 1)
+        )
+
+    def _filter_digits(self) -> frozenset[str]:
+        """The digits that go into the filter, typed next (none in a short list)."""
+        return self._filter.digits() if self.filtering else frozenset()
+
     def action_toggle_highlighted(self) -> None:
         highlighted = self.checklist.highlighted
         if highlighted is not None:
-            self._toggle_highlighted(highlighted)
+            self._toggle_shown(highlighted)
 
-    def _toggle_highlighted(self, index: int) -> None:
-        """Toggle the option at `index` by value (SelectionList ids are not values)."""
-        self.checklist.toggle(self.request.options[index].value)
+    def _toggle_shown(self, index: int) -> None:
+        """Toggle the option shown at `index` by value (SelectionList ids are not values)."""
+        self.checklist.toggle(self._filter.shown[index].value)
 
     def action_toggle_number(self, number: int) -> None:
-        if number <= len(self.request.options):
-            self.checklist.highlighted = number - 1
-            self._toggle_highlighted(number - 1)
+        self.checklist.highlighted = number - 1
+        self._toggle_shown(number - 1)
 
-    def action_toggle_all(self) -> None:
+    def action_toggle_all(self, in_long_list: bool) -> None:
+        """Tick the options shown, or untick them when all are; `in_long_list` names the key
+        (`check_action` lets only the one for this list's length through)."""
         checklist = self.checklist
-        if len(checklist.selected) == len(self.request.options):
+        if len(checklist.selected) == checklist.option_count:
             checklist.deselect_all()
         else:
             checklist.select_all()
@@ -112,13 +228,14 @@ class MultiChoiceModal(ElicitationModal[MultiChoiceRequest]):
 
     def _update_count(self) -> None:
         request = self.request
-        count = len(self.checklist.selected)
+        count = len(self.ticked())
+        hidden = f", {len(self._hidden_ticks)} not shown" if self._hidden_ticks else ""
         bounds = _bounds_text(request.min_selected, request.max_selected)
-        self.query_one("#count", Static).update(f"{count} selected{bounds}")
+        self.query_one("#count", Static).update(f"{count} selected{hidden}{bounds}")
 
     def content(self) -> list[str]:
         request = self.request
-        chosen = set(self.checklist.selected)
+        chosen = self.ticked()
         # Report in the order the options were offered, not the order they were ticked.
         values = [o.value for o in request.options if o.value in chosen]
         if len(values) < request.min_selected:
@@ -126,11 +243,6 @@ class MultiChoiceModal(ElicitationModal[MultiChoiceRequest]):
         if request.max_selected is not None and len(values) > request.max_selected:
             raise InvalidAnswer(f"Pick at most {request.max_selected} (you picked {len(values)}).")
         return values
-
-
-def _entries(request: MultiChoiceRequest) -> list[LazySelection]:
-    defaults = set(request.default)
-    return [checklist_entry(i, o, o.value in defaults) for i, o in enumerate(request.options, 1)]
 
 
 def _bounds_text(low: int, high: int | None) -> str:

@@ -18,12 +18,12 @@ from textual.widgets.option_list import Option as ListOption
 
 from tui.core.models import Question, QuestionAnswer
 from widgets.checklist import NOT_PICKED, PICKED, TICKED, UNTICKED
-from widgets.choice import FILTER_THRESHOLD
 from widgets.digit_keys import DIGITS, digits_after, number_in_view
 from widgets.ellipsis_input import EllipsisInput
 from widgets.hanging import Hanging
 from widgets.html_preview import html_as_markdown
 from widgets.labelled_input import LabelledInput
+from widgets.list_filter import FILTER_THRESHOLD
 from widgets.literal import literal, shown
 from widgets.screen_share import ScreenShare
 

@@ -1159,7 +1159,7 @@ def _common_requests() -> Iterator[Request]:
     they are the app's own and never asked, and validating them would build pydantic's
     validators of seven kinds, and load its plugins, on the UI thread, just when a fresh
     process's agent is about to ask its first question."""
-    from widgets.choice import FILTER_THRESHOLD
+    from widgets.list_filter import FILTER_THRESHOLD
 
     def options(count: int) -> list[Option]:
         return [Option.model_construct(label=str(n), value=str(n)) for n in range(count)]
