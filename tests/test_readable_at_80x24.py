@@ -473,6 +473,25 @@ async def test_a_required_field_keeps_its_mark_whatever_its_title() -> None:
     assert "┏━ The fully quali… * ━" in narrower[0]
 
 
+async def test_a_required_field_keeps_its_mark_in_a_form_that_scrolls() -> None:
+    # The full app's dialog (attach's) is narrower than `ask`'s, and a form taller than the
+    # screen gives its scrollbar two more columns: the title was cut for a wider box, and
+    # the border then cut its `*`.
+    long = "Name 0 NAME with a quite long title that will not fit on one line of the dialog"
+    fields = {f"field{n}": {"type": "string"} for n in range(12)}
+    schema = {
+        "type": "object",
+        "properties": {"name": {"type": "string", "title": long}, **fields},
+        "required": ["name"],
+    }
+    app, _ = asking(FormRequest(message="Who?", requested_schema=schema))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: shown(app) is not None)
+        await pilot.pause()
+        tops = [line for line in screen_text(app).splitlines() if _FIELD_TOP.search(line)]
+    assert "┏━ Name 0 NAME with a quite long title that will not fit on one … * ━┓" in tops[0]
+
+
 _FIELD_TOP = re.compile("╭─ |┏━ ")
 """The top edge of a field's box, where its title is: light, or heavy for the field in use."""
 

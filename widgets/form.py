@@ -140,8 +140,16 @@ class FormModal(ElicitationModal[FormRequest]):
 
     def on_resize(self) -> None:
         self.set_class(self._taller_than_screen(), "tall")
-        cells = title_cells(self.app.size.width)
+
+    def on_mount(self) -> None:
+        self.screen_layout_refresh_signal.subscribe(self, self._fit_titles)
+
+    def _fit_titles(self, _screen: object) -> None:
+        """After a layout, cut each required field's title to the room its box has now: the
+        screen's width and the scrollbar of a form taller than it both decide it."""
+        most = title_cells(self.app.size.width)
         for form_field in self.fields:
+            cells = form_field.title_room(most)
             if form_field.title_cells != cells:
                 form_field.fit_title(cells)
 

@@ -45,6 +45,11 @@ TITLE_MARGIN = 80 - TITLE_CELLS
 shorter, the `*` after it kept in view."""
 
 
+TITLE_BORDER = 8
+"""Columns of a field's box besides a required field's title: the corners, the stroke and a
+space before the title, and ` *` and a space and the stroke after it."""
+
+
 def title_cells(screen_width: int) -> int:
     """The most of a required field's title shown on a screen `screen_width` columns wide."""
     return max(8, min(TITLE_CELLS, screen_width - TITLE_MARGIN))
@@ -367,6 +372,12 @@ class FormField:
         self._initial = _comparable(self.raw)
         self.fit_title(self.title_cells)
         self.show_error(None)
+
+    def title_room(self, most: int) -> int:
+        """The most of a required field's title its box shows with the `*`, at most `most`
+        (before the box is laid out: `most`)."""
+        width = self.box.outer_size.width
+        return most if not width else max(8, min(most, width - TITLE_BORDER))
 
     def fit_title(self, cells: int) -> None:
         """Title the box, a required field's title cut at `cells` with "…": one line (a
