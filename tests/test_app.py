@@ -202,6 +202,30 @@ async def test_a_paste_of_several_lines_into_a_one_line_field_is_refused_saying_
     assert results[0].content == "one line"
 
 
+async def test_text_past_a_field_s_limit_is_left_out_saying_so() -> None:
+    # Keys typed past `max_length` and a paste that would pass it were dropped with a bell
+    # most terminals keep silent: the answer was cut unseen.
+    results: list[ElicitationResult] = []
+    short = {"kind": "text", "message": "Code?", "max_length": 10}
+    app = ElicitationApp(ElicitationQueue(), one_question(short, results), input_grace=0)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.focused, Input))
+        field = app.focused
+        assert isinstance(field, Input)
+        app.post_message(events.Paste("x" * 20))
+        await wait_for(pilot, lambda: bool(app._notifications))
+        await pilot.press(*"abcdefghijklmnopqrst")
+        await wait_for(pilot, lambda: len(app._notifications) == 2)
+        await pilot.pause()
+        assert [str(n.message) for n in app._notifications] == [
+            "This field takes at most 10 characters; the paste had 20, and was left out.",
+            "This field takes at most 10 characters; what was typed past them was left out.",
+        ]
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: bool(results))
+    assert results[0].content == "abcdefghij"
+
+
 async def test_multi_choice_bounds_are_enforced_with_a_message() -> None:
     results: list[ElicitationResult] = []
     app = ElicitationApp(ElicitationQueue(), one_question(MULTI, results), input_grace=0)

@@ -27,12 +27,18 @@ class EllipsisInput(Input):
     A paste of several lines is refused, saying so, where Textual's keeps its first line
     unsaid: a pasted private key reached its asker as its first line, the dots looking whole.
 
+    Text past `max_length`, typed or pasted, is left out saying so, where Textual's only rings
+    the bell most terminals keep silent: the answer was cut unseen.
+
     Masked (`password`), it copies and cuts nothing, as a browser's password field: a copy
     would put the secret on the clipboard, and send it through the terminal (OSC 52) into
     whatever records it. Ctrl+C then says how to quit, as it does where nothing is selected.
     Nor is all of it selected as the focus comes back to it: a selection of dots hardly
     shows, and the next key typed would replace what the person meant to add to.
     """
+
+    _full_said_for: str | None = None
+    """The value the field held when it last said keys typed past its limit were left out."""
 
     @property
     def select_on_focus(self) -> bool:
@@ -65,7 +71,28 @@ class EllipsisInput(Input):
                 severity="warning",
             )
             return
+        line = lines[0] if lines else ""
+        if self.max_length and len(self.value) - len(self.selected_text) + len(line) > (
+            self.max_length
+        ):
+            event.prevent_default()
+            event.stop()
+            self._say_too_long(f"the paste had {len(line)}, and was left out")
+            return
         self.call_after_refresh(self._show_cursor)
+
+    def restricted(self) -> None:
+        if not self.max_length or len(self.value) < self.max_length:
+            super().restricted()  # a character the field's type refuses
+        elif self._full_said_for != self.value:
+            # Once for the keys of a burst run past the limit, not once for each.
+            self._full_said_for = self.value
+            self._say_too_long("what was typed past them was left out")
+
+    def _say_too_long(self, what: str) -> None:
+        self.notify(
+            f"This field takes at most {self.max_length} characters; {what}.", severity="warning"
+        )
 
     def _show_cursor(self) -> None:
         self.scroll_to_region(
