@@ -117,6 +117,25 @@ def test_multi_says_how_to_pick_none_where_none_is_an_answer(tmp_path: Path) -> 
     assert "Type numbers separated by spaces (- for none) [2]:" in prompts
 
 
+def test_multi_names_the_most_it_takes_as_well(tmp_path: Path) -> None:
+    # Only the least was named: "at least 1:", then "Pick at most 2 (you picked 3)".
+    options = ("-o", "auth", "-o", "jobs", "-o", "metrics")
+    code, result, prompts = plain(
+        tmp_path, "1 3\n", "multi", "Which?", *options, "--min", "1", "--max", "2", "--plain"
+    )
+    assert (code, result) == (0, accepted(["auth", "metrics"]))
+    assert "Type numbers separated by spaces, 1 to 2:" in prompts
+    code, result, prompts = plain(
+        tmp_path, "-\n", "multi", "Which?", *options, "--max", "2", "--plain"
+    )
+    assert (code, result) == (0, accepted([]))
+    assert "Type numbers separated by spaces, at most 2 (- for none) [none]:" in prompts
+    _, _, prompts = plain(
+        tmp_path, "1 2\n", "multi", "Which?", *options, "--min", "2", "--max", "2", "--plain"
+    )
+    assert "Type numbers separated by spaces, exactly 2:" in prompts
+
+
 def test_text_too_short_asked_again(tmp_path: Path) -> None:
     request = {"kind": "text", "message": "Name?", "min_length": 3}
     code, result, prompts = plain(tmp_path, "ab\nabc\n", "--json", json.dumps(request), "--plain")

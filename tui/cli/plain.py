@@ -231,11 +231,12 @@ class PlainPrompter:
             return [o.value for i, o in enumerate(options, 1) if i in numbers]
 
         shown = " ".join(map(str, ticked))
+        bounds = _how_many(low, high)
         if low == 0:
-            prompt = f"Type numbers separated by spaces (- for none) [{shown or 'none'}]:"
+            prompt = f"Type numbers separated by spaces{bounds} (- for none) [{shown or 'none'}]:"
         else:  # none is no answer: not offered
             default = f" [{shown}]" if shown else ""
-            prompt = f"Type numbers separated by spaces, at least {low}{default}:"
+            prompt = f"Type numbers separated by spaces{bounds}{default}:"
         return _accept(self.until_valid(prompt, parse))
 
     def _secret(self, request: SecretRequest) -> ElicitationResult:
@@ -434,6 +435,15 @@ class PlainPrompter:
         if not self._yes_no("open it in the browser", "do not open it", None):
             return ElicitationResult(action="decline")
         return _accept(webbrowser.open(request.url, new=2))
+
+
+def _how_many(low: int, high: int | None) -> str:
+    """How many numbers a checklist takes, as its prompt says it: both bounds it has."""
+    if high is None:
+        return f", at least {low}" if low else ""
+    if low == high:
+        return f", exactly {low}"
+    return f", {low} to {high}" if low else f", at most {high}"
 
 
 def _accept(content: Any) -> ElicitationResult:
