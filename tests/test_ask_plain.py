@@ -278,6 +278,13 @@ def test_questions_tool_approval_and_url(tmp_path: Path) -> None:
     assert "Domain: example.com" in prompts
 
 
+def test_a_look_alike_domain_is_led_by_the_one_the_browser_contacts(tmp_path: Path) -> None:
+    # It led with the look-alike ("Domain: аpple.com", a Cyrillic а), as the dialog does not.
+    url = {"kind": "url", "message": "Sign in", "url": "https://\u0430pple.com/login"}
+    _, _, prompts = plain(tmp_path, "n\n", "--json", json.dumps(url), "--plain")
+    assert "Domain: xn--pple-43d.com  reads as \u0430pple.com" in prompts
+
+
 @pytest.mark.parametrize(
     ("request_", "typed"),
     [

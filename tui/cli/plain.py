@@ -429,7 +429,9 @@ class PlainPrompter:
 
         report = check_url(request.url)
         self.say(f"Link: {report.url}")
-        self.say(f"Domain: {report.shown_domain}")
+        # The host the browser contacts first, as the dialog shows it: a look-alike only after.
+        reads_as = f"  reads as {report.shown_domain}" if report.internationalised else ""
+        self.say(f"Domain: {report.domain}{reads_as}")
         for warning in report.warnings:
             self.say(f"  ⚠ {warning}")
         if not self._yes_no("open it in the browser", "do not open it", None):
