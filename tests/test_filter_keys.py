@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app_driver import SIZE, error_line, wait_for, wait_for_modal
+from app_driver import SIZE, error_line, screen_text, wait_for, wait_for_modal
 from asking import SENDERS, Asker, Send, answer
 from textual.pilot import Pilot
 from textual.widgets import Static
@@ -141,6 +141,21 @@ async def test_a_batch_keeps_the_highlighted_option_as_its_filter_changes(send: 
     assert (await answer(batch(AREAS), keys, send)).content["answers"] == {"Which area?": "us-2"}
     keys = ("down", "down", "down", "down", *"-2", "enter", "enter")
     assert (await answer(batch(AREAS), keys, send)).content["answers"] == {"Which area?": "us-2"}
+
+
+async def test_a_batch_s_filter_counts_the_options_it_shows() -> None:
+    # It showed none: a filter matching nothing left an empty list and nothing else.
+    asker = Asker(parse_request(batch(AREAS)))
+    app = ElicitationApp(ElicitationQueue(), asker, input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_modal(pilot)
+        await pilot.press(*"ap")
+        await wait_for(pilot, lambda: "(3 of 12)" in screen_text(app))
+        await pilot.press(*"zz")
+        await wait_for(pilot, lambda: "(0 of 12)" in screen_text(app))
+        await pilot.press("backspace", "backspace", "enter", "enter")
+        await wait_for(pilot, lambda: bool(asker.results))
+    assert asker.results[0].content["answers"] == {"Which area?": "ap-1"}
 
 
 @SENDERS

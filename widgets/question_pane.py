@@ -18,8 +18,8 @@ from textual.widgets.option_list import Option as ListOption
 
 from tui.core.models import Question, QuestionAnswer
 from widgets.checklist import NOT_PICKED, PICKED, TICKED, UNTICKED
+from widgets.counted_input import CountedInput
 from widgets.digit_keys import DIGITS, digits_after, number_in_view
-from widgets.ellipsis_input import EllipsisInput
 from widgets.hanging import Hanging
 from widgets.html_preview import html_as_markdown
 from widgets.labelled_input import LabelledInput
@@ -133,7 +133,7 @@ class QuestionPane(Vertical):
         # select_on_focus=False: a key typed on the list lands in a field and the focus follows;
         # selecting all on focus would let the next key replace it.
         self._filter = (
-            EllipsisInput(
+            CountedInput(
                 placeholder="/ filter the options", classes="filter", select_on_focus=False
             )
             if self.filtering
@@ -201,6 +201,8 @@ class QuestionPane(Vertical):
         self._kept = self._placed = None
         if not self.is_mounted:
             return  # nothing was typed in it: it was never shown
+        if self._filter is not None:
+            self._filter.count = ""
         fields = (self.filter_input, self.other_input, self.note_input)
         with self.prevent(Input.Changed):
             for field in fields:
@@ -414,6 +416,8 @@ class QuestionPane(Vertical):
             for i, o in enumerate(self.question.options)
             if needle in o.label.casefold() or needle in (o.description or "").casefold()
         ]
+        if self._filter is not None:
+            self._filter.count = f"({len(shown)} of {len(self.question.options)})" if text else ""
         if self._kept in shown:
             self._placed = None
             self._render_options(shown.index(self._kept))
