@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from rich.cells import split_graphemes
@@ -84,9 +85,16 @@ def text_cells(text: str, style: Style | None, default: tuple[RGB, RGB]) -> list
     for start, end, width in spans:
         if width == 0:
             continue
-        cells.append(Cell(text[start:end], fg, bg, bold, italic, underline))
-        cells += [Cell("", fg, bg, bold, italic, underline)] * (width - 1)
+        cells.append(_cell(text[start:end], fg, bg, bold, italic, underline))
+        cells += [_cell("", fg, bg, bold, italic, underline)] * (width - 1)
     return cells
+
+
+@lru_cache(maxsize=1 << 16)
+def _cell(char: str, fg: RGB, bg: RGB, bold: bool, italic: bool, underline: bool) -> Cell:
+    """One cell object for each look: a render keeps every screen of the session, and a
+    screen is thousands of cells in a few looks."""
+    return Cell(char, fg, bg, bold, italic, underline)
 
 
 def _rgb(color: RichColor | None, default: RGB) -> RGB:

@@ -60,7 +60,7 @@ class Render:
 
     @property
     def drawings(self) -> Drawings:
-        """The screens drawn in pixels so far (Pillow is imported with the first)."""
+        """What draws the screens in pixels (Pillow is imported with the first)."""
         if self._drawings is None:
             from tui.render.raster import Drawings
 
@@ -107,9 +107,9 @@ def _write(render: Render, path: Path, suffix: str) -> list[Written]:
     for fps in _fps_steps(render.fps):
         frames = render.frames(fps)
         if suffix == ".gif":
-            from tui.render.gif import gif_bytes
+            from tui.render.gif import write_gif
 
-            path.write_bytes(gif_bytes(frames, render.drawings))
+            write_gif(path, frames, render.drawings)
         else:
             from tui.render.video import write_video
 

@@ -28,19 +28,16 @@ _STAND_INS = {"⭘": "○", "⏱": "◷", "⛔": "⊘"}
 
 
 class Drawings:
-    """Each distinct screen drawn once, shared by every output of a run, and the characters
-    drawn in them that the font has no glyph for (drawn as a box: `missing`)."""
+    """Draws the screens of a run's outputs, and keeps the characters drawn in them that the
+    font has no glyph for (drawn as a box: `missing`). No image is kept: a writer draws a
+    frame when it needs it and lets it go, so a long session's frames never fill memory."""
 
     def __init__(self) -> None:
-        self._images: dict[Grid, Image.Image] = {}
         self.missing: set[str] = set()
 
     def image(self, grid: Grid) -> Image.Image:
-        image = self._images.get(grid)
-        if image is None:
-            image = self._images[grid] = draw_grid(grid)
-            self.missing |= {cell.char for row in grid for cell in row if not _drawable(cell.char)}
-        return image
+        self.missing |= {cell.char for row in grid for cell in row if not _drawable(cell.char)}
+        return draw_grid(grid)
 
 
 def grid_size(grid: Grid) -> tuple[int, int]:

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from tui.render.cells import Grid
 from tui.render.chapters import ffmetadata
 from tui.render.frames import Frame
 from tui.render.script import Chapter
@@ -61,13 +62,14 @@ def write_video(
     suffix = out.suffix.lower()
     with tempfile.TemporaryDirectory(prefix="elicit-tui-video-") as folder:
         work = Path(folder)
-        names: dict[int, str] = {}
+        names: dict[Grid, str] = {}
         entries = []
         for frame in frames:
-            image = drawings.image(frame.grid)
-            name = names.setdefault(id(image), f"{len(names):04d}.png")
-            if not (work / name).exists():
-                image.save(work / name, compress_level=1)
+            # Each screen is drawn once, into its file; a screen shown again names that file.
+            if frame.grid not in names:
+                names[frame.grid] = f"{len(names):04d}.png"
+                drawings.image(frame.grid).save(work / names[frame.grid], compress_level=1)
+            name = names[frame.grid]
             entries += [f"file '{name}'", f"duration {frame.duration:.3f}"]
         entries.append(entries[-2])  # the concat demuxer holds the last file only if repeated
         (work / "frames.txt").write_text("\n".join(entries) + "\n", encoding="utf-8")
