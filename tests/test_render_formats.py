@@ -562,3 +562,82 @@ def test_an_inbox_session_answered_in_other_front_ends_renders_each_question(
     events = [json.loads(line) for line in cast.read_text().splitlines()[1:]]
     markers = [data for _, kind, data in events if kind == "m"]
     assert markers == ["Release name?", "Ship it today?", "Who reviews?"]
+
+
+def inbox_request(
+    t: float, request_id: str, source: str, title: str, **more: Any
+) -> dict[str, Any]:
+    """A text question as `serve --transcript` records it, from `source` titled `title`."""
+    request = {"kind": "text", "id": request_id, "message": f"{title}?", "title": title}
+    return {"type": "request", "t": t, "request": request | {"source": source} | more}
+
+
+def ended(t: float, request_id: str, reason: str) -> dict[str, Any]:
+    return {
+        "type": "result",
+        "t": t,
+        "id": request_id,
+        "result": {"action": "cancel", "reason": reason},
+    }
+
+
+def inbox_session(tmp_path: Path, *records: dict[str, Any]) -> Path:
+    header = {"v": 2, "type": "session", "started": "2026-11-30T15:31:35+00:00"}
+    path = tmp_path / "inbox.jsonl"
+    path.write_text("".join(json.dumps(record) + "\n" for record in (header, *records)))
+    return path
+
+
+def test_an_inbox_question_that_timed_out_or_was_closed_on_screen_has_its_chapter(
+    tmp_path: Path,
+) -> None:
+    # A headless inbox records no keys: a question shown in `attach` that timed out, or was
+    # still open as the inbox stopped, had no chapter, and the caption on its dialog named
+    # the question before it.
+    from tui.render.captions import request_cues
+    from tui.render.script import build_script
+    from tui.transcript.reader import read_transcript
+    from tui.transcript.timing import Timing
+
+    path = inbox_session(
+        tmp_path,
+        inbox_request(0.1, "q1", "alpha", "First question"),
+        answered(1.0, "q1", "a", by="desk"),
+        inbox_request(1.5, "q2", "beta", "Second question (times out)", timeout=4.0),
+        ended(5.5, "q2", "timeout"),
+        inbox_request(6.0, "q3", "gamma", "Third question"),
+        ended(7.0, "q3", "closed"),
+        {"type": "end", "t": 7.0},
+    )
+    transcript = read_transcript(path)
+    script = build_script(transcript, Timing())
+    assert [(cue.start, cue.text) for cue in request_cues(transcript, script)] == [
+        (0.1, "alpha: First question"),
+        (1.5, "beta: Second question (times out)"),
+        (6.0, "gamma: Third question"),
+    ]
+
+
+def test_a_question_answered_elsewhere_while_it_waited_has_no_chapter(tmp_path: Path) -> None:
+    # Q2 came behind Q1 and was answered by curl before Q1 was: the render named a chapter
+    # after it at its arrival, over Q1's dialog, and Q1's chapter began only as Q2 ended.
+    path = inbox_session(
+        tmp_path,
+        inbox_request(0.1, "q1", "one", "Q1 in front"),
+        inbox_request(1.5, "q2", "two", "Q2 queued, answered by curl"),
+        answered(3.0, "q2", "y", by="curl-bot"),
+        answered(6.0, "q1", "b", by="desk"),
+        {"type": "end", "t": 6.1},
+    )
+    cast = tmp_path / "inbox.cast"
+    run = run_cli("replay", str(path), "--captions", "--max-pause", "300ms", "-o", str(cast))
+    assert run.returncode == 0, run.stderr
+    _, events = cast_events(cast)
+    assert [data for _, kind, data in events if kind == "m"] == ["Q1 in front"]
+    # The caption line is the screen's last row (the main screen's timeline lists both).
+    captions = {
+        re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", data.rsplit("\r\n", 1)[-1]).strip()
+        for _, kind, data in events
+        if kind == "o"
+    }
+    assert captions == {"", "one: Q1 in front"}

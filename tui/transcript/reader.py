@@ -9,7 +9,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from tui.core.models import KEYRING_UNAVAILABLE, Request, parse_request
+from tui.core.models import AUTO_APPROVED, KEYRING_UNAVAILABLE, Request, parse_request
 from tui.transcript.records import (
     RECORD,
     VERSION,
@@ -60,16 +60,31 @@ class Transcript:
         return ends[-1].failed if ends else None
 
     def shown_order(self) -> list[str]:
-        """The ids of the requests a modal was shown for, in the order they were shown: those
-        answered here (their keys recorded), and those answered in another front end (an
-        inbox's `attach`, a browser), which the inbox showed too."""
-        order: dict[str, None] = {}
-        for record in self.records:
-            if isinstance(record, KeysRecord) or (
-                isinstance(record, ResultRecord) and record.by is not None
-            ):
-                order.setdefault(record.id)
-        return list(order)
+        """The ids of the requests a modal was shown for, in the order they were shown.
+
+        A front end shows one question at a time in the order they came (the app, `attach`
+        and the browser alike), whether or not a key was recorded for it (a headless inbox
+        records none): a question is shown once every one before it has ended, and one that
+        ended while it waited behind another (answered elsewhere, withdrawn, timed out), or
+        the instant it came to the front (the inbox closing them all), never was. Nor was one
+        no front end was asked: a remembered rule's, or one with nobody there (`mcp --auto`)."""
+        unattended = {
+            record.id
+            for record in self.records
+            if isinstance(record, ResultRecord)
+            and record.result.get("reason") in ("no_front_end", AUTO_APPROVED)
+        }
+        waiting: list[str] = []
+        shown: list[str] = []
+        for record, following in zip(self.records, [*self.records[1:], None], strict=True):
+            if isinstance(record, RequestRecord) and record.request["id"] not in unattended:
+                waiting.append(str(record.request["id"]))
+            elif isinstance(record, ResultRecord) and record.id in waiting:
+                waiting.remove(record.id)
+            settled = following is None or following.t > record.t
+            if waiting and waiting[0] not in shown and settled:
+                shown.append(waiting[0])
+        return shown
 
 
 def read_transcript(path: str | Path) -> Transcript:
