@@ -986,3 +986,49 @@ async def test_an_inbox_session_answered_in_another_front_end_replays_as_it_was_
     assert app.replay_agent.summary() == "1 result, all as recorded"
     # Told as the recording's front ends told it, at the replay's fixed time.
     assert told == ["answered in laptop at 12:00:00"]
+
+
+def test_keys_typed_into_a_question_answered_elsewhere_are_replayed_with_pauses_cut(
+    tmp_path: Path,
+) -> None:
+    # Typed in serve's window, then answered in `attach`: with --max-pause the replay answered
+    # it a pause after it came, cutting the typing short ("1 keys replayed" of 9), while a
+    # render drew every key; the typing now counts as steps of that pause, as a render's.
+    typed = [
+        {"t": round(2.8 + 0.2 * index, 3), "key": "space" if char == " " else char, "char": char}
+        for index, char in enumerate("Fix typo")
+    ]
+    records = [
+        {"v": 2, "type": "session", "started": "2026-11-30T15:30:45+00:00"},
+        {
+            "type": "request",
+            "t": 10.3,
+            "request": {"kind": "text", "id": "q1", "message": "Commit?"},
+        },
+        {
+            "type": "result",
+            "t": 15.4,
+            "id": "q1",
+            "result": {"action": "accept", "content": "Fix typo in README", "reason": None},
+            "by": "phone",
+        },
+        {"type": "keys", "t": 15.41, "id": "q1", "keys": typed},
+        {
+            "type": "request",
+            "t": 17.5,
+            "request": {"kind": "confirmation", "id": "q2", "message": "Ship?"},
+        },
+        {"type": "keys", "t": 20.3, "id": "q2", "keys": [{"t": 2.8, "key": "y", "char": "y"}]},
+        {
+            "type": "result",
+            "t": 20.3,
+            "id": "q2",
+            "result": {"action": "accept", "content": True, "reason": None},
+        },
+        {"type": "end", "t": 21.0},
+    ]
+    path = tmp_path / "serve.jsonl"
+    path.write_text("".join(json.dumps(record) + "\n" for record in records))
+    run = run_cli("replay", str(path), "--headless", "--max-pause", "1s")
+    assert run.returncode == 0, run.stderr
+    assert "2 results, all as recorded; 9 keys replayed" in run.stdout

@@ -94,22 +94,15 @@ def chapter_name(transcript: Transcript, request_id: str) -> str:
 def build_script(transcript: Transcript, timing: Timing, edits: Edits | None = None) -> Script:
     """Every step of `transcript` in order, timed as the output plays it."""
     edits = edits or Edits()
-    order = transcript.shown_order()
-    results = {r.id: r.t for r in transcript.records if isinstance(r, ResultRecord)}
+    shown_at = transcript.shown_at()
+    order = list(shown_at)
+    pressed_at = transcript.key_times()
     unattended = {
         r.id
         for r in transcript.records
         if isinstance(r, ResultRecord) and r.result.get("reason") == "no_front_end"
     }
-    arrived = {
-        str(r.request["id"]): r.t for r in transcript.records if isinstance(r, RequestRecord)
-    }
-    shown_at: dict[str, float] = {}
-    previous_end = 0.0
-    for request_id in order:
-        shown_at[request_id] = max(arrived.get(request_id, 0.0), previous_end)
-        previous_end = results.get(request_id, shown_at[request_id])
-    starts = [shown_at[request_id] for request_id in order]
+    starts = list(shown_at.values())
 
     def chapter_at(t: float) -> int:
         return sum(1 for start in starts if start <= t)
@@ -123,10 +116,7 @@ def build_script(transcript: Transcript, timing: Timing, edits: Edits | None = N
                 steps.append(Step("request", record.t, chapter_at(record.t), request_id))
         elif isinstance(record, KeysRecord) and record.id in shown_at:
             number = order.index(record.id) + 1
-            start = shown_at[record.id]
-            limit = results.get(record.id, record.t)
-            for press in record.keys:
-                t = min(max(start + press.t, start), max(limit, start))
+            for press, t in zip(record.keys, pressed_at[record.id], strict=True):
                 steps.append(Step("key", t, number, record.id, press, record))
         elif isinstance(record, ResultRecord) and (
             record.by is not None or record.result.get("reason") in AGENT_REASONS

@@ -60,7 +60,12 @@ class Transcript:
         return ends[-1].failed if ends else None
 
     def shown_order(self) -> list[str]:
-        """The ids of the requests a modal was shown for, in the order they were shown.
+        """The ids of the requests a modal was shown for, in the order they were shown."""
+        return list(self.shown_at())
+
+    def shown_at(self) -> dict[str, float]:
+        """When each request's modal appeared (seconds since the session began), by id, in
+        the order they were shown.
 
         A front end shows one question at a time in the order they came (the app, `attach`
         and the browser alike), whether or not a key was recorded for it (a headless inbox
@@ -75,7 +80,7 @@ class Transcript:
             and record.result.get("reason") in ("no_front_end", AUTO_APPROVED)
         }
         waiting: list[str] = []
-        shown: list[str] = []
+        shown: dict[str, float] = {}
         for record, following in zip(self.records, [*self.records[1:], None], strict=True):
             if isinstance(record, RequestRecord) and record.request["id"] not in unattended:
                 waiting.append(str(record.request["id"]))
@@ -83,8 +88,21 @@ class Transcript:
                 waiting.remove(record.id)
             settled = following is None or following.t > record.t
             if waiting and waiting[0] not in shown and settled:
-                shown.append(waiting[0])
+                shown[waiting[0]] = record.t
         return shown
+
+    def key_times(self) -> dict[str, list[float]]:
+        """When each recorded key was pressed (seconds since the session began), by request
+        id, for the requests shown: from when the modal appeared, none after its answer."""
+        shown = self.shown_at()
+        answered = {r.id: r.t for r in self.records if isinstance(r, ResultRecord)}
+        times: dict[str, list[float]] = {}
+        for record in self.records:
+            if isinstance(record, KeysRecord) and record.id in shown:
+                start = shown[record.id]
+                end = max(answered.get(record.id, record.t), start)
+                times[record.id] = [min(max(start + key.t, start), end) for key in record.keys]
+        return times
 
 
 def read_transcript(path: str | Path) -> Transcript:

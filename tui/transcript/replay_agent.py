@@ -8,6 +8,7 @@ from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from contextlib import suppress
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any
 
 from tui.core.error_text import RecordedFailure
@@ -181,12 +182,18 @@ class ReplayAgent:
         """Whether the replay is done with a request: its result checked, or it withdrawn."""
         return request_id in self.checked or any(r.id == request_id for r in self.unanswered)
 
+    def __post_init__(self) -> None:
+        self._pressed = sorted(t for times in self.transcript.key_times().values() for t in times)
+
     def _sleep(self, previous: float, until: float) -> bool:
-        """Wait the replayed length of the recorded pause from `previous` to `until`;
-        True if the replay was stopped."""
+        """Wait the replayed length of the recorded pause from `previous` to `until`, as a
+        render plays it: each key pressed meanwhile starts a pause of its own (`max_pause`
+        shortens each), so the typing in a question answered elsewhere is replayed before
+        that answer comes. True if the replay was stopped."""
         if self.wait_until is not None:
             return self.wait_until(until) or self.stop.is_set()
-        return self.stop.wait(self.timing.pause(until - previous))
+        marks = [previous, *(t for t in self._pressed if previous < t < until), until]
+        return self.stop.wait(sum(self.timing.pause(b - a) for a, b in pairwise(marks)))
 
     def _check(
         self,
