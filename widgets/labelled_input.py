@@ -60,7 +60,12 @@ class LabelledInput(EllipsisInput):
         """The label padded (or cut) to `column` cells, on the background under the input."""
         base_background, _ = self.background_colors
         styles = self.get_component_styles("labelled-input--label")
-        color = base_background + styles.color
+        color = styles.color
+        if styles.auto_color:
+            # `$text-muted` is "auto 60%": text that contrasts with what it is drawn on, as
+            # Textual draws it (taken as it is, white at 60%, unread on a light theme).
+            color = base_background.get_contrast_text(color.a)
+        color = base_background + color
         style = (
             RichStyle(color=color.rich_color, bgcolor=base_background.rich_color)
             + styles.text_style
