@@ -114,3 +114,20 @@ async def test_a_front_end_that_reads_nothing_is_let_go_once_far_behind(
     assert '"id": "first"' in first
     assert heard == [] and inbox.front_ends == 0
     inbox.close()
+
+
+def test_a_front_end_does_not_say_it_reconnected_to_an_inbox_shutting_down() -> None:
+    # Stopping `serve` with a question waiting closed the inbox before its server: attach
+    # reconnected to the closing inbox, whose stream ended at once, and said "Reconnected to
+    # the inbox." between two "Lost the inbox".
+    with running_inbox() as inbox:
+        front_end = RemoteFrontEnd(inbox.url, inbox.token, "terminal 1")
+        statuses: list[str] = []
+        front_end.on_status = statuses.append
+        front_end.connect()
+        inbox.queue.submit(TextRequest(message="pending q"))
+        inbox.inbox.close()
+        settle(lambda: RECONNECTING in statuses, 10)
+        time.sleep(1.5)  # the first three tries to reconnect: 0.1, 0.25 and 0.5 s apart
+        front_end.close()
+    assert statuses == [RECONNECTING]

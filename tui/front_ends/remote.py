@@ -140,6 +140,9 @@ class RemoteFrontEnd:
         except OSError as error:
             connection.close()
             raise InboxUnreachable(f"no inbox answers at {self.base}: {error}") from error
+        if response.status == 503:
+            connection.close()
+            raise InboxUnreachable(f"the inbox at {self.base} is shutting down")
         if response.status != 200:
             body = response.read(2000).decode("utf-8", "replace")
             connection.close()

@@ -43,6 +43,10 @@ def front_end_routes(inbox: Inbox, *, keepalive: float = KEEPALIVE) -> list[Rout
     """The routes front ends call, on `inbox`."""
 
     async def events(http: HTTPRequest) -> Response:
+        if inbox.closed:
+            # Its server still stopping: a front end reconnecting is told so, not handed a
+            # stream that ends at once, which it would take for the inbox being back.
+            return JSONResponse({"error": "the inbox is shutting down"}, status_code=503)
         return StreamingResponse(
             _stream(inbox, keepalive),
             media_type="text/event-stream",

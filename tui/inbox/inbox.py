@@ -204,6 +204,12 @@ class Inbox:
         """Cancel every waiting request with `reason`; returns how many were waiting."""
         return sum(self.queue.cancel(request.id, reason) for request in self.queue.pending())
 
+    @property
+    def closed(self) -> bool:
+        """True once the inbox has closed (its server may still be stopping)."""
+        with self._lock:
+            return self._closed
+
     def on_close(self, callback: Callable[[], None]) -> Callable[[], None]:
         """Call `callback` once the inbox closes (at once if it has closed); returns a
         function that stops that."""
