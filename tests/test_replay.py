@@ -28,7 +28,7 @@ from textual.screen import Screen
 from textual.widgets import Input
 
 from tui.app.app import ElicitationApp
-from tui.app.key_player import dummy_secret
+from tui.app.key_player import KeyPlayer, dummy_secret
 from tui.app.messages import AgentFinished
 from tui.app.replay_app import ReplayApp
 from tui.core.models import ElicitationResult, SecretRef, SecretRequest, TextRequest
@@ -665,8 +665,18 @@ def test_options_a_live_replay_would_not_apply_are_refused_without_an_output(
     # A live replay (recorded with asciinema, or as --cast) drew what --redact was to hide.
     run = run_cli("replay", str(recorded), "--headless", *options)
     assert run.returncode == 2
-    assert "a live replay would not apply them: add -o OUT" in run.stderr
+    assert "a live replay would not apply" in run.stderr
     assert ("--redact" in options) == ("--redact" in run.stderr)
+
+
+def test_one_count_or_option_of_a_live_replay_is_said_in_the_singular(recorded: Path) -> None:
+    run = run_cli("replay", str(recorded), "--headless", "--captions")
+    assert (
+        "--captions shapes what -o, --update and --check write, and a live replay would not "
+        "apply it: add -o OUT"
+    ) in run.stderr
+    player = KeyPlayer(read_transcript(recorded), lambda _request_id: False, errors=[0.002])
+    assert player.error_summary() == "1 key replayed, timing error median 2.0 ms, max 2.0 ms"
 
 
 async def record_without_keyring(path: Path) -> list[ElicitationResult]:

@@ -87,7 +87,7 @@ class KeyPlayer:
             return "no keys replayed"
         absolute = [abs(error) * 1000 for error in self.errors]
         return (
-            f"{len(absolute)} keys replayed, timing error median {statistics.median(absolute):.1f} ms, "
+            f"{len(absolute)} key{'' if len(absolute) == 1 else 's'} replayed, timing error median {statistics.median(absolute):.1f} ms, "
             f"max {max(absolute):.1f} ms"
         )
 

@@ -129,9 +129,10 @@ def run_replay(args: argparse.Namespace) -> int:
     if wants_render(args):
         return run_render(args)
     if unapplied := render_only(args):
+        shape, them = ("shapes", "it") if len(unapplied) == 1 else ("shape", "them")
         print(
-            f"elicit-tui replay: {', '.join(unapplied)} shape what -o, --update and --check"
-            " write, and a live replay would not apply them: add -o OUT",
+            f"elicit-tui replay: {', '.join(unapplied)} {shape} what -o, --update and --check"
+            f" write, and a live replay would not apply {them}: add -o OUT",
             file=sys.stderr,
         )
         return EXIT_USAGE
