@@ -1042,3 +1042,37 @@ def test_keys_typed_into_a_question_answered_elsewhere_are_replayed_with_pauses_
     run = run_cli("replay", str(path), "--headless", "--max-pause", "1s")
     assert run.returncode == 0, run.stderr
     assert "2 results, all as recorded; 9 keys replayed" in run.stdout
+
+
+async def test_a_serve_session_replays_serving_as_it_did_with_no_agent_of_its_own(
+    tmp_path: Path,
+) -> None:
+    # The inbox's askers are other processes: a replay of its transcript said "● Agent replay
+    # is running" and ended on "✔ Agent finished", an agent that never existed.
+    path = tmp_path / "inbox.jsonl"
+    inbox = HeadlessInbox(tmp_path / "config", args=("--transcript", str(path)))
+    try:
+        asked = inbox.submit({"kind": "choice", "message": "Region?", "options": ["eu", "us"]})
+        answer = {"result": {"action": "accept", "content": "us"}, "front_end": "laptop"}
+        assert inbox.call("POST", f"/v1/requests/{asked}/answer", answer)[0] == 200
+    finally:
+        inbox.stop()
+    header = lines(path)[0]
+    assert "agent" not in header and header["serving"] == f"{inbox.url}/mcp"
+
+    transcript = read_transcript(path)
+    replayed = ReplayApp(transcript, timing=FAST)
+    said: list[str] = []
+    exit_app = replayed.exit
+
+    def exit(*args: Any, **kwargs: Any) -> None:
+        said.append(replayed.query_one(AgentStatus).summary)
+        exit_app(*args, **kwargs)
+
+    replayed.exit = exit  # type: ignore[method-assign]
+    await replayed.run_async(headless=True, size=(80, 24), auto_pilot=replayed.player.drive)
+    assert said == [f"◉ Serving MCP at {inbox.url}/mcp"]
+    captured = await asyncio.to_thread(
+        capture, transcript, build_script(transcript, FAST), (80, 24), "textual-dark"
+    )
+    assert all("Agent" not in grid_text(screen) for screen in captured.screens)

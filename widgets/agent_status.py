@@ -75,6 +75,11 @@ class AgentStatus(Static):
             open_ = _counted(connections, "connection")
         self._show("running", f"◉ Serving MCP at {url} · {open_}")
 
+    def show_served(self, url: str) -> None:
+        """A replayed session of an inbox that served MCP at `url`: its questions came from
+        other processes, and no agent of its own ran."""
+        self._show("running", f"◉ Serving MCP at {url}")
+
     def show_attached(self, url: str, name: str, connected: bool) -> None:
         """This front end answers the inbox at `url` as `name`; `connected` False: reconnecting."""
         if connected:

@@ -220,6 +220,7 @@ class ElicitationApp(KeyOrderApp[Any]):
         show_keys: bool = False,
         bell: bool | None = None,
         notify_command: str | None = None,
+        serving: str | None = None,
     ) -> None:
         super().__init__()
         if agent is not None and not isinstance(queue, ElicitationQueue):
@@ -282,7 +283,11 @@ class ElicitationApp(KeyOrderApp[Any]):
             from tui.transcript.writer import TranscriptWriter
 
             self.transcript = TranscriptWriter(
-                transcript, agent=self.agent_name, title=self.title, front_end=front_end_name
+                transcript,
+                agent=None if agent is None else self.agent_name,
+                title=self.title,
+                front_end=front_end_name,
+                serving=serving,
             )
         self._detach_transcript: Callable[[], None] | None = None
         self._agent_thread: threading.Thread | None = None

@@ -71,6 +71,24 @@ class ReplayApp(ElicitationApp):
 
     def on_mount(self) -> None:
         self.theme = self._theme_name
+        if self._without_agent:
+            # After the app's own on_mount, which says the replay's agent is running.
+            self.call_later(self._show_without_agent)
+
+    @property
+    def _without_agent(self) -> bool:
+        """Whether no agent ran in the recorded app: an inbox's (`serve`), its askers other
+        processes, or an app whose queue other threads asked. Its replay shows none running,
+        finishing or failing."""
+        return self.replay_agent.transcript.agent is None
+
+    def _show_without_agent(self) -> None:
+        serving = self.replay_agent.transcript.serving
+        status = self._agent_status()
+        if status is not None and serving is not None:
+            status.show_served(serving)
+        elif status is not None:
+            status.show_idle()
 
     def answer_as_recorded(self, modal: ElicitationModal[Any], result: ElicitationResult) -> None:
         """Answer `modal` with `result` as its transcript holds it, where the keys that gave it
@@ -98,6 +116,8 @@ class ReplayApp(ElicitationApp):
         self.replay_agent.stop.set()
 
     def on_agent_finished(self, message: AgentFinished) -> None:
+        if self._without_agent:
+            message.prevent_default()  # no agent finished: the status stays as serve's was
         self.agent_ended(message.value)
 
     def on_agent_failed(self, message: AgentFailed) -> None:

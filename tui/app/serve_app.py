@@ -82,6 +82,7 @@ class ServeApp(ElicitationApp):
             input_grace=input_grace,
             transcript=transcript,
             notify_command=notify_command,
+            serving=self.url,
         )
         self._listener = listener
         answer_without_delay(listener)

@@ -138,7 +138,7 @@ def _run(args: argparse.Namespace) -> int:
     print(client_config(url, shown) + (f"\n{note}" if note else ""), flush=True)
     if args.headless:
         print(f"Inbox API on {url.removesuffix('/mcp')}/v1/ (no TUI; Ctrl+C stops)", flush=True)
-        inbox = Inbox(ElicitationQueue(policy="wait"), transcript=args.transcript)
+        inbox = Inbox(ElicitationQueue(policy="wait"), transcript=args.transcript, serving=url)
         if args.notify:
             from tui.front_ends.notify import notify_by_command
             from tui.secrets.redaction import REDACTOR

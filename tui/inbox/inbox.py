@@ -61,7 +61,8 @@ class Inbox:
     `approvals` holds the rules that answer tool approvals for every asker; it is attached
     here unless `attach_approvals` is False (a TUI in this process attaches it itself). `transcript`, a path, records every request
     and result. `local_front_end` names a front end in this process (the TUI of `serve`):
-    what it answers is reported as answered by that name.
+    what it answers is reported as answered by that name. `serving`, where it serves MCP,
+    goes into its transcript's first line.
     """
 
     def __init__(
@@ -72,6 +73,7 @@ class Inbox:
         attach_approvals: bool = True,
         transcript: str | Path | None = None,
         local_front_end: str | None = None,
+        serving: str | None = None,
     ) -> None:
         self.queue = queue
         self.approvals = approvals if approvals is not None else ApprovalPolicy()
@@ -93,7 +95,9 @@ class Inbox:
         self._closed = False
         self._detach = [queue.subscribe(self._observe, front_end=False)]
         self.transcript = (
-            None if transcript is None else TranscriptWriter(transcript, front_end=local_front_end)
+            None
+            if transcript is None
+            else TranscriptWriter(transcript, front_end=local_front_end, serving=serving)
         )
         if self.transcript is not None:
             self._detach.append(self.transcript.attach(queue))

@@ -36,6 +36,8 @@ class Transcript:
     agent: str | None = None
     """The name of the agent that asked, if the transcript says."""
     title: str | None = None
+    serving: str | None = None
+    """Where the inbox that recorded it served MCP, for a session `serve` recorded."""
     stopped: str | None = None
     """Why reading stopped before the end of the file (a line cut off by a crash), or None."""
 
@@ -120,7 +122,13 @@ def read_transcript(path: str | Path) -> Transcript:
     if not complete:
         raise TranscriptError(f"{path} is empty or cut off in its first line: not a transcript")
     header = _check_header(path, complete[0])
-    transcript = Transcript(path, [], agent=_text(header, "agent"), title=_text(header, "title"))
+    transcript = Transcript(
+        path,
+        [],
+        agent=_text(header, "agent"),
+        title=_text(header, "title"),
+        serving=_text(header, "serving"),
+    )
     for number, line in enumerate(complete[1:], start=2):
         if line.strip():
             _add(transcript, number, line)

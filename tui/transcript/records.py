@@ -40,6 +40,9 @@ class SessionStart(_Record):
     """The name of the agent that asked."""
     title: str | None = None
     """The app's title."""
+    serving: str | None = None
+    """Where the inbox that recorded the session served MCP (`serve --transcript`): its
+    questions came from askers in other processes, with no agent of its own (no `agent`)."""
 
 
 class RequestRecord(_Record):

@@ -47,6 +47,7 @@ class TranscriptWriter:
         title: str | None = None,
         redactor: Redactor = REDACTOR,
         front_end: str | None = None,
+        serving: str | None = None,
     ) -> None:
         self.path = Path(path)
         self._front_end = front_end
@@ -55,7 +56,7 @@ class TranscriptWriter:
         self._file: IO[str] | None = _owner_only(self.path)
         self._started = time.monotonic()
         started = datetime.now(UTC).isoformat(timespec="seconds")
-        header = SessionStart(v=VERSION, started=started, agent=agent, title=title)
+        header = SessionStart(v=VERSION, started=started, agent=agent, title=title, serving=serving)
         self._write(header.model_dump_json(exclude_none=True))
 
     def attach(self, queue: FrontEndSource) -> Callable[[], None]:
