@@ -259,6 +259,13 @@ def test_an_unknown_format_is_refused_before_anything_runs(tmp_path: Path) -> No
     assert not (tmp_path / "demo.avi").exists()
 
 
+def test_an_output_named_twice_is_written_once(tmp_path: Path) -> None:
+    cast = tmp_path / "demo.cast"
+    done = run_cli("replay", str(DEMO), "--max-pause", "300ms", "-o", str(cast), "-o", str(cast))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count(f"wrote {cast} (") == 1
+
+
 def test_an_output_in_a_folder_that_is_not_there_is_refused_and_no_folder_made(
     tmp_path: Path,
 ) -> None:

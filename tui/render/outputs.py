@@ -81,7 +81,7 @@ class Render:
 def write_outputs(render: Render, paths: Sequence[Path]) -> list[Written]:
     """Write every path (its extension picks the format); raises `VideoError` without ffmpeg."""
     written: list[Written] = []
-    for path in paths:
+    for path in dict.fromkeys(paths):  # a path named twice is written once
         written += _write(render, path, path.suffix.lower())
     return written
 
