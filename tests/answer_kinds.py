@@ -2,13 +2,14 @@
 than the request allows, a count where the kind takes text, a token typed masked that the
 check quotes as it refuses it. The request's own rules
 (`check_content`, `content_type`) are what an answer from anywhere is held to. Another's
-dialog gives content no JSON can carry."""
+dialog gives content no JSON can carry; another's content is a model of the kind's own."""
 
 from __future__ import annotations
 
 import datetime
 from typing import Any, ClassVar, Literal
 
+from pydantic import BaseModel, Field
 from textual.app import ComposeResult
 from textual.widgets import Input, Static
 
@@ -144,3 +145,37 @@ class PicksModal(ElicitationModal[PicksRequest]):
 
 
 register_kind(PicksRequest, modal="answer_kinds:PicksModal")
+
+
+class Slot(BaseModel):
+    """A booked slot: what a `SlotRequest`'s answer is, under the names its JSON has."""
+
+    day: datetime.date
+    room: str = Field(alias="roomName")
+
+
+class SlotRequest(RequestBase):
+    """A day and a room; the content is a `Slot`."""
+
+    kind: Literal["slot_test"] = "slot_test"
+    content_type: ClassVar[Any] = Slot
+
+
+class SlotModal(ElicitationModal[SlotRequest]):
+    """The day and the room typed as text, given as the JSON a front end elsewhere sends."""
+
+    def compose_body(self) -> ComposeResult:
+        yield Input(placeholder="YYYY-MM-DD", id="day")
+        yield Input(placeholder="room", id="room")
+
+    def fill(self) -> None:
+        self.query_one("#day", Input).focus()
+
+    def content(self) -> dict[str, str]:
+        return {
+            "day": self.query_one("#day", Input).value,
+            "roomName": self.query_one("#room", Input).value,
+        }
+
+
+register_kind(SlotRequest, modal="answer_kinds:SlotModal")

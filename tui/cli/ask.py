@@ -26,6 +26,7 @@ from tui.cli.sigterm import Terminated, sigterm_raises
 from tui.cli.timed_out import TimedOut, timed_out_after
 from tui.cli.token_option import add_token_option
 from tui.cli.transcript_option import add_transcript_option
+from tui.core.json_names import fields_by_json_name
 from tui.core.json_type import json_type
 from tui.core.loading import loading_modules
 from tui.core.models import (
@@ -534,7 +535,7 @@ def _jsonable(content: Any, reveal_secret: bool) -> Any:
         return content.get_secret_value() if reveal_secret else REDACTED
     if isinstance(content, BaseModel):
         # A keyring reference prints as {"service": ..., "username": ...}.
-        return _jsonable(dict(content), reveal_secret)
+        return _jsonable(fields_by_json_name(content), reveal_secret)
     if isinstance(content, dict):
         return {key: _jsonable(value, reveal_secret) for key, value in content.items()}
     if isinstance(content, list | tuple):

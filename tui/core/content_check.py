@@ -32,7 +32,7 @@ def checked_content(request: RequestBase, content: Any) -> Any:
     try:
         checked = request.check_content(content)
     except ValidationError as error:
-        raise ContentRefused(_problems(error)) from None
+        raise ContentRefused(validation_problems(error)) from None
     except ValueError as error:
         raise ContentRefused(error_message(error)) from None
     except (Exception, SystemExit) as error:  # a kind's own check, raising what it should not
@@ -65,7 +65,7 @@ def _not_finite(constant: str) -> NoReturn:
     )
 
 
-def _problems(error: ValidationError) -> str:
+def validation_problems(error: ValidationError) -> str:
     """The problems `content_type` found, in a line: "Input should be a valid string"."""
     problems = []
     for problem in error.errors(include_url=False):

@@ -253,6 +253,10 @@ class SecretRequest(RequestBase):
             return f"stored in keyring {content.service}/{content.username}"
         return "•••"
 
+    def delivered_content(self, content: Any) -> Any:
+        """A typed secret as `SecretStr`; a stored one's `SecretRef` as it is."""
+        return SecretStr(content) if isinstance(content, str) else content
+
     def check_content(self, content: Any) -> SecretStr | SecretRef:
         if isinstance(content, SecretRef):
             return content
@@ -393,6 +397,10 @@ class FormRequest(RequestBase):
         return {
             k: SecretStr(v) if k in secret and isinstance(v, str) else v for k, v in content.items()
         }
+
+    def delivered_content(self, content: Any) -> Any:
+        """The fields' values as `finish_content` gives them."""
+        return self.finish_content(content) if isinstance(content, dict) else content
 
     def secret_fields(self) -> frozenset[str]:
         """The names of the fields typed masked and never shown."""
@@ -1154,14 +1162,14 @@ class ElicitationResult(BaseModel):
 
 
 def delivered(request: RequestBase, result: ElicitationResult) -> ElicitationResult:
-    """`result` as the asker receives it, wherever it was given: a typed secret as `SecretStr`,
-    a form's fields as its model (or with its secret fields as `SecretStr`), the answer to a
-    sensitive request flagged."""
-    content = result.content
-    if result.accepted and isinstance(request, SecretRequest) and isinstance(content, str):
-        result = result.model_copy(update={"content": SecretStr(content)})
-    elif result.accepted and isinstance(request, FormRequest) and isinstance(content, dict):
-        result = result.model_copy(update={"content": request.finish_content(content)})
+    """`result` as the asker receives it, wherever it was given: accepted content as its
+    request's `delivered_content` types it (a typed secret as `SecretStr`, a form's fields as
+    its model, a kind's content as its `content_type`), the answer to a sensitive request
+    flagged. Raises `ValidationError` for content that cannot be so typed."""
+    if result.accepted:
+        content = request.delivered_content(result.content)
+        if content is not result.content:
+            result = result.model_copy(update={"content": content})
     return flagged(request, result)
 
 

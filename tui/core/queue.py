@@ -12,10 +12,15 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, TypeAdapter
+from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
-from tui.core.content_check import ContentNotJSON, checked_content
-from tui.core.models import ElicitationResult, FormRequest, Request, delivered
+from tui.core.content_check import (
+    ContentNotJSON,
+    ContentRefused,
+    checked_content,
+    validation_problems,
+)
+from tui.core.models import ElicitationResult, FormRequest, Request, delivered, flagged
 from tui.core.request_base import Timeout, require_request
 
 Policy = Literal["cancel", "accept_defaults", "decline", "wait"]
@@ -282,7 +287,7 @@ class ElicitationQueue:
         """Answer as `respond` does, with a result as a transcript holds it, unchecked: its
         secrets and sensitive content masked (`•••`), which no check would take. For a replay,
         where the keys that gave an answer were not recorded or were pressed elsewhere."""
-        return self._resolve(request_id, result, answered_by=front_end)
+        return self._resolve(request_id, result, answered_by=front_end, as_recorded=True)
 
     def answered(self, request_id: str) -> Answered | None:
         """Who ended a request that no longer waits, and when; None if the queue does not
@@ -328,14 +333,16 @@ class ElicitationQueue:
         result: ElicitationResult,
         error: Exception | None = None,
         answered_by: str | None = None,
+        as_recorded: bool = False,
     ) -> bool:
         with self._lock:
-            pending = self._pending.pop(request_id, None)
+            pending = self._pending.get(request_id)
             if pending is None:
                 return False
             # As the asker receives it, and flagged before anyone hears of it: every later
             # reader (observers, transcripts, timelines, reprs) keeps a sensitive answer hidden.
-            result = delivered(pending.request, result)
+            result = _as_delivered(pending.request, result, as_recorded)
+            del self._pending[request_id]
             event = QueueEvent("resolved", pending.request, result, answered_by=answered_by)
             self._answered[request_id] = Answered(answered_by, event.at, result.action)
             if len(self._answered) > ANSWERS_KEPT:
@@ -406,3 +413,18 @@ class ElicitationQueue:
             else:
                 return ElicitationResult(action="accept", content=content, reason="no_front_end")
         return ElicitationResult(action="cancel", reason="no_front_end")
+
+
+def _as_delivered(
+    request: Request, result: ElicitationResult, as_recorded: bool
+) -> ElicitationResult:
+    """`result` as `delivered` makes it; content it cannot type is refused (`ContentRefused`,
+    the request still waiting: a kind's `check_content` took what its `content_type` does
+    not), or given as it is where a transcript recorded it."""
+    try:
+        return delivered(request, result)
+    except ValidationError as error:
+        if as_recorded:
+            # A recorded answer holds its secrets masked (•••), which its type may not take.
+            return flagged(request, result)
+        raise ContentRefused(validation_problems(error)) from None

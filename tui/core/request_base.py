@@ -107,14 +107,24 @@ class RequestBase(BaseModel):
         return str(cls.model_fields["kind"].default)
 
     def describe_content(self, content: Any) -> str:
-        """A short, display-safe rendering of accepted content for timelines and summaries."""
+        """A short, display-safe rendering of accepted content for timelines and summaries: a
+        model as its JSON (its repr would read `datetime.date(2024, 5, 6)`)."""
+        if isinstance(content, BaseModel):
+            return content.model_dump_json(by_alias=True)
         return str(content)
 
     def check_content(self, content: Any) -> Any:
         """`content` as accepting this request in the UI gives it, if the UI could give it;
         raises ValueError saying why not. Where answers come from elsewhere (a script), this
-        keeps them to what a person could have answered. By default: `content` validated as
-        `content_type` (any content when there is none)."""
+        keeps them to what a person could have answered. By default: `content` as
+        `delivered_content` types it (any content when there is no `content_type`)."""
+        return self.delivered_content(content)
+
+    def delivered_content(self, content: Any) -> Any:
+        """Accepted content as the asker receives it, whoever answered: validated as
+        `content_type`, so a model's instance where a dialog or a front end elsewhere gave its
+        JSON; as it is where there is no `content_type`. Raises `ValidationError` for content
+        that is no `content_type`."""
         if self.content_type is None:
             return content
         return TypeAdapter(self.content_type).validate_python(content)

@@ -16,6 +16,7 @@ from urllib.parse import quote
 from pydantic import BaseModel, SecretStr, TypeAdapter, ValidationError
 
 from tui.core.content_check import ContentNotJSON, ContentRefused, checked_content
+from tui.core.json_names import fields_by_json_name
 from tui.core.models import (
     ElicitationResult,
     FormRequest,
@@ -62,7 +63,8 @@ def result_json(result: ElicitationResult, *, reveal_secrets: bool = False) -> d
     content = _revealed(result.content) if reveal_secrets else result.content
     data: dict[str, Any] = {
         "action": result.action,
-        "content": _ANY.dump_python(content, mode="json"),
+        # A model under the names its JSON has (its aliases): what the asker validates back.
+        "content": _ANY.dump_python(content, mode="json", by_alias=True),
         "reason": result.reason,
     }
     if result.sensitive:
@@ -121,7 +123,7 @@ def _revealed(content: Any) -> Any:
     if isinstance(content, SecretStr):
         return content.get_secret_value()
     if isinstance(content, BaseModel) and not isinstance(content, SecretRef):
-        return {name: _revealed(getattr(content, name)) for name in type(content).model_fields}
+        return {key: _revealed(value) for key, value in fields_by_json_name(content).items()}
     if isinstance(content, dict):
         return {key: _revealed(value) for key, value in content.items()}
     return content

@@ -12,6 +12,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, TypeAdapter
 
+from tui.core.json_names import fields_by_json_name
 from tui.core.models import ElicitationResult, Request
 from tui.core.secret_ref import SecretRef
 
@@ -149,8 +150,8 @@ def masked_content(content: Any, scrub: Scrub) -> Any:
     if isinstance(content, SecretRef):
         return str(content)
     if isinstance(content, BaseModel):
-        fields = type(content).model_fields
-        return {name: masked_content(getattr(content, name), scrub) for name in fields}
+        fields = fields_by_json_name(content)
+        return {key: masked_content(value, scrub) for key, value in fields.items()}
     if isinstance(content, dict):
         return {str(key): masked_content(value, scrub) for key, value in content.items()}
     if isinstance(content, list | tuple | set | frozenset):
