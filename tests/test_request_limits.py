@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from tui import ElicitationApp, ElicitationQueue, TextRequest, parse_request
+from tui import ElicitationApp, ElicitationQueue, RemoteQueue, TextRequest, parse_request
 from tui.cli.ask import EXIT_INVALID, main
 from tui.core.limits import MAX_DEPTH, MAX_ITEMS, MAX_PROPERTIES, MAX_TEXT, MAX_TIMEOUT
 
@@ -106,6 +106,25 @@ def test_the_queue_refuses_a_timeout_out_of_bounds(seconds: float) -> None:
     with pytest.raises(ValidationError):
         queue.submit(TextRequest(message="Q"), timeout=seconds)
     assert queue.pending() == []
+
+
+@pytest.mark.parametrize("seconds", [math.inf, 1e300, math.nan, -1.0, 0])
+@pytest.mark.parametrize(
+    "queue", [ElicitationQueue(policy="wait"), RemoteQueue("http://127.0.0.1:9", "t")]
+)
+def test_a_timeout_argument_out_of_bounds_is_named_with_its_bounds(
+    queue: ElicitationQueue | RemoteQueue, seconds: float
+) -> None:
+    # The title was pydantic's: "1 validation error for function-after[_bounded_timeout(),
+    # function-before[_not_a_boolean(), float]]", and the text said null for Python's None.
+    with pytest.raises(ValidationError) as refused:
+        queue.submit(TextRequest(message="Q"), timeout=seconds)
+    assert refused.value.title == "timeout"
+    (problem,) = refused.value.errors()
+    assert problem["msg"] == (
+        "Value error, timeout must be greater than 0 and at most 2592000 seconds (30 days),"
+        f" not {float(seconds)}; leave it out to wait forever"
+    )
 
 
 def test_ask_with_timeout_inf_exits_3(capsys: pytest.CaptureFixture[str]) -> None:

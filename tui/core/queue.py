@@ -12,7 +12,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
+from pydantic import BaseModel, ValidationError
 
 from tui.core.content_check import (
     ContentNotJSON,
@@ -21,7 +21,7 @@ from tui.core.content_check import (
     validation_problems,
 )
 from tui.core.models import ElicitationResult, FormRequest, Request, delivered, flagged
-from tui.core.request_base import Timeout, require_request
+from tui.core.request_base import checked_timeout, require_request
 
 Policy = Literal["cancel", "accept_defaults", "decline", "wait"]
 """What happens to a request while no front end is subscribed."""
@@ -29,7 +29,6 @@ Policy = Literal["cancel", "accept_defaults", "decline", "wait"]
 EventType = Literal["requested", "resolved"]
 
 _log = logging.getLogger(__name__)
-_TIMEOUT: TypeAdapter[float] = TypeAdapter(Timeout, config=ConfigDict(defer_build=True))
 
 
 def _runs_event_loop() -> bool:
@@ -148,8 +147,7 @@ class ElicitationQueue:
         `pydantic.ValidationError`, as the request's own field would.
         """
         require_request(request)
-        if timeout is not None:
-            timeout = _TIMEOUT.validate_python(timeout)
+        timeout = checked_timeout(timeout)
         future: Future[ElicitationResult] = Future()
         with self._lock:
             if self._closed:

@@ -29,7 +29,7 @@ def _bounded_timeout(seconds: float) -> float:
     if not (0 < seconds <= MAX_TIMEOUT):  # NaN fails every comparison, so it lands here too
         raise ValueError(
             f"timeout must be greater than 0 and at most {MAX_TIMEOUT:.0f} seconds (30 days), "
-            f"not {seconds}; leave it out (null) to wait forever"
+            f"not {seconds}; leave it out to wait forever"
         )
     return seconds
 
@@ -43,6 +43,16 @@ def _not_a_boolean(value: Any) -> Any:
 
 Timeout = Annotated[float, BeforeValidator(_not_a_boolean), AfterValidator(_bounded_timeout)]
 """Seconds before a request times out: above 0, at most `MAX_TIMEOUT`, never inf or NaN."""
+
+_TIMEOUT_ARGUMENT: TypeAdapter[float] = TypeAdapter(
+    Timeout, config=ConfigDict(title="timeout", defer_build=True)
+)
+
+
+def checked_timeout(seconds: float | None) -> float | None:
+    """`seconds`, a `timeout` argument (of `ask`, `submit`), checked as the request's field is;
+    raises `ValidationError`, titled `timeout`, for one out of bounds."""
+    return None if seconds is None else _TIMEOUT_ARGUMENT.validate_python(seconds)
 
 
 class RequestBase(BaseModel):

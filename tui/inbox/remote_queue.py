@@ -20,10 +20,10 @@ from concurrent.futures import Future
 from http.client import HTTPException
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, TypeAdapter
+from pydantic import BaseModel
 
 from tui.core.models import ElicitationResult, FormRequest, Request, parse_request
-from tui.core.request_base import Timeout, require_request
+from tui.core.request_base import checked_timeout, require_request
 from tui.inbox.discovery import InboxAddress, find_inbox
 from tui.inbox.held_call import Abandoned, held_call, json_object
 from tui.inbox.wire import request_json, request_path, result_from_json
@@ -46,7 +46,6 @@ an asker never waits out the whole `SILENCE` for a question meant to end sooner.
 CONNECT_TIMEOUT = 10.0
 """Seconds any other call to the inbox may take."""
 
-_TIMEOUT: TypeAdapter[float] = TypeAdapter(Timeout, config=ConfigDict(defer_build=True))
 # Never through a proxy: the inbox is on this machine.
 _OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 
@@ -76,8 +75,7 @@ class RemoteQueue:
         future raise `InboxRefusedError`.
         """
         require_request(request)
-        if timeout is not None:
-            timeout = _TIMEOUT.validate_python(timeout)
+        timeout = checked_timeout(timeout)
         future: Future[ElicitationResult] = Future()
         future.add_done_callback(
             lambda done: self._withdraw_soon(request.id) if done.cancelled() else None
