@@ -11,6 +11,7 @@ from typing import Any, Literal
 import pytest
 from pydantic import AnyUrl, BaseModel, Field, SecretStr
 
+from tui import ElicitationQueue, ScriptedResponder
 from tui.core.models import FormRequest, Option
 from tui.core.schema import (
     FieldSpec,
@@ -295,3 +296,20 @@ def test_a_model_the_form_gave_passes_the_form_s_own_check_as_it_is() -> None:
     ):
         given = request.check_content(answer)
         assert request.check_content(given) == given
+
+
+class Named(BaseModel):
+    name: str = Field(alias="fullName")
+    replicas: int = Field(validation_alias="count")
+    token: SecretStr
+
+
+def test_the_model_is_told_the_answer_under_the_names_the_form_asked_with() -> None:
+    # It was told {"name":"Ada","replicas":3,...}: names the form never asked with.
+    queue = ElicitationQueue()
+    ScriptedResponder(queue, {"Who?": {"fullName": "Ada", "count": 3, "token": "canary-8"}})
+    result = queue.ask_form(Named, message="Who?")
+    assert result.content == Named(fullName="Ada", count=3, token=SecretStr("canary-8"))
+    assert result.to_llm_text() == (
+        'The user answered: {"fullName":"Ada","count":3,"token":"**********"}'
+    )

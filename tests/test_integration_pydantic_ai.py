@@ -11,7 +11,7 @@ import pytest
 pytest.importorskip("pydantic_ai", reason="the pydantic-ai extra is not installed")
 
 from fastmcp.client.transports import StdioTransport
-from pydantic import SecretStr
+from pydantic import BaseModel, Field, SecretStr
 from pydantic_ai import Agent, CallDeferred
 from pydantic_ai.capabilities import HandleDeferredToolCalls
 from pydantic_ai.mcp import MCPToolset
@@ -99,6 +99,11 @@ def _agent(model: FunctionModel, queue: ElicitationQueue) -> Agent[None, str]:
     @agent.tool_plain
     def ask_secret_to_store_as_object(message: str) -> str:
         request = SecretRequest(message=message, store=KeyringTarget(service="s", username="u"))
+        raise CallDeferred(kind="question", metadata={"request": request})
+
+    @agent.tool_plain
+    def ask_profile_as_object(message: str) -> str:
+        request = FormRequest.from_model(Profile, message=message)
         raise CallDeferred(kind="question", metadata={"request": request})
 
     @agent.tool_plain
@@ -196,6 +201,20 @@ def test_a_request_object_in_the_metadata_is_asked_as_itself() -> None:
     assert asked.memory_fallback is False
     assert result.output == repr(["The user stored the secret as keyring entry s/u."])
     assert CANARY not in repr(result.all_messages())
+
+
+class Profile(BaseModel):
+    name: str = Field(alias="fullName")
+    replicas: int = Field(validation_alias="count")
+
+
+def test_a_form_from_a_model_reaches_the_model_under_the_names_it_asked_with() -> None:
+    # It read {"name": "Ada", "replicas": 3}: names the form never asked with.
+    queue = ElicitationQueue()
+    ScriptedResponder(queue, {"Who?": {"fullName": "Ada", "count": 3}})
+    model = scripted_model(("ask_profile_as_object", {"message": "Who?"}))
+    result = _agent(model, queue).run_sync("set up")
+    assert result.output == repr([{"fullName": "Ada", "count": 3}])
 
 
 def test_metadata_holding_no_request_is_refused_not_asked_from_the_arguments() -> None:

@@ -102,6 +102,7 @@ async def test_the_dialog_gives_the_asker_the_kind_s_model() -> None:
         await pilot.press("shift+tab", "end", "6", "enter")
         await wait_for(pilot, lambda: bool(results))
     assert results == [ElicitationResult(action="accept", content=SLOT)]
+    assert results[0].to_llm_text() == 'The user answered: {"day":"2024-05-06","roomName":"Ada"}'
     assert SlotRequest(message="Which slot?").describe_content(SLOT) == (
         '{"day":"2024-05-06","roomName":"Ada"}'
     )

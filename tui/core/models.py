@@ -25,10 +25,10 @@ from pydantic import (
     field_validator,
     model_validator,
 )
-from pydantic.fields import FieldInfo
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from tui.core.error_text import error_text
+from tui.core.json_names import fields_by_json_name, json_name
 from tui.core.json_type import not_json
 from tui.core.kinds import kind, kind_names, register_kind, unloaded_kind_modules
 from tui.core.limits import check_size
@@ -360,7 +360,7 @@ class FormRequest(RequestBase):
         request = cls(message=message, requested_schema=schema, **fields)
         masked = request.secret_fields()
         for name, info in model.model_fields.items():
-            if _schema_name(name, info) in masked and SecretStr not in _types_of(info.annotation):
+            if json_name(name, info) in masked and SecretStr not in _types_of(info.annotation):
                 # typed masked, then handed over in clear: in `to_llm_text()`, a repr, a log
                 raise SchemaError(
                     f"model {model.__name__}: field {name!r} is typed masked (a password) but"
@@ -389,7 +389,7 @@ class FormRequest(RequestBase):
                 key: None
                 for name, info in self._model.model_fields.items()
                 if info.is_required()
-                and (key := _schema_name(name, info)) not in asked
+                and (key := json_name(name, info)) not in asked
                 and key not in content
             }
             return self._model.model_validate(content | empty)
@@ -453,7 +453,7 @@ class FormRequest(RequestBase):
         values = {}
         for name, info in type(model).model_fields.items():
             value = getattr(model, name)
-            key = _schema_name(name, info)
+            key = json_name(name, info)
             if value is not None or key in required:
                 values[key] = value if isinstance(value, SecretStr) else as_json[name]
         return values
@@ -464,12 +464,6 @@ class FormRequest(RequestBase):
         secret = self.secret_fields()
         shown = {k: "•••" if k in secret else v for k, v in dict(content).items()}
         return ", ".join(f"{k}={v}" for k, v in shown.items()) or "(empty)"
-
-
-def _schema_name(name: str, info: FieldInfo) -> str:
-    """The name a model's field has in its schema, and so in a form's content."""
-    alias = info.validation_alias
-    return alias if isinstance(alias, str) else info.alias or name
 
 
 def _types_of(annotation: Any) -> tuple[Any, ...]:
@@ -1157,7 +1151,7 @@ class ElicitationResult(BaseModel):
         if isinstance(content, SecretStr):
             return "The user provided the secret; it is held by the program and not shown here."
         if isinstance(content, BaseModel):
-            return f"The user answered: {content.model_dump_json()}"
+            content = fields_by_json_name(content)  # the names a form asked with
         return f"The user answered: {TypeAdapter(Any).dump_json(content).decode()}"
 
 

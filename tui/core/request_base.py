@@ -17,6 +17,7 @@ from pydantic import (
     model_validator,
 )
 
+from tui.core.json_names import fields_by_json_name
 from tui.core.json_type import not_json
 from tui.core.limits import MAX_TIMEOUT, check_size
 
@@ -120,7 +121,7 @@ class RequestBase(BaseModel):
         """A short, display-safe rendering of accepted content for timelines and summaries: a
         model as its JSON (its repr would read `datetime.date(2024, 5, 6)`)."""
         if isinstance(content, BaseModel):
-            return content.model_dump_json(by_alias=True)
+            return TypeAdapter(Any).dump_json(fields_by_json_name(content)).decode()
         return str(content)
 
     def check_content(self, content: Any) -> Any:

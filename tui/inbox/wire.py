@@ -61,10 +61,11 @@ def request_json(request: Request) -> dict[str, Any]:
 def result_json(result: ElicitationResult, *, reveal_secrets: bool = False) -> dict[str, Any]:
     """`result` as JSON data; typed secrets as their value only with `reveal_secrets`."""
     content = _revealed(result.content) if reveal_secrets else result.content
+    if isinstance(content, BaseModel):
+        content = fields_by_json_name(content)  # what the asker's model validates back
     data: dict[str, Any] = {
         "action": result.action,
-        # A model under the names its JSON has (its aliases): what the asker validates back.
-        "content": _ANY.dump_python(content, mode="json", by_alias=True),
+        "content": _ANY.dump_python(content, mode="json"),
         "reason": result.reason,
     }
     if result.sensitive:

@@ -32,6 +32,7 @@ from pydantic_ai.tools import (
     ToolDenied,
 )
 
+from tui.core.json_names import fields_by_json_name
 from tui.core.models import (
     ChoiceRequest,
     ElicitationResult,
@@ -238,7 +239,7 @@ def _for_model(answer: ElicitationResult) -> Any:
     if isinstance(content, SecretStr | SecretRef):
         return answer.to_llm_text()
     if isinstance(content, BaseModel):
-        content = content.model_dump(mode="json")
+        content = fields_by_json_name(content)  # the names the form asked with
     if isinstance(content, dict):
         return {
             key: "(secret provided, not shown)"
