@@ -11,16 +11,24 @@ import sys
 from pathlib import Path
 
 import pytest
+from inbox_process import running_inbox
 from secret_session import CANARY, SIZE, carries_canary, wait_for
 from textual.widgets import Input
 
 from tui.app.app import ElicitationApp
 from tui.cli.ask import result_json
 from tui.cli.plain import PlainPrompter
-from tui.core.models import ElicitationResult, FormRequest, TextRequest
+from tui.core.content_check import ContentRefused
+from tui.core.models import (
+    ChoiceRequest,
+    ElicitationResult,
+    FormRequest,
+    MultiChoiceRequest,
+    TextRequest,
+)
 from tui.core.queue import ElicitationQueue
 from tui.secrets.redaction import REDACTOR
-from tui.testing.scripted import ScriptedResponder
+from tui.testing.scripted import ImpossibleAnswerError, ScriptedResponder
 from widgets.timeline import Timeline
 
 
@@ -140,3 +148,43 @@ async def test_the_keys_that_answer_a_sensitive_choice_are_not_recorded_and_it_r
         timeout=120,
     )
     assert "1 result, all as recorded" in rendered.stdout, rendered.stderr
+
+
+@pytest.mark.parametrize(
+    ("request_", "answer"),
+    [
+        (ChoiceRequest(message="Which?", options=["a", "b"], sensitive=True), CANARY),
+        (MultiChoiceRequest(message="Which?", options=["a", "b"], sensitive=True), ["a", CANARY]),
+    ],
+    ids=["choice", "multi_choice"],
+)
+def test_an_answer_a_sensitive_request_refuses_is_not_quoted_in_the_refusal(
+    request_: ChoiceRequest | MultiChoiceRequest, answer: object
+) -> None:
+    # "'sk-...' is not one of the options" quoted it, to a front end, a script, a log.
+    queue = ElicitationQueue(policy="wait")
+    queue.submit(request_)
+    with pytest.raises(ContentRefused) as refused:
+        queue.respond(request_.id, ElicitationResult(action="accept", content=answer))
+    assert "•••" in str(refused.value) and CANARY not in str(refused.value)
+    scripted = ElicitationQueue()
+    ScriptedResponder(scripted, {request_.message: answer})
+    with pytest.raises(ImpossibleAnswerError) as impossible:
+        scripted.ask(request_.model_copy(update={"id": "scripted"}))
+    assert CANARY not in str(impossible.value)
+
+
+def test_the_inbox_refuses_an_answer_to_a_sensitive_choice_without_quoting_it(
+    tmp_path: Path,
+) -> None:
+    with running_inbox() as inbox:
+        request_id, _ = inbox.post(
+            {"kind": "choice", "message": "Which?", "options": ["a", "b"], "sensitive": True}
+        )
+        refused = inbox.answer(request_id, {"action": "accept", "content": CANARY})
+        assert refused.status_code == 422
+        assert refused.json()["error"] == (
+            "the answer does not fit the request: '•••' is not one of the options: 'a', 'b'"
+        )
+        inbox.stop()
+    assert CANARY not in inbox.output

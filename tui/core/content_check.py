@@ -12,7 +12,9 @@ from pydantic import ValidationError
 from pydantic_core import to_json
 
 from tui.core.error_text import error_message, error_text
+from tui.core.redactor import Redactor
 from tui.core.request_base import RequestBase
+from tui.core.strings_in import strings_in
 
 
 class ContentRefused(ValueError):
@@ -32,16 +34,29 @@ def checked_content(request: RequestBase, content: Any) -> Any:
     try:
         checked = request.check_content(content)
     except ValidationError as error:
-        raise ContentRefused(validation_problems(error)) from None
+        raise _refused(request, content, validation_problems(error)) from None
     except ValueError as error:
-        raise ContentRefused(error_message(error)) from None
+        raise _refused(request, content, error_message(error)) from None
     except (Exception, SystemExit) as error:  # a kind's own check, raising what it should not
-        raise ContentRefused(
+        raise _refused(
+            request,
+            content,
             f"checking the answer raised {error_text(error)} (check_content refuses an answer"
-            " by raising ValueError)"
+            " by raising ValueError)",
         ) from None
     check_sendable(request, checked)
     return checked
+
+
+def _refused(request: RequestBase, content: Any, why: str) -> ContentRefused:
+    """The refusal saying `why`; where the request is sensitive, every text of the answer
+    that `why` quotes is `•••` (a front end, a script, a log reads it)."""
+    if request.sensitive:
+        answer = Redactor()
+        for text in strings_in(content):
+            answer.register(text)
+        why = answer.scrub(why)
+    return ContentRefused(why)
 
 
 def check_sendable(request: RequestBase, content: Any) -> None:
