@@ -398,3 +398,16 @@ def socket_free_port() -> Iterator[int]:
     with socket.socket() as bound:
         bound.bind(("127.0.0.1", 0))
         yield bound.getsockname()[1]
+
+
+def test_a_whole_number_a_front_end_sends_as_a_float_is_taken_as_an_integer(
+    inbox: InboxProcess,
+) -> None:
+    # The inbox refused {"n": 4.0} with a 422, "must be a whole number".
+    schema = {"type": "object", "properties": {"n": {"type": "integer"}}}
+    asked = RemoteQueue(inbox.base, inbox.token).submit(
+        tui.FormRequest(message="How many?", requested_schema=schema)
+    )
+    answer_when_asked(inbox, {"n": 4.0})
+    content = asked.result(10).content
+    assert content == {"n": 4} and type(content["n"]) is int

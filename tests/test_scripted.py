@@ -14,6 +14,7 @@ from tui import (
     KEYRING_UNAVAILABLE,
     ElicitationQueue,
     ElicitationResult,
+    FormRequest,
     ImpossibleAnswerError,
     Request,
     ScriptedResponder,
@@ -86,7 +87,7 @@ def test_content_the_ui_could_give_is_accepted_as_is(data: dict[str, Any], conte
         ({"kind": "form", "requestedSchema": {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}},
          {}, "property 'n': required"),
         ({"kind": "form", "requestedSchema": {"type": "object", "properties": {"n": {"type": "integer"}}}},
-         {"n": 5.0}, "property 'n': must be a whole number"),
+         {"n": 5.5}, "property 'n': 5.5 is not of type 'integer'"),
         ({"kind": "form", "requestedSchema": {"type": "object", "properties": {"x": {"type": "number"}}}},
          {"x": float("nan")}, "property 'x': must be a number"),
         ({"kind": "form", "requestedSchema": {"type": "object", "properties": {"x": {"type": "number"}}}},
@@ -115,6 +116,20 @@ def test_an_answer_the_ui_could_not_give_is_refused_naming_the_request_and_why(
     assert f"{request.kind} request 'Pick one' (id {request.id})" in message
     assert why in message
     assert queue.pending() == []
+
+
+def test_a_whole_number_written_as_a_float_is_an_integer_as_json_schema_says() -> None:
+    # 4.0 was refused "must be a whole number", from a script, queue.respond() and the inbox.
+    schema = {"type": "object", "properties": {"n": {"type": "integer"}}}
+    queue = ElicitationQueue()
+    ScriptedResponder(queue, {"How many?": {"n": 4.0}})
+    answered = queue.ask(FormRequest(message="How many?", requested_schema=schema)).content
+    waiting = ElicitationQueue(policy="wait")
+    request = FormRequest(message="How many?", requested_schema=schema)
+    asked = waiting.submit(request)
+    waiting.respond(request.id, ElicitationResult(action="accept", content={"n": 4.0}))
+    for content in (answered, asked.result(1).content):
+        assert content == {"n": 4} and type(content["n"]) is int
 
 
 def test_an_accepted_result_is_checked_too() -> None:

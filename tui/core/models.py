@@ -378,8 +378,10 @@ class FormRequest(RequestBase):
     def finish_content(self, content: dict[str, Any]) -> dict[str, Any] | BaseModel:
         """Validated form content as the agent receives it: the model instance, if any.
 
-        Without a model, secret fields (format "password", `writeOnly`) become `SecretStr`;
-        a model's own field types decide (declare secrets as `SecretStr`).
+        Without a model, secret fields (format "password", `writeOnly`) become `SecretStr`,
+        and integer fields' whole numbers written as floats (4.0, an integer to JSON Schema)
+        `int`, as a person's typing gives them; a model's own field types decide (declare
+        secrets as `SecretStr`).
         """
         if self._model is not None:
             # an `X | None` field without a default is required by the model but optional in
@@ -394,9 +396,15 @@ class FormRequest(RequestBase):
             }
             return self._model.model_validate(content | empty)
         secret = self.secret_fields()
-        return {
-            k: SecretStr(v) if k in secret and isinstance(v, str) else v for k, v in content.items()
-        }
+        whole = {f.name for f in self.spec.fields if f.type == "integer"}
+        typed = {}
+        for key, value in content.items():
+            if key in secret and isinstance(value, str):
+                value = SecretStr(value)
+            elif key in whole and isinstance(value, float) and value.is_integer():
+                value = int(value)
+            typed[key] = value
+        return typed
 
     def delivered_content(self, content: Any) -> Any:
         """The fields' values as `finish_content` gives them."""

@@ -253,8 +253,9 @@ def check_as_typed(spec: FormSpec, content: dict[str, Any]) -> None:
     in (see `parse_value`), after `validate_content` has checked it against the schema.
 
     Raises ValueError naming each property whose value the schema allows but no field gives:
-    a whole number written as a float (5.0), a number that is inf or NaN, text with a line
-    break (a field's default aside), a required text left blank.
+    a number that is inf or NaN, text with a line break (a field's default aside), a required
+    text left blank. (A whole number written as a float, 5.0, is an integer, as JSON Schema
+    counts it: `FormRequest.finish_content` makes it an `int`.)
     """
     problems = [
         f"property {field.name!r}: {problem}"
@@ -747,8 +748,6 @@ def _check(field: FieldSpec, value: Any) -> None:
 def _untypable(field: FieldSpec, value: Any) -> str | None:
     """Why no control of `field` gives `value`, of the field's JSON type, or None if one does
     (the messages are the form's own)."""
-    if field.type == "integer" and isinstance(value, float):
-        return "must be a whole number"
     if field.type == "number" and not _finite(value):
         return "must be a number"
     if field.type == "string" and value != field.default:
