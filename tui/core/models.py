@@ -8,6 +8,7 @@ import posixpath
 import re
 from collections.abc import Sequence
 from contextvars import ContextVar
+from decimal import Decimal
 from typing import Annotated, Any, Literal, Union, get_args
 
 from pydantic import (
@@ -454,16 +455,20 @@ class FormRequest(RequestBase):
     def _form_values(self, model: BaseModel) -> dict[str, Any]:
         """`model`, given as the answer, as the form's own content would be: each field under
         its name in the form, as JSON for the schema's checks (a SecretStr as itself, not as
-        its mask), and a field the form left empty or did not ask (None in the model) left
-        out, as the form leaves it."""
+        its mask; a Decimal as the number its field asks, not pydantic's text of it), and a
+        field the form left empty or did not ask (None in the model) left out, as the form
+        leaves it."""
         required = set(self.requested_schema.get("required", ()))
         as_json = model.model_dump(mode="json")
-        values = {}
+        values: dict[str, Any] = {}
         for name, info in type(model).model_fields.items():
             value = getattr(model, name)
             key = json_name(name, info)
             if value is not None or key in required:
-                values[key] = value if isinstance(value, SecretStr) else as_json[name]
+                if isinstance(value, Decimal):
+                    values[key] = float(value)
+                else:
+                    values[key] = value if isinstance(value, SecretStr) else as_json[name]
         return values
 
     def describe_content(self, content: Any) -> str:

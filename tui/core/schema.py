@@ -270,13 +270,15 @@ def schema_from_model(model: type[BaseModel]) -> dict[str, Any]:
     """A schema of the subset asking for the fields of a pydantic model.
 
     Enums and Literals are inlined, `X | None` becomes an optional X, SecretStr a secret
-    string, integer gt/lt inclusive bounds. Raises `SchemaError` naming a field outside
+    string, a Decimal a number, integer gt/lt inclusive bounds. Raises `SchemaError` naming a field outside
     the subset (nested models, dicts, lists of anything but options, unions).
     """
     from pydantic import PydanticUserError  # loaded with the model anyway
 
+    from tui.core.asked_json_schema import AskedJsonSchema
+
     try:
-        generated = model.model_json_schema()
+        generated = model.model_json_schema(schema_generator=AskedJsonSchema)
     except PydanticUserError as error:  # a field no JSON schema can describe (a Callable)
         raise SchemaError(error.message) from None
     return schema_from_pydantic_json(generated)
