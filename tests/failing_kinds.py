@@ -201,3 +201,21 @@ class ContentlessModal(ElicitationModal[ContentlessRequest]):
 
     def compose_body(self) -> ComposeResult:
         yield Input()
+
+
+class AsyncContentRequest(RequestBase):
+    """A kind whose modal's `content()` is async, as Textual code often is: it would give a
+    coroutine, not an answer."""
+
+    kind: Literal["async_content_test"] = "async_content_test"
+
+
+register_kind(AsyncContentRequest, modal="failing_kinds:AsyncContentModal")
+
+
+class AsyncContentModal(ElicitationModal[AsyncContentRequest]):
+    def compose_body(self) -> ComposeResult:
+        yield Input()
+
+    async def content(self) -> str:  # type: ignore[override]
+        return self.query_one(Input).value

@@ -25,6 +25,7 @@ import pytest
 from app_driver import SIZE, screen_text
 from asking import Asker, burst
 from failing_kinds import (
+    AsyncContentRequest,
     BrokenRequest,
     ClashingRequest,
     ContentlessRequest,
@@ -431,6 +432,17 @@ async def test_a_modal_without_content_is_said_not_to_load_before_anything_is_ty
         " has no content() to give an answer"
     )
     await cancelled_as_unshown(ContentlessRequest(message="Colour?"), "contentless_test", why)
+
+
+async def test_a_modal_whose_content_is_async_is_said_not_to_load_before_anything_is_typed() -> (
+    None
+):
+    # It was shown, and failed once Enter was pressed: "ContentNotJSON: ... coroutine ...".
+    why = (
+        "the modal of kind 'async_content_test', failing_kinds:AsyncContentModal, has an async"
+        " content(): it must return the answer's content, so make it a plain def"
+    )
+    await cancelled_as_unshown(AsyncContentRequest(message="Colour?"), "async_content_test", why)
 
 
 def test_an_attached_front_end_sends_the_failure_and_shows_the_next_question(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from importlib import import_module
 from typing import Any
 
@@ -31,6 +32,12 @@ def modal_class_for(name: str) -> type[ElicitationModal[Any]] | None:
         # Found now, not once the person has typed an answer it could never give.
         raise LookupError(
             f"the modal of kind {name!r}, {found.modal}, has no content() to give an answer"
+        )
+    if inspect.iscoroutinefunction(modal_class.content):
+        # A natural slip in Textual code; called, it gives a coroutine, which is no answer.
+        raise LookupError(
+            f"the modal of kind {name!r}, {found.modal}, has an async content(): it must"
+            " return the answer's content, so make it a plain def"
         )
     return modal_class
 
