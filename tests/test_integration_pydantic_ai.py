@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -130,6 +131,42 @@ def test_an_approved_call_runs_and_a_denied_one_tells_the_model_why() -> None:
     assert output == repr(["ran ls", "Denied by the user: no"])
     assert all(isinstance(r, ToolApprovalRequest) for r in scripted.asked)
     assert [r.source for r in scripted.asked] == ["helper", "helper"]
+
+
+IMPOSSIBLE_EDIT = """
+from pydantic_ai import Agent
+from pydantic_ai.capabilities import HandleDeferredToolCalls
+from pydantic_ai.models.test import TestModel
+
+from tui import ElicitationQueue, ScriptedResponder
+from tui.integrations.pydantic_ai import deferred_tool_handler
+
+queue = ElicitationQueue()
+ScriptedResponder(queue, {"shell": {"scope": "session", "arguments": {"command": "pwd"}}})
+handler = HandleDeferredToolCalls(deferred_tool_handler(queue))
+agent = Agent(TestModel(call_tools=["shell"]), capabilities=[handler])
+
+
+@agent.tool_plain(requires_approval=True)
+def shell(command: str) -> str:
+    return command
+
+
+try:
+    agent.run_sync("look")
+except Exception as error:
+    print(type(error).__name__)
+"""
+"""A run whose scripted approval is one no person could give (edited arguments for the
+session), in a process of its own: what asyncio logs as it ends is on its stderr."""
+
+
+def test_an_answer_a_script_could_not_give_raises_once_and_leaves_nothing_unretrieved() -> None:
+    # asyncio also logged "Future exception was never retrieved" with the whole traceback.
+    ran = subprocess.run(
+        [sys.executable, "-c", IMPOSSIBLE_EDIT], capture_output=True, text=True, timeout=120
+    )
+    assert (ran.stdout, ran.stderr) == ("ImpossibleAnswerError\n", "")
 
 
 def test_an_edited_call_runs_with_the_edited_arguments_only() -> None:

@@ -62,6 +62,10 @@ async def ask_all_async(
         waiting = {asyncio.wrap_future(future): future for future in asked}
         while waiting:
             done, _ = await asyncio.wait(set(waiting), return_when=asyncio.FIRST_COMPLETED)
+            for wrapper in done:
+                # Raised below from the queue's own future; its copy here, left unread,
+                # would be logged as "Future exception was never retrieved".
+                wrapper.exception()
             _check(asked, {waiting.pop(future) for future in done}, check)
         return [future.result() for future in asked]
     finally:
