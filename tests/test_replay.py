@@ -16,6 +16,7 @@ from typing import Any
 import pexpect
 import pyte
 import pytest
+from answer_kinds import VaultRequest
 from asking import burst
 from front_end_processes import HeadlessInbox
 from recorded_session import REPO, lines, on_request, record_session, run_cli, session_agent
@@ -255,6 +256,34 @@ async def test_a_secret_typed_again_into_a_field_the_mask_is_too_short_for_repla
     assert any("•••" in screen for screen in screens)  # the keys are drawn as they typed
     assert not any("at least 5 characters (you have" in screen for screen in screens)
     assert "Agent finished" in screens[-1]
+
+
+async def test_a_masked_field_of_a_dialog_of_one_s_own_replays_as_recorded(
+    tmp_path: Path,
+) -> None:
+    # The replay typed its dummy "xxxxx…" into the masked field and pressed Enter: the kind's
+    # check (a token starts with ok-) refused it, so the replay said "replayed no result".
+    path = tmp_path / "session.jsonl"
+
+    def agent(queue: ElicitationQueue) -> str:
+        return queue.ask(VaultRequest(id="vault", message="Token?")).to_llm_text()
+
+    app = ElicitationApp(ElicitationQueue(), agent, input_grace=0, transcript=path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await on_request(pilot, "vault")
+        burst(app, *f"ok-{CANARY}", "enter")
+        await wait_for(pilot, lambda: app.agent_result is not None)
+
+    assert not carries_canary(path.read_text(encoding="utf-8"))
+    replayed = await replay(path)
+    assert replayed.replay_agent.summary() == "1 result, all as recorded"
+    transcript = read_transcript(path)
+    captured = await asyncio.to_thread(
+        capture, transcript, build_script(transcript, FAST), (80, 24), "textual-dark"
+    )
+    assert captured.summary == "1 result, all as recorded"
+    screens = [grid_text(grid) for grid in captured.screens]
+    assert not any("token must start with ok-" in screen for screen in screens)
 
 
 async def test_a_replay_opens_no_link_and_answers_as_the_recording_did(

@@ -19,7 +19,7 @@ from textual.pilot import Pilot
 from tui.app.key_order import KeyOrderApp
 from tui.app.key_recorder import find_field
 from tui.app.steady_frames import is_quiet, steady_cursors
-from tui.core.models import ElicitationResult, SecretRequest, flagged
+from tui.core.models import ElicitationResult, FormRequest, SecretRequest, flagged
 from tui.transcript.reader import Transcript
 from tui.transcript.records import KeyPress, KeysRecord, ResultRecord
 from tui.transcript.replay_agent import recorded_result
@@ -46,6 +46,19 @@ def dummy_secret(length: int, pattern: str | None = None) -> str:
     for width, part in zip(widths, parts[1:], strict=True):
         pieces += [DUMMY_CHARACTER * width, part]
     return "".join(pieces)
+
+
+def replays(modal: ElicitationModal[Any], record: KeysRecord, press: KeyPress) -> bool:
+    """Whether a replay presses `press` (one of `record`'s keys) again in `modal`, as
+    `KeysRecord.replays` says; the last key of a dialog of one's own whose masked field was
+    typed into gives the recorded answer instead: the dummy typed there is one only a secret's
+    or a form's field is sure to take, a kind's own check may refuse it (a token that must
+    start with ok-)."""
+    if not record.replays(press):
+        return False
+    if press is not record.keys[-1] or isinstance(modal.request, SecretRequest | FormRequest):
+        return True
+    return all(key.masked is None for key in record.keys)
 
 
 @dataclass
@@ -124,9 +137,9 @@ class KeyPlayer:
                 await asyncio.sleep(delay)
             if not modal.is_current:
                 return
-            if not record.replays(press):
+            if not replays(modal, record, press):
                 # Its key not recorded (a sensitive answer), or its keys typing the mask for
-                # a secret, which the field may refuse: the recorded answer is given.
+                # a secret, or a dummy the kind may refuse: the recorded answer is given.
                 if index + 1 == len(planned):
                     self.answer_as_recorded(modal)
                     await self._settled(pilot)

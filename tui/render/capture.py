@@ -18,7 +18,7 @@ from textual.color import Color
 from textual.pilot import Pilot
 from textual.worker import WorkerFailed
 
-from tui.app.key_player import KeyPlayer
+from tui.app.key_player import KeyPlayer, replays
 from tui.app.replay_app import ReplayApp
 from tui.app.steady_frames import is_quiet, steady_cursors
 from tui.core.queue import QueueEvent
@@ -169,7 +169,7 @@ async def _drive(
             assert step.press is not None and step.keys is not None
             modal = await _modal(app, str(step.request_id))
             last = step.press is step.keys.keys[-1]
-            if modal is not None and not step.keys.replays(step.press):
+            if modal is not None and not replays(modal, step.keys, step.press):
                 if last:  # keys that do not give the answer (see `replays`): the recorded one
                     player.answer_as_recorded(modal)
             elif modal is not None:
