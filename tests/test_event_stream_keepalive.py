@@ -104,7 +104,7 @@ async def test_a_front_end_that_reads_nothing_is_let_go_once_far_behind(
     monkeypatch.setattr(events, "UNHEARD_EVENTS", 5)
     inbox = Inbox(ElicitationQueue(policy="wait"))
     inbox.queue.submit(TextRequest(id="first", message="First?"))
-    stream = events._stream(inbox, keepalive=60)
+    stream = events._stream(inbox, keepalive=60, signer=None)
     first = await anext(stream)  # it hears the first; then it reads no more, for a while
     for n in range(20):
         inbox.queue.submit(TextRequest(id=f"q{n}", message=f"Question {n}?"))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -22,6 +23,7 @@ from inbox_process import TOKEN, InboxProcess, running_inbox
 
 import tui.cli.hook_input as hook_input
 from tui.core.models import ElicitationResult, ToolApprovalRequest, parse_request
+from tui.core.signed_request import answer_proof
 from tui.front_ends.remote import RemoteFrontEnd
 from tui.inbox.remote_queue import RemoteQueue
 
@@ -299,18 +301,24 @@ def test_a_hook_ended_by_sigterm_exits_0_deciding_nothing_and_withdraws_its_ques
     inbox.wait_pending(0)
 
 
-def _answering_once(status: str, body: bytes) -> tuple[socket.socket, int]:
+def _answering_once(status: str, body: bytes, *, proven: bool = False) -> tuple[socket.socket, int]:
     """A listener that answers the second connection (the first is the hook's look for a
-    listener) with `status` and the JSON `body`, as an inbox would."""
+    listener) with `status` and the JSON `body`: proven with the hooks' token, as an inbox
+    would, if `proven`."""
     server = socket.create_server(("127.0.0.1", 0))
 
     def answer() -> None:
         for _ in range(2):
             connection, _ = server.accept()
             with connection:
-                connection.recv(65536)
+                nonce = re.search(rb"(?im)^elicit-nonce: *(\S+)", connection.recv(65536))
+                proof = (
+                    f"Elicit-Proof: {answer_proof(TOKEN, nonce[1].decode(), status[:3], body)}\r\n"
+                    if proven and nonce
+                    else ""
+                )
                 connection.sendall(
-                    f"HTTP/1.1 {status}\r\nContent-Type: application/json\r\n"
+                    f"HTTP/1.1 {status}\r\nContent-Type: application/json\r\n{proof}"
                     f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n".encode()
                     + body
                 )
@@ -319,22 +327,32 @@ def _answering_once(status: str, body: bytes) -> tuple[socket.socket, int]:
     return server, server.getsockname()[1]
 
 
-@pytest.mark.parametrize(
-    "status", ["404 Not Found", "405 Method Not Allowed", "501 Not Implemented"]
-)
-def test_a_server_without_the_hook_endpoint_decides_nothing_saying_no_endpoint_is_there(
+@pytest.mark.parametrize("status", ["404 Not Found", "405 Method Not Allowed"])
+def test_a_server_without_the_hook_endpoint_decides_nothing_saying_it_is_no_inbox(
     status: str,
 ) -> None:
-    # A server that is no inbox (a web front end answers 405, a file server 501), or an
-    # `elicit-tui serve` started before an upgrade. 405 and 501 said only "answered 405".
+    # A server that is no inbox (a web front end answers 405): it cannot prove it holds the
+    # token, which says it is none. 405 said only "answered 405".
     server, port = _answering_once(status, b"{}")
     with server:
         done = run_hook("claude-code", BASH, to=f"http://127.0.0.1:{port}/api")
     undecided(
         done,
+        f"no decision: the server at http://127.0.0.1:{port}/api did not prove it is the "
+        "inbox: its answer carries no proof; Claude Code asks as usual",
+    )
+
+
+def test_a_server_that_implements_no_post_decides_nothing_saying_no_endpoint_is_there() -> None:
+    # A file server answers 501, an error that needs no proof: it decides nothing anyway.
+    server, port = _answering_once("501 Not Implemented", b"{}")
+    with server:
+        done = run_hook("claude-code", BASH, to=f"http://127.0.0.1:{port}/api")
+    undecided(
+        done,
         f"no decision: no elicit-tui hook endpoint at http://127.0.0.1:{port}/api/v1/hooks/"
-        f"claude-code (HTTP {status[:3]}: not an elicit-tui inbox, or one started before an "
-        "upgrade: restart it); Claude Code asks as usual",
+        "claude-code (HTTP 501: not an elicit-tui inbox, or one started before an upgrade: "
+        "restart it); Claude Code asks as usual",
     )
 
 
@@ -367,7 +385,7 @@ def test_cancel_all_in_a_front_end_says_so_not_that_the_inbox_closed(
 def test_only_a_decided_json_object_from_the_inbox_is_printed(
     answer: dict[str, Any], why: str
 ) -> None:
-    server, port = _answering_once("200 OK", json.dumps(answer).encode())
+    server, port = _answering_once("200 OK", json.dumps(answer).encode(), proven=True)
     with server:
         done = run_hook("claude-code", BASH, to=f"http://127.0.0.1:{port}")
     undecided(done, why)

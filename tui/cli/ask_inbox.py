@@ -28,9 +28,11 @@ def ask_inbox(request: Request, url: str | None, token: str | None) -> Elicitati
 
     Ctrl+C withdraws it (reason `interrupted`), and so does SIGTERM (`kill`, `timeout`; reason
     `terminated`); an inbox that cannot be reached, or goes away, gives `cancel` (reason
-    `inbox_unreachable`), said on stderr.
+    `inbox_unreachable`), said on stderr, and so does a server that did not prove it is the
+    inbox (`inbox_not_proven`).
     """
     from tui.inbox.remote_queue import (
+        INBOX_NOT_PROVEN,
         INBOX_REFUSED,
         INBOX_UNREACHABLE,
         InboxRefusedError,
@@ -60,6 +62,12 @@ def ask_inbox(request: Request, url: str | None, token: str | None) -> Elicitati
         print(
             f"elicit-tui ask: no inbox answers at {where} (not running, or it stopped); "
             "start one with `elicit-tui serve`",
+            file=sys.stderr,
+        )
+    elif result.reason == INBOX_NOT_PROVEN:
+        print(
+            f"elicit-tui ask: the server at {where} did not prove it is the inbox (it does not "
+            "hold its token: another program on the inbox's port?); its answer was not used",
             file=sys.stderr,
         )
     elif result.reason == KEYRING_UNAVAILABLE and not result.accepted:

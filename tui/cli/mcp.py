@@ -118,7 +118,8 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         options = McpOptions.from_args(args)
-        options = replace(options, token=_server_token(options.url, args.token))
+        token, inbox = _server_token(options.url, args.token)
+        options = replace(options, token=token, signed=inbox and token is not None)
         # mcp_client first: it says how to install the `mcp` extra when it is missing
         import tui.mcp.client  # noqa: F401
         from tui.mcp.session import CommandFailed, refusal, run_session
@@ -162,27 +163,28 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_FAILED if failed else 0
 
 
-def _server_token(url: str | None, given: str | None) -> str | None:
-    """The token to send to the server at `url`: the one given, else the inbox's own (from
+def _server_token(url: str | None, given: str | None) -> tuple[str | None, bool]:
+    """The token for the server at `url`: the one given, else the inbox's own (from
     `$ELICIT_TUI_TOKEN`, else the `serve-token` file) when `url` is the inbox the environment
-    names: another server is never sent it."""
+    names: another server is never sent it. And whether `url` is that inbox, which is then
+    sent no token, only requests signed with it (`tui.core.signed_request`)."""
     from tui.inbox.discovery import checked_token, find_inbox, inbox_base
     from tui.inbox.env_names import TOKEN_ENV
     from tui.mcp.options import UsageError
 
+    try:
+        inbox = url is not None and inbox_base(url) == inbox_base()
+    except ValueError:
+        inbox = False  # $ELICIT_TUI_URL is no URL: there is no inbox to send a token to
     if given is not None:
         try:
-            return checked_token(given)
+            return checked_token(given), inbox
         except ValueError as error:
             raise UsageError(f"--token: {error}") from None
+    if not inbox:
+        return None, False
     try:
-        inbox = inbox_base()
-    except ValueError:
-        return None  # $ELICIT_TUI_URL is no URL: there is no inbox to send a token to
-    if url is None or inbox_base(url) != inbox:
-        return None
-    try:
-        return find_inbox(url).token
+        return find_inbox(url).token, True
     except ValueError as error:
         raise UsageError(f"${TOKEN_ENV}: {error}") from None
 

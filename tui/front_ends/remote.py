@@ -5,6 +5,9 @@ shows its own queue's. A reader thread keeps one `GET /v1/events` stream open; w
 (the inbox restarts, the network goes, the process was stopped), the thread reconnects with
 backoff and re-syncs: the inbox replays what is pending, and requests that ended meanwhile
 are reported ended. Closing it answers nothing: the inbox keeps every question waiting.
+Every request is signed with the token, never carries it, and what answers is heard only
+once it proved it holds the token too: the stream as it opens, then each event, and each
+other answer (`tui.core.signed_request`).
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from tui.core.kinds import kind
 from tui.core.models import ENDED_UNSEEN, ElicitationResult, Request, flagged, parse_request
 from tui.core.queue import ANSWERS_KEPT, Answered, QueueEvent, Subscriber
 from tui.core.request_base import RequestBase
+from tui.core.signed_request import PROOF_HEADER, NotProven, SignedRequest
 from tui.inbox.discovery import checked_token
 from tui.inbox.wire import request_path, result_json
 
@@ -94,7 +98,7 @@ class RemoteFrontEnd:
         self._scheme = parts.scheme
         self._netloc = parts.netloc
         self._prefix = parts.path.rstrip("/").removesuffix("/mcp")
-        self._headers = _headers(token)
+        self._token = checked_token(token)
         self._reread_token = reread_token
         self._token_remedy = token_remedy
         """Where the token is read again before each reconnection, if given: the file an
@@ -105,6 +109,8 @@ class RemoteFrontEnd:
         self._refusals: OrderedDict[str, str] = OrderedDict()
         self._subscribers: list[Subscriber] = []
         self._stream: http.client.HTTPResponse | None = None
+        self._signed: SignedRequest | None = None
+        """The request that opened the stream, which each of its events must prove."""
         self._connection: http.client.HTTPConnection | None = None
         self._closed = threading.Event()
         self._reader: threading.Thread | None = None
@@ -114,8 +120,8 @@ class RemoteFrontEnd:
     def connect(self, timeout: float = HTTP_TIMEOUT) -> None:
         """Open the event stream and start reading it in a thread of its own.
 
-        Raises `InboxRefused` (with the inbox's reason) or `InboxUnreachable`; nothing has
-        been received then.
+        Raises `InboxRefused` (with the inbox's reason, or saying that what answers did not
+        prove it is the inbox) or `InboxUnreachable`; nothing has been received then.
         """
         self._open(timeout)
         self._reader = threading.Thread(
@@ -132,9 +138,10 @@ class RemoteFrontEnd:
     def _open(self, timeout: float) -> None:
         connection = self._http(timeout)
         path = f"{self._prefix}/v1/events?front_end={quote(self.name)}"
+        signed = SignedRequest(self._token, "GET", path)
         try:
             connection.request(
-                "GET", path, headers={**self._headers, "Accept": "text/event-stream"}
+                "GET", path, headers={**signed.headers, "Accept": "text/event-stream"}
             )
             response = connection.getresponse()
         except OSError as error:
@@ -143,23 +150,28 @@ class RemoteFrontEnd:
         if response.status == 503:
             connection.close()
             raise InboxUnreachable(f"the inbox at {self.base} is shutting down")
-        if response.status != 200:
-            body = response.read(2000).decode("utf-8", "replace")
+        proof = response.getheader(PROOF_HEADER)
+        try:
+            if response.status != 200:
+                body = signed.answer(self.base, response.status, proof, response.read(2000))
+                raise InboxRefused(_refusal_text(response.status, body.decode("utf-8", "replace")))
+            signed.stream(self.base, response.status, proof)
+        except (InboxRefused, NotProven) as error:
             connection.close()
-            raise InboxRefused(_refusal_text(response.status, body))
+            raise InboxRefused(str(error)) from None
         if connection.sock is not None:
             connection.sock.settimeout(self._stale_after)
         with self._lock:
-            self._connection, self._stream = connection, response
+            self._connection, self._stream, self._signed = connection, response, signed
 
     def _read_forever(self) -> None:
         attempt = 0
         refused = False  # said so since the last connection
         while not self._closed.is_set():
-            stream = self._stream
-            if stream is not None:
+            stream, signed = self._stream, self._signed
+            if stream is not None and signed is not None:
                 try:
-                    for message in _messages(stream):
+                    for message in _messages(stream, signed, self.base):
                         attempt = 0
                         self._on_message(message)
                 except (OSError, http.client.HTTPException, ValueError) as error:
@@ -172,7 +184,7 @@ class RemoteFrontEnd:
             attempt += 1
             try:
                 if self._reread_token is not None:
-                    self._headers = _headers(self._reread_token())
+                    self._token = checked_token(self._reread_token())
                 self._open(HTTP_TIMEOUT)
             # (ValueError: a token read again that no header can carry)
             except (InboxRefused, InboxUnreachable, ValueError) as error:
@@ -191,6 +203,7 @@ class RemoteFrontEnd:
     def _drop_stream(self) -> None:
         with self._lock:
             connection, self._connection, self._stream = self._connection, None, None
+            self._signed = None
         if connection is not None:
             connection.close()
 
@@ -376,13 +389,15 @@ class RemoteFrontEnd:
 
     def _post(self, path: str, body: bytes) -> tuple[int, Any]:
         connection = self._http(HTTP_TIMEOUT)
+        signed = SignedRequest(self._token, "POST", path, body)
         try:
-            headers = {**self._headers, "Content-Type": "application/json"}
+            headers = {**signed.headers, "Content-Type": "application/json"}
             connection.request("POST", path, body=body, headers=headers)
             response = connection.getresponse()
             text = response.read()
         finally:
             connection.close()
+        text = signed.answer(self.base, response.status, response.getheader(PROOF_HEADER), text)
         try:
             reply: Any = json.loads(text) if text else None
         except ValueError:
@@ -391,20 +406,17 @@ class RemoteFrontEnd:
 
     def _get_json(self, path: str) -> Any:
         connection = self._http(HTTP_TIMEOUT)
+        signed = SignedRequest(self._token, "GET", path)
         try:
-            connection.request("GET", path, headers=self._headers)
+            connection.request("GET", path, headers=signed.headers)
             response = connection.getresponse()
             text = response.read()
         finally:
             connection.close()
+        text = signed.answer(self.base, response.status, response.getheader(PROOF_HEADER), text)
         if response.status != 200:
             raise ValueError(f"HTTP {response.status}")
         return json.loads(text)
-
-
-def _headers(token: str | None) -> dict[str, str]:
-    """The headers that carry `token` (none for None); ValueError if no header can."""
-    return {} if token is None else {"Authorization": f"Bearer {checked_token(token)}"}
 
 
 def _keep(kept: OrderedDict[str, Any], request_id: str, value: Any) -> None:
@@ -415,9 +427,14 @@ def _keep(kept: OrderedDict[str, Any], request_id: str, value: Any) -> None:
         kept.popitem(last=False)
 
 
-def _messages(stream: http.client.HTTPResponse) -> Iterator[dict[str, Any]]:
-    """The data of each server-sent event on `stream`, until it ends (then ValueError...)."""
+def _messages(
+    stream: http.client.HTTPResponse, signed: SignedRequest, base: str
+) -> Iterator[dict[str, Any]]:
+    """The data of each server-sent event on `stream`, each checked against the proof it
+    carries for `signed`, until it ends (then OSError, `NotProven` among them, or ValueError)."""
     data: list[str] = []
+    proof: str | None = None
+    index = 0
     while True:
         raw = stream.readline()
         if not raw:
@@ -425,8 +442,11 @@ def _messages(stream: http.client.HTTPResponse) -> Iterator[dict[str, Any]]:
         line = raw.decode("utf-8").rstrip("\r\n")
         if not line:
             if data:
-                message = json.loads("\n".join(data))
-                data = []
+                text = "\n".join(data)
+                signed.part(base, index, text, proof)
+                index += 1
+                message = json.loads(text)
+                data, proof = [], None
                 if isinstance(message, dict):
                     yield message
             continue
@@ -435,6 +455,8 @@ def _messages(stream: http.client.HTTPResponse) -> Iterator[dict[str, Any]]:
         field, _, value = line.partition(":")
         if field == "data":
             data.append(value.removeprefix(" "))
+        elif field == "proof":
+            proof = value.removeprefix(" ")
 
 
 def _refusal_text(status: int, body: str) -> str:

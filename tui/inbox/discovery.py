@@ -35,12 +35,6 @@ class InboxAddress:
     """Whether the token was read from the `serve-token` file, which `serve` writes anew at
     each start: a front end that outlives one inbox reads it again (`saved_token`)."""
 
-    def headers(self) -> dict[str, str]:
-        """The headers every request to the inbox carries."""
-        if self.token is None:
-            return {}
-        return {"Authorization": f"Bearer {self.token}"}
-
 
 def find_inbox(url: str | None = None, token: str | None = None) -> InboxAddress:
     """The inbox to ask: `url` and `token` where given, else the environment, else the defaults

@@ -4,7 +4,9 @@
 first), then every event as it happens, with a `: keepalive` comment every `KEEPALIVE`
 seconds. While a stream is open its front end counts as present; closing it answers nothing.
 `POST /v1/requests/{id}/answer` answers; the first answer wins, later ones get 409 naming
-who answered and when. `POST /v1/cancel-all` cancels everything that waits (`closed`).
+who answered and when. `POST /v1/cancel-all` cancels everything that waits (`closed`). On a
+stream asked for by a signed request, each event carries the inbox's proof in a `proof:`
+field (which event streams that know no such field skip).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from starlette.routing import Route
 from tui.approvals.rules import refused_rule
 from tui.core.json_type import json_type
 from tui.core.queue import Answered, QueueEvent
+from tui.core.signed_request import PROOF_HEADER, SIGNER_SCOPE_KEY, AnswerSigner
 from tui.inbox.http_api import BadInput, read_json
 from tui.inbox.inbox import EntryExists, Inbox, Outcome, clock
 from tui.inbox.masked_requests import masked_request_json, masked_result_json, unmasked_answer
@@ -47,10 +50,12 @@ def front_end_routes(inbox: Inbox, *, keepalive: float = KEEPALIVE) -> list[Rout
             # Its server still stopping: a front end reconnecting is told so, not handed a
             # stream that ends at once, which it would take for the inbox being back.
             return JSONResponse({"error": "the inbox is shutting down"}, status_code=503)
+        signer: AnswerSigner | None = http.scope.get(SIGNER_SCOPE_KEY)
+        headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+        if signer is not None:
+            headers[PROOF_HEADER] = signer.stream_proof(200)
         return StreamingResponse(
-            _stream(inbox, keepalive),
-            media_type="text/event-stream",
-            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+            _stream(inbox, keepalive, signer), media_type="text/event-stream", headers=headers
         )
 
     async def answer(http: HTTPRequest) -> Response:
@@ -110,7 +115,9 @@ def _front_end_name(data: dict[str, Any]) -> str:
     return front_end if front_end and front_end.strip() else "a front end"
 
 
-async def _stream(inbox: Inbox, keepalive: float) -> AsyncIterator[str]:
+async def _stream(
+    inbox: Inbox, keepalive: float, signer: AnswerSigner | None
+) -> AsyncIterator[str]:
     loop = asyncio.get_running_loop()
     heard: asyncio.Queue[_HEARD] = asyncio.Queue()
     behind = False
@@ -135,6 +142,7 @@ async def _stream(inbox: Inbox, keepalive: float) -> AsyncIterator[str]:
     # Subscribing replays a `requested` event for every request already waiting.
     unsubscribe = inbox.queue.subscribe(lambda event: put((event, inbox.answerer(event))))
     inbox.front_ends += 1
+    sent = 0
     try:
         while not behind:
             try:
@@ -145,7 +153,10 @@ async def _stream(inbox: Inbox, keepalive: float) -> AsyncIterator[str]:
             if item is None:
                 return
             event, answered_by = item
-            yield f"event: {event.type}\ndata: {json.dumps(event_json(event, answered_by))}\n\n"
+            data = json.dumps(event_json(event, answered_by))
+            proof = "" if signer is None else f"proof: {signer.part_proof(sent, data)}\n"
+            sent += 1
+            yield f"event: {event.type}\ndata: {data}\n{proof}\n"
     finally:
         inbox.front_ends -= 1
         unsubscribe()

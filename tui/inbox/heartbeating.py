@@ -2,7 +2,8 @@
 hook's call): its status at once, a space every `HEARTBEAT` seconds while the answer is
 worked out (JSON may start with spaces), then the answer as JSON. A caller that hears
 nothing for a few seconds knows the inbox is stopped (Ctrl+Z, SIGSTOP); a caller that hangs
-up cancels the work, which withdraws its question.
+up cancels the work, which withdraws its question. To a signed call the answer comes sealed
+with the inbox's proof (`tui.core.signed_request`): its headers leave before it is known.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from starlette.requests import Request as HTTPRequest
 from starlette.responses import JSONResponse, Response
 from starlette.types import Receive, Scope, Send
 
+from tui.core.signed_request import PROOF_HEADER, SIGNER_SCOPE_KEY, AnswerSigner
 from tui.inbox.held_call import HEARTBEAT
 from tui.inbox.waiting import until_disconnected
 
@@ -27,7 +29,11 @@ class Heartbeating(Response):
         self.media_type = "application/json"
         self.background = None
         # No Content-Length (the body is not known yet): it goes chunked.
-        self.init_headers({"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+        headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+        self._signer: AnswerSigner | None = http.scope.get(SIGNER_SCOPE_KEY)
+        if self._signer is not None:
+            headers[PROOF_HEADER] = self._signer.stream_proof(200)
+        self.init_headers(headers)
         self._answer = answer
         self._http = http
 
@@ -45,6 +51,8 @@ class Heartbeating(Response):
                 if not running.done():
                     await send({"type": "http.response.body", "body": b" ", "more_body": True})
             body = JSONResponse(running.result()).body  # as the inbox's other answers
+            if self._signer is not None:
+                body = self._signer.sealed(bytes(body))
             await send({"type": "http.response.body", "body": body})
         finally:
             running.cancel()

@@ -2,8 +2,9 @@
 every `HEARTBEAT` seconds (`tui.inbox.heartbeating`): the client of `POST /v1/ask` and of
 `POST /v1/hooks/{cli}`. One connection for the whole wait, so an asker that dies hangs up
 at whatever moment it dies, and the inbox withdraws its question; the spaces tell a stopped
-inbox (Ctrl+Z) from one whose person is still thinking. Only the standard library: a hook
-runs this on every tool call.
+inbox (Ctrl+Z) from one whose person is still thinking. The call is signed with the token,
+and its answer counts only once the inbox proved it holds the token too
+(`tui.core.signed_request`). Only the standard library: a hook runs this on every tool call.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from http.client import HTTPConnection, HTTPResponse, HTTPSConnection
 from typing import Any
 from urllib.parse import urlsplit
 
+from tui.core.signed_request import PROOF_HEADER, SignedRequest
 from tui.inbox.discovery import InboxAddress
 
 HEARTBEAT = 1.0
@@ -41,20 +43,25 @@ def held_call(
     """POST `body` (JSON) to `path` at `address` and read the answer as it comes: its status
     and JSON object ({} if it is none). Raises TimeoutError after `silence` seconds without a
     byte from the inbox, `Overdue` after `give_up` seconds in all, `Abandoned` as soon as a
-    byte arrives once `wanted()` is false, OSError or `http.client.HTTPException` if the
-    inbox cannot be reached or breaks off."""
+    byte arrives once `wanted()` is false, `NotProven` if what answers did not prove it is the
+    inbox, other OSError or `http.client.HTTPException` if the inbox cannot be reached or
+    breaks off."""
     parts = urlsplit(address.base)
     connection_type = HTTPSConnection if parts.scheme == "https" else HTTPConnection
     # Each connect, send and read gives up after `silence`.
     connection = connection_type(parts.hostname or "", parts.port, timeout=silence)
-    headers = {**address.headers(), "Content-Type": "application/json"}
+    target = parts.path + path
+    signed = SignedRequest(address.token, "POST", target, body)
+    headers = {**signed.headers, "Content-Type": "application/json"}
     deadline = None if give_up is None else time.monotonic() + give_up
     try:
-        connection.request("POST", parts.path + path, body, headers)
+        connection.request("POST", target, body, headers)
         response = connection.getresponse()
-        return response.status, json_object(_body(response, deadline, wanted))
+        answer = _body(response, deadline, wanted)
     finally:
         connection.close()
+    proof = response.getheader(PROOF_HEADER)
+    return response.status, json_object(signed.answer(address.base, response.status, proof, answer))
 
 
 def _body(response: HTTPResponse, deadline: float | None, wanted: Callable[[], bool]) -> bytes:

@@ -1,8 +1,9 @@
 """The client of `POST /v1/hooks/{cli}` (`tui.inbox.hook_api`): what `elicit-tui hook` runs
 once an inbox listens. Only the standard library: a CLI waits for this on every tool call.
 
-Only a decided JSON object from the inbox is printed; anything else decides nothing, and the
-inbox's note reaches the terminal as one literal line.
+Only a decided JSON object from the inbox is printed, once the inbox proved it holds the token
+(`tui.core.signed_request`); anything else decides nothing, and the inbox's note reaches the
+terminal as one literal line.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from http.client import HTTPException, IncompleteRead, RemoteDisconnected
 from typing import Any
 
 from tui.core.limits import MAX_BODY
+from tui.core.signed_request import NotProven
 from tui.core.terminal_text import literal_line
 from tui.inbox.discovery import InboxAddress
 from tui.inbox.held_call import Overdue, held_call, json_object
@@ -28,7 +30,8 @@ WENT_AWAY = "the inbox went away before it answered (did it exit, or restart?)"
 """Why a hook decides nothing when the inbox's connection ended before its answer."""
 
 TOKEN_REFUSED = (
-    "the inbox refused the token (wrong or missing: pass --token, or set ELICIT_TUI_TOKEN)"
+    "the inbox refused the token (wrong or missing: pass --token, or set ELICIT_TUI_TOKEN; "
+    "one started before an upgrade needs a restart)"
 )
 
 
@@ -56,6 +59,8 @@ def run_in_inbox(
         )
     except Overdue:
         return "", f"no decision: the inbox did not answer within {give_up:g} s"
+    except NotProven as error:
+        return "", f"no decision: {error}"
     except (IncompleteRead, RemoteDisconnected, ConnectionResetError, BrokenPipeError):
         return "", f"no decision: {WENT_AWAY}"
     except (OSError, HTTPException) as error:

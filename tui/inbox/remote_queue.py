@@ -6,7 +6,9 @@ request on one connection, held until the answer. Cancelling the future (or the 
 awaiting `ask_async`, or Ctrl+C in `ask`) withdraws the request; an asker process that dies,
 at whatever moment, drops that connection, which withdraws it too. If the inbox cannot be reached, or vanishes
 while a request waits, the result is `cancel` with the reason `inbox_unreachable`: never a
-hang, never a traceback. Only the standard library speaks HTTP here.
+hang, never a traceback; if what answers did not prove it holds the token (another program
+on the inbox's port), `inbox_not_proven`. Requests are signed with the token, never carry it
+(`tui.core.signed_request`). Only the standard library speaks HTTP here.
 """
 
 from __future__ import annotations
@@ -24,12 +26,17 @@ from pydantic import BaseModel
 
 from tui.core.models import ElicitationResult, FormRequest, Request, parse_request
 from tui.core.request_base import checked_timeout, require_request
+from tui.core.signed_request import PROOF_HEADER, NotProven, SignedRequest
 from tui.inbox.discovery import InboxAddress, find_inbox
 from tui.inbox.held_call import Abandoned, held_call, json_object
 from tui.inbox.wire import request_json, request_path, result_from_json
 
 INBOX_UNREACHABLE = "inbox_unreachable"
 """The reason of a `cancel` when the inbox could not be reached, or went away mid-wait."""
+
+INBOX_NOT_PROVEN = "inbox_not_proven"
+"""The reason of a `cancel` when what answered did not prove it is the inbox: its answer,
+whatever it said, is not used."""
 
 INBOX_REFUSED = "inbox_refused"
 """The reason of a `cancel` when the inbox turned the request away (a wrong token, a clash)."""
@@ -164,6 +171,9 @@ class RemoteQueue:
             )
         except Abandoned:  # cancelled: hanging up withdrew it, had `cancel` not yet
             return
+        except NotProven:
+            _settle(future, _cancelled(INBOX_NOT_PROVEN))
+            return
         except (OSError, HTTPException):
             _settle(future, _cancelled(INBOX_UNREACHABLE))
             return
@@ -202,14 +212,21 @@ def inbox_call(
     timeout: float = CONNECT_TIMEOUT,
 ) -> tuple[int, dict[str, Any]]:
     """The status and JSON body of one call without a body (GET, DELETE) to the inbox at
-    `address`; raises OSError if it cannot be reached within `timeout` seconds."""
-    call = urllib.request.Request(address.base + path, headers=address.headers(), method=method)
+    `address`; raises OSError if it cannot be reached within `timeout` seconds (`NotProven`
+    if what answers did not prove it is the inbox)."""
+    signed = SignedRequest(address.token, method, urllib.parse.urlsplit(address.base).path + path)
+    call = urllib.request.Request(address.base + path, headers=signed.headers, method=method)
     try:
         with _OPENER.open(call, timeout=timeout) as response:
-            return response.status, json_object(response.read())
+            status, proof, body = (
+                response.status,
+                response.headers.get(PROOF_HEADER),
+                response.read(),
+            )
     except urllib.error.HTTPError as error:
         with error:
-            return error.code, json_object(error.read())
+            status, proof, body = error.code, error.headers.get(PROOF_HEADER), error.read()
+    return status, json_object(signed.answer(address.base, status, proof, body))
 
 
 def _cancelled(reason: str) -> ElicitationResult:

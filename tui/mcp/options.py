@@ -30,6 +30,9 @@ class McpOptions:
     token: str | None = field(default=None, repr=False)
     """The bearer token sent to the server at `url`, if any (`elicit-tui mcp` works out
     which: see `tui.cli.mcp`)."""
+    signed: bool = False
+    """Whether the server at `url` is the inbox, whose requests are signed with the token
+    instead of carrying it, and whose answers must prove it holds the token too."""
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> McpOptions:

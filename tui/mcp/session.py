@@ -161,7 +161,7 @@ async def _session(
     target: Transport
     refusals = HttpRefusals()
     if options.url is not None:
-        target = http_transport(options.url, options.token, refusals)
+        target = http_transport(options.url, options.token, refusals, signed=options.signed)
     else:
         server = StdioServerParameters(command=options.command[0], args=[*options.command[1:]])
         target = stdio_client(server, errlog=errlog or sys.stderr)
