@@ -4,12 +4,14 @@ the question in front changes without the person's doing wait for a pause in the
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any
 
 import pytest
 from app_driver import SIZE, wait_for, wait_for_modal
+from running_inbox import running_inbox
 from textual import events
 from textual.pilot import Pilot, _get_mouse_message_arguments
 from textual.widget import Widget
@@ -25,6 +27,7 @@ from tui import (
 )
 from tui.app.typing_hold import TYPED_THROUGH_GRACES
 from tui.core.models import Request
+from tui.front_ends.remote import RemoteFrontEnd
 from widgets.base import ElicitationModal
 
 TYPED_THROUGH_PAUSE = TYPED_THROUGH_GRACES * 0.2
@@ -227,7 +230,10 @@ async def test_typing_ahead_into_the_grace_holds_the_rest_of_the_keys_until_a_pa
         await wait_for(pilot, first.done)
         notices = await allowed_only_after_a_pause(pilot, approval)
     assert first.result().content is False
-    assert notices == ["The question changed as you typed.\n" + KEYS_HELD]
+    # Not "the question changed": the person changed it, by answering.
+    assert notices == [
+        "A key came as this question appeared, too soon to be meant for it.\n" + KEYS_HELD
+    ]
 
 
 @pytest.mark.parametrize(
@@ -269,3 +275,78 @@ async def test_esc_and_keys_at_once_read_as_alt_answer_nothing(
         await pilot.press("escape")
         await wait_for(pilot, asked.done)
     assert asked.result().action == "cancel"
+
+
+class SlowInbox(RemoteFrontEnd):
+    """An inbox over a slow link: each answer's reply comes `REPLY_AFTER` seconds after it."""
+
+    REPLY_AFTER = 0.25
+
+    def respond(
+        self, request_id: str, result: ElicitationResult, front_end: str | None = None
+    ) -> bool:
+        time.sleep(self.REPLY_AFTER)
+        return super().respond(request_id, result, front_end)
+
+
+async def test_attached_enter_after_enter_answers_each_question_as_the_inboxs_own_tui_does() -> (
+    None
+):
+    # A key every 0.35 s, each after the person's own answer: attached, the next question
+    # shows only once the inbox replies, so the next key fell in its 0.2 s grace and held
+    # every key after it ("The question changed as you typed"); the inbox's TUI took them all.
+    from tui.app.attach_app import AttachApp
+
+    with running_inbox() as inbox:
+        asked = [
+            inbox.inbox.submit(ChoiceRequest(message=f"Fast {n}?", options=["a", "b"]))
+            for n in range(4)
+        ]
+        front_end = SlowInbox(inbox.url, inbox.token, "terminal 1")
+        front_end.connect()
+        app = AttachApp(front_end)  # the grace a person gets: 0.2 s
+        try:
+            async with app.run_test(size=SIZE, notifications=True) as pilot:
+                modal = await wait_for_modal(pilot, "Fast 0?")
+                await wait_for(pilot, lambda: modal.armed)
+                for _ in asked:
+                    await pilot.press("enter")
+                    await asyncio.sleep(0.35)
+                await wait_for(pilot, lambda: asked[-1].done() or bool(list(app._notifications)))
+                assert [str(notice.message) for notice in app._notifications] == []
+        finally:
+            front_end.close()
+    assert [future.result().content for future in asked] == ["a"] * 4
+
+
+async def test_attached_a_key_typed_while_the_answer_is_sent_holds_what_follows_it() -> None:
+    # "2" typed as the answer was on its way, for the question to come, is lost (the answer
+    # is given); the Enter after it, as that question appears, would answer its default.
+    from tui.app.attach_app import AttachApp
+
+    with running_inbox() as inbox:
+        first = inbox.inbox.submit(ChoiceRequest(message="Keep?", options=["a", "b"]))
+        second = inbox.inbox.submit(ChoiceRequest(message="Next?", options=["a", "b"]))
+        front_end = SlowInbox(inbox.url, inbox.token, "terminal 1")
+        front_end.connect()
+        app = AttachApp(front_end)
+        try:
+            async with app.run_test(size=SIZE, notifications=True) as pilot:
+                modal = await wait_for_modal(pilot, "Keep?")
+                await wait_for(pilot, lambda: modal.armed)
+                await pilot.press("enter")
+                await wait_for(pilot, lambda: modal.sending)
+                await pilot.press("2")
+                await wait_for_modal(pilot, "Next?")
+                await pilot.press("enter")
+                await pilot.pause(0.3)
+                await pilot.press("enter")  # and again, still typing on
+                await pilot.pause(0.3)
+                assert first.done()
+                assert not second.done(), "an Enter typed on after a lost key answered unread"
+                assert [str(notice.message) for notice in app._notifications] == [
+                    "A key came as this question appeared, too soon to be meant for it.\n"
+                    + KEYS_HELD
+                ]
+        finally:
+            front_end.close()

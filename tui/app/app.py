@@ -259,6 +259,14 @@ class ElicitationApp(KeyOrderApp[Any]):
         self._left_to_others: set[str] = set()
         """The requests waiting in an inbox elsewhere that this front end cannot show."""
         self._typing = TypingHold(TYPED_THROUGH_GRACES * input_grace)
+        self._sent_at = float("-inf")
+        """When the answer last sent to an inbox elsewhere was given."""
+        self._replied_answer_at: float | None = None
+        """When the answer the modal in front closes with, on the inbox's reply, was given:
+        the question shown next takes it as its `_grace_from`."""
+        self._grace_from: float | None = None
+        """When the answer the question in front was shown after, on the inbox's reply to it,
+        was given: its grace counts from then (see `_modal_unarmed`)."""
         self._modals = ModalPool(self, input_grace=input_grace)
         self._failed_dialogs = FailedDialogs()
         self._unsubscribe: Callable[[], None] | None = None
@@ -601,6 +609,7 @@ class ElicitationApp(KeyOrderApp[Any]):
                 label = _ENDED_WITHOUT_USER.get(result.reason or "", "Ended")
             else:
                 label = ""  # this front end's answer, heard of before the reply to sending it
+                self._replied()
             if label:
                 if elsewhere or by is None:  # not this front end's own answer, heard late
                     self._typing.question_changed(time.monotonic())
@@ -620,6 +629,7 @@ class ElicitationApp(KeyOrderApp[Any]):
         self._update_waiting()
 
     def _show_next(self) -> None:
+        grace_from, self._replied_answer_at = self._replied_answer_at, None
         while self._waiting:
             event = self._waiting.popleft()
             if not self.queue.is_pending(event.request.id):
@@ -664,6 +674,7 @@ class ElicitationApp(KeyOrderApp[Any]):
                 else functools.partial(self._send, modal)
             )
             self._shown = modal
+            self._grace_from = grace_from
             self._shown_drawn = False
             modal.waiting = len(self._waiting)
             # With the news: applied once the modal has painted its first frame.
@@ -772,7 +783,8 @@ class ElicitationApp(KeyOrderApp[Any]):
 
     def _send(self, modal: ElicitationModal[Any], result: ElicitationResult) -> None:
         """Send the answer given in `modal` off the UI thread; the modal shows it is sending."""
-        self._typing.answered(time.monotonic())
+        self._sent_at = time.monotonic()
+        self._typing.answered(self._sent_at)
         self._answers_sent.add(modal.request.id)
         # A daemon thread, not a worker: quitting must not wait for an inbox that never replies.
         threading.Thread(
@@ -815,7 +827,17 @@ class ElicitationApp(KeyOrderApp[Any]):
         if not outcome:
             self._refused(request)
         self._nothing_to_send = request.id
+        self._replied()
         modal.close(result)
+
+    def _replied(self) -> None:
+        """The inbox has replied to the answer sent: the question shown next counts its grace
+        from that answer, unless a key was typed while it was on its way. Such a key, typed
+        with the question answered in front (into its field, or dropped), may begin what
+        the person types on, which is held as it is when it falls in the grace, the grace
+        counting from when the question appears."""
+        if self._typing.last_key_at <= self._sent_at:
+            self._replied_answer_at = self._sent_at
 
     def _refused(self, request: Request) -> None:
         """Say that an answer given here was not applied, and why."""
@@ -1104,7 +1126,7 @@ class ElicitationApp(KeyOrderApp[Any]):
         """Say that keys are held off, in the notice of how the question before ended if it
         is still up: one notice over the question in front, not two."""
         ended = self._ended_notice
-        said = f"The question changed as you typed.\n{self._typing.notice()}"
+        said = f"{self._typing.why}\n{self._typing.notice()}"
         if ended is not None and ended[0].time_left > 0:
             self._unnotify(ended[0])
             said = f"{ended[0].message}\n{self._typing.notice()}"
@@ -1119,9 +1141,20 @@ class ElicitationApp(KeyOrderApp[Any]):
         """True if what came at `typed_at` (monotonic; default: now) came in the input grace
         period of the modal in front, or before it appeared. A key is judged by when it was
         read, not when its turn came: behind a busy app, typing ahead for the question before
-        would otherwise reach this one once its grace had passed."""
+        would otherwise reach this one once its grace had passed.
+
+        Where the answer went to an inbox elsewhere, the next question appears only on its
+        reply, and that wait is part of the grace, as if the question had appeared with the
+        answer, as it does with a queue in this process: else a steady key a third of a second
+        after the one before fell in it. What came before the question appeared is never
+        taken for it (see `_replied`)."""
         screen = self.screen
-        return isinstance(screen, ElicitationModal) and not screen.armed_for(typed_at)
+        if not isinstance(screen, ElicitationModal) or self.input_grace <= 0:
+            return False
+        at = time.monotonic() if typed_at is None else typed_at
+        if self._grace_from is not None and screen is self._shown:
+            return at < screen.shown_at or at - self._grace_from < self.input_grace
+        return not screen.armed_for(at)
 
     # -- keys, for transcripts and recordings ---------------------------------------------
 

@@ -16,6 +16,9 @@ Enter, the Enter alone would answer it with its default.
 
 from __future__ import annotations
 
+CHANGED = "The question changed as you typed."
+TOO_SOON = "A key came as this question appeared, too soon to be meant for it."
+
 TYPED_THROUGH_GRACES = 5
 """The pause asked for, in grace periods: 1 s with the usual 0.2 s grace (none without one,
 as in a replay, where keys come as recorded)."""
@@ -32,6 +35,13 @@ class TypingHold:
         self._held_until = float("-inf")
         self._said = True
         """Whether the person has been told of the hold in progress (or there is none)."""
+        self.why = CHANGED
+        """What began the hold in progress, in words for the person."""
+
+    @property
+    def last_key_at(self) -> float:
+        """When the last key was read (monotonic)."""
+        return self._last_key_at
 
     def answered(self, now: float) -> None:
         """The person answered the question in front at `now` (monotonic): the keys typed so
@@ -44,6 +54,7 @@ class TypingHold:
         if self._answered_at < self._last_key_at and now - self._last_key_at < self.pause:
             self._held_until = now + self.pause
             self._said = False
+            self.why = CHANGED
 
     def hold_from(self, typed_at: float) -> None:
         """A key typed at `typed_at` came in a question's grace period, and was ignored: the
@@ -52,6 +63,7 @@ class TypingHold:
         default) as the person never meant."""
         if self._held_until < typed_at:
             self._said = False
+            self.why = TOO_SOON
         self._held_until = max(self._held_until, typed_at + self.pause)
 
     def holds(self, typed_at: float) -> bool:
