@@ -16,6 +16,16 @@ class NoTerminalError(OSError):
     """The process has no controlling terminal (`/dev/tty` cannot be opened), so nobody can answer."""
 
 
+CANNOT_DRAW = "this terminal cannot draw the full-screen TUI (TERM=dumb)"
+"""Why a full-screen command refuses a terminal that draws nothing but lines of text."""
+
+
+def cannot_draw() -> bool:
+    """Whether the terminal says it shows lines of text alone (`TERM=dumb`): a full-screen
+    UI's cursor moves and colours would reach it as escape sequences."""
+    return os.environ.get("TERM") == "dumb"
+
+
 def check_terminal() -> None:
     """Raise `NoTerminalError` unless the process has a controlling terminal: a command that
     will need one says so before it does anything else."""

@@ -12,7 +12,8 @@ from tui.cli.token_option import add_token_option
 from tui.core.loading import loading_modules
 
 ATTACH_REFUSED = 2
-"""Exit status when the inbox refuses this front end (a wrong or missing token)."""
+"""Exit status when the inbox refuses this front end (a wrong or missing token), or the
+terminal cannot draw it."""
 
 NO_INBOX = 1
 """Exit status when no inbox answers at the URL, or the app cannot start."""
@@ -27,7 +28,7 @@ def add_attach_command(commands: argparse._SubParsersAction[argparse.ArgumentPar
         "and new ones as they come, and answer them here. Several front ends may attach; the "
         "first answer wins. Quitting answers nothing: the questions stay in the inbox. Exit "
         "status: 0 when you quit, 1 when no inbox answers at the URL, 2 when it refuses the "
-        "token.",
+        "token or the terminal cannot draw (TERM=dumb).",
     )
     add_inbox_url_options(
         attach,
@@ -49,6 +50,7 @@ WEB_TOKEN_REMEDY = "start `elicit-tui web` again with the inbox's new token"
 
 
 def _run(args: argparse.Namespace) -> int:
+    from tui.app.terminal import CANNOT_DRAW, cannot_draw
     from tui.front_ends.remote import (
         TOKEN_REMEDY,
         InboxRefused,
@@ -57,6 +59,14 @@ def _run(args: argparse.Namespace) -> int:
     )
     from tui.inbox.discovery import find_inbox, saved_token
 
+    # A browser's tab (`elicit-tui web`) draws in the browser, whatever terminal web runs in.
+    if cannot_draw() and not os.environ.get("TEXTUAL_DRIVER"):
+        print(
+            f"elicit-tui attach: {CANNOT_DRAW}, and attach has no plain mode: answer in a "
+            "browser with `elicit-tui web`, or attach from a terminal that can draw",
+            file=sys.stderr,
+        )
+        return ATTACH_REFUSED
     try:
         address = find_inbox(inbox_url(args), args.token)
         front_end = RemoteFrontEnd(

@@ -17,6 +17,7 @@ from typing import Any, TextIO, TypeVar
 
 from pydantic import SecretStr, ValidationError
 
+from tui.app.terminal import cannot_draw
 from tui.cli.plain_terminal import read_hidden, read_line
 from tui.core.approval_answers import approval_answers
 from tui.core.models import (
@@ -50,7 +51,7 @@ T = TypeVar("T")
 def plain_wanted(flag: bool) -> bool:
     """Whether to ask in plain mode: `--plain`, `$ELICIT_TUI_PLAIN=1`, or a dumb terminal."""
     variable = os.environ.get(PLAIN_VARIABLE, "").strip().lower()
-    return flag or variable in ("1", "yes", "true", "on") or os.environ.get("TERM") == "dumb"
+    return flag or variable in ("1", "yes", "true", "on") or cannot_draw()
 
 
 class _Ended(Exception):

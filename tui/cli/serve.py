@@ -98,10 +98,23 @@ def _run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 1
-    from tui.app.terminal import NoTerminalError, check_terminal, streams_on_terminal
+    from tui.app.terminal import (
+        CANNOT_DRAW,
+        NoTerminalError,
+        cannot_draw,
+        check_terminal,
+        streams_on_terminal,
+    )
     from tui.core.queue import ElicitationQueue
 
     if not args.headless:
+        if cannot_draw():
+            print(
+                f"elicit-tui serve: {CANNOT_DRAW}: {HEADLESS_HINT}, and `elicit-tui web` "
+                "answers it in a browser",
+                file=sys.stderr,
+            )
+            return 2
         try:
             check_terminal()  # before a token is written or a config printed, for nothing
         except NoTerminalError as error:
