@@ -550,3 +550,33 @@ async def test_ask_blocks_in_a_thread_running_its_own_loop_but_not_in_the_app_s(
         await wait_for(pilot, lambda: bool(results))
         other.join(timeout=5)
     assert results == [ElicitationResult(action="accept", content=True)]
+
+
+async def test_the_notice_of_a_question_ended_elsewhere_goes_at_the_first_key_the_next_takes() -> (
+    None
+):
+    # At 40x12, "Answered in browser at …" covered the right half of the question shown next,
+    # its last option with it, for all of its 5 s, keys pressed in that question or not.
+    queue = ElicitationQueue()
+    app = ElicitationApp(queue, input_grace=0)
+    async with app.run_test(size=(40, 12), notifications=True) as pilot:
+        second = TextRequest(message="Second: which branch?")
+        queue.submit(second)
+        third = queue.submit(
+            parse_request(
+                {"kind": "choice", "message": "Third?", "options": ["restart", "leave it be"]}
+            )
+        )
+        await wait_for(pilot, lambda: getattr(app.screen, "request", None) == second)
+        queue.respond(second.id, ElicitationResult(action="accept", content="main"), "browser")
+        await wait_for(pilot, lambda: getattr(app.screen, "request", None) != second)
+        await wait_for(pilot, lambda: bool(app._notifications))
+        [notice] = list(app._notifications)
+        assert notice.message.startswith("Answered in browser at ")
+        await pilot.press("down")
+        await pilot.pause()
+        assert list(app._notifications) == []
+        assert "2 leave it be" in screen_text(app)
+        await pilot.press("enter")
+        await wait_for(pilot, third.done)
+    assert third.result().content == "leave it be"

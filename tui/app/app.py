@@ -1080,8 +1080,10 @@ class ElicitationApp(KeyOrderApp[Any]):
 
     async def on_event(self, event: events.Event) -> None:
         # Clicks made just as a modal appears were meant for what was there before.
-        if isinstance(event, _CLICKS) and self._modal_unarmed():
-            return
+        if isinstance(event, _CLICKS):
+            if self._modal_unarmed():
+                return
+            self._at_the_question()
         await super().on_event(event)
 
     def accepts_key(self, event: Typed) -> bool:
@@ -1108,7 +1110,16 @@ class ElicitationApp(KeyOrderApp[Any]):
             )
             return False
         self._key_seen(event)
+        self._at_the_question()
         return True
+
+    def _at_the_question(self) -> None:
+        """A key or click reached the question in front: the notice of how the one before it
+        ended, over it (at 40x12, over half of it), has been seen, and goes."""
+        ended = self._ended_notice
+        if ended is not None and isinstance(self.screen, ElicitationModal):
+            self._ended_notice = None
+            self._unnotify(ended[0])
 
     def _escape_run_on(self, event: Typed) -> bool:
         """Whether `event` is Alt and a character that nothing in front takes as such: how a
