@@ -5,9 +5,11 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
+from front_end_processes import HeadlessInbox
 from keyring_backends import MemoryKeyring
 from running_inbox import RunningInbox, running_inbox
 from textual.pilot import Pilot
@@ -17,7 +19,7 @@ from tui import ElicitationApp, ElicitationResult, parse_request
 from tui.core.front_end import AnswerNotSent
 from tui.core.queue import ElicitationQueue, QueueEvent
 from tui.core.secret_ref import SecretRef
-from tui.front_ends.remote import InboxRefused, RemoteFrontEnd
+from tui.front_ends.remote import RECONNECTED, RECONNECTING, InboxRefused, RemoteFrontEnd
 from widgets.base import ElicitationModal
 from widgets.timeline import Timeline
 
@@ -437,3 +439,32 @@ async def test_attach_says_quitting_leaves_the_questions_waiting_and_asks_before
                 assert first.result().reason == "closed"
         finally:
             front_end.close()
+
+
+async def test_attach_says_the_inbox_is_lost_for_as_long_as_it_is(tmp_path: Path) -> None:
+    # Killed, the inbox was said lost for the 5 s of a notice; then the question stayed up
+    # with no sign, its asker long gone, until an answer came back "Not sent".
+    from tui.app.attach_app import AttachApp
+
+    inbox = HeadlessInbox(tmp_path / "config")
+    try:
+        inbox.submit(CHOICE)
+        front_end = RemoteFrontEnd(inbox.url, inbox.token, "terminal 1")
+        front_end.connect()
+        app = AttachApp(front_end, input_grace=0)
+        try:
+            async with app.run_test(size=(80, 24), notifications=True) as pilot:
+                await wait_for(pilot, lambda: isinstance(app.screen, ElicitationModal))
+                inbox.process.kill()
+                inbox.process.wait(5)
+                await wait_for(pilot, lambda: RECONNECTING in noticed(app))
+                await pilot.pause(app.NOTIFICATION_TIMEOUT + 1)
+                assert RECONNECTING in noticed(app)
+                port = int(inbox.url.rsplit(":", 1)[1])
+                inbox = HeadlessInbox(tmp_path / "config", port=port)
+                await wait_for(pilot, lambda: RECONNECTED in noticed(app), timeout=15)
+                assert RECONNECTING not in noticed(app)
+        finally:
+            front_end.close()
+    finally:
+        inbox.stop()

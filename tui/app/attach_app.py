@@ -7,10 +7,11 @@ import time
 from typing import ClassVar
 
 from textual.binding import Binding, BindingType
+from textual.notifications import Notification
 
 from tui.app.app import ElicitationApp
 from tui.app.key_order import is_text_field
-from tui.front_ends.remote import RECONNECTED, TOKEN_REFUSED, RemoteFrontEnd
+from tui.front_ends.remote import RECONNECTED, RECONNECTING, RemoteFrontEnd
 from widgets.agent_status import AgentStatus
 
 
@@ -32,6 +33,13 @@ class AttachApp(ElicitationApp):
 
     _cancel_all_asked: float | None = None
     """When Ctrl+X was last pressed, if it was, to cancel every waiting question."""
+
+    UNTIL_RECONNECTED = 24 * 60 * 60.0
+    """Seconds the notice of the lost inbox may stay up: reconnecting withdraws it, and till
+    then the questions shown may have ended, their askers gone, unknown to this front end."""
+
+    _lost: Notification | None = None
+    """The notice that the inbox is lost, while it is up."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("q", "quit", "Quit"),
@@ -77,10 +85,16 @@ class AttachApp(ElicitationApp):
         if not self.is_running:
             return
         self._show_connection(text == RECONNECTED)
-        if text == TOKEN_REFUSED:
-            self.notify(text, severity="error", timeout=30)
+        if text == RECONNECTING:
+            if self._lost is None:
+                self._lost = self._notice(text, severity="warning", timeout=self.UNTIL_RECONNECTED)
+        elif text == RECONNECTED:
+            if self._lost is not None:
+                self._unnotify(self._lost)
+                self._lost = None
+            self.notify(text)
         else:
-            self.notify(text, severity="information" if text == RECONNECTED else "warning")
+            self.notify(text, severity="error", timeout=30)
 
     def _show_connection(self, connected: bool) -> None:
         for status in self.query(AgentStatus):
