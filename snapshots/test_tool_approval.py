@@ -124,3 +124,26 @@ class TestAt120x40:
     ) -> None:
         app, ready = modal_app(request_)
         assert snap_compare(app, run_before=ready, press=keys, terminal_size=(120, 40))
+
+
+SMALL_CASES = [
+    case for case in CASES if case[0] in ("json_arguments", "diff", "long_call_described")
+]
+"""On a small screen: the tool, then the start of the call, in view as the dialog opens."""
+
+
+class TestSmall:
+    @pytest.mark.parametrize("size", [(60, 15), (40, 12)], ids=["60x15", "40x12"])
+    @pytest.mark.parametrize(
+        ("name", "request_", "keys"), SMALL_CASES, ids=[c[0] for c in SMALL_CASES]
+    )
+    def test_approval(
+        self,
+        snap_compare: Any,
+        name: str,
+        request_: ToolApprovalRequest,
+        keys: list[str],
+        size: tuple[int, int],
+    ) -> None:
+        app, ready = modal_app(request_)
+        assert snap_compare(app, run_before=ready, press=keys, terminal_size=size)

@@ -21,7 +21,7 @@ from textual.await_complete import AwaitComplete
 from textual.binding import ActiveBinding, Binding, BindingsMap, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import ModalScreen
@@ -33,7 +33,7 @@ from tui.core.content_check import ContentRefused, check_sendable, checked_conte
 from tui.core.models import ElicitationResult, Request
 from tui.core.strings_in import strings_in
 from tui.secrets.redaction import Redactor
-from widgets.highlight_in_view import scroll_to_highlight
+from widgets.highlight_in_view import highlight_region, scroll_to_highlight
 from widgets.key_footer import KeyFooter, key_label
 from widgets.literal import literal, shown, shown_on_one_line
 from widgets.style_context import skip_needless_restyle, style_context
@@ -157,7 +157,9 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
       names the button Enter presses.
     - A dialog too tall for the screen fills it, and its body scrolls; a kind whose body is
       mostly one list (or other part that scrolls) gives it the class `FITTED`, and the list
-      scrolls in its own frame instead.
+      scrolls in its own frame instead. A kind whose body holds what the answer is about (a
+      tool's call, a link) returns it from `asked()`: the dialog opens with its top in view,
+      the answers under it, and Shift+Up/Down scroll the body.
     - Accepting calls `content()`: return the answer's content (what the request's
       `check_content` accepts), or raise `InvalidAnswer` to keep the modal open with the
       message shown and the focus on its widget. Every accepted answer, however the modal
@@ -482,7 +484,7 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
                     self._box_message()
                 self.set_class(long, "-long-message")
                 self._fit_part(part)
-            if self._message_box is not None or self.request.description:
+            if self._message_box is not None or self._body_asks():
                 # Whether the question can scroll, and so its key shows, may have changed.
                 self.call_after_refresh(self.refresh_bindings)
             if self._answer_to_show:
@@ -543,14 +545,19 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
 
     def _question_scroll(self) -> Widget | None:
         """What Shift+Up/Down scrolls, if anything: the question's own box while it scrolls,
-        else the body while a description pushes part of it out of view (the body scrolls
-        to keep the highlighted answer on screen, and the description's top could be cut)."""
+        else the body while a description or what is `asked()` may be pushed out of view
+        (the body scrolls to keep the highlighted answer on screen, and their top could be
+        cut; or it opened on what is asked, and the answers are under it)."""
         box = self._message_box
         if box is not None and box.max_scroll_y > 0:
             return box
-        if self.request.description and self._body.max_scroll_y > 0:
+        if self._body_asks() and self._body.max_scroll_y > 0:
             return self._body
         return None
+
+    def _body_asks(self) -> bool:
+        """Whether the body holds part of the question: a description, or what is `asked()`."""
+        return bool(self.request.description) or self.asked() is not None
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "scroll_message":
@@ -618,20 +625,41 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
 
     def _show_focused(self) -> None:
         """Scroll the body to the focused answer and, where they fit with it, all the rows
-        under it (a checklist's count, a dialog's buttons)."""
+        under it (a checklist's count, a dialog's buttons), but no further down than the top
+        of what is `asked()`: it is read first, and where the two do not fit together, the
+        answer is the one a key brings into view."""
         focused = self.focused
         body = self._body
         if focused is None or not self.is_attached or body not in focused.ancestors:
             return
         room = body.scrollable_content_region.height
-        top = focused.region.y - body.scrollable_content_region.y + round(body.scroll_y)
-        if body.virtual_size.height - top <= room:
-            body.scroll_to(y=body.max_scroll_y, animate=False, immediate=True)
-        elif isinstance(focused, OptionList):
+        top = self._top_in_body(focused)
+        y: float = body.max_scroll_y
+        if body.virtual_size.height - top > room:
             # A list taller than the room: its highlight, not its top, is what must show.
-            scroll_to_highlight(body, focused)
-        else:
-            body.scroll_to_widget(focused, animate=False, immediate=True)
+            region = (
+                highlight_region(body, focused)
+                if isinstance(focused, OptionList)
+                else Region(0, top, 1, focused.outer_size.height)
+            )
+            y = body.scroll_y if region is None else _scrolled_to(body.scroll_y, region, room)
+        asked = self.asked()
+        if asked is not None and asked.region.height and body in asked.ancestors:
+            y = min(y, self._top_in_body(asked))
+        # Once, to where it ends: scrolled there and back, the body would be laid out again,
+        # and the layout calls this again.
+        body.scroll_to(y=y, animate=False, immediate=True)
+
+    def _top_in_body(self, widget: Widget) -> int:
+        """The row of the body's content that `widget`, inside it, starts on."""
+        body = self._body
+        return widget.region.y - body.scrollable_content_region.y + round(body.scroll_y)
+
+    def asked(self) -> Widget | None:
+        """The body's part that says what the answer is about, if the kind has one there (a
+        tool's call, a link, a batch's question): the dialog opens with its top in view,
+        above the answer."""
+        return None
 
     def on_screen_resume(self, event: events.ScreenResume) -> None:
         self._shown_at = time.monotonic()
@@ -875,6 +903,14 @@ def laid_out_height(widget: Widget) -> int:
     if widget.is_container:
         return widget.arrange(widget.scrollable_content_region.size).total_region.height
     return widget.virtual_size.height
+
+
+def _scrolled_to(y: float, region: Region, room: int) -> float:
+    """Where a view of `room` rows now at `y` scrolls to bring `region`'s rows into it, moving
+    least (to its top if it is taller than the room)."""
+    if region.y < y or region.height > room:
+        return region.y
+    return max(y, region.bottom - room)
 
 
 def format_seconds(seconds: float) -> str:

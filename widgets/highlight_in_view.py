@@ -15,15 +15,24 @@ def scroll_to_highlight(body: Widget, options: OptionList) -> None:
     for it (a short terminal, a long description above the list): the body then hides part
     of the list, and the highlight could move there unseen. Read from the last layout.
     """
+    region = highlight_region(body, options)
+    if region is not None:
+        body.scroll_to_region(region, animate=False, immediate=True)
+
+
+def highlight_region(body: Widget, options: OptionList) -> Region | None:
+    """Where the highlighted option of `options` is in `body`, a scrolling container that
+    holds them (its rows from the top of the body's content), as last laid out; None with
+    no highlight."""
     highlighted = options.highlighted
     if highlighted is None or not (options.is_mounted and body.is_mounted):
-        return
+        return None
     # Textual has no public API for where an option's lines are in its list.
     try:
         line = options._index_to_line[highlighted]
         rows = options._heights[highlighted]
     except (KeyError, IndexError):
-        return
+        return None
     top = (
         options.content_region.y
         + line
@@ -31,4 +40,4 @@ def scroll_to_highlight(body: Widget, options: OptionList) -> None:
         - body.content_region.y
         + round(body.scroll_y)
     )
-    body.scroll_to_region(Region(0, top, 1, rows), animate=False, immediate=True)
+    return Region(0, top, 1, rows)

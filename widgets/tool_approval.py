@@ -13,6 +13,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
+from textual.css.scalar import Scalar
 from textual.highlight import HighlightTheme, highlight
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option as ListOption
@@ -29,6 +30,7 @@ from widgets.labelled_input import LabelledInput
 from widgets.literal import shown_in_call, shown_on_one_line
 
 if TYPE_CHECKING:
+    from textual.widget import Widget
     from textual.widgets import TextArea
 
 
@@ -324,11 +326,24 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
         else:
             self.action_accept()
 
+    def asked(self) -> Widget | None:
+        # The tool, then the call: what is allowed. Denying or editing, the field typed in.
+        tool = self.query("#tool")  # (none before the dialog is composed)
+        return None if self.denying or self.editing or not tool else tool.first()
+
     def _fit_to_screen(self, screen: object) -> None:
         super()._fit_to_screen(screen)
+        call = self.query_one("#call", _Call)
+        # With less room than its least rows, the body scrolls; at its full height the call
+        # would then fill the room (a small screen opened on its end, no answer in view).
+        # At its least, it scrolls in its own frame, its start and the first answer shown.
+        least = self.has_class("-overflow") and not self.has_class("-fit-part")
+        height = call.fitted_rows if least else None
+        if call.styles.max_height != (None if height is None else Scalar.from_number(height)):
+            call.styles.max_height = height
         # A call longer than its room: its title says how to see the rest, before anyone
         # allows a diff they saw only the top of.
-        scrolls = self.query_one("#call", VerticalScroll).max_scroll_y > 0
+        scrolls = call.max_scroll_y > 0
         if scrolls != self._call_scrolls:
             self._call_scrolls = scrolls
             first = "diff" if self.request.diff else "arguments"
