@@ -1,5 +1,5 @@
-"""On a small screen a dialog opens with what it asks about in view (a tool's call); the answer
-stays within reach of a key the footer names."""
+"""On a small screen a dialog opens with what it asks about in view: a tool's call, a link and
+its domain; the answer stays within reach of a key the footer names."""
 
 from __future__ import annotations
 
@@ -33,6 +33,13 @@ WAL = parse_request(
 )
 """The explorer's approval: at 60x15 it opened on the arguments' closing `}` alone."""
 
+LINK = parse_request(
+    {
+        "kind": "url",
+        "message": "Sign in to continue",
+        "url": "https://accounts.example.com/oauth/authorize?client_id=abc&redirect_uri=x",
+    }
+)
 SMALL = [(60, 15), (40, 12)]
 
 
@@ -115,3 +122,16 @@ async def test_an_approval_keeps_its_call_in_view_as_the_screen_shrinks_and_grow
             assert "⚙ Bash" in text and '"command": "rm -rf' in text, size
             if size == SIZE:
                 assert "1 Allow once" in text and "4 Deny" in text
+
+
+async def test_a_link_at_40x12_opens_with_its_url_and_domain_in_view() -> None:
+    app = _app(LINK)
+    async with app.run_test(size=(40, 12)) as pilot:
+        await wait_for_modal(pilot)
+        text = await _settled(pilot)
+        assert "https://accounts.example.com" in text
+        assert "Domain  accounts.example.com" in text
+        # The buttons under them: Shift+Down scrolls to them (its key follows "…" in a footer
+        # this narrow).
+        await pilot.press(*["shift+down"] * 8)
+        await wait_for(pilot, lambda: "Decline" in "".join(screen_text(app).splitlines()[:-1]))

@@ -9,6 +9,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
+from textual.widget import Widget
 from textual.widgets import Button, Static
 from textual.widgets.button import ButtonVariant
 
@@ -70,6 +71,11 @@ class UrlModal(ElicitationModal[UrlRequest]):
 
     def on_mount(self) -> None:
         self.query_one("#open", Button).focus()
+
+    def asked(self) -> Widget | None:
+        # The link and its domain, what the person must check before opening it.
+        url = self.query("#url")  # (none before the dialog is composed)
+        return url.first() if url else None
 
     def action_switch(self) -> None:
         on_open = self.focused is not None and self.focused.id == "open"
