@@ -1,5 +1,5 @@
 """On a small screen a dialog opens with what it asks about in view: a tool's call, a link and
-its domain; the answer stays within reach of a key the footer names."""
+its domain, a batch's question; the answer stays within reach of a key the footer names."""
 
 from __future__ import annotations
 
@@ -40,6 +40,26 @@ LINK = parse_request(
         "url": "https://accounts.example.com/oauth/authorize?client_id=abc&redirect_uri=x",
     }
 )
+BATCH = parse_request(
+    {
+        "kind": "questions",
+        "message": "A few choices",
+        "questions": [
+            {
+                "header": "Auth",
+                "question": "How should users sign in?",
+                "options": ["OAuth", "Magic links", "Passwords"],
+            },
+            {
+                "header": "CI",
+                "question": "Which checks should CI run?",
+                "multi_select": True,
+                "options": ["Tests", "Lint", "Types"],
+            },
+        ],
+    }
+)
+
 SMALL = [(60, 15), (40, 12)]
 
 
@@ -135,3 +155,16 @@ async def test_a_link_at_40x12_opens_with_its_url_and_domain_in_view() -> None:
         # this narrow).
         await pilot.press(*["shift+down"] * 8)
         await wait_for(pilot, lambda: "Decline" in "".join(screen_text(app).splitlines()[:-1]))
+
+
+async def test_a_batch_at_60x15_shows_each_question_s_text() -> None:
+    app = _app(BATCH)
+    async with app.run_test(size=(60, 15)) as pilot:
+        await wait_for_modal(pilot)
+        text = await _settled(pilot)
+        assert "How should users sign in?" in text and "1 OAuth" in text
+        await pilot.press("tab")
+        await wait_for(pilot, lambda: "Which checks should CI run?" in screen_text(app))
+        assert "1 Tests" in screen_text(app)
+        await pilot.press("shift+tab")
+        await wait_for(pilot, lambda: "How should users sign in?" in screen_text(app))

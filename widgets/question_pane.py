@@ -249,6 +249,11 @@ class QuestionPane(Vertical):
         self._render_options()
 
     @property
+    def question_text(self) -> Static | None:
+        """The line that asks the question, or None where the dialog's message does."""
+        return self._question
+
+    @property
     def option_list(self) -> OptionList:
         return self._options
 

@@ -11,6 +11,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.content import Content
+from textual.widget import Widget
 from textual.widgets import ContentSwitcher, Input, Static
 
 from tui.core.models import Question, QuestionAnswer, QuestionsRequest
@@ -226,8 +227,13 @@ class QuestionsModal(ElicitationModal[QuestionsRequest]):
             self.set_focus(None)
         else:
             self.panes[self._page].focus_options()
+            # Focusing the list scrolls to it alone: its question may be left above the view.
+            self.call_after_refresh(self._show_focused)
         self._refresh_status()
         self.refresh_bindings()
+
+    def asked(self) -> Widget | None:
+        return None if self.on_review else self.panes[self._page].question_text
 
     async def on_page_strip_chosen(self, event: PageStrip.Chosen) -> None:
         event.stop()
