@@ -46,9 +46,26 @@ TYPED_SCHEMA: dict[str, Any] = {
     "required": ["name"],
 }
 
+EMPTIABLE_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "nick": {"type": "string", "title": "Nickname", "default": "bob"},
+        "tags": {
+            "type": "array",
+            "title": "Tags",
+            "items": {"type": "string", "enum": ["x", "y"]},
+            "default": ["x"],
+        },
+        "color": {"type": "string", "title": "Color", "enum": ["r", "g"], "default": "r"},
+        "n": {"type": "integer", "title": "Count", "default": 5},
+    },
+}
+"""Optional fields, each with a default a person may empty."""
+
 FORMS: dict[str, tuple[str, dict[str, Any]]] = {
     "typed": ("Who is coming?", TYPED_SCHEMA),
     "defaults": ("How many?", {"type": "object", "properties": TYPED_SCHEMA["properties"]}),
+    "emptiable": ("Anything to change?", EMPTIABLE_SCHEMA),
     "nested": (
         "Where do you live?",
         {

@@ -98,6 +98,34 @@ async def test_a_form_answered_in_the_app_reaches_the_tool_typed(mode: str) -> N
     assert type(answer["q"]["content"]["guests"]) is int
 
 
+EMPTY_EVERY_FIELD = ("end", "ctrl+u", "tab", "1", "tab", "0", "tab", "end", "ctrl+u")
+"""Keys that empty each field of the "emptiable" form: the text, the tick, the pick, the number."""
+
+
+@pytest.mark.parametrize("mode", MODES)
+async def test_fields_emptied_in_the_app_reach_the_tool_left_out(mode: str) -> None:
+    # The bridge filled them with their defaults: the server got what the person removed.
+    async with app_answering() as (queue, pilot):
+        task = asyncio.create_task(call(queue, mode, "form", case="emptiable"))
+        await wait_for_modal(pilot, "Anything to change?")
+        await pilot.press(*EMPTY_EVERY_FIELD, "ctrl+s")
+        result = await asyncio.wait_for(task, 10)
+    assert result.structured_content == {"q": {"action": "accept", "content": {}}}
+
+
+@pytest.mark.parametrize("mode", MODES)
+async def test_fields_left_untouched_in_the_app_reach_the_tool_as_their_defaults(
+    mode: str,
+) -> None:
+    async with app_answering() as (queue, pilot):
+        task = asyncio.create_task(call(queue, mode, "form", case="emptiable"))
+        await wait_for_modal(pilot, "Anything to change?")
+        await pilot.press("ctrl+s")
+        result = await asyncio.wait_for(task, 10)
+    defaults = {"nick": "bob", "tags": ["x"], "color": "r", "n": 5}
+    assert result.structured_content == {"q": {"action": "accept", "content": defaults}}
+
+
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize(("key", "action"), [("ctrl+n", "decline"), ("escape", "cancel")])
 async def test_decline_and_cancel_reach_the_tool_as_such(mode: str, key: str, action: str) -> None:

@@ -726,7 +726,7 @@ def test_describe_form_lists_fields() -> None:
     assert request.describe_content(Settings(name="api")) == "name=api"
 
 
-def test_a_forms_content_from_elsewhere_comes_in_the_schemas_order_defaults_filled_in() -> None:
+def test_a_forms_content_from_elsewhere_comes_in_the_schemas_order_as_given() -> None:
     schema = {
         "type": "object",
         "properties": {
@@ -736,9 +736,14 @@ def test_a_forms_content_from_elsewhere_comes_in_the_schemas_order_defaults_fill
         },
     }
     request = FormRequest(message="Deploy", requested_schema=schema)
+    # A field left out stays out: a person may have emptied it.
     content = request.check_content({"region": "us", "name": "api"})
-    assert list(content) == ["name", "replicas", "region"]
-    assert content == {"name": "api", "replicas": 2, "region": "us"}
+    assert list(content) == ["name", "region"]
+    assert content == {"name": "api", "region": "us"}
+    # A script's answer, which never showed the form, leaves out what stays untouched.
+    filled = request.check_content(request.with_untouched({"region": "us", "name": "api"}))
+    assert list(filled) == ["name", "replicas", "region"]
+    assert filled == {"name": "api", "replicas": 2, "region": "us"}
 
 
 @pytest.mark.parametrize(

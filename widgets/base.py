@@ -822,8 +822,7 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         was not sent. An answer given while one is on its way is ignored.
 
         An accepted answer's content is first checked as every answer to the request is, by
-        its `check_content`, and given as the modal gave it (a form's field left empty stays
-        out, where the form's check fills in its default); content the check refuses (by
+        its `check_content`, and given as the modal gave it; content the check refuses (by
         raising anything) keeps the modal open, the error line saying why. Content JSON cannot
         carry raises `ContentNotJSON`: the modal's code failed, and its question ends with it."""
         if result is not None and result.action == "accept" and not result.sensitive:

@@ -161,8 +161,9 @@ class _SearchSelect(Select[str]):
 
 
 def _radio_choices(field: FieldSpec) -> list[Option | None]:
-    """The options of a short enum, led by None ("(none)") when an optional pick can be undone."""
-    if field.required or field.default is not None:
+    """The options of a short enum, led by None ("(none)") when the field is optional: its
+    pick, the default's too, can be undone."""
+    if field.required:
         return list(field.options)
     return [None, *field.options]
 
@@ -228,7 +229,8 @@ def make_control(field: FieldSpec, classes: str = "") -> Widget:
         return _SearchSelect(
             [(o.label, o.value) for o in field.options],
             value=default if default is not None else Select.NULL,
-            allow_blank=default is None,
+            # An optional field can be unset, from its default too.
+            allow_blank=default is None or not field.required,
             prompt=f"type to search {len(field.options)} options",
             compact=True,
             classes=classes,

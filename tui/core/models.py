@@ -39,6 +39,7 @@ from tui.core.request_base import RequestBase
 from tui.core.schema import (
     FormSpec,
     SchemaError,
+    build_content,
     check_as_typed,
     default_content,
     parse_schema,
@@ -419,7 +420,9 @@ class FormRequest(RequestBase):
         return self.finish_content(default_content(self.spec))
 
     def check_content(self, content: Any) -> dict[str, Any] | BaseModel:
-        """Fields left out take their defaults, as fields left untouched in the form do."""
+        """The content as given: a field left out stays out, as the form leaves out an
+        optional field the person emptied (its default is no answer then; see
+        `with_untouched` for an answer given without the form)."""
         if isinstance(content, BaseModel):
             content = self._form_values(content)
         _expect(self, content, dict, "a dict of field values")
@@ -427,13 +430,8 @@ class FormRequest(RequestBase):
         unknown = [name for name in content if name not in {f.name for f in fields}]
         if unknown:
             raise ValueError(f"the form has no field {unknown[0]!r}")
-        defaults = {f.name: f.default for f in fields if f.default is not None}
         # In the schema's order, as the form's own content is, whoever answered.
-        filled = {
-            f.name: content.get(f.name, defaults.get(f.name))
-            for f in fields
-            if f.name in content or f.name in defaults
-        }
+        filled = {f.name: content[f.name] for f in fields if f.name in content}
         plain = {
             k: v.get_secret_value() if isinstance(v, SecretStr) else v for k, v in filled.items()
         }
@@ -451,6 +449,14 @@ class FormRequest(RequestBase):
             for secret in filter(None, secrets):
                 message = message.replace(secret, "•••")
             raise ValueError(message) from None
+
+    def with_untouched(self, content: Any) -> Any:
+        """`content` (a dict) with each field it leaves out as the form gives it untouched (its
+        default): the answer of a script, which never showed the form. Other content as it is."""
+        if not isinstance(content, dict):
+            return content
+        untouched, _required = build_content(self.spec, {})
+        return untouched | content
 
     def _form_values(self, model: BaseModel) -> dict[str, Any]:
         """`model`, given as the answer, as the form's own content would be: each field under

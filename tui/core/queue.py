@@ -274,8 +274,7 @@ class ElicitationQueue:
             with self._lock:
                 pending = self._pending.get(request_id)
             if pending is not None:
-                # Checked, and given as it was: a form's check fills in the defaults of the
-                # fields a person emptied, an approval's makes no content "once".
+                # Checked, and given as it was: an approval's check makes no content "once".
                 checked_content(pending.request, result.content)
         return self._resolve(request_id, result, answered_by=front_end)
 

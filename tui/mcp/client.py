@@ -32,7 +32,7 @@ except ImportError as missing:  # pragma: no cover - depends on what is installe
 from tui.core.error_text import error_text
 from tui.core.models import ElicitationResult, FormRequest, UrlRequest
 from tui.core.queue import ElicitationQueue
-from tui.core.schema import build_content, parse_schema, validate_content
+from tui.core.schema import validate_content
 
 __all__ = [
     "CANNOT_SHOW",
@@ -64,7 +64,7 @@ def elicitation_callback(
 
     Form mode becomes a `FormRequest`, URL mode a `UrlRequest`; the server's name is the
     request's `source` when the session knows it, else `source`. Accepted form content is
-    checked against the schema, untouched fields carrying their defaults. Params elicit-tui
+    checked against the schema. Params elicit-tui
     cannot show (a schema outside the subset, a URL without a scheme, a blank message) are
     answered with an MCP invalid-params error saying why; nothing is shown then.
     """
@@ -111,9 +111,10 @@ def to_elicit_result(
 ) -> ElicitResult | ErrorData:
     """The MCP answer to the elicitation `request` showed, once the queue gave `result`.
 
-    Decline and cancel pass through; an accepted form's content gets the defaults of untouched
-    fields and password fields' values (not `SecretStr`), and is checked against the schema: an
-    answer that does not fit becomes an internal-error `ErrorData` saying why.
+    Decline and cancel pass through; an accepted form's content is sent as the front end gave
+    it (an optional field the person emptied left out), password fields' values as text (not
+    `SecretStr`), and is checked against the schema: an answer that does not fit becomes an
+    internal-error `ErrorData` saying why.
     """
     if result.action != "accept":
         return ElicitResult(action=result.action)
@@ -123,12 +124,10 @@ def to_elicit_result(
     if not isinstance(result.content, dict):
         return ErrorData(code=INTERNAL_ERROR, message="the answer to a form is not an object")
     schema = request.requested_schema
-    # front ends other than the form (a script, a policy) may leave untouched fields out
-    defaults, _missing = build_content(parse_schema(schema), {})
     # The server asked for the password field itself: it gets the value, not the mask.
     content = {
         name: value.get_secret_value() if isinstance(value, SecretStr) else value
-        for name, value in (defaults | result.content).items()
+        for name, value in result.content.items()
     }
     try:
         validate_content(schema, content)

@@ -9,6 +9,7 @@ from tui.core.content_check import ContentNotJSON, ContentRefused, checked_conte
 from tui.core.models import (
     KEYRING_UNAVAILABLE,
     ElicitationResult,
+    FormRequest,
     QuestionsRequest,
     Request,
     SecretRequest,
@@ -101,6 +102,9 @@ def _answers_its_question(request: Request, answer: Answer) -> bool:
 
 
 def _checked(request: Request, content: Any) -> Any:
+    if isinstance(request, FormRequest):
+        # A script's answer leaves out what a person would leave untouched.
+        content = request.with_untouched(content)
     try:
         return checked_content(request, content)
     except (ContentRefused, ContentNotJSON) as refused:
