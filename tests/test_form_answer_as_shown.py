@@ -1,6 +1,7 @@
 """A form answers what it holds as the person left it, the same whichever way the answer
 travels: in the asker's process, or from `attach` (and the browser) through the inbox. An
-optional field the person emptied is left out, one left untouched gives its default."""
+optional field the person emptied is left out, one left untouched gives its default, and
+a field answers what it shows (a switch "no" is false)."""
 
 from __future__ import annotations
 
@@ -85,3 +86,32 @@ async def test_optional_fields_emptied_are_left_out(showing: Any) -> None:
 async def test_optional_fields_untouched_give_their_defaults(showing: Any) -> None:
     content = await answer(showing, EMPTIABLE_SCHEMA, ("ctrl+s",))
     assert content == {"nick": "bob", "tags": ["x"], "color": "r", "n": 5}
+
+
+SWITCHES = {
+    "type": "object",
+    "properties": {
+        "optional": {"type": "boolean", "title": "Optional"},
+        "required": {"type": "boolean", "title": "Required"},
+        "tags": {"type": "array", "items": {"type": "string", "enum": ["x", "y"]}},
+    },
+    "required": ["required", "tags"],
+}
+"""Switches and a checklist without defaults: each shows an answer (no, nothing ticked)."""
+
+
+@WAYS
+async def test_switches_and_checklists_untouched_answer_what_they_show(showing: Any) -> None:
+    # The optional switch showed "no" and was left out.
+    content = await answer(showing, SWITCHES, ("ctrl+s",))
+    assert content == {"optional": False, "required": False, "tags": []}
+
+
+def test_answering_with_the_defaults_answers_as_the_untouched_form_does() -> None:
+    # "no default for required fields": cancelled where the form answers false and [].
+    queue = ElicitationQueue(policy="accept_defaults")
+    result = queue.ask(FormRequest(message="Anything?", requested_schema=SWITCHES))
+    assert (result.action, result.content) == (
+        "accept",
+        {"optional": False, "required": False, "tags": []},
+    )

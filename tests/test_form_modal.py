@@ -222,11 +222,11 @@ class TestContent:
         ]
         assert content["token"].get_secret_value() == "s3cret"
 
-    async def test_untouched_optional_fields_are_left_out(self) -> None:
+    async def test_untouched_optional_fields_are_left_out_a_switch_saying_no(self) -> None:
         async with showing(form(EVERY_TYPE), size=(80, 40)) as s:
             await s.pilot.press("ctrl+s")
             result = await s.answered()
-        assert result.content == {}
+        assert result.content == {"public": False}
 
     async def test_an_optional_pick_can_be_taken_back(self) -> None:
         schema = {"type": "object", "properties": {"tier": {"enum": ["free", "pro"]}}}
@@ -392,6 +392,7 @@ async def test_everything_server_schema_renders_and_returns_valid_content() -> N
         "legacyTitledEnum": "pet-1",
         "untitledMultipleSelectEnum": ["Guitar"],
         "titledMultipleSelectEnum": ["fish-1"],
+        "check": False,
     }
     validator = jsonschema.Draft202012Validator
     jsonschema.validate(

@@ -18,8 +18,8 @@ from widgets.form import FormModal
 
 
 def _answered_untouched(prop: dict[str, Any]) -> Any:
-    """What a required field without a default gives untouched, if it gives anything: a
-    switch is off, a checklist has nothing ticked."""
+    """What a field without a default gives untouched, if it gives anything: a switch is
+    off, a required checklist has nothing ticked."""
     return {"boolean": False, "array": []}.get(prop["type"])
 
 
@@ -82,7 +82,7 @@ async def _submit_untouched(schema: dict[str, Any], *, asked_before: bool = Fals
     for name, prop in props.items():
         if "default" in prop:
             assert content[name] == prop["default"]
-        elif name in schema["required"]:
+        elif name in schema["required"] or prop["type"] == "boolean":
             assert content[name] == _answered_untouched(prop)
         else:
             assert name not in content

@@ -1035,12 +1035,19 @@ def test_generated_schemas_are_accepted_and_defaults_validate(schema: dict[str, 
     assert [field.name for field in spec.fields] == list(props)
 
     content, errors = build_content(spec, {})
-    without_default = {n for n in schema["required"] if "default" not in props[n]}
-    assert set(errors) == without_default
-    assert all(message == "required" for message in errors.values())
+    types = {field.name: field.type for field in spec.fields}
+    # Untouched, a switch is off and a checklist has nothing ticked: answers, where required.
+    shown = {"boolean": False, "multi_enum": []}
+    blank = {n for n in schema["required"] if "default" not in props[n] and types[n] not in shown}
+    assert {n for n, message in errors.items() if message == "required"} == blank
+    assert all(
+        message.startswith("pick at least") for n, message in errors.items() if n not in blank
+    )
     for name, prop in props.items():
         if "default" in prop:
             assert content[name] == prop["default"]
+        elif types[name] == "boolean" or (types[name] == "multi_enum" and name not in errors):
+            assert content.get(name, []) == shown[types[name]]
         else:
             assert name not in content
     if not errors:

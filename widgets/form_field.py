@@ -470,16 +470,8 @@ def _yes_no(value: bool) -> str:
 
 
 def field_values(fields: list[FormField]) -> dict[str, RawValue]:
-    """The raw values of the fields a person touched.
-
-    Required switches and checklists without a default count as touched: what they show
-    (off, nothing ticked) is an answer, not a blank.
-    """
-    return {f.field.name: f.raw for f in fields if f.touched or _answers_untouched(f.field)}
-
-
-def _answers_untouched(field: FieldSpec) -> bool:
-    return field.required and field.default is None and field.type in ("boolean", "multi_enum")
+    """The raw values of the fields a person touched (see `build_content` for the others)."""
+    return {f.field.name: f.raw for f in fields if f.touched}
 
 
 def _set_at_once(switch: Switch, value: bool) -> None:

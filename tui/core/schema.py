@@ -192,27 +192,33 @@ def parse_value(field: FieldSpec, raw: str | bool | list[str] | None) -> Any:
 def build_content(spec: FormSpec, raws: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
     """The content of a filled-in form and the errors by field name (both in field order).
 
-    Fields in `raws` are coerced with `parse_value`; fields not in it take their default.
-    Optional fields left empty are left out of the content; keys naming no field are ignored.
+    Fields in `raws` are coerced with `parse_value`; fields not in it (untouched) take their
+    default, or without one what their control shows: a switch off, a checklist nothing
+    ticked (an answer where the field is required), an input or a list empty. Optional
+    fields left empty are left out of the content; keys naming no field are ignored.
     """
     content: dict[str, Any] = {}
     errors: dict[str, str] = {}
     for field in spec.fields:
-        if field.name in raws:
+        if field.name in raws or field.default is None:
             try:
-                value = parse_value(field, raws[field.name])
+                value = parse_value(field, raws.get(field.name, _blank(field)))
             except ValueError as error:
                 errors[field.name] = str(error)
                 continue
         else:
             # a copy, so that nobody changing the content changes the spec's default
             value = list(field.default) if isinstance(field.default, list) else field.default
-            if value is None and field.required:
-                errors[field.name] = "required"
-                continue
         if value is not None:
             content[field.name] = value
     return content, errors
+
+
+def _blank(field: FieldSpec) -> str | bool | list[str] | None:
+    """What the control of `field` holds untouched, with no default."""
+    if field.type == "boolean":
+        return False
+    return [] if field.type == "multi_enum" else None
 
 
 def default_content(spec: FormSpec) -> dict[str, Any]:
