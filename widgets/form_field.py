@@ -34,7 +34,6 @@ LIST_ROWS = 8
 RawValue = str | bool | list[str] | None
 """What a control holds, in the form `tui.core.schema.parse_value` takes."""
 
-_INPUT_TYPES = {"integer": "integer", "number": "number"}
 _NONE_LABEL = "(none)"
 TITLE_CELLS = 64
 """The most of a required field's title its box's top border shows: with the `*` after it,
@@ -242,21 +241,20 @@ def make_control(field: FieldSpec, classes: str = "") -> Widget:
         return radio
     if field.type == "multi_enum":
         return NumberedChecklist(*_checklist_entries(field), classes=classes)
+    # A text input whatever the type and length: Textual's number types and max_length drop
+    # what does not fit unsaid; the field's check says what is wrong and keeps it to fix.
     return EllipsisInput(
         "" if default is None else shown(str(default)),
         placeholder=shown(field.hint()),
         password=field.secret,
-        type=_INPUT_TYPES.get(field.type, "text"),  # type: ignore[arg-type]
-        max_length=field.max_length or 0,
         classes=classes,
     )
 
 
 def field_shape(field: FieldSpec) -> tuple[str, int, bool] | None:
     """What of `field` decides the widgets it is shown with, for a field whose control can
-    take another field's values: a switch; an input of the same type (Textual picks an
-    input's validators by its type as it is made); a pick-one list or a checklist of as many
-    rows. None for a long enum: its searchable Select is built for its own options."""
+    take another field's values: a switch; an input; a pick-one list or a checklist of as
+    many rows. None for a long enum: its searchable Select is built for its own options."""
     if field.type == "enum" and len(field.options) > SHORT_ENUM:
         return None
     if field.type == "enum":
@@ -264,7 +262,7 @@ def field_shape(field: FieldSpec) -> tuple[str, int, bool] | None:
     elif field.type == "multi_enum":
         control, rows = "checklist", len(field.options)
     else:
-        control = "switch" if field.type == "boolean" else _INPUT_TYPES.get(field.type, "text")
+        control = "switch" if field.type == "boolean" else "input"
         rows = 1
     return (control, rows, field.description is not None)
 
@@ -351,7 +349,6 @@ class FormField:
             control.highlighted = chosen
         elif isinstance(control, Input):
             control.password = field.secret or masked
-            control.max_length = field.max_length or 0
             control.placeholder = shown(field.hint())
             control.value = "" if field.default is None else shown(str(field.default))
             # Selected whole, as a fresh field is when focused: typing replaces the default.
