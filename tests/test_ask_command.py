@@ -121,7 +121,7 @@ def test_json_flag_and_stdin_give_the_same_request() -> None:
 @pytest.mark.parametrize(
     ("argv", "stdin", "message"),
     [
-        (["choice", "Q", "-o", "a", "--default", "b"], None, "choice.default: Value error, 'b' is not one of the options: 'a'"),
+        (["choice", "Q", "-o", "a", "--default", "b"], None, "choice.default: 'b' is not one of the options: 'a'"),
         (["--json", '{"kind": "choice", "message": "Q", "options": []}'], None, "choice.options: List should have at least 1 item"),
         (["--json", '{"kind": "nope", "message": "Q"}'], None, "kind: 'nope' is not a kind registered here (registered: 'text', 'choice'"),
         (["--json", "{not json"], None, "the request is not valid JSON"),

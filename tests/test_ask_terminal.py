@@ -264,7 +264,7 @@ def test_invalid_request_exits_3_without_a_terminal(tmp_path: Path) -> None:
 
     assert finished.returncode == 3
     assert finished.stdout == ""
-    assert "choice.default: Value error, 'b' is not one of the options: 'a'" in finished.stderr
+    assert "choice.default: 'b' is not one of the options: 'a'" in finished.stderr
 
 
 def test_no_terminal_cancels_with_a_reason(tmp_path: Path) -> None:

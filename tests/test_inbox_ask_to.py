@@ -127,8 +127,7 @@ def test_a_malformed_request_exits_3_with_the_parse_request_text_and_is_never_se
 
     assert done.returncode == 3
     assert done.stderr == (
-        "elicit-tui ask: invalid request:\n  choice.default: Value error, 'z' is not one of the "
-        "options: 'a'\n"
+        "elicit-tui ask: invalid request:\n  choice.default: 'z' is not one of the options: 'a'\n"
     )
     assert inbox.pending() == []
 

@@ -113,7 +113,7 @@ async def test_a_malformed_request_is_a_tool_error_with_the_parse_request_text(
 
     assert result.is_error
     assert result.content[0].text == (  # type: ignore[union-attr]
-        "invalid request:\n  choice.default: Value error, 'z' is not one of the options: 'a'"
+        "invalid request:\n  choice.default: 'z' is not one of the options: 'a'"
     )
     assert inbox.pending() == []
 

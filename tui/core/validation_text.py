@@ -16,10 +16,12 @@ def describe_validation_error(error: ValidationError) -> str:
 
 def validation_lines(error: ValidationError) -> list[str]:
     """Each problem of `error` as one line naming its field (`chapters.3.speed: Input should
-    be greater than 0`), shown literally."""
+    be greater than 0`), shown literally; a validator's own message without pydantic's
+    "Value error, " before it."""
     lines = []
     for problem in error.errors(include_url=False):
         where = ".".join(str(part) for part in problem["loc"])
-        line = f"{where}: {problem['msg']}" if where else problem["msg"]
+        said = problem["msg"].removeprefix("Value error, ")
+        line = f"{where}: {said}" if where else said
         lines.append(literal_line(line))
     return lines
