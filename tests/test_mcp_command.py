@@ -569,16 +569,23 @@ def test_a_protocol_error_in_the_tui_is_printed_and_exits_1(tmp_path: Path) -> N
     assert "the server refused a call with error -32602: no calls today" in run.screen
 
 
-def test_a_secret_the_server_echoes_is_masked_in_the_printed_result(tmp_path: Path) -> None:
+@pytest.mark.parametrize("secret", ["hunter2-canary", "e", "ab"])
+def test_a_secret_the_server_echoes_is_masked_in_the_printed_result(
+    tmp_path: Path, secret: str
+) -> None:
     # Masked on screen and in the transcript, it was printed in clear: stdout lands in CI logs.
+    # One or two characters long, it was printed in clear still.
     from test_ask_terminal import GRACE, TerminalRun
 
     case = json.dumps({"case": "password"})
     run = TerminalRun(tmp_path, "mcp", "--call", "form", "--args", case, "--", *TEST_SERVER)
     run.wait_for("Your password?")
     time.sleep(GRACE)
-    run.type(*"hunter2-canary", "\r")
+    run.type(*secret, "\r")
     code, result = run.finish()
     assert code == 0
-    assert result["structuredContent"] == {"q": {"action": "accept", "content": {"pw": "•••"}}}
+    masked = {"q": {"action": "accept", "content": {"pw": "•••"}}}
+    assert result["structuredContent"] == masked
+    # The same answer as the tool's text, JSON in a JSON string.
+    assert [json.loads(part["text"]) for part in result["content"]] == [masked]
     assert "hunter2" not in json.dumps(result)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import threading
 from collections.abc import Callable
 
@@ -32,11 +33,23 @@ _ESCAPES: tuple[Callable[[str], str], ...] = (
 """How a secret is spelled inside a repr or a JSON string, whichever quotes surround it."""
 
 
+def _whole_values(secrets: frozenset[str]) -> re.Pattern[str]:
+    """A pattern matching each of `secrets` spelled as a whole JSON string value, and as one
+    in JSON inside a JSON string (its quotes escaped), never as a key (a colon after it)."""
+    spelled = {escape(secret) for secret in secrets for escape in _ESCAPES[2:]}
+    nested = {json.dumps(spelling)[1:-1] for spelling in spelled}
+    either = "|".join(re.escape(spelling) for spelling in sorted(spelled, key=len, reverse=True))
+    inner = "|".join(re.escape(spelling) for spelling in sorted(nested, key=len, reverse=True))
+    return re.compile(rf'(?<=")(?:{either})(?="(?!\s*:))|(?<=\\")(?:{inner})(?=\\"(?!\s*:))')
+
+
 class Redactor:
     """A thread-safe set of secrets, and `scrub` to take every one of them out of a text.
 
-    Values shorter than `min_length` (3 by default) are accepted but never scrubbed: replacing
-    every "a" or "ab" in a log would wreck it while hiding nothing a guess would not find.
+    Values shorter than `min_length` (3 by default) are scrubbed only where they are a whole
+    JSON string value (`"e"` in `{"pw": "e"}`, also in JSON inside a JSON string), keys aside:
+    replacing every "a" or "ab" in a log would wreck it while hiding nothing a guess would
+    not find, but a value printed whole is the secret itself.
     """
 
     def __init__(self, min_length: int = 3) -> None:
@@ -46,9 +59,13 @@ class Redactor:
         self._lock = threading.Lock()
         # Replaced, never mutated, so `scrub` reads a consistent set without taking the lock.
         self._secrets: frozenset[str] = frozenset()
+        self._short: frozenset[str] = frozenset()
+        self._whole_values: re.Pattern[str] | None = None
+        """Where a short secret is a whole JSON string value: the text between its quotes."""
 
     def register(self, value: str | SecretStr) -> bool:
-        """Scrub `value` from now on; returns False if it is shorter than `min_length`.
+        """Scrub `value` from now on; returns False if it is shorter than `min_length` (then
+        scrubbed only as a whole JSON string value).
 
         Its repr- and JSON-escaped spellings are scrubbed too, so `%r` in a log message or a
         JSON dump of a transcript cannot carry a secret with quotes, backslashes or non-ASCII,
@@ -56,6 +73,10 @@ class Redactor:
         """
         plain = value.get_secret_value() if isinstance(value, SecretStr) else value
         if len(plain) < self._min_length:
+            if plain:
+                with self._lock:
+                    self._short = self._short | {plain}
+                    self._whole_values = _whole_values(self._short)
             return False
         spellings = {plain}
         for _ in range(2):
@@ -68,6 +89,8 @@ class Redactor:
         """Forget every registered secret (at the end of an app run, or between tests)."""
         with self._lock:
             self._secrets = frozenset()
+            self._short = frozenset()
+            self._whole_values = None
 
     def scrub(self, text: str) -> str:
         """`text` with every occurrence of a registered secret replaced by `MASK`.
@@ -95,10 +118,12 @@ class Redactor:
 
     def spans(self, text: str) -> list[tuple[int, int]]:
         """Where registered secrets occur in `text`: sorted `(start, end)` pairs, overlaps merged."""
-        secrets = self._secrets
-        if not secrets or not text:
+        secrets, whole_values = self._secrets, self._whole_values
+        if not (secrets or whole_values) or not text:
             return []
         found: list[tuple[int, int]] = []
+        if whole_values is not None:
+            found += [match.span() for match in whole_values.finditer(text)]
         for secret in secrets:
             start = text.find(secret)
             while start != -1:
