@@ -297,15 +297,16 @@ async def _ask_arguments(queue: ElicitationQueue, tool: Tool, asker: str) -> dic
 async def _ask_json_arguments(
     queue: ElicitationQueue, tool: Tool, asker: str, why_json: str
 ) -> dict[str, Any] | None:
-    """The arguments typed as JSON, asked again (the problem as the title, in view) until they are."""
+    """The arguments typed as JSON, asked again (the problem under the question, in view)
+    until they are."""
     text = "{}"
     schema = json.dumps(tool.input_schema, indent=2, ensure_ascii=False)
     about = f"{tool.description}\n\n" if tool.description else ""
+    question = f"Arguments for {tool.name}, as a JSON object"
     problem: str | None = None
     while True:
         request = TextRequest(
-            message=f"Arguments for {tool.name}, as a JSON object",
-            title=problem,
+            message=question if problem is None else f"{question}\n✖ {problem}",
             description=f"{about}{why_json}\n\nThe input schema:\n\n```json\n{schema}\n```",
             default=text,
             multiline=True,
