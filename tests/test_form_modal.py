@@ -733,3 +733,49 @@ async def test_a_long_enum_low_in_the_form_opens_clear_of_the_footer() -> None:
         assert overlay.has_focus
         assert s.app.screen.region.contains_region(overlay.region)
         assert not overlay.region.overlaps(footer.region)
+
+
+LONG_TITLES = {
+    "type": "object",
+    "properties": {
+        "a": {
+            "type": "string",
+            "title": "An extremely long field title that will not fit in eighty columns, required",
+        },
+        "b": {
+            "type": "string",
+            "title": "An extremely long field title that will not fit in eighty columns, optional",
+            "description": "What it is for",
+        },
+        "c": {"type": "string", "title": "Short"},
+    },
+    "required": ["a"],
+}
+
+
+async def test_a_title_cut_to_fit_its_border_is_shown_whole_under_its_field() -> None:
+    # Cut with "…", the rest of it was shown nowhere.
+    async with showing(form(LONG_TITLES)) as s:
+        text = screen_text(s.app)
+        helps = [str(f.help.render()) if f.help else None for f in s.modal.fields]
+    assert helps == [
+        LONG_TITLES["properties"]["a"]["title"],
+        f"{LONG_TITLES['properties']['b']['title']}\nWhat it is for",
+        None,
+    ]
+    assert "…" in text
+
+
+async def test_a_title_cut_once_the_screen_narrows_is_shown_whole_under_its_field() -> None:
+    title = "A title of fifty characters, it fits at 80 columns"
+    schema = {"type": "object", "properties": {"a": {"type": "string", "title": title}}}
+    async with showing(form(schema)) as s:
+        (field,) = s.modal.fields
+        assert field.help is None
+        await s.pilot.resize_terminal(60, 24)
+        await wait_for(s.pilot, lambda: field.help is not None and field.help.is_mounted)
+        assert field.help is not None
+        assert str(field.help.render()) == title
+        assert title in screen_text(s.app)
+        await s.pilot.resize_terminal(80, 24)
+        await wait_for(s.pilot, lambda: field.help is not None and not field.help.display)

@@ -321,10 +321,10 @@ class FormField:
         """The widget that edits the value (what gets focus)."""
         self.box = box
         """The widget drawn as the field's titled box."""
-        self.help = (
-            Static(literal(field.description), classes="help") if field.description else None
-        )
-        """The description under the box, if the schema gives one."""
+        self.help: Static | None = None
+        """The line under the box, where there is something to say: the title whole, where
+        its border cuts it, and the description, where the schema gives one."""
+        self._help_text = ""
         self.error: str | None = None
         """The message shown for the current value, or None while it is valid."""
         self._subtitle = ""
@@ -353,8 +353,6 @@ class FormField:
             control.value = "" if field.default is None else shown(str(field.default))
             # Selected whole, as a fresh field is when focused: typing replaces the default.
             control.select_all()
-        if self.help is not None:
-            self.help.update(literal(field.description or ""))
         self._show_fresh()
 
     def forget(self) -> None:
@@ -379,17 +377,37 @@ class FormField:
         return most if not width else max(8, min(most, width - TITLE_BORDER))
 
     def fit_title(self, cells: int) -> None:
-        """Title the box, a required field's title cut at `cells` with "…": one line (a
-        border has no second), short enough that its `*` stays in view (past the border's
-        room, Textual cuts the title's end, `*` and all)."""
+        """Title the box, a required field's title cut at `cells` with "…" (an optional
+        one's, with no `*`, two cells later): one line (a border has no second), short
+        enough that its `*` stays in view (past the border's room, Textual cuts the title's
+        end, `*` and all). A title cut shows whole in the help line under the box."""
         self.title_cells = cells
         field = self.field
         title = Content(shown_on_one_line(field.title))
+        room = cells if field.required else cells + 2
+        fitted = title.truncate(room, ellipsis=True)
         self.box.border_title = (
-            Content.assemble(title.truncate(cells, ellipsis=True), (" *", "bold $text-error"))
-            if field.required
-            else title
+            Content.assemble(fitted, (" *", "bold $text-error")) if field.required else fitted
         )
+        self._show_help(whole_title=title.cell_length > room)
+
+    def _show_help(self, *, whole_title: bool) -> None:
+        """Say under the box the title whole (`whole_title`), then the description, if any;
+        a help line made here while the box is shown is mounted under it."""
+        said = [self.field.title] if whole_title else []
+        said += [self.field.description] if self.field.description else []
+        text = "\n".join(said)
+        if text == self._help_text and (self.help is not None or not text):
+            return
+        self._help_text = text
+        if self.help is None:
+            self.help = Static(literal(text), classes="help")
+            body = self.box.parent
+            if self.box.is_mounted and isinstance(body, Widget):
+                body.mount(self.help, after=self.box)
+        else:
+            self.help.update(literal(text))
+        self.help.display = bool(text)
 
     @property
     def widgets(self) -> list[Widget]:
