@@ -349,3 +349,47 @@ def test_on_a_terminal_the_config_shows_the_token_to_paste(tmp_path: Path) -> No
         os.close(controller)
     token = (tmp_path / "serve-token").read_text().strip()
     assert f"Bearer {token}" in seen.decode()
+
+
+def test_an_inbox_without_a_token_drops_the_token_an_earlier_one_saved(tmp_path: Path) -> None:
+    # Clients on this machine read the saved token and sign with it: an inbox run with
+    # --no-auth holds none and cannot prove it, so with an earlier inbox's token left in the
+    # file every `ask --to` was refused as "not proven".
+    (tmp_path / "serve-token").write_text("an-earlier-inbox-token-0123456789\n")
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    env = {**os.environ, "ELICIT_TUI_CONFIG_DIR": str(tmp_path)}
+    env.pop("ELICIT_TUI_TOKEN", None)
+    repo = Path(__file__).resolve().parent.parent
+    cli = [sys.executable, "-m", "tui.cli.main"]
+    inbox = subprocess.Popen(
+        [*cli, "serve", "--headless", "--no-auth", "--port", str(port)],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        cwd=repo,
+        env=env,
+        start_new_session=True,
+    )
+    try:
+        assert inbox.stdout is not None
+        for line in inbox.stdout:
+            if line.startswith("Inbox API on"):
+                break
+        assert not (tmp_path / "serve-token").exists()
+        asked = subprocess.run(
+            [*cli, "ask", "--to", f"http://127.0.0.1:{port}", "confirm", "Go?", "--timeout", "1"],
+            capture_output=True,
+            text=True,
+            cwd=repo,
+            env=env,
+            timeout=60,
+        )
+    finally:
+        inbox.kill()
+        inbox.wait(timeout=30)
+        if inbox.stdout is not None:
+            inbox.stdout.close()
+    assert json.loads(asked.stdout)["reason"] == "timeout", asked.stderr

@@ -134,6 +134,11 @@ def _run(args: argparse.Namespace) -> int:
     token, note, unsaved = None, "", None
     if not args.no_auth:
         token, note, unsaved = _claim_token(args.token)
+    elif (stale := _drop_saved_token()) is not None:
+        note = (
+            f"(an earlier inbox's saved token could not be removed: {stale}; clients that "
+            "read it will not trust this inbox, which holds none)"
+        )
     shown: str | None = token
     if token is not None and not sys.stdout.isatty():
         # A log, a file, a pipe: the token stays out of what others may read.
@@ -197,6 +202,19 @@ def client_config(url: str, token: str | None) -> str:
         "MCP client configuration" if token else "MCP client configuration (no token: --no-auth)"
     )
     return f"elicit-tui serve on {url}\n{where}:\n{config}"
+
+
+def _drop_saved_token() -> str | None:
+    """Remove the token an earlier inbox saved (see `tui.mcp.token_claim.drop_token`): why it
+    could not be, or None."""
+    from tui.core.config_folder import config_folder
+    from tui.mcp.token_claim import drop_token
+
+    try:
+        drop_token(config_folder())
+    except OSError as error:
+        return str(error.strerror)
+    return None
 
 
 def _claim_token(wanted: str | None) -> tuple[str, str, str | None]:

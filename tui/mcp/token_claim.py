@@ -45,6 +45,15 @@ def claim_token(folder: Path, wanted: str | None) -> tuple[str, str]:
     )
 
 
+def drop_token(folder: Path) -> None:
+    """Remove the token an earlier inbox saved, for a serve that answers without one: clients
+    would sign with it, and this inbox could not prove it holds it. Left to an inbox from the
+    same folder still running, whose clients read it. Raises OSError if it cannot be removed."""
+    with _running_serves(folder) as alone:
+        if alone:
+            (folder / TOKEN_FILE).unlink(missing_ok=True)
+
+
 @contextmanager
 def _running_serves(folder: Path) -> Iterator[bool]:
     """Join the folder's running serves for good (their shared lock); yields True if none
