@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.content import Content
@@ -14,10 +12,9 @@ from textual.widgets.option_list import Option as ListOption
 
 from tui.core.models import ChoiceRequest
 from tui.core.options import Option
-from widgets.base import FITTED, ElicitationModal, InvalidAnswer
-from widgets.digit_keys import number_in_view
+from widgets.base import FITTED, InvalidAnswer
+from widgets.filtered_list_modal import FilteredListModal
 from widgets.hanging import Hanging
-from widgets.list_filter import FILTER_THRESHOLD, ListFilter
 from widgets.literal import shown
 from widgets.long_lists import LongOptionList
 
@@ -50,7 +47,7 @@ def row_text(option: Option) -> str:
     return "\n".join(label + description)
 
 
-class ChoiceModal(ElicitationModal[ChoiceRequest]):
+class ChoiceModal(FilteredListModal[ChoiceRequest]):
     """One choice: arrows move, 1–9 pick, Enter accepts the highlighted option.
 
     A long list has a filter that typing fills, a digit too where the options hold it (see
@@ -66,43 +63,21 @@ class ChoiceModal(ElicitationModal[ChoiceRequest]):
     | 1-9 | Pick the numbered option and accept. |
     """
 
-    def __init__(self, request: ChoiceRequest, **kwargs: Any) -> None:
-        super().__init__(request, **kwargs)
-        self._filter = ListFilter()
-        """What is typed into a long list's filter and the options it lets through (a short
-        list's are all)."""
-
-    _picked_aside = True
-    """Whether the footer offers `1-9 Pick` while the dialog is set aside between questions:
-    as it did for the last question, whose keys the next one like it needs again (a list of
-    ports hides them). Else the footer was rebuilt twice a question, once each way."""
+    NUMBER_ACTION = "pick"
 
     def compose_body(self) -> ComposeResult:
         if self.filtering:
             yield Static(id="filter", markup=False)
         yield LongOptionList(id="options", classes=FITTED)
 
-    @classmethod
-    def body_shape(cls, request: ChoiceRequest) -> tuple[Hashable, ...]:
-        return (len(request.options) >= FILTER_THRESHOLD,)
-
-    @property
-    def filtering(self) -> bool:
-        return len(self.request.options) >= FILTER_THRESHOLD
-
     def fill(self) -> None:
         default = self.request.default
         kept = next((o for o in self.request.options if o.value == default), None)
         self._filter.start(self.request.options, kept)
-        self._apply_filter()
+        self.apply_filter()
         self.query_one(OptionList).focus()
 
-    def forget(self) -> None:
-        self._picked_aside = self._picks("1")
-        self._filter.start([])
-        self.query_one(OptionList).clear_options()
-
-    def _apply_filter(self) -> None:
+    def apply_filter(self) -> None:
         options = self.query_one(LongOptionList)
         highlight = self._filter.apply(options.highlighted)
         matches = self._filter.shown
@@ -120,50 +95,13 @@ class ChoiceModal(ElicitationModal[ChoiceRequest]):
         if self.filtering:
             self.query_one("#filter", Static).update(self._filter.line())
 
-    def on_key(self, event: events.Key) -> None:
-        if not self.filtering or not self._filter.type(event.key, event.character):
-            return
-        event.stop()
-        event.prevent_default()
-        self._apply_filter()
-        self.show_error("")  # said of the filter before
-        # Escape clears a filter typed, else cancels; digits pick or filter.
-        self.refresh_bindings()
-
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
-        if event.option_list.max_scroll_y or self._body.max_scroll_y:
-            self.refresh_bindings()  # the numbers beside the options may have scrolled away
+        self._numbers_may_have_moved()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         # A mouse click on an option answers with it.
         event.stop()
         self.action_accept()
-
-    def describe_action(self, action: str, parameters: tuple[object, ...], description: str) -> str:
-        if action == "cancel" and self._filter.text:
-            return "Clear filter"
-        return super().describe_action(action, parameters, description)
-
-    def _filter_digits(self) -> frozenset[str]:
-        """The digits that go into the filter, typed next (none in a short list)."""
-        return self._filter.digits() if self.filtering else frozenset()
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "pick":
-            if not self._filter.shown:  # set aside between questions
-                return self._picked_aside
-            return self._picks(str(parameters[0]))
-        return super().check_action(action, parameters)
-
-    def _picks(self, digit: str) -> bool:
-        """Whether `digit` picks the option numbered so: a digit the filter does not take,
-        the option's number on screen beside it (not scrolled out of view)."""
-        number = int(digit)
-        return (
-            digit not in self._filter_digits()
-            and number <= len(self._filter.shown)
-            and number_in_view(self.query_one(OptionList), number - 1)
-        )
 
     def action_pick(self, number: int) -> None:
         self.query_one(OptionList).highlighted = number - 1

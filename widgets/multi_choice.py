@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable
 from functools import partial
 from typing import Any, ClassVar
 
 from rich.cells import cell_len
-from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.content import Content
@@ -15,11 +13,10 @@ from textual.widgets import SelectionList, Static
 
 from tui.core.models import MultiChoiceRequest
 from tui.core.options import Option
-from widgets.base import FITTED, ElicitationModal, InvalidAnswer
+from widgets.base import FITTED, InvalidAnswer
 from widgets.checklist import Checklist
-from widgets.digit_keys import number_in_view
+from widgets.filtered_list_modal import FilteredListModal
 from widgets.hanging import Hanging
-from widgets.list_filter import FILTER_THRESHOLD, ListFilter
 from widgets.literal import shown_on_one_line
 from widgets.long_selection_list import LazySelection, LongSelectionList
 
@@ -50,7 +47,7 @@ def checklist_entry(number: int, option: Option, ticked: bool, cells: int) -> La
     return LazySelection(cells, partial(selection_prompt, number, option), option.value, ticked)
 
 
-class MultiChoiceModal(ElicitationModal[MultiChoiceRequest]):
+class MultiChoiceModal(FilteredListModal[MultiChoiceRequest]):
     """A checklist: Space or 1–9 tick, `a` ticks all, Enter accepts when the count fits.
 
     A long list has a filter that typing fills, a digit too where the options hold it (see
@@ -78,30 +75,16 @@ class MultiChoiceModal(ElicitationModal[MultiChoiceRequest]):
     | 1-9 | Tick or untick the numbered option. |
     """
 
+    NUMBER_ACTION = "toggle_number"
+
     def __init__(self, request: MultiChoiceRequest, **kwargs: Any) -> None:
         super().__init__(request, **kwargs)
-        self._filter = ListFilter()
-        """What is typed into a long list's filter and the options it lets through (a short
-        list's are all)."""
         self._cells: dict[str, int] = {}
         """The `entry_cells` of each option shown so far, by value: a filter widened again
         shows them without measuring them again."""
         self._hidden_ticks: set[str] = set()
         """The values of the options ticked that the filter hides (the list holds the ticks
         of those it shows)."""
-
-    _ticked_aside = True
-    """Whether the footer offers `1-9 Tick` while the dialog is set aside between questions:
-    as it did for the last question, whose keys the next one like it needs again (a list of
-    ports hides them). Else the footer was rebuilt twice a question, once each way."""
-
-    @classmethod
-    def body_shape(cls, request: MultiChoiceRequest) -> tuple[Hashable, ...]:
-        return (len(request.options) >= FILTER_THRESHOLD,)
-
-    @property
-    def filtering(self) -> bool:
-        return len(self.request.options) >= FILTER_THRESHOLD
 
     def compose_body(self) -> ComposeResult:
         if self.filtering:
@@ -113,15 +96,13 @@ class MultiChoiceModal(ElicitationModal[MultiChoiceRequest]):
         self._cells = {}
         self._filter.start(self.request.options)
         self._hidden_ticks = set(self.request.default)
-        self._apply_filter()
+        self.apply_filter()
         self.checklist.focus()
 
     def forget(self) -> None:
-        self._ticked_aside = self._toggles("1")
+        super().forget()
         self._cells = {}
-        self._filter.start([])
         self._hidden_ticks = set()
-        self.checklist.clear_options()
 
     @property
     def checklist(self) -> Checklist:
@@ -131,7 +112,7 @@ class MultiChoiceModal(ElicitationModal[MultiChoiceRequest]):
         """The values of every option ticked, shown or hidden by the filter."""
         return self._hidden_ticks | set(self.checklist.selected)
 
-    def _apply_filter(self) -> None:
+    def apply_filter(self) -> None:
         checklist = self.checklist
         ticked = self.ticked()
         before = len(self._filter.shown)
@@ -156,49 +137,15 @@ class MultiChoiceModal(ElicitationModal[MultiChoiceRequest]):
             cells = self._cells[option.value] = entry_cells(option)
         return checklist_entry(number, option, ticked, cells)
 
-    def on_key(self, event: events.Key) -> None:
-        if not self.filtering or not self._filter.type(event.key, event.character):
-            return
-        event.stop()
-        event.prevent_default()
-        self._apply_filter()
-        self.show_error("")  # said of the filter before
-        # Escape clears a filter typed, else cancels; digits tick or filter.
-        self.refresh_bindings()
-
     def on_selection_list_selection_highlighted(
         self, event: SelectionList.SelectionHighlighted[Any]
     ) -> None:
-        if self.checklist.max_scroll_y or self._body.max_scroll_y:
-            self.refresh_bindings()  # the numbers beside the options may have scrolled away
-
-    def describe_action(self, action: str, parameters: tuple[object, ...], description: str) -> str:
-        if action == "cancel" and self._filter.text:
-            return "Clear filter"
-        return super().describe_action(action, parameters, description)
+        self._numbers_may_have_moved()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "toggle_number":
-            if not self._filter.shown:  # set aside between questions
-                return self._ticked_aside
-            return self._toggles(str(parameters[0]))
         if action == "toggle_all":
             return parameters[0] == self.filtering
         return super().check_action(action, parameters)
-
-    def _toggles(self, digit: str) -> bool:
-        """Whether `digit` ticks the option numbered so: a digit the filter does not take,
-        the option's number on screen beside it (not scrolled out of view)."""
-        number = int(digit)
-        return (
-            digit not in self._filter_digits()
-            and number <= len(self._filter.shown)
-            and number_in_view(self.checklist, number - 1)
-        )
-
-    def _filter_digits(self) -> frozenset[str]:
-        """The digits that go into the filter, typed next (none in a short list)."""
-        return self._filter.digits() if self.filtering else frozenset()
 
     def action_toggle_highlighted(self) -> None:
         highlighted = self.checklist.highlighted
