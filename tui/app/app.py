@@ -342,6 +342,10 @@ class ElicitationApp(KeyOrderApp[Any]):
         return MainScreen()
 
     def get_driver_class(self) -> type[Driver]:
+        # Esc and the keys typed on at once read as Alt, however the bytes arrive.
+        from tui.app.alt_keys import install
+
+        install()
         driver = super().get_driver_class()
         if driver.__module__ != "textual.drivers.linux_driver":
             return driver  # Windows, or the one `$TEXTUAL_DRIVER` names (the web's)
