@@ -60,11 +60,16 @@ async def test_a_front_end_elsewhere_answering_closes_the_question_in_the_tui(
         )
         await wait_for(pilot, lambda: not isinstance(app.screen, ElicitationModal))
         result = (await http.get(f"/v1/requests/{request_id}/result")).json()
-        notices = [notification.message for notification in app._notifications]
+
+        def told() -> bool:
+            notices = [notification.message for notification in app._notifications]
+            return any(n.startswith("Answered in pane-2 at ") for n in notices)
+
+        # Posted as the question closes, shown a moment later: waited for, not looked for.
+        await wait_for(pilot, told)
 
     assert applied.json()["applied"] is True
     assert result["result"]["content"] == "SQLite"
-    assert any(n.startswith("Answered in pane-2 at ") for n in notices), notices
 
 
 async def test_an_always_rule_answers_an_http_askers_tool_approval_without_asking(
