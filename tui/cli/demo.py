@@ -100,7 +100,7 @@ def setup_service_agent(queue: ElicitationQueue, pause: float = 0.6) -> dict[str
         ),
     )
     service = name.content if name.accepted else "billing-api"
-    ask(
+    framework = ask(
         "framework",
         ChoiceRequest(
             source=SOURCE,
@@ -150,7 +150,8 @@ def setup_service_agent(queue: ElicitationQueue, pause: float = 0.6) -> dict[str
     ask("decisions", scaffold_questions(service))
     # Scaffolding: each tool call waits for approval; "for this session" covers the re-run.
     ask("run_tests", tests_approval("call-1", "uv run pytest -q"))
-    ask("edit", health_check_edit("call-2", service))
+    code = framework.content if framework.accepted else "fastapi"
+    ask("edit", health_check_edit("call-2", service, code))
     ask("rerun_tests", tests_approval("call-3", "uv run pytest -q tests/test_health.py"))
     ask(
         "api_key",
@@ -252,24 +253,80 @@ def tests_approval(call_id: str, command: str) -> ToolApprovalRequest:
     )
 
 
-def health_check_edit(call_id: str, service: str) -> ToolApprovalRequest:
-    """A file edit adding a health check, shown as a diff."""
-    path = f"{service.replace('-', '_')}/main.py"
+_HEALTH = ["+def health() -> dict[str, str]:", '+    return {"status": "ok"}']
+
+
+def _under_app(app: str) -> list[str]:
+    """The hunk adding the health check below `app = ...`, as FastAPI and Flask route it."""
+    return [
+        "@@ -3,4 +3,9 @@",
+        f" {app}",
+        " ",
+        "+",
+        '+@app.get("/health")',
+        *_HEALTH,
+        "+",
+        " ",
+        ' @app.get("/invoices")',
+    ]
+
+
+HEALTH_CHECKS: dict[str, tuple[str, list[str]]] = {
+    "fastapi": ("main.py", _under_app('app = FastAPI(title="{service}")')),
+    "flask": ("app.py", _under_app("app = Flask(__name__)")),
+    "litestar": (
+        "app.py",
+        [
+            "@@ -1,4 +1,9 @@",
+            " from litestar import Litestar, get",
+            " ",
+            " ",
+            '+@get("/health")',
+            *_HEALTH,
+            "+",
+            "+",
+            ' @get("/invoices")',
+            "@@ -12,1 +17,1 @@",
+            "-app = Litestar([invoices])",
+            "+app = Litestar([health, invoices])",
+        ],
+    ),
+    "django": (
+        "urls.py",
+        [
+            "@@ -1,6 +1,13 @@",
+            "+from django.http import HttpRequest, JsonResponse",
+            " from django.urls import path",
+            " ",
+            " from . import views",
+            " ",
+            "+",
+            "+def health(request: HttpRequest) -> JsonResponse:",
+            '+    return JsonResponse({"status": "ok"})',
+            "+",
+            "+",
+            " urlpatterns = [",
+            '+    path("health/", health),',
+            '     path("invoices/", views.invoices),',
+        ],
+    ),
+}
+"""For each framework the demo offers (by value), the file its health check goes in and the
+diff's hunks adding it there, `{service}` standing for the service's name."""
+
+
+def health_check_edit(
+    call_id: str, service: str, framework: str = "fastapi"
+) -> ToolApprovalRequest:
+    """A file edit adding a health check, shown as a diff in the code of `framework`."""
+    name, hunks = HEALTH_CHECKS[framework]
+    path = f"{service.replace('-', '_')}/{name}"
+    lines = [f"--- a/{path}", f"+++ b/{path}", *hunks]
     return ToolApprovalRequest(
         source=SOURCE,
         tool_name="edit_file",
         summary=f"Add a /health endpoint to {path}",
         arguments={"path": path},
-        diff=(
-            f"--- a/{path}\n+++ b/{path}\n@@ -3,4 +3,9 @@\n"
-            f' app = FastAPI(title="{service}")\n \n'
-            "+\n"
-            '+@app.get("/health")\n'
-            "+def health() -> dict[str, str]:\n"
-            '+    return {"status": "ok"}\n'
-            "+\n"
-            " \n"
-            ' @app.get("/invoices")\n'
-        ),
+        diff="".join(line.replace("{service}", service) + "\n" for line in lines),
         tool_call_id=call_id,
     )
