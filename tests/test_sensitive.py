@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from cast_badges import badges_drawn
 from inbox_process import running_inbox
 from secret_session import CANARY, SIZE, carries_canary, wait_for
 from textual.widgets import Input
@@ -148,6 +149,8 @@ async def test_the_keys_that_answer_a_sensitive_choice_are_not_recorded_and_it_r
         timeout=120,
     )
     assert "1 result, all as recorded" in rendered.stdout, rendered.stderr
+    # Nor did the render draw a badge for those keys (it drew "?", for a key it knew nothing of).
+    assert badges_drawn(cast) == set()
 
 
 @pytest.mark.parametrize(

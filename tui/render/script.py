@@ -47,9 +47,10 @@ class Step:
 
     @property
     def label(self) -> str | None:
-        """How the key is shown in the output: `⏎`, `a`, `ctrl+s`, `•` in a secret."""
+        """How the key is shown in the output: `⏎`, `a`, `ctrl+s`, `•` in a secret; None for
+        no key, or one kept only as its time (`hidden`: it would tell a sensitive answer)."""
         press = self.press
-        if press is None:
+        if press is None or press.hidden:
             return None
         if press.masked is not None:
             return "•" if press.paste is None else "paste •••"
