@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from app_driver import screen_text
-from secret_session import CANARY, asking_app, wait_for_modal
+from cast_badges import badges_drawn
+from recorded_session import run_cli
+from secret_session import CANARY, asking_app, carries_canary, wait_for, wait_for_modal
+from textual import events
 
+from tui.app.app import ElicitationApp
 from tui.cli.demo import health_check_edit
 from tui.core.models import ChoiceRequest, SecretRequest, TextRequest
+from tui.core.queue import ElicitationQueue
 from widgets.base import ElicitationModal
 from widgets.key_badge import KeyBadge, key_label
 
@@ -88,3 +95,42 @@ async def test_the_dialog_stays_put_when_the_first_key_is_shown() -> None:
         await pilot.press("down")
         await pilot.pause()
         assert modal.query(KeyBadge) and dialog.region == before
+
+
+async def record_secret_typing(path: Path) -> None:
+    """A session recorded at `path`: the canary typed and corrected in a secret and its
+    confirmation with every kind of key that edits one (letters, Backspace, Ctrl+U, a paste)."""
+    app = ElicitationApp(
+        ElicitationQueue(),
+        lambda queue: queue.ask(SecretRequest(message="Key?", confirm=True)).action,
+        input_grace=0,
+        transcript=path,
+    )
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for_modal(pilot, ElicitationModal)
+        await pilot.press(*CANARY[:4], "backspace", "ctrl+u", *CANARY[:5])
+        app.post_message(events.Paste(CANARY[5:]))
+        await pilot.pause(0.2)  # a key shown for less than a frame is in no frame of a render
+        await pilot.press("tab", *CANARY[-3:], "ctrl+u")
+        app.post_message(events.Paste(CANARY))
+        await pilot.pause(0.2)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.agent_result == "accept")
+
+
+async def test_no_key_typed_into_a_secret_shows_in_the_badge_of_a_replay_or_a_render(
+    tmp_path: Path,
+) -> None:
+    transcript, live, rendered = tmp_path / "s.jsonl", tmp_path / "live.cast", tmp_path / "r.cast"
+    await record_secret_typing(transcript)
+    for output in (["--cast", str(live)], ["-o", str(rendered)]):
+        done = run_cli("replay", str(transcript), "--show-keys", *output)
+        assert "1 result, all as recorded" in done.stdout, done.stderr
+    for cast in (live, rendered):
+        # Typed characters and pastes as dots; the keys that only edit, by their names.
+        assert (
+            {"•", "paste •••", "⌫", "ctrl+u"}
+            <= badges_drawn(cast)
+            <= {"•", "paste •••", "⌫", "ctrl+u", "Tab", "⏎"}
+        )
+        assert not carries_canary(cast.read_text(encoding="utf-8"))
