@@ -127,6 +127,20 @@ def test_the_cast_has_a_marker_per_chapter_and_a_screen_per_frame(demo: Rendered
     assert within_five_percent(screens[-1] + demo.frames[-1].duration, demo)
 
 
+def test_the_cast_starts_on_a_clear_screen(demo: Rendered) -> None:
+    # `asciinema play` draws a cast on the terminal as it is: its first screen was drawn over
+    # what the terminal showed, and in one larger than the cast that stayed beside and below.
+    _header, events = cast_events(demo.written[".cast"].path)
+    terminal = pyte.Screen(100, 30)
+    stream = pyte.Stream(terminal)
+    stream.feed("\r\n".join(["$ elicit-tui demo --replay -o demo.cast" + "~" * 61] * 30))
+    stream.feed(next(text for _at, kind, text in events if kind == "o"))
+    rows = terminal.display
+    assert rows[0].startswith(" ⭘") and "elicit-tui demo" in rows[0]
+    assert [row[80:].strip() for row in rows] == [""] * 30
+    assert [row.strip() for row in rows[25:]] == [""] * 5
+
+
 def test_each_key_is_drawn_in_the_frame_after_it(demo: Rendered) -> None:
     """Played in a terminal emulator, the cast shows each key's label in the badge."""
     _header, events = cast_events(demo.written[".cast"].path)
@@ -510,7 +524,8 @@ def test_agent_text_in_captions_and_chapter_names_is_shown_never_acted_on(
     markers = [data for _, kind, data in events if kind == "m"]
     assert markers == ["Migrate v1 --> v2␛]0;pwned␇ <b>ok␈X"]
     assert "bot␛[2J: Migrate v1 --> v2␛]0;pwned␇" in output
-    assert "\x07" not in output and "\x1b]" not in output and "\x1b[2J" not in output
+    assert "\x07" not in output and "\x1b]" not in output
+    assert output.count("\x1b[2J") == 1 and output.startswith("\x1b[2J")  # the cast's own
     assert "\b" not in output
 
     vtt = webvtt_chapters([Chapter(1, "r1", markers[0], 0.0, 2.0, cut=False)])

@@ -9,6 +9,9 @@ from tui.render.cells import Cell, Grid
 from tui.render.frames import Frame
 from tui.render.script import Chapter
 
+CLEAR = "\x1b[2J"
+"""Erases the whole screen (`asciinema play` draws the cast on the terminal as it is)."""
+
 
 def cast_text(frames: Sequence[Frame], chapters: Sequence[Chapter], title: str) -> str:
     """The cast: a header, then each frame's screen and each chapter's marker at its time."""
@@ -16,8 +19,9 @@ def cast_text(frames: Sequence[Frame], chapters: Sequence[Chapter], title: str) 
     header = {"version": 2, "width": columns, "height": rows, "title": title}
     header["env"] = {"TERM": "xterm-256color"}
     events: list[tuple[float, int, str, str]] = []
-    for frame in frames:
-        events.append((frame.start, 1, "o", _screen(frame.grid)))
+    for number, frame in enumerate(frames):
+        # The first on a cleared screen: a player in a terminal draws on what it shows.
+        events.append((frame.start, 1, "o", (CLEAR if number == 0 else "") + _screen(frame.grid)))
     for chapter in chapters:
         events.append((chapter.start, 0, "m", chapter.name))
     events.sort(key=lambda event: (event[0], event[1]))
