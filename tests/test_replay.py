@@ -463,6 +463,19 @@ def test_cast_is_asciicast_v2_of_the_given_size_ending_on_the_final_screen(
     assert "'done'" in shown and "all as recorded" not in shown  # as the agent returned
     assert "✔ Ada" in shown and "Deploy with •••?" in shown
     assert not carries_canary(cast.read_text(encoding="utf-8"))
+    # Nothing meant for the recorded terminal's input: played in a terminal, the cast set the
+    # viewer's to report the mouse, focus and pastes and to send every key as an escape code
+    # (Ctrl+C no longer stopped the player), and asked it questions whose answers were typed.
+    written = "".join(data for _, _, data in frames)
+    assert not INPUT_MODES.findall(written)
+    assert "\x1b[?1049h" in written and "\x1b[?25l" in written  # what draws is kept
+
+
+INPUT_MODES = re.compile(
+    r"\x1b\[\?(?:100[0-7]|101[56]|2004|2048)[hl]|\x1b\[[<>=?][\d;]*u|\x1b\[\?[\d;]*\$p|\x1b\]22;"
+)
+"""The input modes Textual sets (mouse, focus, paste, key encoding, resizes), and its
+questions to the terminal (the modes it has, the pointer's shape)."""
 
 
 def children(pid: int) -> list[int]:

@@ -11,6 +11,7 @@ import fcntl
 import json
 import os
 import pty
+import re
 import select
 import signal
 import struct
@@ -25,6 +26,20 @@ LEAVE_ALTERNATE_SCREEN = "\x1b[?1049l"
 
 TICK = 1.0
 """Seconds between calls of `record_cast`'s `progress`."""
+
+INPUT_MODES = re.compile(
+    r"\x1b\[\?(?:100[0-7]|101[56]|2004|2048)[hl]"  # reports of the mouse, focus, pastes, resizes
+    r"|\x1b\[[<>=?][\d;]*u"  # how keys are sent (the kitty keyboard protocol)
+    r"|\x1b\[\?[\d;]*\$p"  # questions: which modes the terminal has
+    r"|\x1b\]22;[^\x07\x1b]*(?:\x07|\x1b\\)"  # the mouse pointer's shape
+)
+"""What an app writes for its terminal's input, not its screen: left out of a cast, which
+is only watched. Played in a terminal, it set the viewer's to report the mouse and send
+every key as an escape code (Ctrl+C then did not stop the player), and asked it questions
+whose answers were typed into the player."""
+
+UNFINISHED = re.compile(r"\x1b(?:\[[\x30-\x3f]*[\x20-\x2f]*|\][^\x07\x1b]*\x1b?)?")
+"""The start of an escape sequence cut off by the end of a read."""
 
 
 def record_cast(
@@ -76,7 +91,7 @@ def record_cast(
     if title:
         header["title"] = title
     lines = [json.dumps(header)]
-    frames = _until_exit(output)
+    frames = _for_viewers(_until_exit(output))
     first = frames[0][0] if frames else 0.0  # the cast starts with the first output
     lines += [json.dumps([round(at - first, 6), "o", text]) for at, text in frames]
     out.write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -135,3 +150,21 @@ def _until_exit(output: list[tuple[float, str]]) -> list[tuple[float, str]]:
             kept = output[:index]
             return [*kept, (at, text[:cut])] if text[:cut] else kept
     return output
+
+
+def _for_viewers(output: list[tuple[float, str]]) -> list[tuple[float, str]]:
+    """`output` without `INPUT_MODES`; a sequence split between two reads is judged whole,
+    at the later one's time."""
+    kept: list[tuple[float, str]] = []
+    carried = ""
+    for at, read in output:
+        text = carried + read
+        start = text.rfind("\x1b")
+        cut = start >= 0 and UNFINISHED.fullmatch(text, start) is not None
+        text, carried = (text[:start], text[start:]) if cut else (text, "")
+        text = INPUT_MODES.sub("", text)
+        if text:
+            kept.append((at, text))
+    if carried:
+        kept.append((output[-1][0], carried))
+    return kept
