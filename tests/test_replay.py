@@ -976,20 +976,21 @@ async def test_svg_shots_include_the_questions_answered_in_another_front_end(
         {"type": "request", "t": 0.1, "request": region},
         {
             "type": "result",
-            "t": 1.0,
+            # Long enough for its shot to be taken on a loaded machine, before it is answered.
+            "t": 3.0,
             "id": "region",
             "result": {"action": "accept", "content": "us", "reason": None},
             "by": "laptop",
         },
-        {"type": "request", "t": 1.1, "request": name},
-        {"type": "keys", "t": 1.6, "id": "name", "keys": [{"t": 0.4, "key": "enter"}]},
+        {"type": "request", "t": 3.1, "request": name},
+        {"type": "keys", "t": 3.6, "id": "name", "keys": [{"t": 0.4, "key": "enter"}]},
         {
             "type": "result",
-            "t": 1.6,
+            "t": 3.6,
             "id": "name",
             "result": {**NO_REASON, "action": "accept", "content": ""},
         },
-        {"type": "end", "t": 1.7},
+        {"type": "end", "t": 3.7},
     ]
     path.write_text("".join(json.dumps(record) + "\n" for record in records))
 
