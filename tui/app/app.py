@@ -45,7 +45,7 @@ from tui.app.suspend import (
     suspend,
 )
 from tui.app.textual_log import TEXTUAL_LOG_IGNORED, textual_log_stopped
-from tui.app.typing_hold import TYPED_THROUGH_GRACES, TypingHold
+from tui.app.typing_hold import JUST_CLOSED, TYPED_THROUGH_GRACES, TypingHold
 from tui.approvals.rules import ApprovalPolicy
 from tui.core.error_text import error_text
 from tui.core.front_end import (
@@ -259,6 +259,9 @@ class ElicitationApp(KeyOrderApp[Any]):
         self._left_to_others: set[str] = set()
         """The requests waiting in an inbox elsewhere that this front end cannot show."""
         self._typing = TypingHold(TYPED_THROUGH_GRACES * input_grace)
+        self._closed_at = float("-inf")
+        """When the last question shown closed (monotonic): the keys that come in the pause
+        after it, before the next appears, were typed ahead for that one (see `accepts_key`)."""
         self._sent_at = float("-inf")
         """When the answer last sent to an inbox elsewhere was given."""
         self._replied_answer_at: float | None = None
@@ -764,6 +767,7 @@ class ElicitationApp(KeyOrderApp[Any]):
         await handled.wait()
 
     def _answered(self, request: Request, result: ElicitationResult | None) -> None:
+        self._closed_at = time.monotonic()
         self._collector.release()
         self._write_keys(request)
         if self._shown is not None:
@@ -1102,6 +1106,9 @@ class ElicitationApp(KeyOrderApp[Any]):
         if not quitting and self._modal_unarmed(event.time):
             self._typing.hold_from(event.time)
             return False
+        if not quitting and self._just_closed(event.time):
+            self._typing.hold_from(event.time, JUST_CLOSED)
+            return False
         if self._escape_run_on(event):
             # Esc and the keys typed on at once (tmux holds an Esc until the next key): the
             # person meant to cancel, and what follows is their next command, no answer.
@@ -1116,6 +1123,16 @@ class ElicitationApp(KeyOrderApp[Any]):
         self._key_seen(event)
         self._at_the_question()
         return True
+
+    def _just_closed(self, typed_at: float) -> bool:
+        """True if what came at `typed_at` (monotonic) came to the screen behind the
+        questions (the main screen, a row opened over it) within the typing pause after a
+        question closed: an Enter typed ahead for the next question would open a row there,
+        which that question then comes over and leaves open."""
+        return (
+            not isinstance(self.screen, ElicitationModal)
+            and typed_at - self._closed_at < self._typing.pause
+        )
 
     def _at_the_question(self) -> None:
         """A key or click reached the question in front: the notice of how the one before it

@@ -11,13 +11,16 @@ have stopped for a pause (`TYPED_THROUGH_GRACES` grace periods, 1 s); each key t
 meanwhile starts the pause again. A question that changed because the person answered it
 needs none of this: they know it changed. But a key typed in its grace period, ignored, holds
 off the keys typed on after it the same way: typed ahead, `n` for the next question then
-Enter, the Enter alone would answer it with its default.
+Enter, the Enter alone would answer it with its default. So does a key that comes in the
+pause after a question closes, before the next one appears: typed ahead for that one, an
+Enter would open the main screen's highlighted row, a `q` quit.
 """
 
 from __future__ import annotations
 
 CHANGED = "The question changed as you typed."
 TOO_SOON = "A key came as this question appeared, too soon to be meant for it."
+JUST_CLOSED = "A key came as the question closed, typed ahead for the next one."
 
 TYPED_THROUGH_GRACES = 5
 """The pause asked for, in grace periods: 1 s with the usual 0.2 s grace (none without one,
@@ -56,14 +59,14 @@ class TypingHold:
             self._said = False
             self.why = CHANGED
 
-    def hold_from(self, typed_at: float) -> None:
-        """A key typed at `typed_at` came in a question's grace period, and was ignored: the
-        keys typed on after it are held off until the typing pauses. Else the rest of that
-        typing, its first keys lost (a pick), would answer the question (an Enter: its
-        default) as the person never meant."""
+    def hold_from(self, typed_at: float, why: str = TOO_SOON) -> None:
+        """A key typed at `typed_at` came too soon for what is in front (`why`: in a
+        question's grace period), and was ignored: the keys typed on after it are held off
+        until the typing pauses. Else the rest of that typing, its first keys lost (a pick),
+        would answer the question (an Enter: its default) as the person never meant."""
         if self._held_until < typed_at:
             self._said = False
-            self.why = TOO_SOON
+            self.why = why
         self._held_until = max(self._held_until, typed_at + self.pause)
 
     def holds(self, typed_at: float) -> bool:
