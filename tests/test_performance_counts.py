@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import gc
 from collections import Counter
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
 import pytest
@@ -17,6 +17,7 @@ from textual._styles_cache import StylesCache
 from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import Footer, Select
+from textual.widgets._footer import FooterKey
 from textual.widgets._select import SelectOverlay
 
 from tui.app.app import ElicitationApp
@@ -217,6 +218,35 @@ async def test_long_lists_of_ports_back_to_back_build_their_footer_keys_once(
     assert [result.content for result in answered] == [content] * len(requests)
     # (The main screen's footer, in view again at the end, is built then.)
     assert modal not in built_on, built_on
+
+
+async def test_the_main_screen_builds_its_keys_once_as_it_comes_back_after_a_question(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Back after the first question, the main screen built its footer's keys twice: first
+    as for a timeline without rows (Quit alone), then, the question's row drawn a moment
+    later, again with Enter's Open."""
+    asker = Asker(ChoiceRequest(message="Pick?", options=["a", "b"]))
+    app = ElicitationApp(ElicitationQueue(), asker, input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_modal(pilot, "Pick?")
+        main = app.screen_stack[0].query_one(KeyFooter)
+        built: list[list[str]] = []  # the keys of each build of the main screen's footer
+        compose = KeyFooter.compose
+
+        def counted(footer: KeyFooter) -> Iterable[Widget]:
+            widgets = list(compose(footer))
+            if footer is main:
+                built.append([w.description for w in widgets if isinstance(w, FooterKey)])
+            return widgets
+
+        monkeypatch.setattr(KeyFooter, "compose", counted)
+        burst(app, "enter")
+        await wait_for(pilot, lambda: bool(asker.results) and app.screen is app.screen_stack[0])
+        timeline = app.query_one(Timeline)
+        await wait_for(pilot, lambda: timeline.row_count == 1)
+        await pilot.pause(0.1)  # what the drawn row set off has run
+    assert built == [["Open", "Quit", "palette"]]
 
 
 async def test_the_timeline_keeps_the_last_rows_and_shows_them_once_questions_stop() -> None:

@@ -383,7 +383,9 @@ class Timeline(DataTable[Text]):
         if action in ("row_up", "row_down"):
             return self.max_scroll_y > 0
         if action == "select_cursor":
-            return self.row_count > 0
+            # The rows it holds, drawn or not: the main screen coming back after a question
+            # shows Open at once, not a moment later, its row drawn, in a second footer built.
+            return bool(self._cells)
         return super().check_action(action, parameters)
 
     def _note(self, cells: dict[str, str]) -> None:
