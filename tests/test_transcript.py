@@ -174,7 +174,7 @@ def test_a_newer_version_is_refused_with_a_clear_message(tmp_path: Path) -> None
             None,
             {"type": "teleport", "t": 0},
             ":2: unknown line type 'teleport' (a transcript has 'request', 'keys', 'result', "
-            "'end')",
+            "'revoked', 'end')",
         ),
     ],
     ids=["no-version", "bad-json-line", "invalid-request", "unknown-type"],

@@ -301,6 +301,7 @@ class ElicitationApp(KeyOrderApp[Any]):
                 serving=serving,
             )
         self._detach_transcript: Callable[[], None] | None = None
+        self._detach_revocations: Callable[[], None] | None = None
         self._agent_thread: threading.Thread | None = None
         self._quitting = False
         self._exiting = False
@@ -375,6 +376,7 @@ class ElicitationApp(KeyOrderApp[Any]):
         self._update_waiting()
         if self.transcript is not None:
             self._detach_transcript = self.transcript.attach(self.queue)
+            self._detach_revocations = self.approvals.when_revoked(self.transcript.revoked)
         # Subscribe before the agent starts, so its first question finds a front end;
         # subscribing also replays requests that were already waiting.
         self._unsubscribe = self.queue.subscribe(self._on_queue_event)
@@ -419,6 +421,9 @@ class ElicitationApp(KeyOrderApp[Any]):
         if self._detach_transcript is not None:
             self._detach_transcript()
             self._detach_transcript = None
+        if self._detach_revocations is not None:
+            self._detach_revocations()
+            self._detach_revocations = None
         if self.transcript is not None:
             self.transcript.close(self.agent_result, self.agent_error)
         # The secrets were registered for this run only; the redactor holds them in plain text.

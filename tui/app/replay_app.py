@@ -63,6 +63,8 @@ class ReplayApp(ElicitationApp):
             transcript=record_to,
             show_keys=show_keys,
         )
+        # The rules its answers give, revoked where the recording's were.
+        self.replay_agent.revoke = self.approvals.revoke_recorded
         self.player = KeyPlayer(
             transcript, self._resolved, timing, svg_dir, answer=self.answer_as_recorded
         )

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
@@ -188,6 +188,8 @@ class ApprovalPolicy:
         self.persistent = persistent
         self._lock = threading.Lock()
         self._session: list[ApprovalRule] = []
+        self._revoked: list[Callable[[list[dict[str, Any]]], None]] = []
+        """Called with the JSON form of the rules each revocation forgets (a transcript)."""
 
     def attach(self, queue: ElicitationQueue) -> Callable[[], None]:
         """Start answering `queue`'s tool approvals (waiting ones too); returns a detach function.
@@ -211,6 +213,12 @@ class ApprovalPolicy:
             _log.warning("%s", problem)
             return session
 
+    def when_revoked(self, record: Callable[[list[dict[str, Any]]], None]) -> Callable[[], None]:
+        """Call `record` with the JSON form of the rules each revocation forgets, from now
+        on; returns a function that stops it."""
+        self._revoked.append(record)
+        return lambda: self._revoked.remove(record)
+
     def revoke_session(
         self, tool: str | None, pattern: str | None = None, folder: str | None = None
     ) -> list[ApprovalRule]:
@@ -218,7 +226,20 @@ class ApprovalPolicy:
         with self._lock:
             removed = chosen_rules(self._session, tool, pattern, folder)
             self._session = [rule for rule in self._session if rule not in removed]
+        if removed:
+            revoked = [rule.model_dump(mode="json") for rule in removed]
+            for record in list(self._revoked):
+                record(revoked)
         return removed
+
+    def revoke_recorded(self, rules: list[dict[str, Any]]) -> None:
+        """Forget the rules held in memory that allow what `rules` (the JSON form of rules a
+        transcript recorded as revoked) allowed: a replay's own, given as the recording's were."""
+        recorded = [ApprovalRule.model_validate(rule) for rule in rules]
+        with self._lock:
+            self._session = [
+                rule for rule in self._session if not any(rule.same_target(r) for r in recorded)
+            ]
 
     def rule_for(self, request: ToolApprovalRequest) -> ApprovalRule | None:
         """The first rule that allows `request`'s call, or None if the person must be asked."""

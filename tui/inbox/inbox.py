@@ -101,6 +101,7 @@ class Inbox:
         )
         if self.transcript is not None:
             self._detach.append(self.transcript.attach(queue))
+            self._detach.append(self.approvals.when_revoked(self.transcript.revoked))
         if attach_approvals:
             self._detach.append(self.approvals.attach(queue))
 

@@ -33,6 +33,7 @@ from tui.transcript.records import (
     Record,
     RequestRecord,
     ResultRecord,
+    RulesRevoked,
     SessionEnd,
     scrubbed,
 )
@@ -197,6 +198,9 @@ def _record_hidden(record: Record, hide: Callable[[Any], Any]) -> Record:
     if isinstance(record, SessionEnd):
         # Its keys are shown too, beside the values: "name  orders-api".
         return record.model_copy(update={"returned": scrubbed(record.returned, hide)})
+    if isinstance(record, RulesRevoked):
+        # Hidden as the requests whose answers gave them, so that they still name those rules.
+        return record.model_copy(update={"rules": hide(record.rules)})
     return record.model_copy(update={"keys": _retyped(record.keys, hide)})
 
 

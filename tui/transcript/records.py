@@ -105,6 +105,17 @@ class ResultRecord(_Record):
     front ends): no key of it was recorded, and a replay answers as that front end did."""
 
 
+class RulesRevoked(_Record):
+    """Remembered approval rules were revoked (`elicit-tui approvals revoke` reaching the
+    inbox): `rules` in their JSON form, as `elicit-tui approvals list` shows them. A rule
+    given is in the result of the answer that gave it; a replay gives it so, and revokes it
+    here."""
+
+    type: Literal["revoked"] = "revoked"
+    t: float
+    rules: list[dict[str, Any]]
+
+
 class SessionEnd(_Record):
     """The session ended (the app closed)."""
 
@@ -119,7 +130,8 @@ class SessionEnd(_Record):
 
 
 Record = Annotated[
-    RequestRecord | KeysRecord | ResultRecord | SessionEnd, Field(discriminator="type")
+    RequestRecord | KeysRecord | ResultRecord | RulesRevoked | SessionEnd,
+    Field(discriminator="type"),
 ]
 """Any line after the first."""
 

@@ -20,6 +20,7 @@ from tui.transcript.records import (
     KeysRecord,
     RequestRecord,
     ResultRecord,
+    RulesRevoked,
     Scrub,
     SessionEnd,
     result_json,
@@ -92,6 +93,9 @@ class ReplayAgent:
     unanswered: list[Request] = field(default_factory=list)
     """Requests the transcript has no result for (it was cut short, by a crash or while the
     session still ran): withdrawn as it ends, where nobody would answer them."""
+    revoke: Callable[[list[dict[str, Any]]], None] | None = None
+    """Given, it revokes the rules a transcript recorded as revoked (their JSON form) in the
+    replay's own approval rules, when the recording did."""
     wait_until: Callable[[float], bool] | None = None
     """Given, it replaces the clock: called with each event's recorded time (seconds since
     the session began) before the event, it returns once the event may happen, True if the
@@ -133,6 +137,11 @@ class ReplayAgent:
                     queue.cancel(record.id, str(record.result["reason"]))
                 wait = max(self.timing.pause(record.t - previous), typing_takes.get(record.id, 0))
                 self._check(queue, record, futures.get(record.id), wait)
+            elif isinstance(record, RulesRevoked):
+                if self._sleep(previous, record.t):
+                    break
+                if self.revoke is not None:
+                    self.revoke(record.rules)
             elif isinstance(record, SessionEnd):
                 self._sleep(previous, record.t)
                 break

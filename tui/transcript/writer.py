@@ -21,10 +21,12 @@ from tui.transcript.records import (
     KeysRecord,
     RequestRecord,
     ResultRecord,
+    RulesRevoked,
     SessionEnd,
     SessionStart,
     request_json,
     result_json,
+    scrubbed,
 )
 from tui.transcript.scrubbed_keys import scrubbed_keys
 
@@ -33,7 +35,8 @@ class TranscriptWriter:
     """Records one session in `path` (replaced if it exists).
 
     `attach(queue)` records every request and result the queue sees; the front end adds
-    the keys pressed in each modal with `keys()`. A result another front end than
+    the keys pressed in each modal with `keys()`, the owner of the approval rules each
+    revocation of them with `revoked()`. A result another front end than
     `front_end` (the one recording the keys) gave is written with its name. Every line is
     flushed as it is written, so a crash loses nothing already answered. Safe to call from any
     thread.
@@ -75,6 +78,14 @@ class TranscriptWriter:
             result = result_json(event.result, scrub)
             record = ResultRecord(t=t, id=event.request.id, result=result, by=by)
             self._write(record.model_dump_json(exclude={"by"} if by is None else None))
+
+    def revoked(self, rules: list[dict[str, Any]]) -> None:
+        """Write that the approval rules `rules` (their JSON form) were revoked, every known
+        secret scrubbed from them."""
+        record = RulesRevoked(
+            t=self._since_start(time.monotonic()), rules=scrubbed(rules, self._redactor.scrub)
+        )
+        self._write(record.model_dump_json())
 
     def keys(
         self,
