@@ -251,7 +251,10 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         super().__init__(classes=f"elicitation {kind_class(request.kind)}")
         self.request = request
         self.deadline = deadline
-        """A `time.monotonic()` reading when the request times out."""
+        """A `clock()` reading when the request times out."""
+        self.clock: Callable[[], float] = time.monotonic
+        """What the countdown reads the time from: `time.monotonic`, except in a render,
+        which draws the time left as it was at each moment of the recording (`count_down`)."""
         self.input_grace = input_grace
         self._shown_at = time.monotonic()
         self._countdown: Timer | None = None
@@ -356,7 +359,7 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
     def reload(self, request: RequestT, *, deadline: float | None = None) -> None:
         """Show `request` instead of the one answered; it must have this modal's `shape()`."""
         self.request = request
-        self.deadline = deadline
+        self.deadline, self.clock = deadline, time.monotonic
         # Unarmed from now, not from its ScreenResume: a key read before that runs (typed for
         # the request answered, held up by a stopped process) must not answer this one.
         self._shown_at = time.monotonic()
@@ -420,9 +423,9 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
     def _start(self) -> None:
         self._answer_to_show = True
         if self.deadline is not None:
-            self._tick()
+            self.tick()
             if self._countdown is None:
-                self._countdown = self.set_interval(1.0, self._tick)
+                self._countdown = self.set_interval(1.0, self.tick)
             else:
                 self._countdown.reset()
                 self._countdown.resume()
@@ -699,9 +702,16 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
             return True
         return (time.monotonic() if at is None else at) - self._shown_at >= self.input_grace
 
-    def _tick(self) -> None:
+    def tick(self) -> None:
+        """Show the time left now, by `clock` (the countdown does each second)."""
         if self.deadline is not None:
-            self.remaining = max(0.0, self.deadline - time.monotonic())
+            self.remaining = max(0.0, self.deadline - self.clock())
+
+    def count_down(self, deadline: float | None, clock: Callable[[], float]) -> None:
+        """Count down to `deadline` as `clock` reads the time, from now until the modal shows
+        another question (which counts by `time.monotonic` again, unless it is told so too)."""
+        self.deadline, self.clock = deadline, clock
+        self.tick()
 
     def watch_waiting(self) -> None:
         self._render_meta()

@@ -27,6 +27,7 @@ from tui.render.script import Script
 from tui.secrets.memory_keyring import memory_keyring
 from tui.secrets.redaction import REDACTOR
 from tui.transcript.reader import Transcript
+from tui.transcript.records import RequestRecord
 from tui.transcript.replay_agent import Mismatch
 from widgets.base import ElicitationModal
 
@@ -101,6 +102,30 @@ class RenderApp(ReplayApp):
         self.agent_done = asyncio.Event()
         self.seen: set[str] = set()
         """`requested:ID` and `resolved:ID` for each queue event the app has handled."""
+        self.now = 0.0
+        """The recorded time of the step being drawn (seconds since the session began): what
+        a countdown counts by, so each frame shows the time left as it was at that moment.
+        The replay runs through the session faster than it was recorded, and by the clock
+        every frame showed the time left as the question appeared."""
+        self._asked_at = {
+            str(record.request["id"]): record.t
+            for record in transcript.records
+            if isinstance(record, RequestRecord)
+        }
+
+    def _show_next(self) -> None:
+        super()._show_next()
+        shown = self._shown
+        if shown is not None and shown.deadline is not None and shown.request.timeout is not None:
+            asked_at = self._asked_at.get(shown.request.id, self.now)
+            shown.count_down(asked_at + shown.request.timeout, lambda: self.now)
+
+    def show_time(self, recorded: float) -> None:
+        """The step recorded at `recorded` is about to be drawn: the countdown in front shows
+        the time left then."""
+        self.now = recorded
+        if self._shown is not None:
+            self._shown.tick()
 
     def _request_arrived(self, event: QueueEvent) -> None:
         super()._request_arrived(event)
@@ -180,6 +205,7 @@ async def _drive(
         elif step.kind == "end":
             app.clock.advance(step.recorded)
             await asyncio.wait_for(app.agent_done.wait(), WAIT_SECONDS)
+        app.show_time(step.recorded)
         screens.append(await _settled(pilot, app, default))
 
 
