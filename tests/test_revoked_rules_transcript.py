@@ -1,6 +1,7 @@
-"""A rule revoked while an inbox runs (`elicit-tui approvals revoke` reaching its rules for
-this session) is written to its transcript, as the rules given are, in the answers that gave
-them; a replay revokes it at the same point. Unrecorded, the replay kept the rule, allowed the
+"""A rule revoked while an inbox runs (`elicit-tui approvals revoke`: one for this session,
+which it asks the inbox to forget, or one given "always" in the session, which it takes out
+of the approvals file) is written to the inbox's transcript, as the rules given are, in the
+answers that gave them; a replay revokes it at the same point. Unrecorded, the replay kept the rule, allowed the
 next matching call by it where the recording had asked the person, and reported a mismatch."""
 
 from __future__ import annotations
@@ -37,8 +38,16 @@ def answer(inbox: HeadlessInbox, request_id: str, content: dict[str, object]) ->
     assert inbox.result(request_id, wait=10) is not None
 
 
-async def test_a_rule_revoked_in_the_session_is_recorded_and_replayed(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+@pytest.mark.parametrize(
+    ("scope", "said"),
+    [("session", "Revoked for this session: shell"), ("always", "Revoked: shell")],
+)
+async def test_a_rule_given_then_revoked_in_the_session_is_recorded_and_replayed(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    scope: str,
+    said: str,
 ) -> None:
     config = tmp_path / "config"
     config.mkdir()
@@ -48,14 +57,14 @@ async def test_a_rule_revoked_in_the_session_is_recorded_and_replayed(
         secret = inbox.submit({"kind": "secret", "message": "API key?"})
         body = {"front_end": "browser", "result": {"action": "accept", "content": CANARY}}
         assert inbox.call("POST", f"/v1/requests/{secret}/answer", body)[0] == 200
-        answer(inbox, inbox.submit(shell("c1", "pytest -q")), {"scope": "session"})
+        answer(inbox, inbox.submit(shell("c1", "pytest -q")), {"scope": scope})
         allowed = inbox.submit(shell("c2", "pytest -x"))  # the rule allows it
         assert inbox.result(allowed, wait=10) is not None
 
         monkeypatch.setenv("ELICIT_TUI_CONFIG_DIR", str(config))
         to = ["--to", inbox.url, "--token", inbox.token]
         assert main(["approvals", "revoke", "shell", *to]) == 0
-        assert "Revoked for this session: shell (command ~ pytest*" in capsys.readouterr().out
+        assert f"{said} (command ~ pytest*" in capsys.readouterr().out
 
         answer(inbox, inbox.submit(shell("c3", "pytest -k slow")), {"scope": "once"})
     finally:
@@ -65,8 +74,8 @@ async def test_a_rule_revoked_in_the_session_is_recorded_and_replayed(
     assert CANARY not in written
     records = [json.loads(line) for line in written.splitlines()]
     revoked = [record["rules"] for record in records if record["type"] == "revoked"]
-    assert [[rule["tool"], rule["match"]["pattern"]] for rule in revoked[0]] == [
-        ["shell", "pytest*"]
+    assert [[rule["tool"], rule["match"]["pattern"], rule["scope"]] for rule in revoked[0]] == [
+        ["shell", "pytest*", scope]
     ], written
 
     app = ReplayApp(read_transcript(transcript), timing=Timing(speed=4, max_pause=0.2))

@@ -188,6 +188,9 @@ class ApprovalPolicy:
         self.persistent = persistent
         self._lock = threading.Lock()
         self._session: list[ApprovalRule] = []
+        self._given_always: list[ApprovalRule] = []
+        """The "always" rules given in this session and written to the file: one taken out
+        of it since (`elicit-tui approvals revoke`) is said to be revoked with the session's."""
         self._revoked: list[Callable[[list[dict[str, Any]]], None]] = []
         """Called with the JSON form of the rules each revocation forgets (a transcript)."""
 
@@ -222,15 +225,32 @@ class ApprovalPolicy:
     def revoke_session(
         self, tool: str | None, pattern: str | None = None, folder: str | None = None
     ) -> list[ApprovalRule]:
-        """Forget the "for this session" rules `chosen_rules` picks; returns them."""
+        """Forget the "for this session" rules `chosen_rules` picks; returns them. Those it
+        picks of the "always" rules given in this session that are no longer in the file are
+        said to be revoked with them (`when_revoked`): `elicit-tui approvals revoke` takes
+        them out of it just before."""
         with self._lock:
             removed = chosen_rules(self._session, tool, pattern, folder)
             self._session = [rule for rule in self._session if rule not in removed]
-        if removed:
-            revoked = [rule.model_dump(mode="json") for rule in removed]
+            given = chosen_rules(self._given_always, tool, pattern, folder)
+        gone = self._gone_from_file(given)
+        with self._lock:
+            self._given_always = [rule for rule in self._given_always if rule not in gone]
+        if removed or gone:
+            revoked = [rule.model_dump(mode="json") for rule in removed + gone]
             for record in list(self._revoked):
                 record(revoked)
         return removed
+
+    def _gone_from_file(self, rules: list[ApprovalRule]) -> list[ApprovalRule]:
+        """The "always" `rules` no longer in the approvals file (none if it is unreadable)."""
+        if not rules:
+            return []
+        try:
+            kept = load_always_rules(self.path)
+        except ApprovalsFileError:
+            return []
+        return [rule for rule in rules if not any(rule.same_target(k) for k in kept)]
 
     def revoke_recorded(self, rules: list[dict[str, Any]]) -> None:
         """Forget the rules held in memory that allow what `rules` (the JSON form of rules a
@@ -264,6 +284,9 @@ class ApprovalPolicy:
         if scope == "always" and self.persistent:
             try:
                 _add_always_rule(self.path, rule)
+                with self._lock:
+                    if not any(r.same_target(rule) for r in self._given_always):
+                        self._given_always.append(rule)
                 return rule
             except ApprovalsFileError as problem:
                 _log.warning("%s; the rule holds for this session only", problem)

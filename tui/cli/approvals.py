@@ -169,7 +169,13 @@ def _revoke(args: argparse.Namespace) -> int:
     if args.folder is not None:
         # Named as a shell names it (`.`, `../app`): rules keep their folders whole.
         args.folder = os.path.abspath(os.path.expanduser(args.folder))
-    # The running inbox's rules for this session first: they are in force whatever the file.
+    # The file first: the inbox, told next, records the "always" rules gone from it with its
+    # own for this session (in force whatever the file) in its transcript.
+    unwritable = None
+    try:
+        removed = revoke_always_rules(tool, args.pattern, folder=args.folder)
+    except ApprovalsFileError as problem:
+        removed, unwritable = [], problem
     refused = None
     try:
         revoked = _inbox_session_revoked(args, tool)
@@ -177,10 +183,8 @@ def _revoke(args: argparse.Namespace) -> int:
         revoked, refused = [], problem
     for rule in revoked:
         print(f"Revoked for this session: {literal_line(rule.describe())}")
-    try:
-        removed = revoke_always_rules(tool, args.pattern, folder=args.folder)
-    except ApprovalsFileError as problem:
-        print(f"elicit-tui approvals: {problem}", file=sys.stderr)
+    if unwritable is not None:
+        print(f"elicit-tui approvals: {unwritable}", file=sys.stderr)
         return 2
     for rule in removed:
         print(f"Revoked: {literal_line(rule.describe())}")
