@@ -29,6 +29,8 @@ from tui.app.typing_hold import TYPED_THROUGH_GRACES
 from tui.core.models import Request
 from tui.front_ends.remote import RemoteFrontEnd
 from widgets.base import ElicitationModal
+from widgets.timeline import Timeline
+from widgets.timeline_entry import TimelineEntry
 
 TYPED_THROUGH_PAUSE = TYPED_THROUGH_GRACES * 0.2
 """The pause in typing asked for after a change under it, with the usual grace of 0.2 s."""
@@ -75,6 +77,28 @@ async def test_a_click_in_the_grace_period_does_not_answer_and_one_after_it_does
         await click(pilot, choices, (4, 0))
         await wait_for(pilot, future.done)
     assert future.result() == ElicitationResult(action="accept", content={"scope": "once"})
+
+
+async def test_a_click_as_a_question_closes_opens_no_timeline_row_and_one_after_it_does() -> None:
+    # A double click on an answer: the second click landed on the timeline row under it,
+    # which opened, and the next question came over it.
+    queue = ElicitationQueue()
+    app = ElicitationApp(queue, input_grace=3.0)
+    async with app.run_test(size=SIZE) as pilot:
+        timeline = app.query_one(Timeline)
+        future = queue.submit(ChoiceRequest(message="Pick?", options=["a", "b"]))
+        modal = await wait_for_modal(pilot)
+        await wait_for(pilot, lambda: modal.armed)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: future.done() and timeline.row_count == 1)
+        assert app.screen is app.screen_stack[0]
+        await click(pilot, timeline, (2, 1))
+        await pilot.pause(0.1)
+        assert not isinstance(app.screen, TimelineEntry), "a click as the question closed"
+
+        await pilot.pause(3.0)  # past the grace
+        await click(pilot, timeline, (2, 1))
+        await wait_for(pilot, lambda: isinstance(app.screen, TimelineEntry))
 
 
 @pytest.mark.parametrize("first_kind", ["choice", "tool_approval"])

@@ -1092,9 +1092,10 @@ class ElicitationApp(KeyOrderApp[Any]):
         return saved
 
     async def on_event(self, event: events.Event) -> None:
-        # Clicks made just as a modal appears were meant for what was there before.
+        # Clicks made just as a modal appears were meant for what was there before; those
+        # made just as it closes (a double click on an answer), for it.
         if isinstance(event, _CLICKS):
-            if self._modal_unarmed():
+            if self._modal_unarmed() or self._just_closed(time.monotonic(), self.input_grace):
                 return
             self._at_the_question()
         await super().on_event(event)
@@ -1129,15 +1130,13 @@ class ElicitationApp(KeyOrderApp[Any]):
         self._at_the_question()
         return True
 
-    def _just_closed(self, typed_at: float) -> bool:
-        """True if what came at `typed_at` (monotonic) came to the screen behind the
-        questions (the main screen, a row opened over it) within the typing pause after a
-        question closed: an Enter typed ahead for the next question would open a row there,
-        which that question then comes over and leaves open."""
-        return (
-            not isinstance(self.screen, ElicitationModal)
-            and typed_at - self._closed_at < self._typing.pause
-        )
+    def _just_closed(self, at: float, within: float | None = None) -> bool:
+        """True if what came at `at` (monotonic) came to the screen behind the questions (the
+        main screen, a row opened over it) within `within` seconds (default: the typing
+        pause) after a question closed: an Enter typed ahead for the next question would
+        open a row there, which that question then comes over and leaves open."""
+        within = self._typing.pause if within is None else within
+        return not isinstance(self.screen, ElicitationModal) and at - self._closed_at < within
 
     def _at_the_question(self) -> None:
         """A key or click reached the question in front: the notice of how the one before it
