@@ -6,6 +6,7 @@ next matching call by it where the recording had asked the person, and reported 
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,8 @@ from test_approvals import shell as shell_call
 
 from tui.app.replay_app import ReplayApp
 from tui.cli.main import main
+from tui.render.capture import capture
+from tui.render.script import build_script
 from tui.secrets.memory_keyring import memory_keyring
 from tui.transcript.reader import read_transcript
 from tui.transcript.timing import Timing
@@ -84,3 +87,8 @@ async def test_a_rule_given_then_revoked_in_the_session_is_recorded_and_replayed
     agent = app.replay_agent
     assert not agent.mismatches, [mismatch.describe() for mismatch in agent.mismatches]
     assert len(agent.checked) == 4
+    # A render steps through the session on the recorded clock: the same there.
+    recorded = read_transcript(transcript)
+    script = build_script(recorded, Timing())
+    rendered = await asyncio.to_thread(capture, recorded, script, (80, 24), "textual-dark")
+    assert rendered.summary == "4 results, all as recorded"
