@@ -75,11 +75,12 @@ class PlainPrompter:
 
     def ask(self, request: Request) -> ElicitationResult:
         """The result of asking `request`: accept with content, decline, or cancel."""
-        self._header(request)
         asker = self._askers().get(request.kind)
         if asker is None:
+            # Only the refusal: the question and how to answer it would ask what is not asked.
             self.say(f"Plain mode cannot ask {request.kind!r} requests; cancelled.")
             return unsupported(request)
+        self._header(request)
         try:
             result = asker(request)
         except _Ended as ended:
