@@ -11,7 +11,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pexpect
 import pyte
@@ -28,6 +28,7 @@ from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import Input
 
+from tui import RequestBase
 from tui.app.app import ElicitationApp
 from tui.app.key_player import KeyPlayer, dummy_secret
 from tui.app.messages import AgentFinished
@@ -1119,3 +1120,61 @@ async def test_a_serve_session_replays_serving_as_it_did_with_no_agent_of_its_ow
         capture, transcript, build_script(transcript, FAST), (80, 24), "textual-dark"
     )
     assert all("Agent" not in grid_text(screen) for screen in captured.screens)
+
+
+class UnregisteredRequest(RequestBase):
+    """A kind of one's own its program never registered: the app cancels it, unshown."""
+
+    kind: Literal["never_registered"] = "never_registered"
+
+
+async def record_an_unregistered_kind(path: Path) -> None:
+    """A session that asks a kind no process registers, then a text question answered."""
+
+    def agent(queue: ElicitationQueue) -> str:
+        queue.ask(UnregisteredRequest(id="odd", message="Odd kind?"))
+        return str(queue.ask(TextRequest(id="name", message="Name?")).content)
+
+    app = ElicitationApp(ElicitationQueue(), agent, input_grace=0, transcript=path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await on_request(pilot, "name")
+        await pilot.press(*"Ada", "enter")
+        await wait_for(pilot, lambda: app.agent_result == "Ada")
+
+
+async def test_a_kind_the_recording_could_not_show_is_cancelled_again_and_the_rest_replays(
+    tmp_path: Path,
+) -> None:
+    # The app cancelled it (`unsupported_kind`), but replay refused the whole transcript:
+    # "kind: 'never_registered' is not a kind registered here".
+    path = tmp_path / "unshown.jsonl"
+    await record_an_unregistered_kind(path)
+    gif = tmp_path / "unshown.svg"
+
+    played = run_cli("replay", str(path), "--speed", "4", "--max-pause", "200ms")
+    rendered = run_cli("replay", str(path), "--max-pause", "200ms", "-o", str(gif))
+
+    assert played.returncode == 0, played.stderr
+    assert "2 results, all as recorded" in played.stdout
+    assert rendered.returncode == 0, rendered.stderr
+    assert "Name?" in gif.read_text(encoding="utf-8")
+
+
+async def test_a_kind_not_registered_here_that_the_recording_answered_is_refused_naming_its_line(
+    tmp_path: Path,
+) -> None:
+    # Its keys cannot be replayed without its dialog: what `ELICIT_TUI_KINDS` would register.
+    path = tmp_path / "unshown.jsonl"
+    await record_an_unregistered_kind(path)
+    answered = path.read_text(encoding="utf-8").replace(
+        '"action":"cancel","content":null,"reason":"unsupported_kind: never_registered"',
+        '"action":"accept","content":"odd","reason":null',
+    )
+    path.write_text(answered, encoding="utf-8")
+
+    run = run_cli("replay", str(path))
+
+    assert run.returncode == 2
+    assert run.stderr.startswith(
+        f"elicit-tui replay: {path}:2: kind: 'never_registered' is not a kind registered here"
+    )

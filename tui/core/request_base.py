@@ -152,3 +152,11 @@ def require_request(value: object) -> None:
             f"a request object is asked, like TextRequest(message=...), not "
             f"{type(value).__name__}{made}"
         )
+
+
+def of_unregistered_kind(data: dict[str, Any]) -> RequestBase:
+    """A request of a kind not registered in this process, read as the fields every request
+    has: a front end then cancels it as a kind it cannot show (`unsupported_kind: name`)."""
+    return RequestBase.model_validate(
+        {name: data[name] for name in RequestBase.model_fields if name in data}
+    )

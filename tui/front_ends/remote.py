@@ -31,7 +31,7 @@ from tui.core.http_url import http_url_parts
 from tui.core.kinds import kind
 from tui.core.models import ENDED_UNSEEN, ElicitationResult, Request, flagged, parse_request
 from tui.core.queue import ANSWERS_KEPT, Answered, QueueEvent, Subscriber
-from tui.core.request_base import RequestBase
+from tui.core.request_base import of_unregistered_kind
 from tui.core.signed_request import PROOF_HEADER, NotProven, SignedRequest
 from tui.inbox.discovery import checked_token
 from tui.inbox.wire import request_path, result_json
@@ -509,6 +509,4 @@ def request_from_wire(data: Any) -> Request:
         name = data.get("kind") if isinstance(data, dict) else None
         if not isinstance(name, str) or kind(name) is not None:
             raise
-        return RequestBase.model_validate(
-            {field: data[field] for field in RequestBase.model_fields if field in data}
-        )
+        return of_unregistered_kind(data)

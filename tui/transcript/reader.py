@@ -9,7 +9,14 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from tui.core.models import AUTO_APPROVED, KEYRING_UNAVAILABLE, Request, parse_request
+from tui.core.models import (
+    AUTO_APPROVED,
+    KEYRING_UNAVAILABLE,
+    UNSUPPORTED_KIND,
+    Request,
+    parse_request,
+)
+from tui.core.request_base import of_unregistered_kind
 from tui.transcript.records import (
     RECORD,
     VERSION,
@@ -129,9 +136,10 @@ def read_transcript(path: str | Path) -> Transcript:
         title=_text(header, "title"),
         serving=_text(header, "serving"),
     )
+    unknown: dict[str, str] = {}
     for number, line in enumerate(complete[1:], start=2):
         if line.strip():
-            _add(transcript, number, line)
+            _add(transcript, number, line, unknown)
     if tail.strip():
         number = len(complete) + 1
         try:
@@ -142,7 +150,9 @@ def read_transcript(path: str | Path) -> Transcript:
                 f"(after {len(tail)} characters); replayed up to line {number - 1}"
             )
         else:
-            _add(transcript, number, tail)
+            _add(transcript, number, tail, unknown)
+    if unknown:  # asked, never answered: it cannot be shown to wait as it did
+        raise TranscriptError(next(iter(unknown.values())))
     return transcript
 
 
@@ -171,12 +181,14 @@ def _check_header(path: Path, line: str) -> dict[str, Any]:
     return header
 
 
-def _add(transcript: Transcript, number: int, line: str) -> None:
+def _add(transcript: Transcript, number: int, line: str, unknown: dict[str, str]) -> None:
+    """Add the record on `line`; `unknown` holds, by id, the error of each request so far whose
+    kind is not registered here and that has no result yet."""
     where = f"{transcript.path}:{number}"
     try:
         record = RECORD.validate_json(line)
         if isinstance(record, RequestRecord):
-            request = parse_request(record.request)
+            request = _request(record.request, where, unknown)
             transcript.requests[request.id] = request
     except ValidationError as error:
         raise TranscriptError(f"{where}: {_first_error(error)}") from None
@@ -185,7 +197,26 @@ def _add(transcript: Transcript, number: int, line: str) -> None:
             f"{where}: the {record.type} of request {record.id!r}, which no line before it asks"
             " (its request line is missing)"
         )
+    if isinstance(record, KeysRecord | ResultRecord) and record.id in unknown:
+        unshown = f"{UNSUPPORTED_KIND}: {transcript.requests[record.id].kind}"
+        if not (isinstance(record, ResultRecord) and record.result.get("reason") == unshown):
+            raise TranscriptError(unknown.pop(record.id))  # its dialog is needed to replay it
+        del unknown[record.id]
     transcript.records.append(record)
+
+
+def _request(data: dict[str, Any], where: str, unknown: dict[str, str]) -> Request:
+    """The request `data` describes. One of a kind not registered here is read as the fields
+    every request has, if its recording cancelled it, unshown (`unsupported_kind`): replayed,
+    it is cancelled so again."""
+    try:
+        return parse_request(data)
+    except ValidationError as error:
+        if error.errors()[0]["type"] != "unknown_kind":
+            raise
+        request = of_unregistered_kind(data)
+        unknown[request.id] = f"{where}: {_first_error(error)}"
+        return request
 
 
 def _first_error(error: ValidationError) -> str:
