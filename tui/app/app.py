@@ -1053,10 +1053,15 @@ class ElicitationApp(KeyOrderApp[Any]):
         it counted, while that is up: notices in a row share one, not a stack of them over
         the question shown next. Returns the notice and its count."""
         count = 1
-        if last is not None and last[0].time_left > 0:
+        if last is not None and self._is_up(last[0]):
             self._unnotify(last[0])
             count = last[1] + 1
         return self._notice(said(count), severity=severity), count
+
+    def _is_up(self, notification: Notification) -> bool:
+        """Whether `notification` is still shown (a render takes notices away by the session's
+        clock, not the wall clock's)."""
+        return notification in self._notifications and not notification.has_expired
 
     def _print_error_renderables(self) -> None:
         super()._print_error_renderables()
@@ -1163,7 +1168,7 @@ class ElicitationApp(KeyOrderApp[Any]):
         is still up: one notice over the question in front, not two."""
         ended = self._ended_notice
         said = f"{self._typing.why}\n{self._typing.notice()}"
-        if ended is not None and ended[0].time_left > 0:
+        if ended is not None and self._is_up(ended[0]):
             self._unnotify(ended[0])
             said = f"{ended[0].message}\n{self._typing.notice()}"
         self._ended_notice = self._notice(said, severity="warning"), 1

@@ -10,11 +10,12 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
 from textual.color import Color
+from textual.notifications import Notification, Notify
 from textual.pilot import Pilot
 from textual.worker import WorkerFailed
 
@@ -37,6 +38,10 @@ SETTLE_ROUNDS = 50
 STABLE_ROUNDS = 3
 """A screen drawn the same this many more times in a row is taken as settled."""
 
+WALL_TIMEOUT = 24 * 3600.0
+"""A notice's timeout on the wall clock in a render: never reached, its time being kept on
+the session's clock."""
+
 WAIT_SECONDS = 20.0
 """How long a step may wait for the app (a modal to appear, the agent to finish)."""
 
@@ -57,14 +62,28 @@ class Theme:
     """The app's `$text` on the accent colour: the key badge's label."""
 
 
+@dataclass(frozen=True)
+class LaterScreen:
+    """A screen that changed between two steps, at no step of its own: a notice's time was
+    up (see `RenderApp.end_notices`)."""
+
+    step: int
+    """The index of the step it came after."""
+    recorded: float
+    """When, in seconds since the session began."""
+    grid: Grid
+
+
 @dataclass
 class Capture:
-    """What a render run saw: one screen per step of the script, the theme, the mismatches."""
+    """What a render run saw: one screen per step of the script, those between steps, the
+    theme, the mismatches."""
 
     screens: list[Grid]
     theme: Theme
     mismatches: list[Mismatch]
     summary: str
+    later: list[LaterScreen] = field(default_factory=list)
 
 
 class SteppedClock:
@@ -93,7 +112,10 @@ class SteppedClock:
 
 
 class RenderApp(ReplayApp):
-    """A replay app that stays open when the agent finishes, until the renderer closes it."""
+    """A replay app that stays open when the agent finishes, until the renderer closes it.
+
+    Its notices go, and its countdowns count, by the session's clock, as they did live, not
+    the wall clock's: the render steps through the session faster than it happened."""
 
     def __init__(self, transcript: Transcript, clock: SteppedClock, theme: str) -> None:
         super().__init__(transcript, theme=theme)
@@ -112,6 +134,8 @@ class RenderApp(ReplayApp):
             for record in transcript.records
             if isinstance(record, RequestRecord)
         }
+        self._notice_ends: dict[str, tuple[Notification, float]] = {}
+        """Each notice shown, by identity, and when its time is up on the session's clock."""
 
     def _show_next(self) -> None:
         super()._show_next()
@@ -126,6 +150,24 @@ class RenderApp(ReplayApp):
         self.now = recorded
         if self._shown is not None:
             self._shown.tick()
+
+    def _on_notify(self, event: Notify) -> None:
+        notification = event.notification
+        self._notice_ends[notification.identity] = (notification, self.now + notification.timeout)
+        notification.timeout = WALL_TIMEOUT
+        super()._on_notify(event)
+
+    def next_notice_end(self) -> float | None:
+        """When the first notice still shown is up on the session's clock (None: none is)."""
+        shown = [end for notice, end in self._notice_ends.values() if notice in self._notifications]
+        return min(shown, default=None)
+
+    def end_notices(self, now: float) -> None:
+        """Take away each notice whose time is up at `now` on the session's clock."""
+        for identity, (notice, end) in list(self._notice_ends.items()):
+            if end <= now:
+                del self._notice_ends[identity]
+                self._unnotify(notice)
 
     def _request_arrived(self, event: QueueEvent) -> None:
         super()._request_arrived(event)
@@ -151,16 +193,17 @@ def capture(
     *,
     edited: bool = False,
 ) -> Capture:
-    """Replay `transcript` headless at `size` in `theme`; one screen per step of `script`.
-    `edited`: an edit file changed its results, and its summary says so."""
+    """Replay `transcript` headless at `size` in `theme`; one screen per step of `script`,
+    and one for each notice that goes between steps. `edited`: an edit file changed its results, and its summary says so."""
     clock = SteppedClock()
     app = RenderApp(transcript, clock, theme)
     screens: list[Grid] = []
+    later: list[LaterScreen] = []
     colours: list[Theme] = []
 
     async def drive(pilot: Pilot[Any]) -> None:
         try:
-            await _drive(pilot, app, script, screens, colours)
+            await _drive(pilot, app, script, screens, later, colours)
         finally:
             clock.stop()
             app.exit()
@@ -173,17 +216,25 @@ def capture(
             "run `elicit-tui replay FILE` to see why"
         )
     agent = app.replay_agent
-    return Capture(screens, colours[0], list(agent.mismatches), agent.summary(edited=edited))
+    mismatches = list(agent.mismatches)
+    return Capture(screens, colours[0], mismatches, agent.summary(edited=edited), later)
 
 
 async def _drive(
-    pilot: Pilot[Any], app: RenderApp, script: Script, screens: list[Grid], colours: list[Theme]
+    pilot: Pilot[Any],
+    app: RenderApp,
+    script: Script,
+    screens: list[Grid],
+    later: list[LaterScreen],
+    colours: list[Theme],
 ) -> None:
     player = KeyPlayer(app.replay_agent.transcript, app._resolved, answer=app.answer_as_recorded)
     theme = _theme(app)
     colours.append(theme)
     default = (theme.foreground, theme.background)
-    for step in script.steps:
+    for index, step in enumerate(script.steps):
+        app.now = step.recorded
+        app.end_notices(step.recorded)
         if step.kind == "request":
             app.clock.advance(step.recorded)
             await _until(partial(_seen, app, f"requested:{step.request_id}"))
@@ -207,6 +258,15 @@ async def _drive(
             await asyncio.wait_for(app.agent_done.wait(), WAIT_SECONDS)
         app.show_time(step.recorded)
         screens.append(await _settled(pilot, app, default))
+        following = script.steps[index + 1].recorded if index + 1 < len(script.steps) else None
+        # A notice whose time is up before the next step goes at that time, in a screen of
+        # its own. (After the last step, the session had ended: what is shown then stays.)
+        while following is not None and (end := app.next_notice_end()) is not None:
+            if end >= following:
+                break
+            app.end_notices(end)
+            app.show_time(end)
+            later.append(LaterScreen(index, end, await _settled(pilot, app, default)))
 
 
 async def _settled(pilot: Pilot[Any], app: RenderApp, default: tuple[RGB, RGB]) -> Grid:

@@ -10,7 +10,7 @@ from rich.cells import cell_len, set_cell_size
 from rich.style import Style
 
 from tui.render.captions import Cue
-from tui.render.capture import Capture, Theme
+from tui.render.capture import Capture, LaterScreen, Theme
 from tui.render.cells import Cell, Grid, Row, text_cells
 from tui.render.script import Script
 from widgets.key_badge import WIDTH as BADGE_WIDTH
@@ -55,7 +55,8 @@ def compose(
         if overlays.show_keys and step.label is not None and step.chapter not in cut
     ]
     cues = overlays.captions or ()
-    marks = {0.0, total, *(step.at for step in script.steps)}
+    shown = _screens_in_time(script, captured)
+    marks = {0.0, total, *(at for at, _grid in shown)}
     # A badge goes a second after its key, unless the next key has replaced it by then.
     following = [at for at, _label in keys[1:]] + [total] * bool(keys)
     marks |= {
@@ -67,7 +68,7 @@ def compose(
     times = sorted(mark for mark in marks if 0 <= mark <= total)
     frames: list[Frame] = []
     for start, end in pairwise(times):
-        grid = _screen_at(script, captured, start)
+        grid = _screen_at(shown, start)
         label = _key_at(keys, start)
         if label is not None:
             grid = _with_badge(grid, label, captured.theme)
@@ -78,12 +79,30 @@ def compose(
     return _merged(_capped(frames, fps))
 
 
-def _screen_at(script: Script, captured: Capture, at: float) -> Grid:
-    index = 0
-    for number, step in enumerate(script.steps):
-        if step.at <= at:
-            index = number
-    return captured.screens[index]
+def _screens_in_time(script: Script, captured: Capture) -> list[tuple[float, Grid]]:
+    """Each captured screen and when the output shows it, in order: a step's at its time, one
+    between two steps (a notice gone) as far between their times as it came in the session."""
+    later: dict[int, list[LaterScreen]] = {}
+    for screen in captured.later:
+        later.setdefault(screen.step, []).append(screen)
+    steps = script.steps
+    shown: list[tuple[float, Grid]] = []
+    for index, (step, grid) in enumerate(zip(steps, captured.screens, strict=True)):
+        shown.append((step.at, grid))
+        for screen in later.get(index, []):
+            following = steps[index + 1]
+            share = (screen.recorded - step.recorded) / (following.recorded - step.recorded)
+            shown.append((round(step.at + share * (following.at - step.at), 6), screen.grid))
+    return shown
+
+
+def _screen_at(shown: list[tuple[float, Grid]], at: float) -> Grid:
+    """The last screen of `shown` whose time has come at `at`."""
+    grid = shown[0][1]
+    for start, screen in shown:
+        if start <= at:
+            grid = screen
+    return grid
 
 
 def _key_at(keys: list[tuple[float, str]], at: float) -> str | None:
