@@ -19,6 +19,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Literal
 
 import pexpect
 import pytest
@@ -31,6 +32,7 @@ from failing_kinds import (
     ContentlessRequest,
     DialogBroke,
     GateRequest,
+    MisplacedRequest,
     Where,
     ZoneRequest,
 )
@@ -40,12 +42,15 @@ from rich.console import Console
 from secret_session import CANARY, CANARY_PIECES
 from test_ask_bursts import ask
 from test_prebuilt_modals import LateAsker
+from textual.widgets import Input
+from textual.widgets._toast import Toast
 
 from tui import (
     ChoiceRequest,
     ElicitationApp,
     ElicitationQueue,
     ElicitationResult,
+    RequestBase,
     SecretRequest,
 )
 from tui.app.ask_app import AskApp
@@ -168,6 +173,45 @@ async def test_dialogs_failing_one_after_another_leave_one_notice_that_counts_th
             " compose asking 'Broken 3?'); its question was cancelled."
         )
         assert asker.results == [FAILED] * 3
+
+
+class NeverRegistered(RequestBase):
+    """A kind its program never registered."""
+
+    kind: Literal["never_registered_test"] = "never_registered_test"
+
+
+async def test_kinds_that_cannot_be_shown_in_a_row_leave_one_notice_clear_of_the_next_input() -> (
+    None
+):
+    # Each "Cannot show" notice stacked over the next question for its 5 s: three of them
+    # covered the right half of the next dialog's input at 80x24.
+    unshown = [
+        NeverRegistered(message="Unregistered?"),
+        ContentlessRequest(message="No content()?"),
+        MisplacedRequest(message="Nowhere?"),
+    ]
+    asker = Asker(*unshown, BrokenRequest(message="Next?"))
+    app = ElicitationApp(ElicitationQueue(), asker, input_grace=0)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await until(lambda: showing(app, "Next?"))
+        await pilot.pause()
+        notices = [n for n in app._notifications if n.severity == "error"]
+        assert len(notices) == 1
+        assert notices[0].message.startswith(
+            "Cannot show 3 questions here; the last, a 'misplaced_test' request (the modal of"
+            " kind 'misplaced_test'"
+        )
+        assert notices[0].message.endswith("; cancelled.")
+        field = app.screen.query_one(Input).region
+        toasts = app.screen.query(Toast)
+        assert toasts and not any(toast.region.overlaps(field) for toast in toasts)
+        burst(app, *"ok", "enter")
+        await until(lambda: len(asker.results) == 4)
+    assert [result.reason for result in asker.results[:3]] == [
+        f"unsupported_kind: {request.kind}" for request in unshown
+    ]
+    assert asker.results[3].content == "ok"
 
 
 async def test_a_dialog_that_raises_as_it_forgets_its_answer_keeps_the_answer() -> None:
@@ -405,8 +449,12 @@ async def cancelled_as_unshown(first: Request, kind_name: str, why: str) -> Elic
         assert asker.results == [
             ElicitationResult(action="cancel", reason=f"unsupported_kind: {kind_name}")
         ]
-        notes = [notice.message for notice in app._notifications]
-        assert f"Cannot show {kind_name!r} requests here ({why}); cancelled." in notes
+        lead = f"Cannot show {kind_name!r} requests here ("
+        notes = [n.message for n in app._notifications if n.message.startswith(lead)]
+        assert len(notes) == 1 and notes[0].endswith("); cancelled.")
+        # Cut to fit under the next question; the whole of it is in the exit's report.
+        shown = notes[0].removeprefix(lead).removesuffix("); cancelled.")
+        assert shown == why or (shown.endswith("…") and why.startswith(shown[:-1]))
         burst(app, "escape")
         await until(lambda: len(asker.results) == 2)
     return app

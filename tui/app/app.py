@@ -139,6 +139,13 @@ def _quoted(request: Request) -> str:
 FAILURE_NOTICE_LENGTH = 160
 """Characters of a failed dialog's error its notice shows."""
 
+UNSHOWN_NOTICE_LENGTH = 180
+"""Characters of the notice that a question cannot be shown: at 80x24 its toast, 40 columns
+wide, stays clear of the input of a short question shown next."""
+
+KIND_NOTICE_LENGTH = 40
+"""Characters of a kind's name (quoted) that notice shows: a kind may be called anything."""
+
 AGENT_EXIT_GRACE = 1.0
 """Seconds quitting waits for the agent to return once its questions are closed, at most:
 long enough for the agent's return value to become the app's, short enough to feel instant."""
@@ -250,6 +257,8 @@ class ElicitationApp(KeyOrderApp[Any]):
         and how many it counts."""
         self._failure_notice: tuple[Notification, int] | None = None
         """The notice of the last dialog that failed, and how many failed in a row."""
+        self._unshown_notice: tuple[Notification, int] | None = None
+        """The notice of the last question that could not be shown, and how many in a row."""
         self._nothing_to_send: str | None = None
         """The request whose modal the app closes with nothing left to send: it ended without
         this front end, or the answer given here was sent already."""
@@ -654,12 +663,7 @@ class ElicitationApp(KeyOrderApp[Any]):
                 # can show the kind: the question is left to them. Here, the agent hears
                 # which kind could not be shown.
                 kept = not isinstance(self.queue, ElicitationQueue)
-                self.notify(
-                    f"Cannot show {event.request.kind!r} requests here ({error}); "
-                    + ("left waiting for a front end that can." if kept else "cancelled."),
-                    severity="error",
-                    markup=False,
-                )
+                self._say_unshown(event.request, str(error), kept)
                 if kept:
                     self._left_to_others.add(event.request.id)
                 else:
@@ -1042,6 +1046,24 @@ class ElicitationApp(KeyOrderApp[Any]):
             "error",
         )
         self._failed_dialogs.add(kind, error, self.console)
+
+    def _say_unshown(self, request: Request, error: str, kept: bool) -> None:
+        """Say that `request` cannot be shown here, for `error`, and that it was `kept` for
+        another front end, or cancelled."""
+        kind = one_line(repr(request.kind), KIND_NOTICE_LENGTH)
+        outcome = "left waiting for a front end that can" if kept else "cancelled"
+
+        def said(count: int) -> str:
+            lead = (
+                f"Cannot show {kind} requests here"
+                if count == 1
+                else f"Cannot show {count} questions here; the last, a {kind} request"
+            )
+            # The whole error is in the log, and in the exit's report where the app cancels.
+            room = UNSHOWN_NOTICE_LENGTH - len(f"{lead} (); {outcome}.")
+            return f"{lead} ({one_line(error, room)}); {outcome}."
+
+        self._unshown_notice = self._notice_in_a_row(self._unshown_notice, said, "error")
 
     def _notice_in_a_row(
         self,
