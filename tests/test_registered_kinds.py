@@ -457,6 +457,54 @@ def test_a_module_elicit_tui_kinds_names_that_cannot_load_is_named_and_the_rest_
     )
 
 
+@pytest.mark.parametrize(
+    ("value", "separator"),
+    [
+        ("tui.examples.card_picker no_such_kinds_module", "spaces"),
+        ("tui.examples.card_picker:no_such_kinds_module", "colons"),
+        ("tui.examples.card_picker;no_such_kinds_module", "semicolons"),
+    ],
+)
+def test_elicit_tui_kinds_with_another_separator_than_a_comma_is_refused_naming_it(
+    value: str, separator: str
+) -> None:
+    # Read as one module name: "No module named 'tui.examples.card_picker no_such_kinds_module'".
+    env = {**os.environ, "ELICIT_TUI_KINDS": value}
+    card = json.dumps({"kind": "card", "message": "Pick", "cards": [{"name": "a"}]})
+    done = subprocess.run(
+        [sys.executable, "-m", "tui.cli.main", "ask", "--json", card],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+    )
+    assert done.returncode == 3
+    assert (
+        f"ELICIT_TUI_KINDS names {value}, which is no module name: separate modules with"
+        f" commas, not {separator}" in done.stderr
+    )
+
+
+@pytest.mark.parametrize("command", ["ask", "serve", "attach", "web", "replay"])
+def test_every_command_that_learns_kinds_says_how_elicit_tui_kinds_lists_them(
+    command: str,
+) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "tui.cli.main", command, "--help"],
+        cwd=REPO,
+        env={**os.environ, "COLUMNS": "100"},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    said = " ".join(done.stdout.split())
+    assert (
+        "ELICIT_TUI_KINDS: the modules that register kinds of your own, comma-separated"
+        " (ELICIT_TUI_KINDS=my_package.kinds,other_package.kinds)" in said
+    )
+
+
 def test_the_example_runs_with_python_dash_m_and_prints_the_pick() -> None:
     child = pexpect.spawn(
         sys.executable,

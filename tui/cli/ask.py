@@ -15,10 +15,12 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from textwrap import fill
 from typing import Any, NoReturn, TextIO
 
 from pydantic import BaseModel, SecretStr, TypeAdapter, ValidationError
 
+from tui.cli.kinds_note import KINDS_NOTE
 from tui.cli.passthrough import add_passthrough_command
 from tui.cli.plain import PlainPrompter, plain_wanted
 from tui.cli.plain_terminal import discard_typed, plain_streams
@@ -65,7 +67,7 @@ EXIT_HUNG_UP = 129
 REDACTED = "**********"
 """What a typed secret is printed as without `--reveal-secret`."""
 
-_EPILOG = """\
+_EPILOG = f"""\
 exit status:
   0    accepted; for confirm: yes
   1    declined (Ctrl+N); for confirm: no
@@ -78,6 +80,7 @@ The UI is drawn on the terminal (/dev/tty), so stdin and stdout may be pipes or 
 With --to URL (or ELICIT_TUI_URL) the question goes to the inbox of `elicit-tui serve`
 instead, and no terminal is needed; exit 2 if no inbox answers there.
 ELICIT_TUI_PLAIN=1 (or TERM=dumb) asks with plain line prompts; ELICIT_TUI_BELL=0 keeps quiet.
+{fill(KINDS_NOTE, 92)}
 """
 
 Fields = Callable[[argparse.Namespace], dict[str, Any]]

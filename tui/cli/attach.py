@@ -7,6 +7,7 @@ import os
 import sys
 
 from tui.cli.inbox_url_option import add_inbox_url_options, inbox_url
+from tui.cli.kinds_note import KINDS_NOTE
 from tui.cli.notify_option import add_notify_option
 from tui.cli.token_option import add_token_option
 from tui.core.loading import loading_modules
@@ -29,6 +30,7 @@ def add_attach_command(commands: argparse._SubParsersAction[argparse.ArgumentPar
         "first answer wins. Quitting answers nothing: the questions stay in the inbox. Exit "
         "status: 0 when you quit, 1 when no inbox answers at the URL, 2 when it refuses the "
         "token or the terminal cannot draw (TERM=dumb).",
+        epilog=KINDS_NOTE,
     )
     add_inbox_url_options(
         attach,

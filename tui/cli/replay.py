@@ -12,6 +12,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from tui.cli.ask import EXIT_INTERRUPTED
+from tui.cli.kinds_note import KINDS_NOTE
 from tui.cli.render import add_render_options, positive, render_only, run_render, wants_render
 from tui.cli.report import print_report
 from tui.core.loading import loading_modules
@@ -33,6 +34,7 @@ def add_replay_command(commands: argparse._SubParsersAction[argparse.ArgumentPar
         "and no person needed. Each result is checked against the recorded one; a difference "
         "is reported and the exit code is 1. The keyring is never touched: secrets meant for it "
         "go to a keyring in memory.",
+        epilog=KINDS_NOTE,
     )
     replay.add_argument("file", type=Path, metavar="FILE", help="the transcript (JSON lines)")
     add_replay_options(replay)

@@ -8,6 +8,7 @@ import os
 import socket
 import sys
 
+from tui.cli.kinds_note import KINDS_NOTE
 from tui.cli.notify_option import add_notify_option
 from tui.cli.transcript_option import add_transcript_option
 from tui.core.loading import loading_modules
@@ -30,6 +31,7 @@ def add_serve_command(commands: argparse._SubParsersAction[argparse.ArgumentPars
         "agent's question here and return your answer, and the inbox's HTTP API on "
         f"http://{HOST}:PORT/v1/ for askers and front ends in other processes. "
         "Needs the `mcp` extra.",
+        epilog=KINDS_NOTE,
     )
     serve.add_argument(
         "--port",

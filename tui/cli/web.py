@@ -10,6 +10,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from tui.cli.inbox_url_option import add_inbox_url_options, inbox_url
+from tui.cli.kinds_note import KINDS_NOTE
 from tui.cli.notify_option import add_notify_option
 from tui.cli.token_option import add_token_option
 
@@ -29,6 +30,7 @@ def add_web_command(commands: argparse._SubParsersAction[argparse.ArgumentParser
         "tab is one front end of the inbox. Open the link it prints; it works once and "
         "leaves a cookie, so the page's address carries no secret. From another machine or "
         "a phone, go through `ssh -L` or a reverse proxy with TLS.",
+        epilog=KINDS_NOTE,
     )
     add_inbox_url_options(web, "the inbox (default: $ELICIT_TUI_URL, else local)")
     add_token_option(web)

@@ -38,13 +38,20 @@ _kinds: dict[str, Kind] = {}
 _modules_loaded: str | None = None
 """The value of `ELICIT_TUI_KINDS` whose modules were imported last."""
 _import_failures: dict[str, str] = {}
-"""Each module of that value that could not be imported, and why."""
+"""Each module of that value that could not be imported, and why, as a clause ("which
+cannot be imported (...)")."""
 
 _log = logging.getLogger(__name__)
 
 
 _IMPORT_PATH = re.compile(r"\w+(?:\.\w+)*:\w+")
 """`package.module:ClassName`: a module to import and a class in it, both named."""
+
+_MODULE_NAME = re.compile(r"\w+(?:\.\w+)*")
+"""`package.module`: what `ELICIT_TUI_KINDS` lists, separated by commas."""
+
+_SEPARATORS = {" ": "spaces", "\t": "tabs", ":": "colons", ";": "semicolons"}
+"""What else might have been meant to separate the modules, and what to call it."""
 
 
 def register_kind(model: type[ModelT], *, modal: str | None = None) -> type[ModelT]:
@@ -108,18 +115,29 @@ def _load_kind_modules() -> bool:
         _modules_loaded = wanted
         _import_failures.clear()
     for name in filter(None, (part.strip() for part in wanted.split(","))):
+        if not _MODULE_NAME.fullmatch(name):
+            _import_failures[name] = f"which is no module name{_separator_advice(name)}"
+            continue
         try:
             importlib.import_module(name)
         except Exception as error:  # a program's module: its failure must not end this process
-            _import_failures[name] = f"{type(error).__name__}: {error}"
-            _log.warning("%s names %s, which cannot be imported: %s", KINDS_VARIABLE, name, error)
+            _import_failures[name] = f"which cannot be imported ({type(error).__name__}: {error})"
+    for name, why in _import_failures.items():
+        _log.warning("%s names %s, %s", KINDS_VARIABLE, name, why)
     return True
+
+
+def _separator_advice(name: str) -> str:
+    """How to list modules, if `name` holds what looks meant to separate them ("" if not)."""
+    for separator, called in _SEPARATORS.items():
+        if separator in name.strip():
+            return f": separate modules with commas, not {called}"
+    return ""
 
 
 def unloaded_kind_modules() -> str:
     """The modules `ELICIT_TUI_KINDS` names that could not be imported, and why, as a clause
     for an error message about an unknown kind ("" if every one was imported)."""
     return "".join(
-        f"; {KINDS_VARIABLE} names {name}, which cannot be imported ({why})"
-        for name, why in list(_import_failures.items())
+        f"; {KINDS_VARIABLE} names {name}, {why}" for name, why in list(_import_failures.items())
     )
