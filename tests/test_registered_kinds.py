@@ -18,7 +18,9 @@ from app_driver import SIZE, screen_text, wait_for, wait_for_modal
 from level_kind import TOP, LevelModal, LevelRequest
 from pydantic import ValidationError, create_model
 from stock_widget_kinds import LinesRequest, NameRequest, PaletteRequest, PinRequest, SizeRequest
+from textual.color import Color
 from textual.widgets._footer import FooterKey
+from tinted_kinds import README_RULE, RateRequest, RateV2Request
 
 from tui import ElicitationApp, ElicitationQueue, ElicitationResult, RequestBase, register_kind
 from tui.app.replay_app import ReplayApp
@@ -284,6 +286,39 @@ async def test_a_kind_of_any_name_is_shown_and_its_modal_has_a_class_made_of_it(
         await wait_for(pilot, lambda: len(results) == len(ODD_NAMES))
     assert [(r.action, r.content) for r in results] == [("accept", "README.md")] * len(ODD_NAMES)
     assert classes == [f"elicitation {css}" for css in ODD_NAMES.values()]
+
+
+def stars_colour(app: ElicitationApp) -> tuple[int, int, int] | None:
+    """The colour the stars are drawn in on the screen."""
+    for strip in app.screen._compositor.render_strips():
+        for segment in strip:
+            if "★" in segment.text and segment.style and segment.style.color:
+                return segment.style.color.get_truecolor()
+    return None
+
+
+async def test_the_readme_s_rule_styles_one_kind_of_a_modal_by_its_class() -> None:
+    # The README said a modal's `kind-<name>` class is for its DEFAULT_CSS; the rule a reader
+    # wrote, `.kind-acme_rate_v2 #stars`, matched nothing there (Textual scopes it).
+    assert README_RULE in (REPO / "README.md").read_text(encoding="utf-8")
+    results: list[ElicitationResult] = []
+
+    def agent(queue: ElicitationQueue) -> None:
+        results.append(queue.ask(RateV2Request(message="Rate v2?")))
+        results.append(queue.ask(RateRequest(message="Rate?")))
+
+    colours = []
+    app = ElicitationApp(ElicitationQueue(), agent, input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        for message in ("Rate v2?", "Rate?"):
+            await wait_for_modal(pilot, message)
+            await pilot.pause()
+            colours.append(stars_colour(app))
+            await pilot.press("enter")
+        await wait_for(pilot, lambda: len(results) == 2)
+        warning = Color.parse(app.get_css_variables()["warning"]).rgb
+    assert colours[0] == warning
+    assert colours[1] not in (warning, None)
 
 
 async def test_a_kind_of_any_name_replays_to_an_svg_named_after_it(tmp_path: Path) -> None:
