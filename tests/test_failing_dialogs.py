@@ -19,7 +19,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import pexpect
 import pytest
@@ -42,6 +42,8 @@ from rich.console import Console
 from secret_session import CANARY, CANARY_PIECES
 from test_ask_bursts import ask
 from test_prebuilt_modals import LateAsker
+from textual.notifications import Notification
+from textual.pilot import Pilot
 from textual.widgets import Input
 from textual.widgets._toast import Toast
 
@@ -157,6 +159,14 @@ async def test_a_session_whose_dialog_failed_as_it_was_shown_renders(tmp_path: P
     assert captured.summary == "2 results, all as recorded"
 
 
+async def error_notices_at_the_next(pilot: Pilot[Any]) -> list[Notification]:
+    """The error notices up once the question "Next?" is shown."""
+    app = pilot.app
+    await until(lambda: showing(app, "Next?"))
+    await pilot.pause()
+    return [n for n in app._notifications if n.severity == "error"]
+
+
 async def test_dialogs_failing_one_after_another_leave_one_notice_that_counts_them() -> None:
     # Each failure's notice stacked over the next question for its 5 s: three failing
     # dialogs covered the bottom right of the question that came after them.
@@ -164,9 +174,7 @@ async def test_dialogs_failing_one_after_another_leave_one_notice_that_counts_th
     asker = Asker(*broken, BrokenRequest(message="Next?"))
     app = ElicitationApp(ElicitationQueue(), asker, input_grace=0)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
-        await until(lambda: showing(app, "Next?"))
-        await pilot.pause()
-        notices = [n for n in app._notifications if n.severity == "error"]
+        notices = await error_notices_at_the_next(pilot)
         assert len(notices) == 1
         assert notices[0].message == (
             "3 dialogs failed; the last: the 'broken_test' dialog (DialogBroke: broke in"
@@ -194,9 +202,7 @@ async def test_kinds_that_cannot_be_shown_in_a_row_leave_one_notice_clear_of_the
     asker = Asker(*unshown, BrokenRequest(message="Next?"))
     app = ElicitationApp(ElicitationQueue(), asker, input_grace=0)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
-        await until(lambda: showing(app, "Next?"))
-        await pilot.pause()
-        notices = [n for n in app._notifications if n.severity == "error"]
+        notices = await error_notices_at_the_next(pilot)
         assert len(notices) == 1
         assert notices[0].message.startswith(
             "Cannot show 3 questions here; the last, a 'misplaced_test' request (the modal of"

@@ -461,6 +461,18 @@ def test_elicit_tui_kinds_imports_the_modules_that_register_kinds() -> None:
     assert done.stdout.split() == ["CardRequest", "False"]
 
 
+def asked_with_kinds(request: dict[str, Any], kinds: str) -> subprocess.CompletedProcess[str]:
+    """`elicit-tui ask --json REQUEST` run with `ELICIT_TUI_KINDS=kinds`, without a terminal."""
+    return subprocess.run(
+        [sys.executable, "-m", "tui.cli.main", "ask", "--json", json.dumps(request)],
+        cwd=REPO,
+        env={**os.environ, "ELICIT_TUI_KINDS": kinds},
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+    )
+
+
 def test_a_module_elicit_tui_kinds_names_that_cannot_load_is_named_and_the_rest_still_load() -> (
     None
 ):
@@ -474,14 +486,8 @@ def test_a_module_elicit_tui_kinds_names_that_cannot_load_is_named_and_the_rest_
     )
     assert (done.returncode, done.stdout) == (0, "CardRequest\n")
 
-    colour = json.dumps({"kind": "colour", "message": "Accent?", "palette": ["teal"]})
-    done = subprocess.run(
-        [sys.executable, "-m", "tui.cli.main", "ask", "--json", colour],
-        cwd=REPO,
-        env=env,
-        capture_output=True,
-        text=True,
-        stdin=subprocess.DEVNULL,
+    done = asked_with_kinds(
+        {"kind": "colour", "message": "Accent?", "palette": ["teal"]}, env["ELICIT_TUI_KINDS"]
     )
     assert done.returncode == 3
     assert "Traceback" not in done.stderr
@@ -504,16 +510,7 @@ def test_elicit_tui_kinds_with_another_separator_than_a_comma_is_refused_naming_
     value: str, separator: str
 ) -> None:
     # Read as one module name: "No module named 'tui.examples.card_picker no_such_kinds_module'".
-    env = {**os.environ, "ELICIT_TUI_KINDS": value}
-    card = json.dumps({"kind": "card", "message": "Pick", "cards": [{"name": "a"}]})
-    done = subprocess.run(
-        [sys.executable, "-m", "tui.cli.main", "ask", "--json", card],
-        cwd=REPO,
-        env=env,
-        capture_output=True,
-        text=True,
-        stdin=subprocess.DEVNULL,
-    )
+    done = asked_with_kinds({"kind": "card", "message": "Pick", "cards": [{"name": "a"}]}, value)
     assert done.returncode == 3
     assert (
         f"ELICIT_TUI_KINDS names {value}, which is no module name: separate modules with"

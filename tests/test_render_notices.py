@@ -5,16 +5,13 @@ on every frame to the end."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import failing_kinds  # noqa: F401  (registers `broken_test`)
 import pytest
 from PIL import Image, ImageChops
-from recorded_session import REPO
+from recorded_session import REPO, run_cli
 
 from tui.app.app import ElicitationApp
 from tui.render.capture import capture
@@ -150,22 +147,17 @@ def test_a_notice_goes_after_its_time_on_the_session_clock(
         assert gone.start == pytest.approx(1.0 + NOTICE_SECONDS, abs=0.05)
 
 
-def test_the_gif_ends_on_the_screen_without_the_notice(tmp_path: Path) -> None:
+def test_the_gif_ends_on_the_screen_without_the_notice(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # Seen in a GIF: the failed dialog's toast over both later questions and the final hold.
     records, said = NOTICES["dialog failed"]
     path = transcript_with(tmp_path / "s.jsonl", records)
     gif = tmp_path / "s.gif"
-    env = {**os.environ, "ELICIT_TUI_KINDS": "failing_kinds", "PYTHONPATH": str(REPO / "tests")}
-    command = [sys.executable, "-m", "tui.cli.main", "replay", str(path), "--max-pause", "1s"]
-    run = subprocess.run(
-        [*command, "-o", str(gif)],
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-        env=env,
-        timeout=120,
-        check=False,
-    )
+    monkeypatch.setenv("ELICIT_TUI_KINDS", "failing_kinds")
+    monkeypatch.setenv("PYTHONPATH", str(REPO / "tests"))
+
+    run = run_cli("replay", str(path), "--max-pause", "1s", "-o", str(gif))
     assert run.returncode == 0, run.stderr
 
     frames = rendered_frames(path, Timing(max_pause=1.0), fps=20.0)
