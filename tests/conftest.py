@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import socket
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -15,6 +16,18 @@ from keyring.backends import fail
 from keyring_backends import FailingKeyring, MemoryKeyring
 
 from tui.core.config_folder import CONFIG_DIR_ENV
+from tui.inbox.env_names import URL_ENV
+
+SETTINGS_PREFIX = "ELICIT_TUI_"
+"""What the names of elicit-tui's environment settings start with."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The suite runs as on a machine of its own: the elicit-tui settings of the shell that
+    started it (an inbox named by `$ELICIT_TUI_URL`, its token, plain mode, kinds to load...)
+    reach no test and no process a test starts; a test that wants one sets it."""
+    for name in [name for name in os.environ if name.startswith(SETTINGS_PREFIX)]:
+        del os.environ[name]
 
 
 @contextmanager
@@ -89,6 +102,25 @@ def opened(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
     monkeypatch.setattr(widgets.url, "open_in_browser", open_in_browser)
     return links
+
+
+@pytest.fixture(scope="session")
+def closed_port() -> Iterator[int]:
+    """A port of 127.0.0.1 held for the whole run and refusing every connection: bound, so
+    nothing else can listen on it, and never listening."""
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        yield held.getsockname()[1]
+
+
+@pytest.fixture
+def no_inbox(closed_port: int, monkeypatch: pytest.MonkeyPatch) -> str:
+    """`$ELICIT_TUI_URL` naming a port where nothing listens, for a test that means "no inbox
+    runs": without it, clients look at the default address, where a person's own inbox may be.
+    Processes the test starts inherit it; returns the URL."""
+    url = f"http://127.0.0.1:{closed_port}"
+    monkeypatch.setenv(URL_ENV, url)
+    return url
 
 
 @pytest.fixture

@@ -456,6 +456,7 @@ def test_argument_patterns(
 # -- elicit-tui approvals ---------------------------------------------------------------------
 
 
+@pytest.mark.usefixtures("no_inbox")
 def test_the_cli_lists_and_revokes_always_rules(
     config_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -489,6 +490,7 @@ def test_the_cli_lists_and_revokes_always_rules(
     assert "No remembered approvals" in capsys.readouterr().out
 
 
+@pytest.mark.usefixtures("no_inbox")
 def test_the_cli_revokes_the_rules_of_one_folder_with_folder(
     config_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -506,6 +508,7 @@ def test_the_cli_revokes_the_rules_of_one_folder_with_folder(
     assert [rule.folder for rule in load_always_rules()] == ["/work/b"]
 
 
+@pytest.mark.usefixtures("no_inbox")
 def test_revoke_takes_a_folder_as_the_shell_names_it(
     config_dir: Path,
     tmp_path: Path,
@@ -523,6 +526,7 @@ def test_revoke_takes_a_folder_as_the_shell_names_it(
     )
 
 
+@pytest.mark.usefixtures("no_inbox")
 def test_the_cli_shows_a_multi_line_pattern_with_escapes_on_one_line_as_it_is(
     config_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -606,6 +610,7 @@ def test_the_cli_lists_the_session_rules_of_the_inbox_named_by_to(
     assert f"no inbox answers at {inbox.url}" in capsys.readouterr().err
 
 
+@pytest.mark.usefixtures("no_inbox")
 def test_the_cli_says_when_the_file_is_unreadable(
     config_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -615,6 +620,7 @@ def test_the_cli_says_when_the_file_is_unreadable(
     assert "is unreadable" in capsys.readouterr().err
 
 
+@pytest.mark.usefixtures("no_inbox")
 def test_a_rule_for_one_exact_command_is_shown_and_revoked_as_that_command(
     config_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

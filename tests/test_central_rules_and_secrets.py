@@ -10,6 +10,7 @@ import sys
 import threading
 from pathlib import Path
 
+import pytest
 from hook_process import BASH, ScriptedFrontEnd, run_hook
 from hook_schemas import INPUTS
 from inbox_process import TOKEN, InboxProcess, keyring_env, running_inbox
@@ -44,6 +45,7 @@ def _codex(command: str, inbox: InboxProcess, description: str | None = None) ->
     return run_hook("codex", fixture, stdin=json.dumps(data), inbox=inbox).stdout
 
 
+@pytest.mark.usefixtures("no_inbox")
 def test_rules_made_for_one_asker_answer_every_asker_for_as_long_as_their_scope() -> None:
     person = Person({"Bash: npm test": "session", "Bash: make lint": "always"})
     with running_inbox() as inbox:

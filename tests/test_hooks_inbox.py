@@ -65,6 +65,16 @@ def inbox() -> Iterator[InboxProcess]:
         yield running
 
 
+def listed_rules(inbox: InboxProcess) -> str:
+    """What `elicit-tui approvals list` prints of the rules `inbox` keeps and remembers."""
+    return subprocess.run(
+        [sys.executable, "-m", "tui.cli.main", "approvals", "list", *_to(inbox)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    ).stdout
+
+
 def test_an_allowed_call_is_allowed_and_asked_with_the_tools_call_id(inbox: InboxProcess) -> None:
     front = ScriptedFrontEnd(inbox, lambda _: {"action": "accept", "content": {"scope": "once"}})
     done = run_hook("claude-code", BASH, inbox=inbox)
@@ -117,15 +127,9 @@ def test_an_always_rule_answers_the_next_call_at_once_without_a_question(
     elsewhere["tool_use_id"], elsewhere["cwd"] = "toolu_04ELSEWHERE", "/home/user/other-project"
     fourth = run_hook("claude-code", BASH, stdin=json.dumps(elsewhere), inbox=inbox)
     assert not allows(fourth.stdout)  # and in that project only
-    listed = subprocess.run(
-        [sys.executable, "-m", "tui.cli.main", "approvals", "list"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
     assert (
         "Bash (command = npm test, any description and timeout) in /home/user/my-project"
-        in listed.stdout
+        in listed_rules(inbox)
     )
 
 
@@ -161,13 +165,7 @@ def test_an_edited_call_cannot_be_allowed_always_so_no_rule_covers_the_call_as_a
     assert "git push --dry-run" in done.stdout and not allows(
         done.stdout
     )  # Codex: call again edited
-    listed = subprocess.run(
-        [sys.executable, "-m", "tui.cli.main", "approvals", "list"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert "git push" not in listed.stdout
+    assert "git push" not in listed_rules(inbox)
     undecided(run_hook("codex", "", "--wait", "1", stdin=json.dumps(call), inbox=inbox), "in time")
 
 

@@ -20,8 +20,9 @@ from front_end_processes import CHROMIUM, CHROMIUM_ARGS, RECORD_FRAMES, Headless
 
 pytest.importorskip("textual_serve", reason="elicit-tui web needs the `web` extra")
 
-SCREENSHOTS = os.environ.get("ELICIT_TUI_SCREENSHOT_DIR")
-"""Where the browser tests also leave their screenshots, for a person to look at."""
+SCREENSHOTS = os.environ.get("ELICIT_WEB_SCREENSHOTS")
+"""Where the browser tests also leave their screenshots, for a person to look at (not
+`$ELICIT_TUI_SCREENSHOT_DIR`: the suite leaves the shell's elicit-tui settings out)."""
 
 
 @pytest.fixture
