@@ -5,15 +5,10 @@ the answer instead of being held (see `ElicitationApp.accepts_key`)."""
 
 from __future__ import annotations
 
-import contextlib
-import os
-import sys
 import time
-from pathlib import Path
 from typing import Any
 
-import pexpect
-import pyte
+from ask_on_a_pty import AskOnAPty
 from textual import events
 
 from tui.app.alt_keys import AltKeysParser
@@ -86,34 +81,15 @@ def test_inline_esc_with_keys_and_a_cursor_report_types_nothing_into_the_filter(
         ]
         for a in ("-o", p)
     ]
-    child = pexpect.spawn(
-        sys.executable,
-        ["-m", "tui.cli.main", "ask", "choice", "Which?", *options],
-        dimensions=(24, 80),
-        cwd=str(Path(__file__).resolve().parent.parent),
-        env={k: v for k, v in os.environ.items() if k not in {"COLUMNS", "LINES"}},
-        timeout=20,
-    )
-    screen = pyte.Screen(80, 24)
-    stream = pyte.ByteStream(screen)
-
-    def pump(seconds: float) -> str:
-        end = time.monotonic() + seconds
-        while time.monotonic() < end:
-            with contextlib.suppress(pexpect.TIMEOUT):
-                stream.feed(child.read_nonblocking(65536, timeout=0.1))
-        return "\n".join(screen.display)
-
-    deadline = time.monotonic() + 10
-    while "Filter: type to filter" not in pump(0.2) and time.monotonic() < deadline:
-        pass
-    time.sleep(0.3)  # past the input grace period
-    child.send("ssh")
-    assert "Filter: ssh " in pump(0.5)
-    # tmux sends Esc with the keys typed after it; the app's cursor query is answered meanwhile.
-    child.send(f" \x1btp{CURSOR_REPORT}")
-    shown = pump(1.0)
-    child.kill(9)
+    with AskOnAPty("choice", "Which?", *options) as terminal:
+        terminal.shows(lambda: "Filter: type to filter" in terminal.text)
+        time.sleep(0.3)  # past the input grace period
+        terminal.child.send("ssh")
+        assert "Filter: ssh " in terminal.read(0.5)
+        # tmux sends Esc with the keys typed after it; the app's cursor query is answered
+        # meanwhile.
+        terminal.child.send(f" \x1btp{CURSOR_REPORT}")
+        shown = terminal.read(1.0)
     filter_line = next(line for line in shown.splitlines() if "Filter:" in line)
     assert "^" not in filter_line and "tp" not in filter_line, filter_line
     assert "read as Alt" in shown

@@ -3,18 +3,14 @@ out of reach, and the highlighted option of the list in use is always on screen.
 
 from __future__ import annotations
 
-import contextlib
-import os
 import re
-import sys
 import time
-from pathlib import Path
 from typing import Any
 
 import pexpect
-import pyte
 import pytest
 from app_driver import SIZE, screen_text, wait_for, wait_for_modal
+from ask_on_a_pty import AskOnAPty
 from asking import burst
 from textual.pilot import Pilot
 
@@ -356,40 +352,30 @@ async def test_a_long_title_takes_two_lines_cut_with_an_ellipsis_the_question_ke
     assert [r.content for r in results] == ["Yes", "No"]
 
 
+def shows(terminal: AskOnAPty, *words: str, drawn: str = "") -> bool:
+    """Whether `terminal` shows each of `words` whole, and `drawn`, within its wait."""
+
+    def found() -> bool:
+        lines = [line.split() for line in terminal.screen.display]
+        return all(any(word in line for line in lines) for word in words) and (
+            drawn in terminal.text
+        )
+
+    return terminal.shows(found)
+
+
 def test_inline_on_a_short_terminal_the_dialog_fills_it_and_follows_the_highlight() -> None:
     options = [a for n in range(1, 16) for a in ("-o", f"opt-{n}")]
-    child = pexpect.spawn(
-        sys.executable,
-        ["-m", "tui.cli.main", "ask", "choice", "Pick one", *options],
-        dimensions=(12, 80),
-        cwd=str(Path(__file__).resolve().parent.parent),
-        # Sized by its terminal, not by what an app run headless left in the environment.
-        env={k: v for k, v in os.environ.items() if k not in {"COLUMNS", "LINES"}},
-        timeout=20,
-    )
-    screen = pyte.Screen(80, 12)
-    stream = pyte.ByteStream(screen)
-
-    def shows(*texts: str, drawn: str = "") -> bool:
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            lines = [line.split() for line in screen.display]
-            found = all(any(text in line for line in lines) for text in texts)
-            if found and drawn in "\n".join(screen.display):
-                return True
-            with contextlib.suppress(pexpect.TIMEOUT):
-                stream.feed(child.read_nonblocking(65536, timeout=0.1))
-        return False
-
-    # As many options as the terminal has room for, not a dialog squeezed to one row: the
-    # rows left by the question and the filter line, the list's frame whole around them.
-    assert shows("opt-1", "opt-3", drawn="▁" * 20)
-    time.sleep(0.3)  # past the input grace period
-    child.send("\x1b[F")  # End
-    assert shows("opt-15")
-    child.send("\r")
-    child.expect(pexpect.EOF)
-    assert b'"content": "opt-15"' in child.before
+    with AskOnAPty("choice", "Pick one", *options, rows=12) as terminal:
+        # As many options as the terminal has room for, not a dialog squeezed to one row: the
+        # rows left by the question and the filter line, the list's frame whole around them.
+        assert shows(terminal, "opt-1", "opt-3", drawn="▁" * 20)
+        time.sleep(0.3)  # past the input grace period
+        terminal.child.send("\x1b[F")  # End
+        assert shows(terminal, "opt-15")
+        terminal.child.send("\r")
+        terminal.child.expect(pexpect.EOF)
+        assert b'"content": "opt-15"' in terminal.child.before
 
 
 LONG_DESCRIPTION = "\n".join(f"- line {n} of the description" for n in range(1, 31))
@@ -499,22 +485,10 @@ def test_inline_a_dialog_as_tall_as_the_terminal_settles_and_takes_keys() -> Non
         '"items":{"type":"string","enum":["x","y"]}},"b":{"type":"string"},'
         '"c":{"type":"string"}}}'
     )
-    child = pexpect.spawn(
-        sys.executable,
-        ["-m", "tui.cli.main", "ask", "form", "Fill it", "--schema", schema],
-        dimensions=(24, 80),
-        cwd=str(Path(__file__).resolve().parent.parent),
-        env={k: v for k, v in os.environ.items() if k not in {"COLUMNS", "LINES"}},
-        timeout=20,
-    )
-    screen = pyte.Screen(80, 24)
-    stream = pyte.ByteStream(screen)
-    deadline = time.monotonic() + 10
-    while "Fill it" not in "\n".join(screen.display) and time.monotonic() < deadline:
-        with contextlib.suppress(pexpect.TIMEOUT):
-            stream.feed(child.read_nonblocking(65536, timeout=0.1))
-    time.sleep(0.5)  # past the input grace period, and time to go back and forth
-    child.send("\x1b")
-    child.expect(pexpect.EOF, timeout=10)
-    child.close()
-    assert child.exitstatus == 2
+    with AskOnAPty("form", "Fill it", "--schema", schema) as terminal:
+        terminal.shows(lambda: "Fill it" in terminal.text)
+        time.sleep(0.5)  # past the input grace period, and time to go back and forth
+        terminal.child.send("\x1b")
+        terminal.child.expect(pexpect.EOF, timeout=10)
+        terminal.child.close()
+    assert terminal.child.exitstatus == 2
