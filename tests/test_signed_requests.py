@@ -49,27 +49,27 @@ def spy(tmp_path: Path) -> Iterator[tuple[str, Path]]:
             process.stdout.close()
 
 
-def with_saved_token(tmp_path: Path, url: str) -> dict[str, str]:
-    """An environment whose inbox is at `url`, its token only in the `serve-token` file (as
-    `serve` leaves it), as a CLI's hook and a shell's `ask --to` find them."""
+def run_with_saved_token(
+    tmp_path: Path, url: str, *args: str, stdin: str = "", timeout: float = 30
+) -> subprocess.CompletedProcess[str]:
+    """`elicit-tui ARGS` in an environment whose inbox is at `url`, its token only in the
+    `serve-token` file (as `serve` leaves it), as a CLI's hook and a shell's `ask --to` find
+    them; `stdin` is all it reads."""
     config = tmp_path / "config"
     save_token(TOKEN, config)
     environment = {**os.environ, CONFIG_DIR_ENV: str(config), URL_ENV: url}
     environment.pop(TOKEN_ENV, None)
-    return environment
+    return subprocess.run(
+        [*CLI, *args], input=stdin, capture_output=True, text=True, timeout=timeout, env=environment
+    )
 
 
 def test_a_hook_sends_a_listener_no_token_and_prints_no_decision_from_it(
     spy: tuple[str, Path], tmp_path: Path
 ) -> None:
     url, log = spy
-    done = subprocess.run(
-        [*CLI, "hook", "claude-code"],
-        input=(INPUTS / BASH).read_text(),
-        capture_output=True,
-        text=True,
-        timeout=30,
-        env=with_saved_token(tmp_path, url),
+    done = run_with_saved_token(
+        tmp_path, url, "hook", "claude-code", stdin=(INPUTS / BASH).read_text()
     )
     assert (done.returncode, done.stdout) == (0, "")
     assert done.stderr.splitlines() == [
@@ -85,14 +85,7 @@ def test_ask_to_sends_a_listener_no_token_and_takes_no_answer_from_it(
     spy: tuple[str, Path], tmp_path: Path
 ) -> None:
     url, log = spy
-    done = subprocess.run(
-        [*CLI, "ask", "--to", url, "text", "Name?"],
-        capture_output=True,
-        text=True,
-        stdin=subprocess.DEVNULL,
-        timeout=30,
-        env=with_saved_token(tmp_path, url),
-    )
+    done = run_with_saved_token(tmp_path, url, "ask", "--to", url, "text", "Name?")
     assert done.returncode == 2
     assert "from the spy" not in done.stdout
     assert f"the server at {url} did not prove it is the inbox" in done.stderr
@@ -189,13 +182,17 @@ def test_mcp_url_to_the_inbox_sends_a_listener_no_token(
     spy: tuple[str, Path], tmp_path: Path
 ) -> None:
     url, log = spy
-    done = subprocess.run(
-        [*CLI, "mcp", "--url", f"{url}/mcp", "--call", "elicit", "--auto", "decline"],
-        capture_output=True,
-        text=True,
-        stdin=subprocess.DEVNULL,
+    done = run_with_saved_token(
+        tmp_path,
+        url,
+        "mcp",
+        "--url",
+        f"{url}/mcp",
+        "--call",
+        "elicit",
+        "--auto",
+        "decline",
         timeout=120,
-        env=with_saved_token(tmp_path, url),
     )
     assert done.returncode == 1
     assert f"the server at {url} did not prove it is the inbox" in done.stderr
