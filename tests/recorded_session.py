@@ -12,7 +12,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from secret_session import CANARY, TARGET, wait_for
+from app_driver import wait_for
+from secret_session import CANARY, TARGET
 from textual import events
 from textual.pilot import Pilot
 
@@ -114,3 +115,8 @@ def run_cli(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str
 
 def lines(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def write_lines(path: Path, records: list[dict[str, Any]]) -> None:
+    """Write `records` to `path` as a transcript's JSON lines, as `lines` reads them."""
+    path.write_text("".join(json.dumps(record) + "\n" for record in records), encoding="utf-8")

@@ -18,7 +18,7 @@ from typing import Any
 import pyte
 import pytest
 from PIL import Image
-from recorded_session import run_cli
+from recorded_session import run_cli, write_lines
 from render_demo import DEMO, HAS_FFMPEG, NO_FFMPEG, Rendered, render_demo
 from rich.cells import cell_len
 from textual.app import App, ComposeResult
@@ -420,7 +420,7 @@ def test_a_control_characters_picture_is_drawn_and_a_missing_glyph_is_named(
             "result": {"action": "accept", "content": "", "reason": None},
         },
     ]
-    transcript.write_text("".join(json.dumps(record) + "\n" for record in records))
+    write_lines(transcript, records)
     done = run_cli("replay", str(transcript), "-o", str(tmp_path / "odd.png"))
     assert done.returncode == 0, done.stderr
     note = next(line for line in done.stdout.splitlines() if line.startswith("note:"))
@@ -514,7 +514,7 @@ def test_agent_text_in_captions_and_chapter_names_is_shown_never_acted_on(
         {"type": "end", "t": 3.0, "returned": "done"},
     ]
     transcript = tmp_path / "session.jsonl"
-    transcript.write_text("".join(json.dumps(record) + "\n" for record in records))
+    write_lines(transcript, records)
     cast = tmp_path / "session.cast"
     run = run_cli("replay", str(transcript), "--captions", "--max-pause", "100ms", "-o", str(cast))
     assert run.returncode == 0, run.stderr
@@ -575,7 +575,7 @@ def test_an_inbox_session_answered_in_other_front_ends_renders_each_question(
         {"type": "end", "t": 4.5},
     ]
     transcript = tmp_path / "inbox.jsonl"
-    transcript.write_text("".join(json.dumps(record) + "\n" for record in records))
+    write_lines(transcript, records)
     cast = tmp_path / "inbox.cast"
     run = run_cli("replay", str(transcript), "--captions", "--max-pause", "300ms", "-o", str(cast))
     assert run.returncode == 0, run.stderr
@@ -606,7 +606,7 @@ def ended(t: float, request_id: str, reason: str) -> dict[str, Any]:
 def inbox_session(tmp_path: Path, *records: dict[str, Any]) -> Path:
     header = {"v": 2, "type": "session", "started": "2026-11-30T15:31:35+00:00"}
     path = tmp_path / "inbox.jsonl"
-    path.write_text("".join(json.dumps(record) + "\n" for record in (header, *records)))
+    write_lines(path, [header, *records])
     return path
 
 

@@ -10,20 +10,31 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 import pexpect
 import pyte
 import pytest
 from answer_kinds import VaultRequest
-from asking import burst
+from app_driver import wait_for
+from asking import Asker, burst
 from front_end_processes import HeadlessInbox
-from recorded_session import REPO, lines, on_request, record_session, run_cli, session_agent
+from recorded_session import (
+    REPO,
+    lines,
+    on_request,
+    record_session,
+    run_cli,
+    session_agent,
+    write_lines,
+)
 from render_demo import DEMO
-from secret_session import CANARY, TARGET, carries_canary, wait_for
+from secret_session import CANARY, TARGET, carries_canary
 from test_suspend import process_state
 from textual import events
+from textual.app import App
 from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import Input
@@ -35,18 +46,20 @@ from tui.app.messages import AgentFinished
 from tui.app.replay_app import ReplayApp
 from tui.core.models import ElicitationResult, SecretRef, SecretRequest, TextRequest
 from tui.core.queue import ElicitationQueue
-from tui.render.capture import capture
+from tui.render.capture import Capture, capture
 from tui.render.cells import grid_text
 from tui.render.script import build_script
 from tui.secrets.keyring_store import store_secret
 from tui.secrets.memory_keyring import memory_keyring
-from tui.transcript.reader import read_transcript
+from tui.transcript.reader import Transcript, read_transcript
 from tui.transcript.timing import Timing
 from widgets.agent_status import AgentStatus
 from widgets.base import ElicitationModal
 from widgets.timeline import Timeline
 
 FAST = Timing(speed=4, max_pause=0.2)
+
+T = TypeVar("T")
 
 
 @pytest.fixture(scope="module")
@@ -69,19 +82,30 @@ async def replay(path: Path, svg_dir: Path | None = None) -> ReplayApp:
     return app
 
 
+async def captured_at(transcript: Transcript) -> Capture:
+    """`transcript` rendered at the tests' pace, as `-o` renders it."""
+    script = build_script(transcript, FAST)
+    return await asyncio.to_thread(capture, transcript, script, (80, 24), "textual-dark")
+
+
+def noted_at_exit(app: App[Any], note: Callable[[], T]) -> list[T]:
+    """What `note()` gives as `app` exits: an empty list, filled then."""
+    noted: list[T] = []
+    exit_app = app.exit
+
+    def exit(*args: Any, **kwargs: Any) -> None:
+        noted.append(note())
+        exit_app(*args, **kwargs)
+
+    app.exit = exit  # type: ignore[method-assign]
+    return noted
+
+
 async def test_a_replay_exits_on_its_main_screen_when_the_agent_finishes_behind_a_modal(
     recorded: Path,
 ) -> None:
     app = ReplayApp(read_transcript(recorded), timing=FAST)
-    in_front_at_exit: list[Screen[Any]] = []
-    exit_app = app.exit
-
-    def exit(*args: Any, **kwargs: Any) -> None:
-        in_front_at_exit.append(app.screen)
-        exit_app(*args, **kwargs)
-
-    app.exit = exit  # type: ignore[method-assign]
-
+    in_front_at_exit = noted_at_exit(app, lambda: app.screen)
     last = [r["id"] for r in lines(recorded) if r["type"] == "result"][-1]
 
     def shown(screen: Screen[Any]) -> None:
@@ -141,20 +165,29 @@ async def test_two_replays_draw_byte_identical_svgs(recorded: Path, tmp_path: Pa
     assert "Deploy&#160;with&#160;•••?" in (first / "06-confirmation.svg").read_text()
 
 
+async def replayed_without_the_canary(path: Path) -> ReplayApp:
+    """The transcript at `path` replayed, its SVG shots taken beside it, once it is found
+    that neither the transcript nor a shot carries the canary and that every result came out
+    as recorded."""
+    assert not carries_canary(path.read_text(encoding="utf-8"))
+    shots = path.with_name("shots")
+    shots.mkdir()
+    replayed = await replay(path, shots)
+    assert replayed.replay_agent.mismatches == []
+    for shot in shots.iterdir():
+        assert not carries_canary(shot.read_text(encoding="utf-8")), shot.name
+    return replayed
+
+
 async def test_a_secret_typed_again_where_it_shows_is_scrubbed_from_the_keys_and_replays_as_recorded(
     tmp_path: Path,
 ) -> None:
     # The person gives the key, then types and pastes it into a later note: the note's
     # result was scrubbed, its keys were not, and a replay typed the key back on screen.
-    path, shots = tmp_path / "session.jsonl", tmp_path / "shots"
-    shots.mkdir()
-    got: list[ElicitationResult] = []
-
-    def agent(queue: ElicitationQueue) -> str:
-        got.append(queue.ask(SecretRequest(id="key", message="Key?")))
-        got.append(queue.ask(TextRequest(id="note", message="Anything else?")))
-        return "done"
-
+    path = tmp_path / "session.jsonl"
+    agent = Asker(
+        SecretRequest(id="key", message="Key?"), TextRequest(id="note", message="Anything else?")
+    )
     app = ElicitationApp(ElicitationQueue(), agent, input_grace=0, transcript=path)
     async with app.run_test(size=(80, 24)) as pilot:
         await on_request(pilot, "key")
@@ -165,16 +198,12 @@ async def test_a_secret_typed_again_where_it_shows_is_scrubbed_from_the_keys_and
         burst(app, "enter")
         await wait_for(pilot, lambda: app.agent_result == "done")
 
-    assert got[1].content == f"see {CANARY} or {CANARY}"  # the agent gets what was typed
-    assert not carries_canary(path.read_text(encoding="utf-8"))
-    replayed = await replay(path, shots)
-    assert replayed.replay_agent.mismatches == []
+    assert agent.results[1].content == f"see {CANARY} or {CANARY}"  # the agent gets what was typed
+    replayed = await replayed_without_the_canary(path)
     assert replayed.replay_agent.results[1] == (
         "note",
         {"action": "accept", "content": "see ••• or •••", "reason": None},
     )
-    for shot in shots.iterdir():
-        assert not carries_canary(shot.read_text(encoding="utf-8")), shot.name
 
 
 async def test_a_secret_typed_again_with_corrections_leaves_only_the_times_of_its_keys(
@@ -182,16 +211,14 @@ async def test_a_secret_typed_again_with_corrections_leaves_only_the_times_of_it
 ) -> None:
     # Typed with a slip put right (Backspace) or in two parts (Home, then the start), the
     # secret was in no one run of the keys: they were kept, and the replay typed it on screen.
-    path, shots = tmp_path / "session.jsonl", tmp_path / "shots"
-    shots.mkdir()
+    path = tmp_path / "session.jsonl"
 
-    def agent(queue: ElicitationQueue) -> str:
-        queue.ask(SecretRequest(id="key", message="Key?"))
-        queue.ask(TextRequest(id="slip", message="Any notes?"))
-        queue.ask(TextRequest(id="parts", message="More notes?"))
-        queue.ask(TextRequest(id="plain", message="Last words?"))
-        return "done"
-
+    agent = Asker(
+        SecretRequest(id="key", message="Key?"),
+        TextRequest(id="slip", message="Any notes?"),
+        TextRequest(id="parts", message="More notes?"),
+        TextRequest(id="plain", message="Last words?"),
+    )
     app = ElicitationApp(ElicitationQueue(), agent, input_grace=0, transcript=path)
     async with app.run_test(size=(80, 24)) as pilot:
         await on_request(pilot, "key")
@@ -204,19 +231,15 @@ async def test_a_secret_typed_again_with_corrections_leaves_only_the_times_of_it
         burst(app, *"fine", "enter")
         await wait_for(pilot, lambda: app.agent_result == "done")
 
-    assert not carries_canary(path.read_text(encoding="utf-8"))
     keys = {r["id"]: r["keys"] for r in lines(path) if r["type"] == "keys"}
     assert all(press == {"t": press["t"], "hidden": True} for press in keys["slip"] + keys["parts"])
     assert [press["key"] for press in keys["plain"]] == ["f", "i", "n", "e", "enter"]
-    replayed = await replay(path, shots)
-    assert replayed.replay_agent.mismatches == []
+    replayed = await replayed_without_the_canary(path)
     assert [content for _, content in replayed.replay_agent.results][1:] == [
         {"action": "accept", "content": "•••", "reason": None},
         {"action": "accept", "content": "•••", "reason": None},
         {"action": "accept", "content": "fine", "reason": None},
     ]
-    for shot in shots.iterdir():
-        assert not carries_canary(shot.read_text(encoding="utf-8")), shot.name
 
 
 async def test_a_secret_typed_again_into_a_field_the_mask_is_too_short_for_replays_as_recorded(
@@ -227,11 +250,10 @@ async def test_a_secret_typed_again_into_a_field_the_mask_is_too_short_for_repla
     # happened and the answer stalled into a mismatch.
     path = tmp_path / "session.jsonl"
 
-    def agent(queue: ElicitationQueue) -> str:
-        queue.ask(SecretRequest(id="key", message="API key?"))
-        queue.ask(TextRequest(id="note", message="Anything else?", min_length=5))
-        return "done"
-
+    agent = Asker(
+        SecretRequest(id="key", message="API key?"),
+        TextRequest(id="note", message="Anything else?", min_length=5),
+    )
     app = ElicitationApp(ElicitationQueue(), agent, input_grace=0, transcript=path)
     async with app.run_test(size=(80, 24)) as pilot:
         await on_request(pilot, "key")
@@ -249,9 +271,7 @@ async def test_a_secret_typed_again_into_a_field_the_mask_is_too_short_for_repla
         {"action": "accept", "content": "•••", "reason": None},
     )
     transcript = read_transcript(path)
-    captured = await asyncio.to_thread(
-        capture, transcript, build_script(transcript, FAST), (80, 24), "textual-dark"
-    )
+    captured = await captured_at(transcript)
     assert captured.summary == "2 results, all as recorded"
     screens = [grid_text(grid) for grid in captured.screens]
     assert any("•••" in screen for screen in screens)  # the keys are drawn as they typed
@@ -279,9 +299,7 @@ async def test_a_masked_field_of_a_dialog_of_one_s_own_replays_as_recorded(
     replayed = await replay(path)
     assert replayed.replay_agent.summary() == "1 result, all as recorded"
     transcript = read_transcript(path)
-    captured = await asyncio.to_thread(
-        capture, transcript, build_script(transcript, FAST), (80, 24), "textual-dark"
-    )
+    captured = await captured_at(transcript)
     assert captured.summary == "1 result, all as recorded"
     screens = [grid_text(grid) for grid in captured.screens]
     assert not any("token must start with ok-" in screen for screen in screens)
@@ -304,7 +322,7 @@ async def test_a_replay_opens_no_link_and_answers_as_the_recording_did(
             "result": {**NO_REASON, "action": "accept", "content": False},
         },
     ]
-    path.write_text("".join(json.dumps(record) + "\n" for record in records))
+    write_lines(path, records)
 
     replayed = await replay(path)
 
@@ -724,11 +742,7 @@ def test_one_count_or_option_of_a_live_replay_is_said_in_the_singular(recorded: 
 
 async def record_without_keyring(path: Path) -> list[ElicitationResult]:
     """Record a secret meant for the keyring, kept in memory because there is none."""
-    results: list[ElicitationResult] = []
-
-    def agent(queue: ElicitationQueue) -> None:
-        results.append(queue.ask(SecretRequest(id="key", message="Key?", store=TARGET)))
-
+    agent = Asker(SecretRequest(id="key", message="Key?", store=TARGET))
     app = ElicitationApp(ElicitationQueue(), agent, input_grace=0, transcript=path)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, ElicitationModal))
@@ -737,8 +751,8 @@ async def record_without_keyring(path: Path) -> list[ElicitationResult]:
             pilot, lambda: app.focused is not None and app.focused.id == "keep-in-memory"
         )
         await pilot.press("enter")
-        await wait_for(pilot, lambda: bool(results))
-    return results
+        await wait_for(pilot, lambda: bool(agent.results))
+    return agent.results
 
 
 async def test_a_session_recorded_without_a_keyring_replays_without_one(
@@ -770,8 +784,7 @@ async def test_a_render_waits_out_a_keyring_that_fails_slowly(
 
     monkeypatch.setattr("widgets.secret.store_secret", slow_store)
     transcript = read_transcript(path)
-    script = build_script(transcript, FAST)
-    captured = await asyncio.to_thread(capture, transcript, script, (80, 24), "textual-dark")
+    captured = await captured_at(transcript)
 
     assert captured.summary == "1 result, all as recorded"
     assert any("Could not store keyring entry" in grid_text(grid) for grid in captured.screens)
@@ -798,7 +811,7 @@ def slow_answer(path: Path) -> None:
         },
         {"type": "end", "t": 6.2},
     ]
-    path.write_text("".join(json.dumps(record) + "\n" for record in records))
+    write_lines(path, records)
 
 
 def typed_in_a_burst(path: Path, word: str) -> None:
@@ -815,7 +828,7 @@ def typed_in_a_burst(path: Path, word: str) -> None:
         {"type": "result", "t": 1.1, "id": "name", "result": result},
         {"type": "end", "t": 1.2},
     ]
-    path.write_text("".join(json.dumps(record) + "\n" for record in records))
+    write_lines(path, records)
 
 
 async def keys_pressed_when_a_field_first_changed(
@@ -943,21 +956,12 @@ async def test_a_session_whose_agent_failed_replays_and_renders_ending_on_its_fa
     assert "returned" not in end
     transcript = read_transcript(path)
     replayed = ReplayApp(transcript, timing=FAST)
-    said_at_exit: list[str] = []
-    exit_app = replayed.exit
-
-    def exit(*args: Any, **kwargs: Any) -> None:
-        said_at_exit.append(replayed.query_one(AgentStatus).summary)
-        exit_app(*args, **kwargs)
-
-    replayed.exit = exit  # type: ignore[method-assign]
+    said_at_exit = noted_at_exit(replayed, lambda: replayed.query_one(AgentStatus).summary)
     with memory_keyring():
         await replayed.run_async(headless=True, size=(80, 24), auto_pilot=replayed.player.drive)
     assert said_at_exit == ["✖ Agent failed: RuntimeError: the key ••• was refused"]
     assert replayed.replay_agent.summary() == "1 result, all as recorded"
-    captured = await asyncio.to_thread(
-        capture, transcript, build_script(transcript, FAST), (80, 24), "textual-dark"
-    )
+    captured = await captured_at(transcript)
     last = grid_text(captured.screens[-1])
     assert "✖ Agent failed: RuntimeError: the key ••• was refused" in last
     assert "Agent finished" not in last and "replay_agent" not in last
@@ -993,7 +997,7 @@ async def test_svg_shots_include_the_questions_answered_in_another_front_end(
         },
         {"type": "end", "t": 3.7},
     ]
-    path.write_text("".join(json.dumps(record) + "\n" for record in records))
+    write_lines(path, records)
 
     app = await asyncio.wait_for(replay(path, shots), 30)
 
@@ -1082,7 +1086,7 @@ def test_keys_typed_into_a_question_answered_elsewhere_are_replayed_with_pauses_
         {"type": "end", "t": 21.0},
     ]
     path = tmp_path / "serve.jsonl"
-    path.write_text("".join(json.dumps(record) + "\n" for record in records))
+    write_lines(path, records)
     run = run_cli("replay", str(path), "--headless", "--max-pause", "1s")
     assert run.returncode == 0, run.stderr
     assert "2 results, all as recorded; 9 keys replayed" in run.stdout
@@ -1106,19 +1110,10 @@ async def test_a_serve_session_replays_serving_as_it_did_with_no_agent_of_its_ow
 
     transcript = read_transcript(path)
     replayed = ReplayApp(transcript, timing=FAST)
-    said: list[str] = []
-    exit_app = replayed.exit
-
-    def exit(*args: Any, **kwargs: Any) -> None:
-        said.append(replayed.query_one(AgentStatus).summary)
-        exit_app(*args, **kwargs)
-
-    replayed.exit = exit  # type: ignore[method-assign]
+    said = noted_at_exit(replayed, lambda: replayed.query_one(AgentStatus).summary)
     await replayed.run_async(headless=True, size=(80, 24), auto_pilot=replayed.player.drive)
     assert said == [f"◉ Serving MCP at {inbox.url}/mcp"]
-    captured = await asyncio.to_thread(
-        capture, transcript, build_script(transcript, FAST), (80, 24), "textual-dark"
-    )
+    captured = await captured_at(transcript)
     assert all("Agent" not in grid_text(screen) for screen in captured.screens)
 
 
