@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import io
-import time
-from collections.abc import Callable
 from typing import Any, TypeVar
 
+from app_driver import wait_for
 from rich.console import Console
 from textual.pilot import Pilot
 from textual.widgets import Static
@@ -25,15 +24,6 @@ CANARY_PIECES = frozenset(CANARY[start : start + 6] for start in range(len(CANAR
 TARGET = KeyringTarget(service="myapp", username="openai_api_key")
 
 ModalT = TypeVar("ModalT", bound=ElicitationModal[Any])
-
-
-async def wait_for(pilot: Pilot[Any], condition: Callable[[], bool], timeout: float = 5.0) -> None:
-    """Let the app run until `condition()` holds; fail the test if it never does."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError("condition not met in time")
-        await pilot.pause(0.02)
 
 
 async def wait_for_modal(pilot: Pilot[Any], modal_type: type[ModalT]) -> ModalT:

@@ -9,11 +9,10 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from app_driver import screen_text
+from app_driver import screen_text, wait_for
 from pydantic import SecretStr
 from rich.console import RenderableType
 from textual import events
-from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import Input
 
@@ -23,15 +22,6 @@ from widgets.base import ElicitationModal
 from widgets.timeline import Timeline
 
 SIZE = (80, 24)
-
-
-async def wait_for(pilot: Pilot[Any], condition: Callable[[], bool], timeout: float = 3.0) -> None:
-    """Let the app run until `condition()` holds; fail the test if it never does."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError("condition not met in time")
-        await pilot.pause(0.02)
 
 
 def one_question(data: dict[str, Any], results: list[ElicitationResult]) -> Callable[..., str]:

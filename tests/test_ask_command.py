@@ -6,14 +6,12 @@ import argparse
 import datetime
 import io
 import json
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from app_driver import wait_for
 from pydantic import BaseModel, SecretStr
-from textual.pilot import Pilot
 
 from tui import (
     ChoiceRequest,
@@ -294,14 +292,6 @@ def test_a_stored_secret_prints_its_reference_even_when_revealing() -> None:
 
 
 # -- the one-modal app ----------------------------------------------------------------
-
-
-async def wait_for(pilot: Pilot[Any], condition: Callable[[], bool], timeout: float = 3.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError("condition not met in time")
-        await pilot.pause(0.02)
 
 
 CHOICE = {"kind": "choice", "message": "Which DB?", "options": ["Postgres", "SQLite"]}

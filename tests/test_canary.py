@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from app_driver import wait_for
 from keyring_backends import FailingKeyring, MemoryKeyring
 from pydantic import BaseModel, SecretStr
 from secret_session import (
@@ -24,7 +25,6 @@ from secret_session import (
     rendered_text,
     static_text,
     timeline_text,
-    wait_for,
     wait_for_modal,
 )
 from textual.pilot import Pilot

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
+from app_driver import wait_for
 from front_end_processes import HeadlessInbox
-from textual.pilot import Pilot
 
 from tui import ElicitationApp, ElicitationQueue, parse_request
 from tui.front_ends.notify import (
@@ -159,14 +157,6 @@ def test_a_burst_makes_one_notification_then_one_summary_counting_all_that_wait(
     limiter.offer(Notice(title="later", body="b", kind="text"))
     assert sent[-1].title == "later"
     limiter.close()
-
-
-async def wait_for(pilot: Pilot[Any], condition: Callable[[], bool], timeout: float = 5.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError("condition not met in time")
-        await pilot.pause(0.02)
 
 
 async def test_notify_runs_the_command_with_the_question_in_its_environment_rate_limited(

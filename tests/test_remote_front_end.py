@@ -9,10 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from app_driver import wait_for
 from front_end_processes import HeadlessInbox
 from keyring_backends import MemoryKeyring
 from running_inbox import RunningInbox, running_inbox
-from textual.pilot import Pilot
 from textual.widgets import Static
 
 from tui import ElicitationApp, ElicitationResult, parse_request
@@ -32,14 +32,6 @@ def settle(condition: Callable[[], bool], timeout: float = 5.0) -> None:
         if time.monotonic() > deadline:
             raise AssertionError("condition not met in time")
         time.sleep(0.01)
-
-
-async def wait_for(pilot: Pilot[Any], condition: Callable[[], bool], timeout: float = 5.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError("condition not met in time")
-        await pilot.pause(0.02)
 
 
 def ask(inbox: RunningInbox, message: str, request_id: str | None = None) -> Any:

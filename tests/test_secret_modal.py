@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from app_driver import error_line, screen_text
+from app_driver import error_line, screen_text, wait_for
 from keyring.errors import KeyringLocked, PasswordSetError
 from keyring_backends import FailingKeyring, MemoryKeyring
 from pydantic import SecretStr
@@ -17,7 +17,6 @@ from secret_session import (
     asking_app,
     carries_canary,
     static_text,
-    wait_for,
     wait_for_modal,
 )
 from textual import events

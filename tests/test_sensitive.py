@@ -11,9 +11,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from app_driver import wait_for
 from cast_badges import badges_drawn
 from inbox_process import running_inbox
-from secret_session import CANARY, SIZE, carries_canary, wait_for
+from secret_session import CANARY, SIZE, carries_canary
 from textual.widgets import Input
 
 from tui.app.app import ElicitationApp

@@ -10,7 +10,6 @@ import shutil
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -18,6 +17,7 @@ from typing import Any
 import anyio
 import httpx2
 import pytest
+from app_driver import wait_for
 from keyring_backends import MemoryKeyring
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
@@ -42,14 +42,6 @@ DB = {
         {"label": "SQLite", "description": "a file"},
     ],
 }
-
-
-async def wait_for(pilot: Pilot[Any], condition: Callable[[], bool], timeout: float = 10.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError("condition not met in time")
-        await pilot.pause(0.02)
 
 
 @pytest.fixture
