@@ -1,15 +1,19 @@
-"""Driving the real app from a test: wait until something is on screen, with a time limit."""
+"""Driving the real app from a test: running it beside the test's own calls, and waiting until
+something is on screen, with a time limit."""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from typing import Any
 
 from textual.app import App
 from textual.pilot import Pilot
 from textual.widgets import Static
 
+from tui.app.app import ElicitationApp
+from tui.core.queue import ElicitationQueue
 from widgets.base import ElicitationModal
 
 SIZE = (80, 24)
@@ -52,3 +56,12 @@ async def wait_for_modal(
     modal = pilot.app.screen
     assert isinstance(modal, ElicitationModal)
     return modal
+
+
+@asynccontextmanager
+async def app_answering() -> AsyncIterator[tuple[ElicitationQueue, Pilot[Any]]]:
+    """The app, running, with its queue; the test's own calls run beside it on the same loop."""
+    queue = ElicitationQueue()
+    app = ElicitationApp(queue, input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        yield queue, pilot

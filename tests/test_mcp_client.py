@@ -9,14 +9,12 @@ from __future__ import annotations
 
 import asyncio
 import warnings
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from types import SimpleNamespace
 from typing import Any
 
 import mcp_test_server
 import pytest
-from app_driver import SIZE, wait_for, wait_for_modal
+from app_driver import app_answering, wait_for, wait_for_modal
 from mcp import Client, ClientSession, MCPError
 from mcp.client._memory import InMemoryTransport
 from mcp_test_server import TYPED_SCHEMA, server
@@ -27,10 +25,8 @@ from mcp_types import (
     ElicitRequestFormParams,
     ElicitRequestURLParams,
 )
-from textual.pilot import Pilot
 
 from tui import (
-    ElicitationApp,
     ElicitationQueue,
     ElicitationResult,
     FormRequest,
@@ -63,15 +59,6 @@ async def call(queue: ElicitationQueue, mode: str, tool: str, **arguments: Any) 
             refused = error
     # raised out here: raised inside, the client's task groups would wrap it
     raise refused
-
-
-@asynccontextmanager
-async def app_answering() -> AsyncIterator[tuple[ElicitationQueue, Pilot[Any]]]:
-    """The app, running, with its queue; the test's MCP calls run beside it on the same loop."""
-    queue = ElicitationQueue()
-    app = ElicitationApp(queue, input_grace=0)
-    async with app.run_test(size=SIZE) as pilot:
-        yield queue, pilot
 
 
 def asker(mode: str) -> str:

@@ -9,19 +9,17 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
 import pytest
-from app_driver import SIZE, wait_for, wait_for_modal
-from textual.pilot import Pilot
+from app_driver import app_answering, wait_for, wait_for_modal
 from textual.widgets import Markdown, Static, TextArea
 from textual.widgets._markdown import MarkdownParagraph
 
 import tui.cli.main
-from tui import ElicitationApp, ElicitationQueue, FormRequest, TextRequest
+from tui import ElicitationQueue, FormRequest, TextRequest
 from tui.core.models import UrlRequest
 from tui.mcp.options import McpOptions
 from tui.mcp.session import CommandFailed, Results, run_session
@@ -58,14 +56,6 @@ def elicit_tui(*args: str) -> subprocess.CompletedProcess[str]:
 def errlog() -> Iterator[TextIO]:
     with tempfile.TemporaryFile("w+", encoding="utf-8") as file:
         yield file
-
-
-@asynccontextmanager
-async def app_answering() -> AsyncIterator[tuple[ElicitationQueue, Pilot[Any]]]:
-    queue = ElicitationQueue()
-    app = ElicitationApp(queue, input_grace=0)
-    async with app.run_test(size=SIZE) as pilot:
-        yield queue, pilot
 
 
 # -- --auto: no person, no TUI -----------------------------------------------------------
