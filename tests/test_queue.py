@@ -308,16 +308,25 @@ async def test_ask_async_is_answered_from_another_thread(queue: ElicitationQueue
     assert responder.answered[0][2] != asking_thread
 
 
-async def test_ask_async_does_not_block_the_event_loop(
-    queue: ElicitationQueue, recorder: Recorder
-) -> None:
-    request = text_request()
+async def asked_async(
+    queue: ElicitationQueue, recorder: Recorder, request: Request
+) -> asyncio.Task[ElicitationResult]:
+    """The task awaiting `ask_async(request)`, once the queue has told of the request; the
+    loop is given up to 10,000 turns to get there."""
     task = asyncio.create_task(queue.ask_async(request))
     ticks = 0
     while not recorder.of("requested"):
         await asyncio.sleep(0)
         ticks += 1
         assert ticks < 10_000
+    return task
+
+
+async def test_ask_async_does_not_block_the_event_loop(
+    queue: ElicitationQueue, recorder: Recorder
+) -> None:
+    request = text_request()
+    task = await asked_async(queue, recorder, request)
 
     # The loop keeps running while the request waits; another thread answers it.
     await asyncio.sleep(0.01)
@@ -331,12 +340,7 @@ async def test_cancelling_the_awaiting_task_cancels_the_request(
     queue: ElicitationQueue, recorder: Recorder
 ) -> None:
     request = text_request()
-    task = asyncio.create_task(queue.ask_async(request))
-    ticks = 0
-    while not recorder.of("requested"):
-        await asyncio.sleep(0)
-        ticks += 1
-        assert ticks < 10_000
+    task = await asked_async(queue, recorder, request)
 
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
