@@ -165,6 +165,17 @@ async def test_two_replays_draw_byte_identical_svgs(recorded: Path, tmp_path: Pa
     assert "Deploy&#160;with&#160;•••?" in (first / "06-confirmation.svg").read_text()
 
 
+async def record_typing(path: Path, agent: Asker, *typed: tuple[str, list[str]]) -> None:
+    """Record `agent`'s session in a transcript at `path`, each question (by id) answered
+    with its keys in one burst once it shows."""
+    app = ElicitationApp(ElicitationQueue(), agent, input_grace=0, transcript=path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for request_id, keys in typed:
+            await on_request(pilot, request_id)
+            burst(app, *keys)
+        await wait_for(pilot, lambda: app.agent_result == "done")
+
+
 async def replayed_without_the_canary(path: Path) -> ReplayApp:
     """The transcript at `path` replayed, its SVG shots taken beside it, once it is found
     that neither the transcript nor a shot carries the canary and that every result came out
@@ -219,17 +230,14 @@ async def test_a_secret_typed_again_with_corrections_leaves_only_the_times_of_it
         TextRequest(id="parts", message="More notes?"),
         TextRequest(id="plain", message="Last words?"),
     )
-    app = ElicitationApp(ElicitationQueue(), agent, input_grace=0, transcript=path)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await on_request(pilot, "key")
-        burst(app, *CANARY, "enter")
-        await on_request(pilot, "slip")
-        burst(app, *CANARY[:-2], "x", "backspace", *CANARY[-2:], "enter")
-        await on_request(pilot, "parts")
-        burst(app, *CANARY[7:], "home", *CANARY[:7], "enter")
-        await on_request(pilot, "plain")
-        burst(app, *"fine", "enter")
-        await wait_for(pilot, lambda: app.agent_result == "done")
+    await record_typing(
+        path,
+        agent,
+        ("key", [*CANARY, "enter"]),
+        ("slip", [*CANARY[:-2], "x", "backspace", *CANARY[-2:], "enter"]),
+        ("parts", [*CANARY[7:], "home", *CANARY[:7], "enter"]),
+        ("plain", [*"fine", "enter"]),
+    )
 
     keys = {r["id"]: r["keys"] for r in lines(path) if r["type"] == "keys"}
     assert all(press == {"t": press["t"], "hidden": True} for press in keys["slip"] + keys["parts"])
@@ -254,13 +262,7 @@ async def test_a_secret_typed_again_into_a_field_the_mask_is_too_short_for_repla
         SecretRequest(id="key", message="API key?"),
         TextRequest(id="note", message="Anything else?", min_length=5),
     )
-    app = ElicitationApp(ElicitationQueue(), agent, input_grace=0, transcript=path)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await on_request(pilot, "key")
-        burst(app, *CANARY, "enter")
-        await on_request(pilot, "note")
-        burst(app, *CANARY, "enter")
-        await wait_for(pilot, lambda: app.agent_result == "done")
+    await record_typing(path, agent, ("key", [*CANARY, "enter"]), ("note", [*CANARY, "enter"]))
 
     assert not carries_canary(path.read_text(encoding="utf-8"))
     assert [r.get("scrubbed") for r in lines(path) if r["type"] == "keys"] == [None, True]
