@@ -792,6 +792,28 @@ async def test_a_render_waits_out_a_keyring_that_fails_slowly(
     assert any("Could not store keyring entry" in grid_text(grid) for grid in captured.screens)
 
 
+async def test_a_replay_waits_out_a_keyring_that_fails_slowly(
+    no_keyring: object, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The Enter that kept the secret in memory came, on the recorded clock, while the keyring
+    # was still failing (a loaded machine): it reached the field, locked while storing, and
+    # was lost; the replay ended with no result ("replayed no result").
+    path = tmp_path / "no-keyring.jsonl"
+    await record_without_keyring(path)
+
+    def slow_store(*args: Any, **kwargs: Any) -> SecretRef:
+        time.sleep(0.5)
+        return store_secret(*args, **kwargs)
+
+    monkeypatch.setattr("widgets.secret.store_secret", slow_store)
+    transcript = read_transcript(path)
+    replayed = ReplayApp(transcript, timing=FAST)
+    with memory_keyring(usable=False):
+        await replayed.run_async(headless=True, size=(80, 24), auto_pilot=replayed.player.drive)
+
+    assert replayed.replay_agent.summary() == "1 result, all as recorded"
+
+
 def slow_answer(path: Path) -> None:
     """A session whose one question was answered 6 s after it was asked, by two keys."""
     request = {"kind": "choice", "id": "db", "message": "Which database?"}

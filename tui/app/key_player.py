@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 import statistics
 import time
@@ -15,6 +16,7 @@ from textual import events
 from textual.app import App
 from textual.keys import _character_to_key
 from textual.pilot import Pilot
+from textual.worker import WorkerCancelled, WorkerFailed
 
 from tui.app.key_order import KeyOrderApp
 from tui.app.key_recorder import find_field
@@ -135,6 +137,8 @@ class KeyPlayer:
             delay = modal.shown_at + at - time.monotonic()
             if delay > 0:
                 await asyncio.sleep(delay)
+            if await self._work_done(modal):
+                await self._settled(pilot)
             if not modal.is_current:
                 return
             if not replays(modal, record, press):
@@ -223,6 +227,18 @@ class KeyPlayer:
         if press.paste is not None:
             return events.Paste(text)
         return events.Key(_character_to_key(text) if not text.isalnum() else text, text)
+
+    @staticmethod
+    async def _work_done(modal: ElicitationModal[Any]) -> bool:
+        """Wait for the work a key started in `modal` to end (a secret being saved to the
+        keyring); whether there was any. The next key was pressed once the person saw what
+        that work did: on a loaded machine it may not have ended by the key's recorded time,
+        and the key, reaching the fields locked meanwhile, was lost."""
+        running = [w for w in modal.app.workers if w.node is modal and not w.is_finished]
+        for worker in running:
+            with contextlib.suppress(WorkerFailed, WorkerCancelled):
+                await worker.wait()
+        return bool(running)
 
     @staticmethod
     def _held(modal: ElicitationModal[Any], name: str) -> int:
