@@ -10,13 +10,13 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 import pexpect
 import pytest
 from app_driver import SIZE, screen_text, wait_for, wait_for_modal
 from level_kind import TOP, LevelModal, LevelRequest
-from pydantic import ValidationError, create_model
+from pydantic import BaseModel, ValidationError, create_model
 from stock_widget_kinds import LinesRequest, NameRequest, PaletteRequest, PinRequest, SizeRequest
 from textual.color import Color
 from textual.widgets._footer import FooterKey
@@ -90,6 +90,64 @@ def test_a_kind_is_registered_once_and_only_by_a_request_model() -> None:
         register_kind(PlainKind)
     with pytest.raises(ValidationError, match=r"text\.message"):
         parse_request({"kind": "text", "message": ""})
+
+
+def test_a_content_type_declared_as_a_field_is_refused_naming_the_kind_and_the_fix() -> None:
+    # Registered, the kind's requests lost their line in every transcript (a type is no JSON)
+    # and an asker could choose the type: `"content_type": "str"` took any text as a count.
+    with pytest.warns(UserWarning, match="shadows an attribute"):
+
+        class CountRequest(RequestBase):
+            kind: Literal["count_field"] = "count_field"
+            content_type: Any = int
+
+    with pytest.raises(ValueError) as refused:
+        register_kind(CountRequest)
+    assert str(refused.value) == (
+        "CountRequest (kind 'count_field') declares content_type as a field; declare it as a"
+        " class variable, like content_type: ClassVar[Any] = int"
+    )
+    with pytest.raises(ValidationError):
+        parse_request({"kind": "count_field", "message": "How many?"})
+
+
+class Colour(BaseModel):
+    name: str
+
+
+class ColourRequest(RequestBase):
+    """A kind whose content type is given by its name, as an annotation may be."""
+
+    kind: Literal["colour_by_name"] = "colour_by_name"
+    content_type: ClassVar[Any] = "Colour"
+
+
+class PathRequest(RequestBase):
+    """A kind whose content type is a class pydantic has no validator for."""
+
+    kind: Literal["plain_path"] = "plain_path"
+    content_type: ClassVar[Any] = io.StringIO
+
+
+def test_a_content_type_pydantic_cannot_validate_is_refused_as_the_kind_is_registered() -> None:
+    # Taken, the first answer failed: "PydanticUserError: TypeAdapter[Colour] is not fully
+    # defined", shown to the person answering.
+    fix = "; give a type pydantic can validate: the type itself, not its name"
+    with pytest.raises(ValueError) as by_name:
+        register_kind(ColourRequest)
+    assert str(by_name.value) == (
+        "ColourRequest (kind 'colour_by_name'): content_type 'Colour' cannot type an answer"
+        f" (PydanticUndefinedAnnotation: name 'Colour' is not defined){fix}"
+    )
+    with pytest.raises(ValueError) as unknown:
+        register_kind(PathRequest)
+    assert str(unknown.value).startswith(
+        "PathRequest (kind 'plain_path'): content_type <class '_io.StringIO'> cannot type an"
+        " answer (PydanticSchemaGenerationError: Unable to generate pydantic-core schema"
+    )
+    assert str(unknown.value).endswith(fix)
+    with pytest.raises(ValidationError, match="colour_by_name"):
+        parse_request({"kind": "colour_by_name", "message": "Which?"})
 
 
 def test_the_content_type_and_check_content_keep_scripted_answers_to_real_cards() -> None:

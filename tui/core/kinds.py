@@ -58,10 +58,13 @@ def register_kind(model: type[ModelT], *, modal: str | None = None) -> type[Mode
     """Make `model`'s kind known everywhere; returns `model`, so it can be a class decorator's
     result too.
 
-    `model` subclasses `RequestBase` and declares `kind: Literal["name"] = "name"`. `modal` is
-    the import path of its `ElicitationModal` subclass, `"package.module:ClassName"`; without
-    one, front ends cancel such requests with the reason `unsupported_kind: name`. Registering
-    the same model again replaces its modal; another model of a taken kind raises ValueError.
+    `model` subclasses `RequestBase` and declares `kind: Literal["name"] = "name"`, and its
+    `content_type`, if any, as a class variable holding a type pydantic validates (a field, a
+    name that resolves to nothing, a class pydantic cannot validate raise ValueError). `modal`
+    is the import path of its `ElicitationModal` subclass, `"package.module:ClassName"`;
+    without one, front ends cancel such requests with the reason `unsupported_kind: name`.
+    Registering the same model again replaces its modal; another model of a taken kind raises
+    ValueError.
     """
     if not (isinstance(model, type) and issubclass(model, RequestBase)):
         raise TypeError(f"a request kind must subclass RequestBase, not {model!r}")
@@ -72,6 +75,18 @@ def register_kind(model: type[ModelT], *, modal: str | None = None) -> type[Mode
         raise ValueError(
             f"{model.__name__} must declare its kind as a Literal with that default, "
             f'like kind: Literal["card"] = "card"'
+        )
+    named = f"{model.__name__} (kind {name!r})"
+    if "content_type" in model.model_fields:
+        # A field: each request would carry a type (no JSON has one), its asker choosing it.
+        raise ValueError(
+            f"{named} declares content_type as a field; declare it as a class variable,"
+            " like content_type: ClassVar[Any] = int"
+        )
+    if (problem := model.content_type_problem()) is not None:
+        raise ValueError(
+            f"{named}: content_type {model.content_type!r} cannot type an answer ({problem});"
+            " give a type pydantic can validate: the type itself, not its name"
         )
     if modal is not None and not _IMPORT_PATH.fullmatch(modal):
         raise ValueError(f'modal must be "package.module:ClassName", not {modal!r}')

@@ -17,6 +17,7 @@ from pydantic import (
     model_validator,
 )
 
+from tui.core.error_text import error_text
 from tui.core.json_names import fields_by_json_name
 from tui.core.json_type import not_json
 from tui.core.limits import MAX_TIMEOUT, check_size
@@ -130,6 +131,20 @@ class RequestBase(BaseModel):
         keeps them to what a person could have answered. By default: `content` as
         `delivered_content` types it (any content when there is no `content_type`)."""
         return self.delivered_content(content)
+
+    @classmethod
+    def content_type_problem(cls) -> str | None:
+        """Why `content_type` cannot type an answer, in a clause ("name 'Colour' is not
+        defined": a name no namespace here holds; a class pydantic has no validator for), or
+        None: asked as the kind is registered, not first when the person answers."""
+        if cls.content_type is None:
+            return None
+        try:
+            # Built as `delivered_content` builds it: a name is looked up where it would be.
+            TypeAdapter(cls.content_type).rebuild(raise_errors=True)
+        except Exception as error:  # what pydantic raises for it (a PydanticUserError, ...)
+            return error_text(error).splitlines()[0]  # pydantic's next lines: a link
+        return None
 
     def delivered_content(self, content: Any) -> Any:
         """Accepted content as the asker receives it, whoever answered: validated as
