@@ -15,7 +15,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label
 
 from tui import RequestBase, register_kind
-from widgets import ElicitationModal
+from widgets import ElicitationModal, InvalidAnswer
 
 Where = Literal[
     "nowhere",
@@ -219,3 +219,34 @@ class AsyncContentModal(ElicitationModal[AsyncContentRequest]):
 
     async def content(self) -> str:  # type: ignore[override]
         return self.query_one(Input).value
+
+
+class PinCheckRequest(RequestBase):
+    """A PIN typed masked in a field of the dialog's own, whose code quotes it: `content()`
+    takes it as a number, raising what `int()` does for one that is none (`how` "int"), or
+    refuses such a PIN with `InvalidAnswer` ("refuse"); F2 raises naming it."""
+
+    kind: Literal["masked_pin_test"] = "masked_pin_test"
+    how: Literal["int", "refuse"] = "int"
+
+
+register_kind(PinCheckRequest, modal="failing_kinds:PinCheckModal")
+
+
+class PinCheckModal(ElicitationModal[PinCheckRequest]):
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("f2", "explode", "Explode")]
+
+    def compose_body(self) -> ComposeResult:
+        yield Input(password=True, id="pin")
+
+    def fill(self) -> None:
+        self.query_one(Input).focus()
+
+    def action_explode(self) -> None:
+        raise DialogBroke(f"no use for PIN {self.query_one(Input).value}")
+
+    def content(self) -> str:
+        pin = self.query_one(Input)
+        if self.request.how == "refuse" and not pin.value.isdigit():
+            raise InvalidAnswer(f"{pin.value!r} is no number", pin)
+        return str(int(pin.value))

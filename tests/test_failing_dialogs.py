@@ -23,7 +23,7 @@ from typing import Any, Literal
 
 import pexpect
 import pytest
-from app_driver import SIZE, screen_text
+from app_driver import SIZE, error_line, screen_text
 from asking import Asker, burst
 from failing_kinds import (
     AsyncContentRequest,
@@ -33,6 +33,7 @@ from failing_kinds import (
     DialogBroke,
     GateRequest,
     MisplacedRequest,
+    PinCheckRequest,
     Where,
     ZoneRequest,
 )
@@ -332,6 +333,73 @@ async def test_a_secret_answered_earlier_is_in_no_report_of_a_failed_dialog(
     assert "broke in mount" in caplog.text
     assert asker.results[1] == FAILED
     for text in (on_screen, printed, caplog.text):
+        assert not any(piece in text for piece in CANARY_PIECES), text
+
+
+@pytest.mark.parametrize(
+    ("keys", "error"),
+    [(("enter",), "ValueError"), (("f2",), "DialogBroke")],
+    ids=["content", "action"],
+)
+async def test_what_a_masked_field_holds_is_in_no_report_of_its_dialog_s_failure(
+    keys: tuple[str, ...], error: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    # The notice, the log and the report printed as the app exited read "invalid literal for
+    # int() with base 10: 'sk-…'", while the field showed the PIN as dots.
+    asker = Asker(PinCheckRequest(message="PIN?"), BrokenRequest(message="Next?"))
+    app = ElicitationApp(ElicitationQueue(), asker, input_grace=0)
+    with caplog.at_level(logging.ERROR):
+        async with app.run_test(size=SIZE, notifications=True):
+            await until(lambda: showing(app, "PIN?"))
+            burst(app, *CANARY, *keys)
+            await until(lambda: showing(app, "Next?") and "•••" in said(app))
+            on_screen = said(app)
+    report = Console(file=io.StringIO(), width=80)
+    report.print(app._failed_dialogs)
+    printed = report.file.getvalue()  # type: ignore[attr-defined]
+    assert asker.results[0] == ElicitationResult(
+        action="cancel", reason=f"dialog_failed: masked_pin_test ({error})"
+    )
+    for text in (on_screen, printed, caplog.text):
+        assert "•••" in text, text
+        assert not any(piece in text for piece in CANARY_PIECES), text
+
+
+async def test_a_dialog_s_refusal_quoting_what_its_masked_field_holds_shows_it_masked() -> None:
+    # The line under the field read "'sk-…' is no number".
+    asker = Asker(PinCheckRequest(message="PIN?", how="refuse"))
+    app = ElicitationApp(ElicitationQueue(), asker, input_grace=0)
+    async with app.run_test(size=SIZE):
+        await until(lambda: showing(app, "PIN?"))
+        modal = app.screen
+        burst(app, *CANARY, "enter")
+        await until(lambda: bool(error_line(modal)))
+        assert error_line(modal) == "'•••' is no number"
+        assert not any(piece in screen_text(app) for piece in CANARY_PIECES)
+        burst(app, "escape")
+        await until(lambda: bool(asker.results))
+    assert asker.results == [ElicitationResult(action="cancel")]
+
+
+def test_ask_reports_a_failure_quoting_what_a_masked_field_holds_masked(tmp_path: Path) -> None:
+    # `ask ... 2> errors.txt` kept the PIN in clear in the report of the failure.
+    errors = tmp_path / "errors.txt"
+    printed: list[str] = []
+    code, result = ask(
+        tmp_path,
+        "--json",
+        json.dumps({"kind": "masked_pin_test", "message": "PIN?"}),
+        shown="PIN?",
+        burst=f"{CANARY}\r",
+        printed=printed,
+        errors=errors,
+        **KINDS,
+    )
+    reason = "dialog_failed: masked_pin_test (ValueError)"
+    assert (code, result) == (2, {"action": "cancel", "content": None, "reason": reason})
+    reported = errors.read_text()
+    assert "ValueError: invalid literal for int() with base 10: '•••'" in reported
+    for text in (reported, printed[0]):
         assert not any(piece in text for piece in CANARY_PIECES), text
 
 

@@ -32,7 +32,7 @@ from textual.widgets import Input, OptionList, Static
 from tui.core.content_check import ContentRefused, check_sendable, checked_content
 from tui.core.models import ElicitationResult, Request
 from tui.core.strings_in import strings_in
-from tui.secrets.redaction import Redactor
+from tui.secrets.redaction import REDACTOR
 from widgets.highlight_in_view import highlight_region, scroll_to_highlight
 from widgets.key_footer import KeyFooter, key_label
 from widgets.literal import literal, shown, shown_on_one_line
@@ -803,6 +803,8 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         return None
 
     def action_accept(self) -> None:
+        # Before the modal's own code sees them: it may quote them in an error.
+        self.hide_typed_secrets()
         try:
             content = self.content()
         except InvalidAnswer as invalid:
@@ -846,10 +848,8 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
                 checked_content(self.request, result.content)
             except ContentRefused as refused:
                 # The request's check may quote what it refuses: a masked field's as •••.
-                typed = Redactor()
-                for value in self._masked_values():
-                    typed.register(value)
-                self.show_error(typed.scrub(str(refused)))
+                self.hide_typed_secrets()
+                self.show_error(str(refused))
                 return AwaitComplete()  # complete already: the modal does not close now
         if self.send is None or result is None:
             return super().dismiss(result)
@@ -865,6 +865,13 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         return bool(typed) and bool(
             typed & {text for text in strings_in(content) if isinstance(text, str)}
         )
+
+    def hide_typed_secrets(self) -> None:
+        """Scrub what the masked fields here hold (`Input(password=True)`) from every text the
+        program shows, logs or prints from now on, as an answered secret is: an error of the
+        modal's own code, or a refusal, may quote it."""
+        for value in self._masked_values():
+            REDACTOR.register(value)
 
     def _masked_values(self) -> set[str]:
         """What the masked fields here hold (`Input(password=True)`), the empty ones left out."""

@@ -1001,6 +1001,7 @@ class ElicitationApp(KeyOrderApp[Any]):
         if modal.failed is not None:
             return  # ended by its first error
         modal.failed = error
+        modal.hide_typed_secrets()  # the error may quote one (`int(pin)` raises quoting it)
         self._report_failed_dialog(modal.request, error)
         if modal is not self._shown:
             # Built ahead, or kept idle: no question waits on it.
