@@ -7,6 +7,7 @@ dialog gives content no JSON can carry; another's content is a model of the kind
 from __future__ import annotations
 
 import datetime
+import json
 from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, Field
@@ -179,3 +180,25 @@ class SlotModal(ElicitationModal[SlotRequest]):
 
 
 register_kind(SlotRequest, modal="answer_kinds:SlotModal")
+
+
+class TallyRequest(RequestBase):
+    """A count; its dialog gives what is typed read as JSON (`true`, `"3"`, `4.0`), as a
+    front end elsewhere may send it."""
+
+    kind: Literal["tally_test"] = "tally_test"
+    content_type: ClassVar[Any] = int
+
+
+class TallyModal(ElicitationModal[TallyRequest]):
+    def compose_body(self) -> ComposeResult:
+        yield Input(id="tally")
+
+    def fill(self) -> None:
+        self.query_one(Input).focus()
+
+    def content(self) -> object:
+        return json.loads(self.query_one(Input).value)
+
+
+register_kind(TallyRequest, modal="answer_kinds:TallyModal")

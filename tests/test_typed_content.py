@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Literal
 
 import pytest
-from answer_kinds import Slot, SlotRequest
+from answer_kinds import DueRequest, Slot, SlotRequest, TallyRequest
 from app_driver import SIZE, error_line, wait_for, wait_for_modal
 from inbox_process import running_inbox
 from test_ask_bursts import ask
@@ -40,7 +40,7 @@ AS_JSON = {"day": "2024-05-06", "roomName": "Ada"}
 CUT_SHORT = {"day": "2024-05-0", "roomName": "Ada"}
 """A slot whose day was not typed to its end."""
 SLOT = Slot(day=datetime.date(2024, 5, 6), roomName="Ada")
-NOT_A_DAY = "day: Input should be a valid date or datetime, input is too short"
+NOT_A_DAY = "day: Input should be a valid date in the format YYYY-MM-DD, input is too short"
 
 
 def test_a_front_end_in_this_process_gives_the_asker_the_kind_s_model() -> None:
@@ -74,8 +74,109 @@ def test_an_answer_the_check_takes_but_the_content_type_does_not_is_refused_and_
     with pytest.raises(ContentRefused, match="Input should be a valid integer"):
         queue.respond(request.id, ElicitationResult(action="accept", content="many"))
     assert queue.pending() == [request] and not asked.done()
-    queue.respond(request.id, ElicitationResult(action="accept", content="3"))
+    queue.respond(request.id, ElicitationResult(action="accept", content=3))
     assert asked.result(1) == ElicitationResult(action="accept", content=3)
+
+
+EARLIEST = datetime.date(2024, 1, 1)
+NOT_AN_INTEGER = "Input should be a valid integer"
+NOT_A_DATE = "Input should be a valid date"
+
+
+@pytest.mark.parametrize(
+    ("request_", "content", "said"),
+    [
+        (TallyRequest(message="How many?"), True, NOT_AN_INTEGER),
+        (TallyRequest(message="How many?"), "3", NOT_AN_INTEGER),
+        (TallyRequest(message="How many?"), 2.5, NOT_AN_INTEGER),
+        (DueRequest(message="Due?", earliest=EARLIEST), 86400, NOT_A_DATE),
+        (DueRequest(message="Due?", earliest=EARLIEST), True, NOT_A_DATE),
+        (
+            DueRequest(message="Due?", earliest=EARLIEST),
+            "4",
+            "Input should be a valid date in the format YYYY-MM-DD",
+        ),
+    ],
+    ids=[
+        "true as a count",
+        "text as a count",
+        "a fraction as a count",
+        "seconds as a date",
+        "true as a date",
+        "a number as text as a date",
+    ],
+)
+def test_content_of_another_json_type_than_the_content_type_is_refused_on_every_path(
+    request_: RequestBase, content: object, said: str
+) -> None:
+    # Taken as pydantic's lax mode takes it: `true` and "3" became counts, 86400 1970-01-02.
+    queue = ElicitationQueue(policy="wait")
+    asked = queue.submit(request_)
+    with pytest.raises(ContentRefused) as refused:
+        queue.respond(request_.id, ElicitationResult(action="accept", content=content))
+    assert str(refused.value).startswith(said)
+    assert queue.pending() == [request_] and not asked.done()
+    scripted = ElicitationQueue()
+    ScriptedResponder(scripted, {request_.message: content})
+    with pytest.raises(ImpossibleAnswerError, match=re.escape(said)):
+        scripted.ask(request_.model_copy(update={"id": "again"}))
+
+
+@pytest.mark.parametrize(
+    ("request_", "content", "delivered"),
+    [
+        (TallyRequest(message="How many?"), 4.0, 4),
+        (TallyRequest(message="How many?"), 4, 4),
+        (DueRequest(message="Due?", earliest=EARLIEST), "2024-05-06", datetime.date(2024, 5, 6)),
+        (
+            DueRequest(message="Due?", earliest=EARLIEST),
+            datetime.date(2024, 5, 6),
+            datetime.date(2024, 5, 6),
+        ),
+    ],
+    ids=["a whole float", "an int", "a date as JSON", "a date"],
+)
+def test_content_the_type_s_json_holds_is_given_as_the_type(
+    request_: RequestBase, content: object, delivered: object
+) -> None:
+    # A whole number written as a float is an integer, as JSON Schema and the forms take it.
+    queue = ElicitationQueue(policy="wait")
+    asked = queue.submit(request_)
+    queue.respond(request_.id, ElicitationResult(action="accept", content=content))
+    assert asked.result(1) == ElicitationResult(action="accept", content=delivered)
+    assert type(asked.result(1).content) is type(delivered)
+
+
+async def test_the_dialog_refuses_true_as_a_count_and_gives_a_whole_float_as_one() -> None:
+    results: list[ElicitationResult] = []
+    app = ElicitationApp(
+        ElicitationQueue(),
+        lambda queue: results.append(queue.ask(TallyRequest(message="How many?"))),
+        input_grace=0,
+    )
+    async with app.run_test(size=SIZE) as pilot:
+        modal = await wait_for_modal(pilot, "How many?")
+        await pilot.press(*"true", "enter")
+        await wait_for(pilot, lambda: bool(error_line(modal)))
+        assert error_line(modal) == NOT_AN_INTEGER
+        await pilot.press(*["backspace"] * 4, *"4.0", "enter")
+        await wait_for(pilot, lambda: bool(results))
+    assert results == [ElicitationResult(action="accept", content=4)]
+
+
+def test_the_inbox_refuses_true_as_a_count_and_a_remote_queue_gets_a_whole_float_as_one() -> None:
+    # The inbox answered 200 with "content": 1 for `true`.
+    with running_inbox(env=KINDS) as inbox:
+        asked = RemoteQueue(inbox.base, inbox.token).submit(TallyRequest(message="How many?"))
+        (pending,) = inbox.wait_pending(1)
+        refused = inbox.answer(pending["id"], {"action": "accept", "content": True})
+        assert (refused.status_code, refused.json()["error"]) == (
+            422,
+            f"the answer does not fit the request: {NOT_AN_INTEGER}",
+        )
+        answered = inbox.answer(pending["id"], {"action": "accept", "content": 4.0})
+        assert answered.status_code == 200, answered.text
+        assert asked.result(10) == ElicitationResult(action="accept", content=4)
 
 
 def test_a_script_gives_the_same_model_and_refuses_what_a_front_end_could_not_give() -> None:

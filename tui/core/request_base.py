@@ -21,6 +21,7 @@ from tui.core.error_text import error_text
 from tui.core.json_names import fields_by_json_name
 from tui.core.json_type import not_json
 from tui.core.limits import MAX_TIMEOUT, check_size
+from tui.core.strict_content import check_strictly
 
 
 def _new_id() -> str:
@@ -153,7 +154,9 @@ class RequestBase(BaseModel):
         that is no `content_type`."""
         if self.content_type is None:
             return content
-        return TypeAdapter(self.content_type).validate_python(content)
+        adapter: TypeAdapter[Any] = TypeAdapter(self.content_type)
+        check_strictly(adapter, content)
+        return adapter.validate_python(content)
 
 
 def require_request(value: object) -> None:
