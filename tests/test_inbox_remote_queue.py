@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import http.server
+import json
 import os
 import signal
 import socket
@@ -20,6 +21,7 @@ from typing import Any
 import pytest
 from inbox_process import InboxProcess, keyring_env, running_inbox
 from pydantic import BaseModel, SecretStr, field_validator
+from secret_field_kind import TokenCheckRequest
 
 import tui
 from tui import ChoiceRequest, SecretRequest, TextRequest
@@ -411,3 +413,39 @@ def test_a_whole_number_a_front_end_sends_as_a_float_is_taken_as_an_integer(
     answer_when_asked(inbox, {"n": 4.0})
     content = asked.result(10).content
     assert content == {"n": 4} and type(content["n"]) is int
+
+
+SENT_SECRET = (
+    "TokenCheckRequest holds a SecretStr in its field 'token', which cannot be sent to an inbox"
+    " (it would arrive as '**********', not its value): ask it in the process that holds the"
+    " secret, with an ElicitationQueue, or send what its dialog needs instead"
+)
+
+
+def test_a_request_holding_a_secret_is_refused_before_it_is_sent_naming_the_field() -> None:
+    # It went out as "token": "**********": the inbox, its front ends and the dialog took the
+    # mask for the value, and nothing said so.
+    queue = RemoteQueue("http://127.0.0.1:9221", "token")
+    with pytest.raises(ValueError) as refused:
+        queue.submit(TokenCheckRequest(message="Right token?", token=SecretStr("sk-canary-77")))
+    assert str(refused.value) == SENT_SECRET
+
+
+def test_ask_to_exits_3_for_a_request_holding_a_secret_naming_the_field() -> None:
+    request = {"kind": "token_check_test", "message": "Right token?", "token": "sk-canary-77"}
+    to = ("--to", "http://127.0.0.1:9221", "--token", "x")
+    done = subprocess.run(
+        [sys.executable, "-m", "tui.cli.main", "ask", *to, "--json", json.dumps(request)],
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=30,
+        env={
+            **os.environ,
+            "TERM": "dumb",
+            "ELICIT_TUI_KINDS": "secret_field_kind",
+            "PYTHONPATH": str(Path(__file__).resolve().parent),
+        },
+    )
+    assert (done.returncode, done.stdout) == (3, "")
+    assert done.stderr == f"elicit-tui ask: {SENT_SECRET}\n"

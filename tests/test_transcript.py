@@ -7,7 +7,9 @@ import stat
 from pathlib import Path
 
 import pytest
+from pydantic import SecretStr
 from recorded_session import TOKEN_FORM, lines, record_session
+from secret_field_kind import TokenCheckRequest
 from secret_session import CANARY, carries_canary
 
 from tui.core.models import ElicitationResult, TextRequest, parse_request
@@ -98,6 +100,21 @@ def test_each_line_is_on_disk_as_soon_as_it_happens(tmp_path: Path) -> None:
     assert lines(path)[-1]["result"]["content"] == "Ada"
     writer.close()
     assert lines(path)[-1]["type"] == "end"
+
+
+def test_a_secret_a_request_of_one_s_own_holds_is_recorded_as_its_mask(tmp_path: Path) -> None:
+    # Such a request is asked in the process that holds the secret (no inbox is sent it):
+    # its transcript keeps the mask, never the value.
+    path = tmp_path / "token.jsonl"
+    queue = ElicitationQueue()
+    writer = TranscriptWriter(path)
+    writer.attach(queue)
+    queue.subscribe(lambda _event: None)
+    queue.submit(TokenCheckRequest(id="t", message="Right token?", token=SecretStr(CANARY)))
+    writer.close()
+    (request,) = [r["request"] for r in lines(path) if r["type"] == "request"]
+    assert request["token"] == "**********"
+    assert CANARY not in path.read_text()
 
 
 def test_a_transcript_is_readable_by_its_owner_only(tmp_path: Path) -> None:

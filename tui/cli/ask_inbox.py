@@ -16,7 +16,8 @@ if TYPE_CHECKING:
 
 
 class InvalidInInbox(ValueError):
-    """The inbox refused the request as invalid (HTTP 422): exit as for any invalid request."""
+    """The inbox refused the request as invalid (HTTP 422), or it cannot be sent (it holds a
+    `SecretStr`): exit as for any invalid request."""
 
 
 SAY_WAITING_AFTER = 0.5
@@ -38,6 +39,7 @@ def ask_inbox(request: Request, url: str | None, token: str | None) -> Elicitati
         InboxRefusedError,
         RemoteQueue,
     )
+    from tui.inbox.wire import SecretInRequest
 
     queue = RemoteQueue(url, token)
     try:
@@ -47,6 +49,8 @@ def ask_inbox(request: Request, url: str | None, token: str | None) -> Elicitati
         return ElicitationResult(action="cancel", reason="interrupted")
     except Terminated:
         return ElicitationResult(action="cancel", reason="terminated")
+    except SecretInRequest as secret:
+        raise InvalidInInbox(str(secret)) from None
     except InboxRefusedError as refused:
         if refused.status == 422:
             raise InvalidInInbox(f"the inbox refused the request: {refused}") from None

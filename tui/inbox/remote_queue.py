@@ -29,7 +29,12 @@ from tui.core.request_base import checked_timeout, require_request
 from tui.core.signed_request import PROOF_HEADER, NotProven, SignedRequest
 from tui.inbox.discovery import InboxAddress, find_inbox
 from tui.inbox.held_call import Abandoned, held_call, json_object
-from tui.inbox.wire import request_json, request_path, result_from_json
+from tui.inbox.wire import (
+    check_sendable_request,
+    request_json,
+    request_path,
+    result_from_json,
+)
 
 INBOX_UNREACHABLE = "inbox_unreachable"
 """The reason of a `cancel` when the inbox could not be reached, or went away mid-wait."""
@@ -78,10 +83,12 @@ class RemoteQueue:
         """Send `request` to the inbox and return a future of its result (never blocks).
 
         Cancelling the future withdraws the request. A `timeout` out of bounds raises
-        `pydantic.ValidationError` at once; a request the inbox refuses as invalid makes the
-        future raise `InboxRefusedError`.
+        `pydantic.ValidationError` at once, and a request holding a `SecretStr` (which would
+        arrive as its mask) `tui.inbox.wire.SecretInRequest`, a ValueError; a request the
+        inbox refuses as invalid makes the future raise `InboxRefusedError`.
         """
         require_request(request)
+        check_sendable_request(request)
         timeout = checked_timeout(timeout)
         future: Future[ElicitationResult] = Future()
         future.add_done_callback(

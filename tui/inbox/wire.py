@@ -26,6 +26,7 @@ from tui.core.models import (
     delivered,
 )
 from tui.core.secret_ref import SecretRef
+from tui.core.strings_in import strings_in
 from tui.secrets.redaction import Redactor
 
 _ANY: TypeAdapter[Any] = TypeAdapter(Any)
@@ -51,6 +52,24 @@ def request_path(request_id: str, action: str = "") -> str:
     """
     path = f"/v1/requests/{quote(request_id, safe='')}"
     return f"{path}/{action}" if action else path
+
+
+class SecretInRequest(ValueError):
+    """A request holding a `SecretStr` (a field of a kind of one's own), sent to an inbox in
+    another process: as JSON it is `MASKED`, and the dialog there would take that for it."""
+
+
+def check_sendable_request(request: Request) -> None:
+    """Raise `SecretInRequest`, naming the field, if `request` holds a `SecretStr`: sent to
+    an inbox, it would arrive as its mask, and no transcript or log may hold its value."""
+    for name in type(request).model_fields:
+        if any(isinstance(text, SecretStr) for text in strings_in(getattr(request, name))):
+            raise SecretInRequest(
+                f"{type(request).__name__} holds a SecretStr in its field {name!r}, which"
+                f" cannot be sent to an inbox (it would arrive as {MASKED!r}, not its value):"
+                " ask it in the process that holds the secret, with an ElicitationQueue, or"
+                " send what its dialog needs instead"
+            )
 
 
 def request_json(request: Request) -> dict[str, Any]:
