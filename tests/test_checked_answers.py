@@ -5,7 +5,9 @@ refuses keeps the dialog open, saying why, and never reaches the agent."""
 from __future__ import annotations
 
 import datetime
+import io
 import json
+import logging
 import os
 import re
 import time
@@ -18,6 +20,7 @@ from asking import burst
 from failing_kinds import BrokenRequest
 from front_end_processes import HeadlessInbox, attached_to_inbox
 from pydantic import BaseModel, SecretStr
+from rich.console import Console
 from test_ask_bursts import ask
 
 from tui import ElicitationApp, ElicitationQueue, ElicitationResult, RequestBase
@@ -99,21 +102,35 @@ async def test_content_of_another_type_than_the_kind_s_is_refused_and_can_be_can
     ]
 
 
-async def test_a_check_content_that_raises_any_error_refuses_the_answer_as_the_inbox_does() -> None:
+async def test_a_check_content_that_raises_any_error_refuses_the_answer_as_the_inbox_does(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    # The person read the developer's note: "checking the answer raised DialogBroke: ...
+    # (check_content refuses an answer by raising ValueError)". It is for the log now, and
+    # for the report printed as the app exits.
     app, results = asking(BrokenRequest(message="Broken?", where="check"))
-    async with app.run_test(size=SIZE) as pilot:
-        modal = await wait_for_modal(pilot, "Broken?")
-        await pilot.press("o", "k", "enter")
-        await wait_for(pilot, lambda: bool(error_line(modal)))
-        assert error_line(modal) == (
-            "checking the answer raised DialogBroke: broke in check asking 'Broken?'"
-            " (check_content refuses an answer by raising ValueError)"
-        )
-        assert app.screen is modal
-        assert not modal.failed
-        await pilot.press("ctrl+n")
-        await wait_for(pilot, lambda: bool(results))
+    detail = (
+        "checking the answer raised DialogBroke: broke in check asking 'Broken?'"
+        " (check_content refuses an answer by raising ValueError)"
+    )
+    with caplog.at_level(logging.ERROR):
+        async with app.run_test(size=SIZE) as pilot:
+            modal = await wait_for_modal(pilot, "Broken?")
+            await pilot.press("o", "k", "enter")
+            await wait_for(pilot, lambda: bool(error_line(modal)))
+            assert error_line(modal) == (
+                "This answer could not be checked: the question's own check went wrong."
+                " Try another answer, or cancel."
+            )
+            assert app.screen is modal
+            assert not modal.failed
+            await pilot.press("ctrl+n")
+            await wait_for(pilot, lambda: bool(results))
     assert results == [ElicitationResult(action="decline")]
+    assert f"the 'broken_test' request's check failed: {detail}" in caplog.text
+    report = Console(file=io.StringIO(), width=200)
+    report.print(app._failed_dialogs)
+    assert f"The check of a 'broken_test' answer failed: {detail}" in report.file.getvalue()  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize("what", ["object", "bytes"])

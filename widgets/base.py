@@ -164,7 +164,9 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
       `check_content` accepts), or raise `InvalidAnswer` to keep the modal open with the
       message shown and the focus on its widget. Every accepted answer, however the modal
       gives it, then goes through `check_content`, and content it refuses keeps the modal
-      open too, with its error shown. `accept_content()`, `action_decline()`
+      open too, with its error shown (a check that raised what it should not, a KeyError, is
+      said to have gone wrong, and `CheckFailed` takes its error to the app, for the
+      developer). `accept_content()`, `action_decline()`
       and `action_cancel()` dismiss with the result; override them to do more first.
     - Text an agent wrote is shown literally: give a widget `literal(text)`, a `Text` no
       widget parses as markup (or `scrubbed(text)` to one made with `markup=False`), so that
@@ -240,6 +242,16 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
 
     SENDING = "Sending…"
     """The line under the body while an answer is on its way."""
+
+    class CheckFailed(Message):
+        """The request's `check_content` raised what it should not as it checked an answer
+        given here: the person was told the answer could not be checked; `detail` names the
+        error, for the developer."""
+
+        def __init__(self, modal: ElicitationModal[Any], detail: str) -> None:
+            super().__init__()
+            self.modal = modal
+            self.detail = detail
 
     def __init__(
         self,
@@ -849,7 +861,9 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
             except ContentRefused as refused:
                 # The request's check may quote what it refuses: a masked field's as •••.
                 self.hide_typed_secrets()
-                self.show_error(str(refused))
+                self.show_error(refused.plain)
+                if refused.check_failed:
+                    self.post_message(self.CheckFailed(self, str(refused)))
                 return AwaitComplete()  # complete already: the modal does not close now
         if self.send is None or result is None:
             return super().dismiss(result)

@@ -1025,6 +1025,10 @@ class ElicitationApp(KeyOrderApp[Any]):
         if not modal._running and modal.children:
             self._prune(*modal.children)
 
+    def on_elicitation_modal_check_failed(self, message: ElicitationModal.CheckFailed) -> None:
+        # The person read that the answer could not be checked; the error is the developer's.
+        self._failed_dialogs.add_failed_check(message.modal.request.kind, message.detail)
+
     def _report_failed_dialog(
         self, request: Request, error: BaseException, outcome: str = "; its question was cancelled"
     ) -> None:

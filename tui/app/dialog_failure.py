@@ -34,22 +34,32 @@ def failing_modal() -> ElicitationModal[Any] | None:
 class FailedDialogs:
     """The dialogs that failed, printed as the app exits: the first one's traceback (where
     a kind's author looks first), then a line for each of the others; and the kinds whose
-    dialog could not be had at all, a line each (the notice on screen is gone by then, and
-    `elicit-tui ask` exits before anyone could read it)."""
+    dialog could not be had at all, or whose check of an answer raised, a line each (the
+    notice on screen is gone by then, and `elicit-tui ask` exits before anyone could read
+    it)."""
 
     def __init__(self) -> None:
         self._first: list[Segment] | None = None
         self._others: list[str] = []
-        self._unshown: list[str] = []
+        self._lines: list[str] = []
+        """Why kinds had no dialog, and what their checks raised: a line each."""
 
     def __bool__(self) -> bool:
-        return self._first is not None or bool(self._unshown)
+        return self._first is not None or bool(self._lines)
 
     def add_unshown(self, kind: str, why: str) -> None:
         """Keep why a `kind` request had no dialog to show it: `why` (once, however many)."""
-        line = shown(f"Cannot show {kind!r} requests: {why}")
-        if line not in self._unshown:
-            self._unshown.append(line)
+        self._add_line(f"Cannot show {kind!r} requests: {why}")
+
+    def add_failed_check(self, kind: str, detail: str) -> None:
+        """Keep what the check of a `kind` request's answer raised, `detail` (once): the
+        person was told only that the answer could not be checked."""
+        self._add_line(f"The check of a {kind!r} answer failed: {detail}")
+
+    def _add_line(self, text: str) -> None:
+        line = shown(text)
+        if line not in self._lines:
+            self._lines.append(line)
 
     def add(self, kind: str, error: BaseException, console: Console) -> None:
         """Keep the report of `error`, raised by the dialog of a `kind` request; the
@@ -67,4 +77,4 @@ class FailedDialogs:
             for line in self._others:
                 yield Text(f"  {line}")
         # Text, not segments: wrapped at the terminal's width, never cut at its edge.
-        yield from map(Text, self._unshown)
+        yield from map(Text, self._lines)

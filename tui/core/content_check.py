@@ -6,6 +6,7 @@ out of `elicit-tui ask`, into a transcript)."""
 from __future__ import annotations
 
 import json
+import logging
 from typing import Any, NoReturn
 
 from pydantic import ValidationError
@@ -16,9 +17,31 @@ from tui.core.redactor import Redactor
 from tui.core.request_base import RequestBase
 from tui.core.strings_in import strings_in
 
+_log = logging.getLogger(__name__)
+
+
+CHECK_WENT_WRONG = (
+    "This answer could not be checked: the question's own check went wrong."
+    " Try another answer, or cancel."
+)
+"""What the person answering is told where the request's `check_content` raised what it
+should not (a KeyError): the error itself is for the developer."""
+
 
 class ContentRefused(ValueError):
-    """Content that is not an answer the request takes; the message says why, in a line."""
+    """Content that is not an answer the request takes; the message says why, in a line.
+    `check_failed`: the request's own check raised what it should not, and the message
+    names that error, for the developer (`plain` is what the person is told)."""
+
+    def __init__(self, why: str, *, check_failed: bool = False) -> None:
+        super().__init__(why)
+        self.check_failed = check_failed
+
+    @property
+    def plain(self) -> str:
+        """Why, for the person answering: the message, or, where the check failed, that it
+        could not check the answer."""
+        return CHECK_WENT_WRONG if self.check_failed else str(self)
 
 
 class ContentNotJSON(TypeError):
@@ -38,17 +61,22 @@ def checked_content(request: RequestBase, content: Any) -> Any:
     except ValueError as error:
         raise _refused(request, content, error_message(error)) from None
     except (Exception, SystemExit) as error:  # a kind's own check, raising what it should not
-        raise _refused(
+        refused = _refused(
             request,
             content,
             f"checking the answer raised {error_text(error)} (check_content refuses an answer"
             " by raising ValueError)",
-        ) from None
+            check_failed=True,
+        )
+        _log.error("the %r request's check failed: %s", request.kind, refused)
+        raise refused from None
     check_sendable(request, checked)
     return checked
 
 
-def _refused(request: RequestBase, content: Any, why: str) -> ContentRefused:
+def _refused(
+    request: RequestBase, content: Any, why: str, *, check_failed: bool = False
+) -> ContentRefused:
     """The refusal saying `why`; where the request is sensitive, every text of the answer
     that `why` quotes is `•••` (a front end, a script, a log reads it)."""
     if request.sensitive:
@@ -56,7 +84,7 @@ def _refused(request: RequestBase, content: Any, why: str) -> ContentRefused:
         for text in strings_in(content):
             answer.register(text)
         why = answer.scrub(why)
-    return ContentRefused(why)
+    return ContentRefused(why, check_failed=check_failed)
 
 
 def check_sendable(request: RequestBase, content: Any) -> None:
