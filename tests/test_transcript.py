@@ -86,12 +86,18 @@ async def test_secrets_are_counted_never_written(tmp_path: Path) -> None:
     assert echo["request"]["message"] == "Deploy with •••?"
 
 
-def test_each_line_is_on_disk_as_soon_as_it_happens(tmp_path: Path) -> None:
-    path = tmp_path / "live.jsonl"
+def recording(path: Path) -> tuple[ElicitationQueue, TranscriptWriter]:
+    """A queue with a front end (that answers nothing) and a transcript written to `path`."""
     queue = ElicitationQueue()
     writer = TranscriptWriter(path)
     writer.attach(queue)
     queue.subscribe(lambda _event: None)
+    return queue, writer
+
+
+def test_each_line_is_on_disk_as_soon_as_it_happens(tmp_path: Path) -> None:
+    path = tmp_path / "live.jsonl"
+    queue, writer = recording(path)
     queue.submit(TextRequest(id="q", message="Name?"))
 
     # Not closed, as after a crash: what happened is already in the file.
@@ -106,10 +112,7 @@ def test_a_secret_a_request_of_one_s_own_holds_is_recorded_as_its_mask(tmp_path:
     # Such a request is asked in the process that holds the secret (no inbox is sent it):
     # its transcript keeps the mask, never the value.
     path = tmp_path / "token.jsonl"
-    queue = ElicitationQueue()
-    writer = TranscriptWriter(path)
-    writer.attach(queue)
-    queue.subscribe(lambda _event: None)
+    queue, writer = recording(path)
     queue.submit(TokenCheckRequest(id="t", message="Right token?", token=SecretStr(CANARY)))
     writer.close()
     (request,) = [r["request"] for r in lines(path) if r["type"] == "request"]

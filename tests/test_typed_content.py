@@ -43,6 +43,28 @@ SLOT = Slot(day=datetime.date(2024, 5, 6), roomName="Ada")
 NOT_A_DAY = "day: Input should be a valid date in the format YYYY-MM-DD, input is too short"
 
 
+def asking(request: RequestBase, results: list[ElicitationResult]) -> ElicitationApp:
+    """An app whose agent asks `request` and appends its result to `results`."""
+    return ElicitationApp(
+        ElicitationQueue(), lambda queue: results.append(queue.ask(request)), input_grace=0
+    )
+
+
+def answered_remotely(
+    request: RequestBase, wrong: object, right: object
+) -> tuple[str, ElicitationResult]:
+    """Ask `request` with a `RemoteQueue`; a front end answers `wrong` content over the inbox,
+    then `right`: the inbox's refusal of the first (a 422), and the result the asker got."""
+    with running_inbox(env=KINDS) as inbox:
+        asked = RemoteQueue(inbox.base, inbox.token).submit(request)
+        (pending,) = inbox.wait_pending(1)
+        refused = inbox.answer(pending["id"], {"action": "accept", "content": wrong})
+        assert refused.status_code == 422, refused.text
+        answered = inbox.answer(pending["id"], {"action": "accept", "content": right})
+        assert answered.status_code == 200, answered.text
+        return refused.json()["error"], asked.result(10)
+
+
 def test_a_front_end_in_this_process_gives_the_asker_the_kind_s_model() -> None:
     # The asker got the dict, where a ScriptedResponder gave it the Slot.
     queue = ElicitationQueue(policy="wait")
@@ -149,11 +171,7 @@ def test_content_the_type_s_json_holds_is_given_as_the_type(
 
 async def test_the_dialog_refuses_true_as_a_count_and_gives_a_whole_float_as_one() -> None:
     results: list[ElicitationResult] = []
-    app = ElicitationApp(
-        ElicitationQueue(),
-        lambda queue: results.append(queue.ask(TallyRequest(message="How many?"))),
-        input_grace=0,
-    )
+    app = asking(TallyRequest(message="How many?"), results)
     async with app.run_test(size=SIZE) as pilot:
         modal = await wait_for_modal(pilot, "How many?")
         await pilot.press(*"true", "enter")
@@ -166,17 +184,9 @@ async def test_the_dialog_refuses_true_as_a_count_and_gives_a_whole_float_as_one
 
 def test_the_inbox_refuses_true_as_a_count_and_a_remote_queue_gets_a_whole_float_as_one() -> None:
     # The inbox answered 200 with "content": 1 for `true`.
-    with running_inbox(env=KINDS) as inbox:
-        asked = RemoteQueue(inbox.base, inbox.token).submit(TallyRequest(message="How many?"))
-        (pending,) = inbox.wait_pending(1)
-        refused = inbox.answer(pending["id"], {"action": "accept", "content": True})
-        assert (refused.status_code, refused.json()["error"]) == (
-            422,
-            f"the answer does not fit the request: {NOT_AN_INTEGER}",
-        )
-        answered = inbox.answer(pending["id"], {"action": "accept", "content": 4.0})
-        assert answered.status_code == 200, answered.text
-        assert asked.result(10) == ElicitationResult(action="accept", content=4)
+    refusal, result = answered_remotely(TallyRequest(message="How many?"), True, 4.0)
+    assert refusal == f"the answer does not fit the request: {NOT_AN_INTEGER}"
+    assert result == ElicitationResult(action="accept", content=4)
 
 
 def test_a_script_gives_the_same_model_and_refuses_what_a_front_end_could_not_give() -> None:
@@ -190,11 +200,7 @@ def test_a_script_gives_the_same_model_and_refuses_what_a_front_end_could_not_gi
 async def test_the_dialog_gives_the_asker_the_kind_s_model() -> None:
     # The dialog's dict reached the agent: `result.content.day` raised AttributeError.
     results: list[ElicitationResult] = []
-    app = ElicitationApp(
-        ElicitationQueue(),
-        lambda queue: results.append(queue.ask(SlotRequest(message="Which slot?"))),
-        input_grace=0,
-    )
+    app = asking(SlotRequest(message="Which slot?"), results)
     async with app.run_test(size=SIZE) as pilot:
         modal = await wait_for_modal(pilot, "Which slot?")
         await pilot.press(*"2024-05-0", "tab", *"Ada", "enter")
@@ -211,17 +217,9 @@ async def test_the_dialog_gives_the_asker_the_kind_s_model() -> None:
 
 def test_a_remote_queue_gives_the_asker_the_kind_s_model() -> None:
     # The inbox's JSON reached the asker as it came: a dict.
-    with running_inbox(env=KINDS) as inbox:
-        asked = RemoteQueue(inbox.base, inbox.token).submit(SlotRequest(message="Which slot?"))
-        (pending,) = inbox.wait_pending(1)
-        refused = inbox.answer(pending["id"], {"action": "accept", "content": CUT_SHORT})
-        assert (refused.status_code, refused.json()["error"]) == (
-            422,
-            f"the answer does not fit the request: {NOT_A_DAY}",
-        )
-        answered = inbox.answer(pending["id"], {"action": "accept", "content": AS_JSON})
-        assert answered.status_code == 200, answered.text
-        assert asked.result(10) == ElicitationResult(action="accept", content=SLOT)
+    refusal, result = answered_remotely(SlotRequest(message="Which slot?"), CUT_SHORT, AS_JSON)
+    assert refusal == f"the answer does not fit the request: {NOT_A_DAY}"
+    assert result == ElicitationResult(action="accept", content=SLOT)
 
 
 def test_ask_prints_and_records_the_model_as_its_json(tmp_path: Path) -> None:
