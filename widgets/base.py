@@ -32,7 +32,7 @@ from textual.widgets import Input, OptionList, Static
 from tui.core.content_check import ContentRefused, check_sendable, checked_content
 from tui.core.models import ElicitationResult, Request
 from tui.core.strings_in import strings_in
-from tui.secrets.redaction import REDACTOR
+from tui.secrets.redaction import REDACTOR, Redactor
 from widgets.highlight_in_view import highlight_region, scroll_to_highlight
 from widgets.key_footer import KeyFooter, key_label
 from widgets.literal import literal, shown, shown_on_one_line
@@ -815,12 +815,10 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         return None
 
     def action_accept(self) -> None:
-        # Before the modal's own code sees them: it may quote them in an error.
-        self.hide_typed_secrets()
         try:
             content = self.content()
         except InvalidAnswer as invalid:
-            self.show_error(str(invalid))
+            self.show_error(self._without_typed_secrets(str(invalid)))
             if invalid.widget is not None:
                 invalid.widget.focus()
             return
@@ -859,11 +857,10 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
                 check_sendable(self.request, result.content)
                 checked_content(self.request, result.content)
             except ContentRefused as refused:
-                # The request's check may quote what it refuses: a masked field's as •••.
-                self.hide_typed_secrets()
-                self.show_error(refused.plain)
+                self.show_error(self._without_typed_secrets(refused.plain))
                 if refused.check_failed:
-                    self.post_message(self.CheckFailed(self, str(refused)))
+                    detail = self._without_typed_secrets(str(refused))
+                    self.post_message(self.CheckFailed(self, detail))
                 return AwaitComplete()  # complete already: the modal does not close now
         if self.send is None or result is None:
             return super().dismiss(result)
@@ -882,10 +879,18 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
 
     def hide_typed_secrets(self) -> None:
         """Scrub what the masked fields here hold (`Input(password=True)`) from every text the
-        program shows, logs or prints from now on, as an answered secret is: an error of the
-        modal's own code, or a refusal, may quote it."""
+        program shows, logs or prints from now on, as an answered secret is: for an error of
+        the modal's own code, which may quote it."""
         for value in self._masked_values():
             REDACTOR.register(value)
+
+    def _without_typed_secrets(self, message: str) -> str:
+        """`message` (the modal's own refusal, or the request's) with what a masked field here
+        holds as •••: it may quote what it refuses."""
+        typed = Redactor()
+        for value in self._masked_values():
+            typed.register(value)
+        return typed.scrub(message)
 
     def _masked_values(self) -> set[str]:
         """What the masked fields here hold (`Input(password=True)`), the empty ones left out."""

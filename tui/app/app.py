@@ -1027,7 +1027,9 @@ class ElicitationApp(KeyOrderApp[Any]):
 
     def on_elicitation_modal_check_failed(self, message: ElicitationModal.CheckFailed) -> None:
         # The person read that the answer could not be checked; the error is the developer's.
-        self._failed_dialogs.add_failed_check(message.modal.request.kind, message.detail)
+        kind = message.modal.request.kind
+        _log.error("the %r request's check failed: %s", kind, message.detail)
+        self._failed_dialogs.add_failed_check(kind, message.detail)
 
     def _report_failed_dialog(
         self, request: Request, error: BaseException, outcome: str = "; its question was cancelled"

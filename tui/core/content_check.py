@@ -6,7 +6,6 @@ out of `elicit-tui ask`, into a transcript)."""
 from __future__ import annotations
 
 import json
-import logging
 from typing import Any, NoReturn
 
 from pydantic import ValidationError
@@ -16,9 +15,6 @@ from tui.core.error_text import error_message, error_text
 from tui.core.redactor import Redactor
 from tui.core.request_base import RequestBase
 from tui.core.strings_in import strings_in
-
-_log = logging.getLogger(__name__)
-
 
 CHECK_WENT_WRONG = (
     "This answer could not be checked: the question's own check went wrong."
@@ -61,15 +57,13 @@ def checked_content(request: RequestBase, content: Any) -> Any:
     except ValueError as error:
         raise _refused(request, content, error_message(error)) from None
     except (Exception, SystemExit) as error:  # a kind's own check, raising what it should not
-        refused = _refused(
+        raise _refused(
             request,
             content,
             f"checking the answer raised {error_text(error)} (check_content refuses an answer"
             " by raising ValueError)",
             check_failed=True,
-        )
-        _log.error("the %r request's check failed: %s", request.kind, refused)
-        raise refused from None
+        ) from None
     check_sendable(request, checked)
     return checked
 
