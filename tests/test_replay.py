@@ -772,20 +772,27 @@ async def test_a_session_recorded_without_a_keyring_replays_without_one(
         assert "1 result, all as recorded" in run.stdout
 
 
+async def recorded_with_a_slow_keyring(
+    path: Path, monkeypatch: pytest.MonkeyPatch, seconds: float
+) -> Transcript:
+    """A session that kept a secret in memory for want of a keyring, read back for a replay
+    whose keyring fails only after `seconds`."""
+    await record_without_keyring(path)
+
+    def slow_store(*args: Any, **kwargs: Any) -> SecretRef:
+        time.sleep(seconds)
+        return store_secret(*args, **kwargs)
+
+    monkeypatch.setattr("widgets.secret.store_secret", slow_store)
+    return read_transcript(path)
+
+
 async def test_a_render_waits_out_a_keyring_that_fails_slowly(
     no_keyring: object, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Under load the keyring's failure came while the frame was being taken, and the render
     # stopped on it (WorkerFailed) instead of drawing the modal saying why, as the app does.
-    path = tmp_path / "no-keyring.jsonl"
-    await record_without_keyring(path)
-
-    def slow_store(*args: Any, **kwargs: Any) -> SecretRef:
-        time.sleep(0.2)
-        return store_secret(*args, **kwargs)
-
-    monkeypatch.setattr("widgets.secret.store_secret", slow_store)
-    transcript = read_transcript(path)
+    transcript = await recorded_with_a_slow_keyring(tmp_path / "k.jsonl", monkeypatch, 0.2)
     captured = await captured_at(transcript)
 
     assert captured.summary == "1 result, all as recorded"
@@ -798,15 +805,7 @@ async def test_a_replay_waits_out_a_keyring_that_fails_slowly(
     # The Enter that kept the secret in memory came, on the recorded clock, while the keyring
     # was still failing (a loaded machine): it reached the field, locked while storing, and
     # was lost; the replay ended with no result ("replayed no result").
-    path = tmp_path / "no-keyring.jsonl"
-    await record_without_keyring(path)
-
-    def slow_store(*args: Any, **kwargs: Any) -> SecretRef:
-        time.sleep(0.5)
-        return store_secret(*args, **kwargs)
-
-    monkeypatch.setattr("widgets.secret.store_secret", slow_store)
-    transcript = read_transcript(path)
+    transcript = await recorded_with_a_slow_keyring(tmp_path / "k.jsonl", monkeypatch, 0.5)
     replayed = ReplayApp(transcript, timing=FAST)
     with memory_keyring(usable=False):
         await replayed.run_async(headless=True, size=(80, 24), auto_pilot=replayed.player.drive)
