@@ -33,6 +33,11 @@ DUMMY_CHARACTER = "x"
 
 POLL_SECONDS = 0.005
 
+REACTION_SECONDS = 0.1
+"""A key recorded this long or longer after the one before it was typed in answer to what
+that one did; keys closer together came as one burst (a paste, a held key, keys sent at
+once), and are pressed as they came."""
+
 
 def dummy_secret(length: int, pattern: str | None = None) -> str:
     """A fixed stand-in of `length` characters; it fits `pattern` (`sk-...`) where it can."""
@@ -134,11 +139,16 @@ class KeyPlayer:
         for index, (press, at) in enumerate(zip(record.keys, planned, strict=True)):
             if self.svg_dir is not None and index == len(record.keys) - 1:
                 await self._screenshot(pilot, modal, number)
+            if index and press.t - record.keys[index - 1].t >= REACTION_SECONDS:
+                # Typed once the person saw what the key before did: that is over and drawn
+                # first, however long it takes here (a keyring's answer, on a loaded machine).
+                await self._settled(pilot)
+                if await self._work_done(modal):
+                    await self._settled(pilot)
+                held = {}
             delay = modal.shown_at + at - time.monotonic()
             if delay > 0:
                 await asyncio.sleep(delay)
-            if await self._work_done(modal):
-                await self._settled(pilot)
             if not modal.is_current:
                 return
             if not replays(modal, record, press):
@@ -231,9 +241,8 @@ class KeyPlayer:
     @staticmethod
     async def _work_done(modal: ElicitationModal[Any]) -> bool:
         """Wait for the work a key started in `modal` to end (a secret being saved to the
-        keyring); whether there was any. The next key was pressed once the person saw what
-        that work did: on a loaded machine it may not have ended by the key's recorded time,
-        and the key, reaching the fields locked meanwhile, was lost."""
+        keyring); whether there was any. On a loaded machine it may not have ended by the next
+        key's recorded time, and that key, reaching the fields locked meanwhile, was lost."""
         running = [w for w in modal.app.workers if w.node is modal and not w.is_finished]
         for worker in running:
             with contextlib.suppress(WorkerFailed, WorkerCancelled):
