@@ -330,6 +330,25 @@ class TestKeyring:
             assert "┗━━━━" in rows[top + 2]
             assert any(row.strip("│ ").startswith("⚠ No usable keyring") for row in rows)
 
+    @pytest.mark.parametrize("size", [(80, 24), (60, 20), (40, 20)], ids=str)
+    async def test_the_keyring_choices_fit_beside_or_under_each_other(
+        self, no_keyring: object, size: tuple[int, int]
+    ) -> None:
+        app, _ = asking_app(api_key_request())
+        async with app.run_test(size=size) as pilot:
+            modal = await wait_for_modal(pilot, SecretModal)
+            await pilot.press(*CANARY, "enter")
+            await wait_for(pilot, lambda: modal.choosing)
+            await pilot.pause()
+            row = modal.query_one("#keyring-choices")
+            # Nothing of the row out of its sides, each button whole within it.
+            assert row.virtual_size.width <= row.content_region.width
+            for button in row.query(Button).results(Button):
+                assert row.content_region.contains_region(button.region), button.id
+            shown = screen_text(app)
+            assert "Cancel" in shown
+            assert "Keep in memory" in shown and "this run only" in shown
+
     async def test_no_backend_can_be_cancelled(self, no_keyring: object) -> None:
         app, results = asking_app(SecretRequest(message="API key?", store=TARGET))
         async with app.run_test(size=SIZE) as pilot:

@@ -9,7 +9,7 @@ from pydantic import SecretStr
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Vertical, VerticalScroll
 from textual.reactive import reactive
 from textual.widgets import Button, Input, Static
 from textual.worker import Worker, WorkerState
@@ -19,6 +19,7 @@ from tui.core.secret_ref import SecretRef
 from tui.secrets.keyring_store import KeyringError, keyring_status, store_secret
 from tui.secrets.redaction import REDACTOR
 from widgets.base import ElicitationModal, InvalidAnswer
+from widgets.button_row import ButtonRow
 from widgets.ellipsis_input import EllipsisInput
 from widgets.literal import shown
 
@@ -241,7 +242,7 @@ class SecretModal(ElicitationModal[SecretRequest]):
                 Button("Keep in memory for this run only", id="keep-in-memory", variant="warning"),
             )
             parts.append(Static("Keep the secret in memory for this run only, or cancel?"))
-        return Vertical(*parts, Horizontal(*choices, id="keyring-choices"), id="keyring-problem")
+        return Vertical(*parts, ButtonRow(*choices, id="keyring-choices"), id="keyring-problem")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "keep-in-memory":
