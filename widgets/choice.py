@@ -14,6 +14,7 @@ from tui.core.models import ChoiceRequest
 from tui.core.options import Option
 from widgets.base import FITTED, InvalidAnswer
 from widgets.filtered_list_modal import FilteredListModal
+from widgets.frame_drawn import frame_drawn
 from widgets.hanging import Hanging
 from widgets.literal import shown
 from widgets.long_lists import LongOptionList
@@ -103,8 +104,9 @@ class ChoiceModal(FilteredListModal[ChoiceRequest]):
         event.stop()
         self.action_accept()
 
-    def action_pick(self, number: int) -> None:
+    async def action_pick(self, number: int) -> None:
         self.query_one(OptionList).highlighted = number - 1
+        await frame_drawn(self)
         self.action_accept()
 
     def content(self) -> str:

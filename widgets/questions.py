@@ -16,6 +16,7 @@ from textual.widgets import ContentSwitcher, Input, Static
 
 from tui.core.models import Question, QuestionAnswer, QuestionsRequest
 from widgets.base import ElicitationModal, InvalidAnswer
+from widgets.frame_drawn import frame_drawn
 from widgets.literal import literal, shown_on_one_line
 from widgets.page_strip import PageStrip
 from widgets.question_pane import QuestionPane
@@ -298,6 +299,7 @@ class QuestionsModal(ElicitationModal[QuestionsRequest]):
     async def action_pick(self, number: int) -> None:
         pane = self.panes[self._page]
         if pane.pick(number) and not pane.question.multi_select:
+            await frame_drawn(self)  # the picked row highlighted, before the next question
             await self._move_on()
 
     def action_tick(self) -> None:

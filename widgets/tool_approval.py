@@ -25,6 +25,7 @@ from tui.core.one_line import one_line
 from tui.core.terminal_text import literal_spaces
 from tui.secrets.redaction import REDACTOR, holds_secret
 from widgets.base import FITTED, ElicitationModal, InvalidAnswer
+from widgets.frame_drawn import frame_drawn
 from widgets.hanging import Hanging
 from widgets.labelled_input import LabelledInput
 from widgets.literal import shown_in_call, shown_on_one_line
@@ -255,7 +256,11 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
 
     # -- answering ------------------------------------------------------------------------
 
-    def action_allow(self, scope: ApprovalScope) -> None:
+    async def action_allow(self, scope: ApprovalScope) -> None:
+        # The answer's row highlighted on screen first: a recording shows which was chosen.
+        choices = self.query_one("#choices", OptionList)
+        choices.highlighted = choices.get_option_index(scope)
+        await frame_drawn(self)
         self.dismiss(ElicitationResult(action="accept", content={"scope": scope}))
 
     async def action_deny(self) -> None:

@@ -1,0 +1,62 @@
+"""A digit that answers with the option it numbers first draws the highlight on that option:
+a recording of the terminal shows which one was picked, not the first row, then the next
+screen."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from app_driver import wait_for, wait_for_modal
+from secret_session import asking_app
+from textual.widgets import OptionList
+
+from tui.core.models import (
+    ChoiceRequest,
+    Question,
+    QuestionsRequest,
+    Request,
+    ToolApprovalRequest,
+)
+
+CHOICE = ChoiceRequest(message="Which region?", options=["eu-west-1", "us-east-1", "ap-south-1"])
+APPROVAL = ToolApprovalRequest(
+    tool_name="shell", arguments={"command": "uv run pytest -q"}, tool_call_id="call-1"
+)
+BATCH = QuestionsRequest(
+    message="Storage",
+    questions=[Question(question="Encrypt the files?", header="Encryption", options=["Yes", "No"])],
+)
+
+
+@pytest.mark.parametrize(
+    ("request_", "digit", "row", "content"),
+    [
+        (CHOICE, "3", 2, "ap-south-1"),
+        (APPROVAL, "2", 1, {"scope": "session"}),
+        (BATCH, "2", 1, {"answers": {"Encrypt the files?": "No"}, "notes": {}}),
+    ],
+    ids=["choice", "tool approval", "question batch"],
+)
+async def test_the_picked_row_is_drawn_highlighted_before_the_dialog_closes(
+    request_: Request, digit: str, row: int, content: Any
+) -> None:
+    app, results = asking_app(request_)
+    drawn: list[int | None] = []
+    async with app.run_test(size=(80, 24)) as pilot:
+        modal = await wait_for_modal(pilot)
+        options = modal.query_one(OptionList)
+        display = app._display
+
+        def record(screen: Any, renderable: Any) -> None:
+            # What each frame sent to the terminal shows highlighted, while the dialog is up.
+            if renderable is not None and screen is modal:
+                drawn.append(options.highlighted)
+            display(screen, renderable)
+
+        app._display = record  # type: ignore[method-assign]
+        await pilot.press(digit)
+        await wait_for(pilot, lambda: bool(results))
+
+    assert [result.content for result in results] == [content]
+    assert row in drawn
