@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from rich.color import Color
 from rich.segment import Segment
 from rich.style import Style
 from textual.binding import Binding, BindingType
 from textual.strip import Strip
 from textual.widgets import OptionList, SelectionList
 from textual.widgets.option_list import OptionDoesNotExist
+
+from widgets.contrast import READABLE, contrast_ratio
 
 TICKED, UNTICKED = "☑", "☐"
 """The marks of a ticked and an unticked option, in checklists, forms and question batches."""
@@ -61,11 +64,14 @@ class Checklist(SelectionList[str]):
             # An option's wrapped line: its mark is on its first line.
             return Strip([Segment(" " * self._get_left_gutter_width(), underlying), *line])
         ticked = selection.value in self._selected
-        # Ticked in the theme's success colour; unticked in the text's own (the button's
-        # unticked colour is meant for a filled ▐X▌ and all but vanishes as a glyph).
+        # Ticked in the theme's success colour where it reads on the row (not on the
+        # highlighted row's shade, nor on a light theme's grey); else, and unticked, in the
+        # text's own (the button's unticked colour is meant for a filled ▐X▌ and all but
+        # vanishes as a glyph). The glyph tells the two apart either way.
         color = underlying.color
-        if ticked:
-            color = self.get_component_rich_style("selection-list--button-selected").color
+        success = self.get_component_rich_style("selection-list--button-selected").color
+        if ticked and _reads_on(success, underlying.bgcolor):
+            color = success
         mark_style = Style(color=color, bgcolor=underlying.bgcolor, meta={"option": index})
         return Strip(
             [
@@ -94,3 +100,10 @@ class NumberedChecklist(Checklist):
         if number <= self.option_count:
             self.highlighted = number - 1
             self.toggle(self.get_option_at_index(number - 1))
+
+
+def _reads_on(color: Color | None, background: Color | None) -> bool:
+    """Whether a mark in `color` can be told from `background` (unknown colours: yes)."""
+    if color is None or background is None:
+        return color is not None
+    return contrast_ratio(color, background) >= READABLE
