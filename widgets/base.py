@@ -33,6 +33,7 @@ from tui.core.content_check import ContentRefused, check_sendable, checked_conte
 from tui.core.models import ElicitationResult, Request
 from tui.core.strings_in import strings_in
 from tui.secrets.redaction import REDACTOR, Redactor
+from widgets.cut_mark import CutText
 from widgets.highlight_in_view import highlight_region, scroll_to_highlight
 from widgets.key_footer import KeyFooter, key_label
 from widgets.literal import literal, shown, shown_on_one_line
@@ -538,7 +539,7 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         return laid_out_height(self._body) - max(0, spare)
 
     def _message_text(self) -> Static:
-        return Static(self.shown_message(), id="message", markup=False)
+        return CutText(self.shown_message(), id="message", markup=False)
 
     def shown_message(self) -> str:
         """The question as the screen shows it (`shown`): an agent may echo an earlier secret

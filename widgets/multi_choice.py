@@ -15,6 +15,7 @@ from tui.core.models import MultiChoiceRequest
 from tui.core.options import Option
 from widgets.base import FITTED, InvalidAnswer
 from widgets.checklist import Checklist
+from widgets.cut_mark import CutText
 from widgets.filtered_list_modal import FilteredListModal
 from widgets.hanging import Hanging
 from widgets.literal import shown_on_one_line
@@ -90,7 +91,7 @@ class MultiChoiceModal(FilteredListModal[MultiChoiceRequest]):
         if self.filtering:
             yield Static(id="filter", markup=False)
         yield LongSelectionList(id="options", classes=FITTED)
-        yield Static(id="count")
+        yield CutText(id="count")
 
     def fill(self) -> None:
         self._cells = {}

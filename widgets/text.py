@@ -11,6 +11,7 @@ from textual.widgets import Input, Static
 
 from tui.core.models import TextRequest
 from widgets.base import FITTED, ElicitationModal, InvalidAnswer
+from widgets.cut_mark import CutText
 from widgets.ellipsis_input import EllipsisInput
 from widgets.literal import shown
 
@@ -73,7 +74,7 @@ class TextModal(ElicitationModal[TextRequest]):
                 password=request.sensitive,
                 id="answer",
             )
-        yield Static(id="count")
+        yield CutText(id="count")
 
     def reload(self, request: TextRequest, *, deadline: float | None = None) -> None:
         if _in_area(request):

@@ -25,6 +25,7 @@ from tui.core.one_line import one_line
 from tui.core.terminal_text import literal_spaces
 from tui.secrets.redaction import REDACTOR, holds_secret
 from widgets.base import FITTED, ElicitationModal, InvalidAnswer
+from widgets.cut_mark import CutMark, CutText
 from widgets.frame_drawn import frame_drawn
 from widgets.hanging import Hanging
 from widgets.labelled_input import LabelledInput
@@ -73,6 +74,10 @@ def _title(part: Static, name: str, *, scrolls: bool = False) -> None:
     """Title a box of the call, saying how to scroll it if `scrolls`. Textual sets a title
     apart by a blank on each side only beside a corner; these rules have none."""
     part.border_title = f" {name}{CALL_SCROLLS if scrolls else ''} "
+
+
+class _Choices(CutMark, OptionList):
+    """The four answers: a row the body's bottom edge cuts ends in …."""
 
 
 class _Call(VerticalScroll):
@@ -142,13 +147,13 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
             # The diff first: it is the change the person allows, and what a small screen
             # shows of the call; the arguments follow it.
             if self.request.diff:
-                diff = Static(id="diff")
+                diff = CutText(id="diff")
                 _title(diff, "diff")
                 yield diff
-            arguments = Static(id="arguments", markup=False)
+            arguments = CutText(id="arguments", markup=False)
             _title(arguments, "arguments")
             yield arguments
-        yield OptionList(id="choices")
+        yield _Choices(id="choices")
         # The reason line and the editor are mounted by the first Deny and the first `e`
         # (`_reason_field`, `action_edit`): hidden until then, they would cost a first
         # approval a third of the time it takes to appear.
