@@ -47,3 +47,16 @@ async def test_a_tool_calls_arguments_and_answers_cut_end_in_an_ellipsis() -> No
     rows = await _rows(demo.tests_approval("call-1", "uv run pytest -q"), (40, 12))
     assert '"command": "uv run pytest…' in rows
     assert any(row.startswith("1 Allow once") and row.endswith("…") for row in rows)
+
+
+async def test_a_notice_on_a_narrow_screen_takes_its_width_and_is_read_whole() -> None:
+    app, _ = asking_app(FRAMEWORK)
+    async with app.run_test(size=(20, 10), notifications=True) as pilot:
+        await wait_for_modal(pilot)
+        await pilot.press("ctrl+c")
+        await wait_for(pilot, lambda: bool(app.screen.query("Toast")))
+        await pilot.pause()
+        words = " ".join(screen_text(app).translate({ord("│"): " ", ord("▌"): " "}).split())
+    # Half the width, it was a column of 6 cells: "Press / Ctrl+Q / to / quit;", cut by the
+    # screen's bottom edge with nothing to say so.
+    assert "Press Ctrl+Q to quit; questions still open are cancelled." in words

@@ -151,6 +151,10 @@ AGENT_EXIT_GRACE = 1.0
 long enough for the agent's return value to become the app's, short enough to feel instant."""
 
 
+NARROW_SCREEN = 50
+"""Columns under which a notice takes the screen's whole width: half of it fits few words."""
+
+
 class ElicitationApp(KeyOrderApp[Any]):
     """Answers the requests of a `FrontEndSource` with modals, in arrival order.
 
@@ -1124,6 +1128,10 @@ class ElicitationApp(KeyOrderApp[Any]):
             return None
         self.notify(f"Saved screenshot to {saved}", title="Screenshot", markup=False)
         return saved
+
+    def on_resize(self, event: events.Resize) -> None:
+        # A notice takes the whole width of a narrow screen, not half (styles/app.tcss).
+        self.set_class(event.size.width < NARROW_SCREEN, "-narrow")
 
     async def on_event(self, event: events.Event) -> None:
         # Clicks made just as a modal appears were meant for what was there before; those
