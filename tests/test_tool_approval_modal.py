@@ -377,6 +377,25 @@ async def test_a_call_that_fits_says_nothing_of_scrolling() -> None:
         assert "PgDn" not in screen_text(app)
 
 
+@pytest.mark.parametrize(
+    ("size", "beside"), [((80, 30), True), ((40, 30), False)], ids=["80 columns", "40 columns"]
+)
+async def test_a_hint_goes_under_its_label_where_it_does_not_fit_beside_it(
+    size: tuple[int, int], beside: bool
+) -> None:
+    app = ElicitationApp(ElicitationQueue(), Asker(parse_request(EDIT)), input_grace=0)
+    async with app.run_test(size=size) as pilot:
+        await wait_for_modal(pilot)
+        await pilot.pause()
+        rows = [row.strip("│ ") for row in screen_text(app).splitlines()]
+    # At 40 columns the column beside the labels held 8 cells: "tell the / agent no, / and why".
+    deny = next(n for n, row in enumerate(rows) if row.startswith("4 Deny"))
+    if beside:
+        assert rows[deny].endswith("tell the agent no, and why")
+    else:
+        assert (rows[deny], rows[deny + 1]) == ("4 Deny", "tell the agent no, and why")
+
+
 async def test_action_only_answers_close_the_modal_and_reach_the_agent() -> None:
     queue = ElicitationQueue()
     asker = Asker(parse_request(SHELL), parse_request(EDIT))

@@ -8,6 +8,7 @@ from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from pygments.token import Token  # type: ignore[import-untyped]
+from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -15,6 +16,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.css.scalar import Scalar
 from textual.highlight import HighlightTheme, highlight
+from textual.visual import Visual
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option as ListOption
 
@@ -25,6 +27,7 @@ from tui.core.one_line import one_line
 from tui.core.terminal_text import literal_spaces
 from tui.secrets.redaction import REDACTOR, holds_secret
 from widgets.base import FITTED, ElicitationModal, InvalidAnswer
+from widgets.beside_or_under import BesideOrUnder
 from widgets.cut_mark import CutMark, CutText
 from widgets.frame_drawn import frame_drawn
 from widgets.hanging import Hanging
@@ -66,8 +69,9 @@ GLOB_REACH_LENGTH = 400
 it covers is not the call above; a longer one keeps both its ends."""
 
 HINT_ROOM = 50
-"""The columns beside the choices' labels at 80 columns: a longer hint goes under its label.
-Either way it wraps under itself in a narrower pane, never back to the list's left edge."""
+"""The columns beside the choices' labels at 80 columns: a longer hint goes under its label,
+as a shorter one does in a pane too narrow to hold it beside the label on one line. Under
+the label it wraps under itself, never back to the list's left edge."""
 
 
 def _title(part: Static, name: str, *, scrolls: bool = False) -> None:
@@ -449,13 +453,14 @@ def _choices(reach: str, not_offered: str | None) -> list[ListOption]:
     options = []
     for number, (value, label, hint, offered) in enumerate(rows, 1):
         number_mark = Content.styled(f"{number} ", "dim")
+        # Under the label, each line starting where the label does.
+        under = Hanging(number_mark, Content.assemble(label, "\n", (hint, "dim")))
+        prompt: Visual = under
         if len(hint) <= HINT_ROOM:
-            # The hint in a column of its own, beside the label.
+            # The hint in a column of its own, beside the label, where it fits on one line.
             mark = Content.assemble(number_mark, f"{label.ljust(width)}  ")
-            prompt = Hanging(mark, Content.styled(hint, "dim"))
-        else:
-            # Under the label, each line starting where the label does.
-            prompt = Hanging(number_mark, Content.assemble(label, "\n", (hint, "dim")))
+            beside = Hanging(mark, Content.styled(hint, "dim"))
+            prompt = BesideOrUnder(beside, under, mark.cell_length + cell_len(hint))
         options.append(ListOption(prompt, id=value, disabled=not offered))
     return options
 
