@@ -682,3 +682,26 @@ async def test_tabs_wider_than_the_dialog_keep_the_one_shown_in_view_cut_with_an
     assert review.startswith("…") and review.endswith(" Review ")
     assert all(row.startswith("…") and row.endswith("…") for row in middle[2:-2])
     assert clicked == "○ Step 6 of setup"
+
+
+@pytest.mark.parametrize("size", [(80, 24), (70, 24), (60, 20)], ids=str)
+async def test_code_in_a_preview_wraps_at_spaces_and_after_punctuation_not_inside_a_word(
+    size: tuple[int, int],
+) -> None:
+    from tui.cli.demo import scaffold_questions
+
+    app = ElicitationApp(
+        ElicitationQueue(), Asker(scaffold_questions("billing-api")), input_grace=0
+    )
+    async with app.run_test(size=size) as pilot:
+        modal = await wait_for_modal(pilot)
+        await pilot.pause()
+        fence = modal.query_one(".preview MarkdownFence")
+        region = fence.content_region
+        rows = screen_text(app).splitlines()[region.y : region.bottom]
+        code = [row[region.x : region.right].strip() for row in rows]
+    # `oauth.google.authorize_redirect(request)` is longer than the pane: it was cut inside
+    # a word ("authorize_redire" / "ct(request)"); after a `.`, `_` or `(` it still reads.
+    joined = [row for row in code if row]
+    assert not any(row.startswith(("ct(", "quest)", "ect(")) for row in joined)
+    assert "redirect(request)" in " ".join(joined).replace("_ ", "_").replace("( ", "(")

@@ -237,10 +237,10 @@ class QuestionPane(Vertical):
             yield self._options
             if self.has_previews:
                 # Markdown and its parser load only for a question with previews.
-                from textual.widgets import Markdown
+                from widgets.preview_markdown import PreviewMarkdown
 
                 with VerticalScroll(classes="preview-pane", can_focus=False):
-                    yield Markdown(classes="preview")
+                    yield PreviewMarkdown(classes="preview")
         if self._other is not None:
             yield self._other
         yield self._note
