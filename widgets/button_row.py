@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 from textual import events
 from textual.containers import Horizontal
 from textual.widgets import Button
@@ -11,20 +9,9 @@ from textual.widgets import Button
 
 class ButtonRow(Horizontal):
     """A row of buttons that stacks them, with the class `-stacked`, while their widths side
-    by side are more than it has: beside each other they were cut at its right edge."""
-
-    DEFAULT_CSS: ClassVar[str] = """
-    ButtonRow {
-        height: auto;
-    }
-    ButtonRow.-stacked {
-        layout: vertical;
-    }
-    /* stacked, a label longer than the row wraps in its button, every word shown */
-    ButtonRow.-stacked Button {
-        max-width: 100%;
-    }
-    """
+    by side are more than it has: beside each other they were cut at its right edge. (The
+    stacking is styled where it is used: CSS of its own would be parsed as a dialog first
+    shows one, keys typed then waiting for it.)"""
 
     def on_resize(self, event: events.Resize) -> None:
         if event.size.width:
