@@ -91,6 +91,33 @@ def test_a_sensitive_answer_is_printed_as_a_secret_is(
     assert json.loads(done.stdout)["content"] == shown
 
 
+SECRET = "hunter2-CANARY-raw"
+
+
+def test_raw_refuses_to_print_a_typed_secret_s_mask_as_its_value(inbox: InboxProcess) -> None:
+    # `PW=$(elicit-tui ask --to ... --raw secret ...)` stored ten asterisks, exit 0.
+    answering = answer_soon(inbox, {"action": "accept", "content": SECRET})
+    done = ask("--to", inbox.base, "--token", inbox.token, "--raw", "secret", "Token?")
+    answering.join(10)
+    inbox.stop()
+
+    assert (done.returncode, done.stdout) == (4, "")
+    assert "--reveal-secret" in done.stderr
+    assert SECRET not in done.stderr + inbox.output
+
+
+def test_raw_with_reveal_secret_prints_the_secret_s_value(inbox: InboxProcess) -> None:
+    answering = answer_soon(inbox, {"action": "accept", "content": SECRET})
+    done = ask(
+        "--to", inbox.base, "--token", inbox.token, "--raw", "--reveal-secret", "secret", "Token?"
+    )
+    answering.join(10)
+    inbox.stop()
+
+    assert (done.returncode, done.stdout, done.stderr) == (0, SECRET + "\n", "")
+    assert SECRET not in inbox.output
+
+
 def test_a_secret_the_inbox_cannot_store_exits_2_saying_why(inbox: InboxProcess) -> None:
     done = ask("--to", inbox.base, "--token", inbox.token, "secret", "Token?", "--store", "gh/me")
 

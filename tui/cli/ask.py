@@ -53,6 +53,10 @@ EXIT_NO = 1
 EXIT_INVALID = 3
 """The exit status when the command line or JSON does not describe a valid request."""
 
+EXIT_SECRET_HIDDEN = 4
+"""The exit status of `--raw` with an accepted secret (or sensitive) answer and no
+`--reveal-secret`: its mask printed alone would be taken for the value, so nothing is."""
+
 EXIT_INTERRUPTED = 130
 """The exit status after Ctrl+C, as a shell reports a command ended by SIGINT (128 + 2)."""
 
@@ -73,6 +77,7 @@ exit status:
   1    declined (Ctrl+N); for confirm: no
   2    cancelled (Escape, Ctrl+Q, timeout, no terminal)
   3    invalid request (the reason on stderr; no UI is shown)
+  4    --raw, and the answer is a secret: printed only with --reveal-secret
   129  the terminal went away (reason "hung_up")
   130  interrupted with Ctrl+C (reason "interrupted")
   143  ended by SIGTERM: kill, timeout (reason "terminated")
@@ -153,6 +158,9 @@ def main(argv: Sequence[str]) -> int:
     else:
         result = _ask_here(request, args)
     if args.raw:
+        if not args.reveal_secret and _hides_a_secret(result):
+            print(f"elicit-tui ask: {SECRET_HIDDEN}", file=sys.stderr)
+            return EXIT_SECRET_HIDDEN
         text = raw_text(result, reveal_secret=args.reveal_secret)
         if text:
             print(text, flush=True)
@@ -522,6 +530,17 @@ def raw_text(result: ElicitationResult, *, reveal_secret: bool = False) -> str:
     if isinstance(value, str):
         return value
     return json.dumps(value, ensure_ascii=False)
+
+
+SECRET_HIDDEN = (
+    "the answer is a secret, and --raw would print only its mask: add --reveal-secret to "
+    "print its value (or ask with --store SERVICE/USER for a keyring reference)"
+)
+
+
+def _hides_a_secret(result: ElicitationResult) -> bool:
+    """Whether what `--raw` prints of `result` would hold a mask where a value was given."""
+    return bool(_shown(result, False) != _shown(result, True))
 
 
 def _shown(result: ElicitationResult, reveal_secret: bool) -> Any:
