@@ -326,6 +326,9 @@ def test_a_tool_approval_says_what_each_answer_allows(tmp_path: Path) -> None:
     }
     _, _, prompts = plain(tmp_path, "1\n", "--json", json.dumps(narrow), "--plain")
     assert "2) Allow for this session — shell in work/app, command ~ pytest*" in prompts
+    chained = {**narrow, "arguments": {"command": "pytest -q && git push"}}
+    _, _, prompts = plain(tmp_path, "1\n", "--json", json.dumps(chained), "--plain")
+    assert "2) Allow for this session — not this call again (it has &&): shell in" in prompts
 
 
 def test_a_question_times_out_as_in_the_dialog(tmp_path: Path) -> None:

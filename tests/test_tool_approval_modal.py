@@ -600,3 +600,48 @@ async def test_a_line_break_or_control_character_in_the_folder_keeps_each_line_w
     header = next(row for row in rows if "Claude Code" in row)
     assert "Claude Code (x/\\u202eAjorp ⏎ ␛[7m␍z) · ⏱" in header, rows
     assert any("Bash in x/\\u202eAjorp ⏎ ␛[7m␍z, command = make" in row for row in rows), rows
+
+
+def kubectl(command: str) -> ToolApprovalRequest:
+    request = parse_request(
+        {
+            "kind": "tool_approval",
+            "tool_call_id": "c9",
+            "tool_name": "Bash",
+            "arguments": {"command": command},
+            "remember": {"argument": "command", "pattern": "kubectl *"},
+        }
+    )
+    assert isinstance(request, ToolApprovalRequest)
+    return request
+
+
+@pytest.mark.parametrize(
+    ("command", "note"),
+    [
+        ("kubectl rollout restart deploy/api && kubectl rollout status deploy/api", "it has &&"),
+        ("kubectl logs api | grep error", "it has |"),
+        ("helm upgrade api ./chart", "the pattern does not match it"),
+        ("kubectl get pods", None),
+    ],
+    ids=["and", "pipe", "no-match", "covered"],
+)
+async def test_a_rule_that_would_not_cover_the_call_itself_says_so_on_its_row(
+    command: str, note: str | None
+) -> None:
+    # "2 Allow for this session / Bash in any folder, command ~ kubectl *" said nothing of the
+    # `&&` no wildcard covers: the same call, made again by the same CI step, was asked again.
+    app = ElicitationApp(ElicitationQueue(), input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        allowed = app.queue.submit(kubectl(command))
+        await wait_for_modal(pilot)
+        await wait_for(pilot, lambda: "Always" in screen_text(app))
+        text = screen_text(app)
+        await pilot.press("2")
+        await wait_for(pilot, allowed.done)
+    session = text[text.index("2 Allow for this session") : text.index("3 Always")]
+    if note is None:
+        assert "not this call again" not in session, text
+    else:
+        assert f"not this call again ({note})" in " ".join(session.replace("│", " ").split()), text
+    assert allowed.result().content == {"scope": "session"}

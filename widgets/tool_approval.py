@@ -20,7 +20,7 @@ from textual.visual import Visual
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option as ListOption
 
-from tui.approvals.offered import why_not_remembered
+from tui.approvals.offered import why_not_covered, why_not_remembered
 from tui.core.approval_answers import DENY, approval_answers
 from tui.core.models import ApprovalScope, ElicitationResult, ToolApprovalRequest
 from tui.core.one_line import one_line
@@ -138,9 +138,9 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
     | ctrl+end, ctrl+home | To the end or the top of a long call (Home and End move in the list). |
     """
 
-    _listed: tuple[str, str | None] | None = None
-    """The reach the choices listed now were made for, and why they do not offer to remember
-    it, if they do not (None: none listed yet)."""
+    _listed: tuple[str, str | None, str | None] | None = None
+    """The reach the choices listed now were made for, why they do not offer to remember it,
+    if they do not, and why it would not cover the call itself, if not (None: none listed yet)."""
 
     _call_scrolls = False
     """Whether the call is longer than its room, and its box's title says how to scroll it."""
@@ -185,7 +185,7 @@ class ToolApprovalModal(ElicitationModal[ToolApprovalRequest]):
         if (editor := self._editor()) is not None:
             editor.load_text(_editable_json(request.arguments) or "")
         choices = self.query_one("#choices", OptionList)
-        listed = (self._reach(), self._not_offered())
+        listed = (self._reach(), self._not_offered(), why_not_covered(request))
         if listed != self._listed:  # (most calls are of the tool asked about last)
             choices.set_options(_choices(*listed))
             self._listed = listed
@@ -445,10 +445,11 @@ def _path_cut(reach: str, value: int, rest: int) -> str:
     return reach[:head] + "…" + reach[len(reach) - rest - kept :]
 
 
-def _choices(reach: str, not_offered: str | None) -> list[ListOption]:
-    """The four answers, numbered; `reach` is what allowing for the session would allow, and
-    where `not_offered` says why no rule may be made, 2 and 3 are not offered."""
-    rows = approval_answers(reach, not_offered=not_offered)
+def _choices(reach: str, not_offered: str | None, not_covered: str | None) -> list[ListOption]:
+    """The four answers, numbered; `reach` is what allowing for the session would allow;
+    where `not_offered` says why no rule may be made, 2 and 3 are not offered; `not_covered`
+    says why the rule would not cover this call made again."""
+    rows = approval_answers(reach, not_offered=not_offered, not_covered=not_covered)
     width = max(len(row.label) for row in rows)
     options = []
     for number, (value, label, hint, offered) in enumerate(rows, 1):

@@ -1,5 +1,6 @@
 """Whether a rule may be made from a tool call: front ends offer "for this session" and
-"always" by it, and the inbox and the policy refuse them by it. (No queue here: widgets ask.)"""
+"always" by it, and the inbox and the policy refuse them by it; and whether it would cover
+the call itself, which front ends say. (No queue here: widgets ask.)"""
 
 from __future__ import annotations
 
@@ -21,3 +22,10 @@ def why_not_remembered(request: ToolApprovalRequest) -> str | None:
     if holds_secret(request.rule_text()):
         return HOLDS_A_SECRET
     return None
+
+
+def why_not_covered(request: ToolApprovalRequest) -> str | None:
+    """Why the rule "for this session" and "always" would make from `request` does not cover
+    the call itself (`it has &&`), which is then asked again when made again; or None."""
+    remember = request.remember
+    return None if remember is None else remember.why_unmatched(request.arguments)

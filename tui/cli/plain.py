@@ -402,10 +402,14 @@ class PlainPrompter:
             self.say(f"  {name} = {json.dumps(value, ensure_ascii=False)}")
         if request.diff:
             self.say(request.diff.rstrip("\n"))
-        from tui.approvals.offered import why_not_remembered
+        from tui.approvals.offered import why_not_covered, why_not_remembered
 
         # As the dialog words them: what 2 and 3 allow from now on, or that they are not offered.
-        rows = approval_answers(request.reach(), not_offered=why_not_remembered(request))
+        rows = approval_answers(
+            request.reach(),
+            not_offered=why_not_remembered(request),
+            not_covered=why_not_covered(request),
+        )
         self._numbered(
             [Option(label=row.label, value=row.value, description=row.hint) for row in rows]
         )

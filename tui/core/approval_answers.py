@@ -16,18 +16,27 @@ class ApprovalAnswer(NamedTuple):
     offered: bool
 
 
-def approval_answers(reach: str, *, not_offered: str | None = None) -> list[ApprovalAnswer]:
+def approval_answers(
+    reach: str, *, not_offered: str | None = None, not_covered: str | None = None
+) -> list[ApprovalAnswer]:
     """The answers, in their order (numbered from 1): `reach` is what allowing for the session
-    would allow; where no rule may be made, `not_offered` says why, and 2 and 3 are not offered."""
+    would allow; where no rule may be made, `not_offered` says why, and 2 and 3 are not offered;
+    where the rule would not cover this call made again, `not_covered` says why, before `reach`."""
     remembers = not_offered is None
-    refused = f"not offered: {not_offered}"
+    if not remembers:
+        session = f"not offered: {not_offered}"
+    elif not_covered is not None:
+        session = f"not this call again ({not_covered}): {reach}"
+    else:
+        session = reach
     return [
         ApprovalAnswer("once", "Allow once", "just this call", True),
+        ApprovalAnswer("session", "Allow for this session", session, remembers),
         ApprovalAnswer(
-            "session", "Allow for this session", reach if remembers else refused, remembers
-        ),
-        ApprovalAnswer(
-            "always", "Always allow", "as 2, and remembered" if remembers else refused, remembers
+            "always",
+            "Always allow",
+            "as 2, and remembered" if remembers else f"not offered: {not_offered}",
+            remembers,
         ),
         ApprovalAnswer(DENY, "Deny", "tell the agent no, and why", True),
     ]

@@ -676,19 +676,33 @@ class ArgumentPattern(BaseModel):
 
     def matches(self, arguments: dict[str, Any]) -> bool:
         """True if a call with these `arguments` is covered."""
+        return self.why_unmatched(arguments) is None
+
+    def why_unmatched(self, arguments: dict[str, Any]) -> str | None:
+        """Why a call with these `arguments` is not covered, in words (`it has &&`), or None
+        if it is."""
         if self.argument is None:
             subject = json.dumps(arguments, sort_keys=True, separators=(",", ":"), default=str)
         elif self.argument not in arguments:
-            return False
+            return f"it has no {self.argument}"
         else:
             value = arguments[self.argument]
             subject = value if isinstance(value, str) else json.dumps(value, default=str)
-        if not fnmatch.fnmatchcase(subject, self.pattern) or not self._others_match(arguments):
-            return False
+        if not fnmatch.fnmatchcase(subject, self.pattern):
+            return "the pattern does not match it"
+        if not self._others_match(arguments):
+            return "its other arguments differ"
         # Each operator the pattern spells out matches one in the subject; any more were
         # matched by a wildcard.
         spelled = _outside_sets(self.pattern)
-        return all(subject.count(c) == spelled.count(c) for c in SHELL_OPERATORS)
+        extra = {c for c in SHELL_OPERATORS if subject.count(c) > spelled.count(c)}
+        if not extra:
+            return None
+        runs = re.findall(f"[{re.escape(SHELL_OPERATORS)}]+", subject)
+        shown = dict.fromkeys(
+            "a line break" if {"\n", "\r"} & set(run) else run for run in runs if extra & set(run)
+        )
+        return f"it has {_listed(list(shown))}"
 
     @model_validator(mode="after")
     def _others_need_an_argument(self) -> ArgumentPattern:
