@@ -94,7 +94,7 @@ async def test_quitting_the_tui_answers_a_waiting_http_asker_closed(app: ServeAp
         waiting = http.get(f"/v1/requests/{request_id}/result", params={"wait": 20})
         polling = asyncio.ensure_future(waiting)
         await pilot.pause(0.2)
-        await app.action_quit()
+        await pilot.press("ctrl+q", "ctrl+q")  # a question waits: the second quits
         result = (await polling).json()
 
     assert result["result"]["reason"] == "closed"
@@ -143,3 +143,13 @@ async def test_the_token_notice_says_where_the_token_is_saved_on_lines_of_its_ow
     # Not run on after the token's last characters, and the path whole on a line of its own.
     assert "Also saved, readable by you only:" in lines, lines
     assert "/root/.config/elicit-tui/serve-token" in lines, lines
+
+
+async def test_ctrl_q_twice_in_one_burst_quits_with_a_question_waiting(app: ServeApp) -> None:
+    async with app.run_test(size=SIZE) as pilot, client(app) as http:
+        await http.post("/v1/requests", json={"request": CHOICE})
+        await wait_for_modal(pilot, "Which database?")
+        await pilot.press("ctrl+q", "ctrl+q")
+        await wait_for(pilot, lambda: not app.is_running)
+
+    assert [notification.title for notification in app._notifications] == ["Quit serve?"]

@@ -464,7 +464,7 @@ async def test_quitting_ends_waiting_calls_with_cancel(app: ServeApp) -> None:
     async with app.run_test(size=SIZE) as pilot:
         task = asyncio.ensure_future(call(app.url, "ask_user", {"questions": [DB]}))
         await wait_for(pilot, lambda: modal(app) is not None)
-        await app.action_quit()
+        await pilot.press("ctrl+q", "ctrl+q")  # a question waits: the second quits
         result = await asyncio.wait_for(task, 15)
 
     assert result.structured_content == {

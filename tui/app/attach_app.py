@@ -11,6 +11,8 @@ from textual.notifications import Notification
 
 from tui.app.app import ElicitationApp
 from tui.app.key_order import is_text_field
+from tui.app.second_press import SecondPress
+from tui.core.waiting_questions import the_questions
 from tui.front_ends.remote import RECONNECTED, RECONNECTING, RemoteFrontEnd
 from widgets.agent_status import AgentStatus
 
@@ -30,9 +32,6 @@ class AttachApp(ElicitationApp):
     CANCEL_ALL_WITHIN = 5.0
     """Seconds in which a second Ctrl+X cancels every waiting question: one press, a slip
     (Ctrl+X leaves nano, cuts elsewhere), only says what a second would do."""
-
-    _cancel_all_asked: float | None = None
-    """When Ctrl+X was last pressed, if it was, to cancel every waiting question."""
 
     UNTIL_RECONNECTED = 24 * 60 * 60.0
     """Seconds the notice of the lost inbox may stay up: reconnecting withdraws it, and till
@@ -70,6 +69,7 @@ class AttachApp(ElicitationApp):
             notify_command=notify_command,
         )
         self.front_end = front_end
+        self._cancel_all = SecondPress(self.CANCEL_ALL_WITHIN)
 
     def on_mount(self) -> None:
         self.front_end.on_status = self._connection_changed
@@ -108,21 +108,18 @@ class AttachApp(ElicitationApp):
 
     def action_cancel_all(self) -> None:
         """Ask the inbox to cancel every waiting request, at a second Ctrl+X."""
-        now = time.monotonic()
-        asked, self._cancel_all_asked = self._cancel_all_asked, now
-        if asked is None or now - asked > self.CANCEL_ALL_WITHIN:
+        if not self._cancel_all.pressed():
             waiting = len(self.front_end.pending())
-            these = "the question" if waiting == 1 else f"the {waiting} questions"
             self.notify(
-                f"Press Ctrl+X again to cancel {these} waiting in the inbox, every agent's.",
+                f"Press Ctrl+X again to cancel {the_questions(waiting)} waiting in the inbox, "
+                "every agent's.",
                 title="Cancel every question?",
                 severity="warning",
                 timeout=self.CANCEL_ALL_WITHIN,
             )
             return
-        self._cancel_all_asked = None
         # The person's doing: the questions it closes did not end under their fingers.
-        self._typing.answered(now)
+        self._typing.answered(time.monotonic())
         count = self.front_end.cancel_all()
         if count is None:
             self.notify("The inbox could not be reached.", severity="error")

@@ -13,7 +13,9 @@ import uvicorn
 from textual import events, on
 
 from tui.app.app import ElicitationApp
+from tui.app.second_press import SecondPress
 from tui.core.queue import ElicitationQueue
+from tui.core.waiting_questions import the_questions
 from tui.inbox.asgi import answer_without_delay, inbox_app
 from tui.inbox.inbox import Inbox
 from tui.mcp.server import PROGRESS_INTERVAL
@@ -55,6 +57,11 @@ class ServeApp(ElicitationApp):
     """
 
     keeps_secrets_in_memory = False
+
+    QUIT_WITHIN = 5.0
+    """Seconds in which a second Ctrl+Q quits while questions wait: quitting cancels every
+    one of them, each script that asked it ends, so one press only says so."""
+
     not_stopped_because = (
         "Ctrl+Z does not stop serve: its inbox, which every agent asks, would stop too. "
         "Ctrl+Q quits."
@@ -85,6 +92,7 @@ class ServeApp(ElicitationApp):
             serving=self.url,
         )
         self._listener = listener
+        self._quit = SecondPress(self.QUIT_WITHIN)
         answer_without_delay(listener)
         self._token = token
         self._token_note = token_note
@@ -148,6 +156,20 @@ class ServeApp(ElicitationApp):
                 timeout=20,
                 until_asked=True,
             )
+
+    async def action_quit(self) -> None:
+        """Quit; while questions wait, only at a second press, as quitting cancels them all."""
+        waiting = len(self.queue.pending())
+        if waiting and not self._quit.pressed():
+            self.notify(
+                f"Press Ctrl+Q again to quit and cancel {the_questions(waiting)} waiting, "
+                "every asker's.",
+                title="Quit serve?",
+                severity="warning",
+                timeout=self.QUIT_WITHIN,
+            )
+            return
+        await super().action_quit()
 
     @property
     def connections(self) -> int:

@@ -15,6 +15,7 @@ from types import FrameType
 
 import uvicorn
 
+from tui.core.waiting_questions import the_questions
 from tui.inbox.asgi import answer_without_delay, inbox_app
 from tui.inbox.inbox import Inbox
 from tui.mcp.auth import ASGIApp, Receive, Scope, Send
@@ -89,7 +90,15 @@ class _InboxServer(uvicorn.Server):
         self._closing = asyncio.create_task(self._close_then_exit(sig))
 
     async def _close_then_exit(self, sig: int) -> None:
+        waiting = len(self.inbox.queue.pending())
         self.inbox.close()
+        if waiting:
+            print(
+                f"elicit-tui serve: stopped; cancelled {the_questions(waiting)} waiting "
+                "(reason `closed`)",
+                file=sys.stderr,
+                flush=True,
+            )
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._posts.quiet(QUIET), SHUTDOWN_GRACE)
         if not self.should_exit:
