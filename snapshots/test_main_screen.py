@@ -222,6 +222,24 @@ class TestMainScreen:
 
         assert snap_compare(app, run_before=ready, terminal_size=SIZE)
 
+    def test_serving_without_a_keyring(
+        self, snap_compare: Any, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        # The keyring's notice took 14 lines at 80 columns, and with the token's it covered the
+        # title bar's URL: one line now, the reason printed with the configuration.
+        monkeypatch.setattr("tui.app.serve_app.keyring_status", lambda: "No usable keyring.")
+        listener = socket.create_server(("127.0.0.1", 0))
+        note = "Also saved, readable by you only:\n/home/ada/.config/elicit-tui/serve-token"
+        app = ServeApp(ElicitationQueue(), listener, input_grace=0, token="t" * 43, token_note=note)
+        app.url = "http://127.0.0.1:8765/mcp"
+        app.title = f"elicit-tui · MCP on {app.url}"
+
+        async def ready(pilot: Pilot[Any]) -> None:
+            status = app.query_one(AgentStatus)
+            await settle(pilot, lambda: "Serving" in status.summary)
+
+        assert snap_compare(app, run_before=ready, terminal_size=SIZE)
+
     def test_a_question_whose_dialog_failed(
         self, snap_compare: Any, release: threading.Event, monkeypatch: pytest.MonkeyPatch
     ) -> None:

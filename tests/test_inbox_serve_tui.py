@@ -9,10 +9,12 @@ import socket
 import httpx2
 import pytest
 from app_driver import SIZE, screen_text, wait_for, wait_for_modal
+from inbox_process import running_inbox
 
 from tui.app.serve_app import ServeApp
 from tui.approvals.rules import ApprovalPolicy
 from tui.core.queue import ElicitationQueue
+from tui.secrets.keyring_store import NO_BACKEND_HINT
 from widgets.base import ElicitationModal
 
 TOKEN = "serve-tui-token-0123456789"
@@ -153,3 +155,42 @@ async def test_ctrl_q_twice_in_one_burst_quits_with_a_question_waiting(app: Serv
         await wait_for(pilot, lambda: not app.is_running)
 
     assert [notification.title for notification in app._notifications] == ["Quit serve?"]
+
+
+NO_KEYRING = (
+    "No usable keyring: the keyring is disabled (keyring.backends.null.Keyring discards what "
+    f"is stored). {NO_BACKEND_HINT}"
+)
+
+
+async def test_without_a_keyring_its_notice_is_short_and_the_title_bar_stays_whole(
+    listener: socket.socket, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # At 80x24 the notice took 14 lines for 25 s and more, and with the token's notice it
+    # covered the title bar's URL: `elicit-tui · MCP on htt▌`.
+    monkeypatch.setattr("tui.app.serve_app.keyring_status", lambda: NO_KEYRING)
+    note = "Also saved, readable by you only:\n/home/ada/.config/elicit-tui/serve-token"
+    app = ServeApp(
+        ElicitationQueue(policy="wait"), listener, token=TOKEN, token_note=note, input_grace=0
+    )
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await wait_for(pilot, lambda: "No keyring" in screen_text(app))
+        await wait_for(pilot, lambda: "Authorization: Bearer" in screen_text(app))
+        rows = screen_text(app).splitlines()
+
+    assert rows[0].strip().endswith(f"elicit-tui · MCP on {app.url}"), rows[0]
+    keyring_rows = [
+        row for row in rows if "▌" in row and ("keyring" in row or "request_secret" in row)
+    ]
+    assert 1 <= len(keyring_rows) <= 2, "\n".join(rows)
+    assert "PYTHON_KEYRING_BACKEND" not in "\n".join(rows)
+
+
+def test_serve_prints_why_it_has_no_keyring_before_it_starts() -> None:
+    # The notice's detail, whole, where the configuration is: on the terminal, or in the log.
+    with running_inbox(env={"PYTHON_KEYRING_BACKEND": "keyring.backends.null.Keyring"}) as inbox:
+        assert inbox.pending() == []  # serving: all it prints before is printed
+        inbox.stop()
+
+    assert "request_secret calls will be refused (reason keyring_unavailable)." in inbox.output
+    assert "keyring.backends.null.Keyring discards what is stored" in inbox.output

@@ -129,13 +129,13 @@ class ServeApp(ElicitationApp):
         # After the app's own on_mount, which shows "no agent attached".
         self.call_later(self._show_clients)
         self.set_interval(CLIENTS_REFRESH, self._show_clients)
-        problem = keyring_status()
-        if problem is not None:
+        if keyring_status() is not None:
             # Until the first question too: a notice must not hide what is asked (a tool
             # call's arguments, its scope), and the question that needs a keyring says why.
+            # One line: at 80 columns the whole reason took 14, over the timeline and the
+            # title bar's URL; serve printed it before the TUI started (`KEYRING_MISSING`).
             self.notify(
-                f"request_secret calls will be refused. {problem}",
-                title="No keyring",
+                "No keyring: request_secret is refused (see serve's output)",
                 severity="warning",
                 timeout=30,
                 until_asked=True,

@@ -108,6 +108,7 @@ def _run(args: argparse.Namespace) -> int:
         streams_on_terminal,
     )
     from tui.core.queue import ElicitationQueue
+    from tui.secrets.keyring_store import keyring_status
 
     if not args.headless:
         if cannot_draw():
@@ -156,6 +157,8 @@ def _run(args: argparse.Namespace) -> int:
         if unsaved is None:
             note = f"{note}\n{TOKEN_LEFT_OUT}".strip()
     print(client_config(url, shown) + (f"\n{note}" if note else ""), flush=True)
+    if (no_keyring := keyring_status()) is not None:
+        print(f"{KEYRING_MISSING} {no_keyring}", flush=True)
     if args.headless:
         print(f"Inbox API on {url.removesuffix('/mcp')}/v1/ (no TUI; Ctrl+C stops)", flush=True)
         inbox = Inbox(ElicitationQueue(policy="wait"), transcript=args.transcript, serving=url)
@@ -187,6 +190,9 @@ def _run(args: argparse.Namespace) -> int:
 
 HEADLESS_HINT = "`elicit-tui serve --headless` runs the inbox without one"
 """What a serve without a terminal is told: the inbox itself needs none."""
+
+KEYRING_MISSING = "request_secret calls will be refused (reason keyring_unavailable)."
+"""What serve prints before the reason it finds no usable keyring; its TUI says it in a line."""
 
 LOGGED_TOKEN = "<elicit-tui token>"
 """The token as a config printed to no terminal shows it: the command that prints it."""
