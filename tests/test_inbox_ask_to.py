@@ -9,6 +9,7 @@ import subprocess
 import sys
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 
 import pexpect
 import pytest
@@ -94,16 +95,19 @@ def test_a_sensitive_answer_is_printed_as_a_secret_is(
 SECRET = "hunter2-CANARY-raw"
 
 
-def test_raw_refuses_to_print_a_typed_secret_s_mask_as_its_value(inbox: InboxProcess) -> None:
+def test_raw_refuses_to_print_a_typed_secret_s_mask_as_its_value(tmp_path: Path) -> None:
     # `PW=$(elicit-tui ask --to ... --raw secret ...)` stored ten asterisks, exit 0.
-    answering = answer_soon(inbox, {"action": "accept", "content": SECRET})
-    done = ask("--to", inbox.base, "--token", inbox.token, "--raw", "secret", "Token?")
-    answering.join(10)
-    inbox.stop()
+    transcript = tmp_path / "inbox.jsonl"
+    with running_inbox("--transcript", str(transcript)) as inbox:
+        answering = answer_soon(inbox, {"action": "accept", "content": SECRET})
+        done = ask("--to", inbox.base, "--token", inbox.token, "--raw", "secret", "Token?")
+        answering.join(10)
+        inbox.stop()
 
     assert (done.returncode, done.stdout) == (4, "")
     assert "--reveal-secret" in done.stderr
-    assert SECRET not in done.stderr + inbox.output
+    assert "Token?" in transcript.read_text()  # the answer recorded, masked
+    assert SECRET not in done.stderr + inbox.output + transcript.read_text()
 
 
 def test_raw_with_reveal_secret_prints_the_secret_s_value(inbox: InboxProcess) -> None:
