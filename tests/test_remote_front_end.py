@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from app_driver import wait_for
+from app_driver import screen_text, wait_for
 from front_end_processes import HeadlessInbox
 from keyring_backends import MemoryKeyring
 from running_inbox import RunningInbox, running_inbox
@@ -460,3 +460,23 @@ async def test_attach_says_the_inbox_is_lost_for_as_long_as_it_is(tmp_path: Path
             front_end.close()
     finally:
         inbox.stop()
+
+
+async def test_attach_says_when_the_session_rule_would_not_cover_the_call_in_front() -> None:
+    # As the inbox's own dialog: `command ~ kubectl *` never covers a call with `&&`.
+    from test_tool_approval_modal import kubectl
+
+    with running_inbox() as inbox:
+        allowed = inbox.inbox.submit(kubectl("kubectl rollout restart deploy/api && kubectl get"))
+        front_end, app = attached_app(inbox)
+        try:
+            async with app.run_test(size=(80, 24)) as pilot:
+                await wait_for(pilot, lambda: "Always" in screen_text(app))
+                shown = " ".join(screen_text(app).replace("│", " ").split())
+                await pilot.press("2")
+                await wait_for(pilot, allowed.done)
+        finally:
+            front_end.close()
+
+    assert "not this call again (it has &&): Bash in any folder, command ~ kubectl *" in shown
+    assert allowed.result().content == {"scope": "session"}
