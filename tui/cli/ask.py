@@ -312,7 +312,8 @@ def _add_output_flags(parser: argparse.ArgumentParser, default: Any) -> None:
     """The flags saying how to ask and what to print; accepted before and after KIND."""
     flags = {
         "--raw": "print only the content: one value per line for a list, nothing for "
-        "decline or cancel (the exit status says which)",
+        "decline or cancel (the exit status says which); a secret only with --reveal-secret "
+        "(else exit 4)",
         "--fullscreen": "take the whole screen instead of drawing the dialog under the prompt",
         "--plain": "ask with plain line prompts (numbered options, no redraws): for screen "
         "readers, dumb terminals and logs",
