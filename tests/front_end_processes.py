@@ -298,8 +298,23 @@ def attached_to_inbox(folder: Path, **env: str) -> Iterator[tuple[HeadlessInbox,
         inbox.stop()
 
 
+def web_link(config: Path, port: str) -> str:
+    """The login link `elicit-tui web --link --port PORT` prints."""
+    printed = subprocess.run(
+        [sys.executable, "-m", "tui.cli.main", "web", "--link", "--port", port],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env=environment(config),
+        timeout=30,
+        check=True,
+    )
+    return printed.stdout.strip()
+
+
 class WebServer:
-    """`elicit-tui web URL --port 0` in a process of its own; `link` is its first login link.
+    """`elicit-tui web URL --port 0` in a process of its own; `link` is its first login link
+    (`fresh_link()` the current one).
     `token_file`: it finds the inbox's token in the config folder's serve-token, else it is
     given it in its environment. `sigint_ignored`: started with SIGINT ignored. `env` is added
     to its environment (and so to its tabs' front ends')."""
@@ -315,6 +330,7 @@ class WebServer:
     ) -> None:
         if not token_file:
             env["ELICIT_TUI_TOKEN"] = inbox.token
+        self.config = config
         command = [sys.executable, "-m", "tui.cli.main", "web", inbox.url, "--port", "0"]
         if sigint_ignored:
             # As a shell without job control starts a command in the background (`web &` in
@@ -336,10 +352,11 @@ class WebServer:
             if not line:
                 break
             self.lines.append(line)
-            found = re.search(r"(http://127\.0\.0\.1:\d+/)\?token=\S+", line)
+            # Its output is a pipe: the link is left out, and `web --link` prints it.
+            found = re.search(r"(http://127\.0\.0\.1:(\d+)/).*elicit-tui web --link", line)
             if found:
-                self.link = found.group(0)
                 self.url = found.group(1)
+                self.link = web_link(config, found.group(2))
                 break
         else:
             line = ""
@@ -347,6 +364,9 @@ class WebServer:
             self.stop()
             raise RuntimeError(f"elicit-tui web printed {self.lines!r}")
         threading.Thread(target=self._drain, daemon=True).start()
+
+    def fresh_link(self) -> str:
+        return web_link(self.config, self.url.rsplit(":", 1)[1].rstrip("/"))
 
     def _drain(self) -> None:
         assert self.process.stdout is not None

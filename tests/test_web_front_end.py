@@ -692,13 +692,13 @@ def test_web_stopped_ends_every_tab_s_front_end(
         with desktop_page() as page, killed_afterwards(processes):
             page.goto(server.link)
             wait_painted(page, "Attached to", 0)
-            # A second browser, through the link printed for the next one.
+            # A second browser, through the link `web --link` prints for the next one.
             deadline = time.monotonic() + 10
-            while (found := re.findall(r"another one: (\S+)", server.output)) == []:
+            while "A browser logged in" not in server.output:
                 assert time.monotonic() < deadline, server.output
                 time.sleep(0.05)
             second = page.context.browser.new_page()
-            second.goto(found[-1])
+            second.goto(server.fresh_link())
             second.wait_for_selector("body.-first-byte", state="attached", timeout=20000)
             tab_front_ends(server, count=2)
             processes |= descendants(server.process.pid)
@@ -782,3 +782,24 @@ def test_on_a_phone_a_tap_on_the_footers_ellipsis_reaches_decline(
             }
         finally:
             browser.close()
+
+
+def test_a_log_holds_no_login_code_and_web_link_prints_a_fresh_one(web: WebServer) -> None:
+    # `web > web.log` (here a pipe): whoever reads it must not be able to log in with it.
+    port = urlsplit(web.url).port
+    assert f"`elicit-tui web --link --port {port}` prints it" in web.output
+    first = web.link
+    assert first.startswith(f"{web.url}?token=")
+    log_in(web, first)
+    second = web.fresh_link()
+    assert second != first
+    log_in(web, second)
+    deadline = time.monotonic() + 5
+    while web.output.count("A browser logged in") < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert web.output.count("A browser logged in") == 2
+    assert "token=" not in web.output
+    for link in (first, second, web.fresh_link()):
+        assert link.split("=", 1)[1] not in web.output
+    web.stop()
+    assert not (web.config / f"web-link-{port}").exists()

@@ -28,8 +28,9 @@ def add_web_command(commands: argparse._SubParsersAction[argparse.ArgumentParser
         help="answer an inbox's questions from a browser (needs the `web` extra)",
         description="Serve the attach front end to browsers on http://127.0.0.1:PORT/: each "
         "tab is one front end of the inbox. Open the link it prints; it works once and "
-        "leaves a cookie, so the page's address carries no secret. From another machine or "
-        "a phone, go through `ssh -L` or a reverse proxy with TLS.",
+        "leaves a cookie, so the page's address carries no secret. Printed to no terminal (a "
+        "log, a pipe), the link is left out: `elicit-tui web --link --port PORT` prints it. "
+        "From another machine or a phone, go through `ssh -L` or a reverse proxy with TLS.",
         epilog=KINDS_NOTE,
     )
     add_inbox_url_options(web, "the inbox (default: $ELICIT_TUI_URL, else local)")
@@ -50,11 +51,34 @@ def add_web_command(commands: argparse._SubParsersAction[argparse.ArgumentParser
         metavar="NAME",
         help="a host name browsers may use besides this machine's (a reverse proxy's)",
     )
+    web.add_argument(
+        "--link",
+        action="store_true",
+        help="print the login link of the `web` running on --port (from this config folder) "
+        "and exit",
+    )
     add_notify_option(web)
     web.set_defaults(handler=_run)
 
 
+def _print_link(port: int) -> int:
+    from tui.front_ends.web_link import link_file, saved_link
+
+    link = saved_link(port)
+    if link is None:
+        print(
+            f"elicit-tui web: no login link in {link_file(port)}: is `elicit-tui web --port "
+            f"{port}` running, with this config folder?",
+            file=sys.stderr,
+        )
+        return 1
+    print(link)
+    return 0
+
+
 def _run(args: argparse.Namespace) -> int:
+    if args.link:
+        return _print_link(args.port)
     try:
         from tui.front_ends.web import WebFrontEnds
     except ImportError as error:
@@ -87,6 +111,8 @@ def _run(args: argparse.Namespace) -> int:
     except OSError as error:
         print(f"elicit-tui web: cannot listen on {args.host}:{args.port} ({error.strerror})")
         return 1
+    port = listener.getsockname()[1]
+    doorman = _Doorman(port, on_terminal=sys.stdout.isatty())
     server = WebFrontEnds(
         address.base,
         # A token from the file `serve` writes is left for each tab to read there: a tab
@@ -94,16 +120,73 @@ def _run(args: argparse.Namespace) -> int:
         None if address.token_saved else address.token,
         listener,
         allowed_hosts=frozenset(args.allow_host),
-        say=lambda text: print(text, flush=True),
+        logged_in=doorman.logged_in,
         notify_command=args.notify,
     )
-    print(f"elicit-tui web for the inbox at {address.base}", flush=True)
-    if args.host != HOST:
-        print("  (not on loopback: plain HTTP on the network; put TLS in front)", flush=True)
-    print(f"Open once in your browser: {server.login_link()}", flush=True)
-    with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(_serve_until_stopped(server))
+    try:
+        if not doorman.keep(server.login_link()):
+            listener.close()
+            return 1
+        print(f"elicit-tui web for the inbox at {address.base}", flush=True)
+        if args.host != HOST:
+            print("  (not on loopback: plain HTTP on the network; put TLS in front)", flush=True)
+        print(doorman.first(server.login_link(), server.address), flush=True)
+        with contextlib.suppress(KeyboardInterrupt):
+            asyncio.run(_serve_until_stopped(server))
+    finally:
+        doorman.leave()
     return 0
+
+
+class _Doorman:
+    """Hands out the login links: printed to a terminal; to a log or a pipe, which others may
+    read, left out, with the command that prints them (`--link`, from the file kept for it)."""
+
+    def __init__(self, port: int, *, on_terminal: bool) -> None:
+        self._port = port
+        self._on_terminal = on_terminal
+        self._how = f"`elicit-tui web --link --port {port}` prints it"
+
+    def keep(self, link: str) -> bool:
+        """Keep `link` for `--link`; False (said why) if no link can reach anyone."""
+        from tui.front_ends.web_link import link_file, save_link
+
+        try:
+            save_link(self._port, link)
+        except OSError as error:
+            if self._on_terminal:
+                return True
+            print(
+                f"elicit-tui web: the login link could not be kept in {link_file(self._port)} "
+                f"({error.strerror}) and is not printed to no terminal: run `web` in one",
+                file=sys.stderr,
+            )
+            return False
+        return True
+
+    def first(self, link: str, address: str) -> str:
+        """What `web` prints as it starts, for the first browser."""
+        if self._on_terminal:
+            return f"Open once in your browser: {link}"
+        return (
+            f"Listening on {address}: printed to no terminal, the login link is left out: "
+            f"{self._how}"
+        )
+
+    def logged_in(self, link: str) -> None:
+        """A browser used the last link: `link` is the one for the next."""
+        self.keep(link)
+        if self._on_terminal:
+            print(f"A browser logged in. The link for another one: {link}", flush=True)
+        else:
+            print(f"A browser logged in. The link for another one: {self._how}", flush=True)
+
+    def leave(self) -> None:
+        """`web` stops: its link lets no one in any more."""
+        from tui.front_ends.web_link import drop_link
+
+        with contextlib.suppress(OSError):
+            drop_link(self._port)
 
 
 STOP_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP")

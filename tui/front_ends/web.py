@@ -4,10 +4,10 @@ textual-serve runs a command per browser tab and relays its screen over a websoc
 checks no token and no Origin, builds an absolute websocket URL and links web fonts from the
 internet. This server closes each of those gaps:
 
-- Nothing is served without a session cookie. The link `web` prints carries a login code
-  that works once: it sets an HttpOnly, SameSite=Strict cookie and redirects to the same
-  address without the code (and `web` prints the next link, for another browser). No
-  request is logged, so the code reaches no log.
+- Nothing is served without a session cookie. The login link carries a code that works
+  once: it sets an HttpOnly, SameSite=Strict cookie and redirects to the same address
+  without the code (and `web` is told the next link, for another browser). No request is
+  logged, so the code reaches no log.
 - Every request (the page, the websocket, anything else) must name a local host, or one
   allowed with `--allow-host`, in Host, and come from the page's own origin when it says
   where it comes from (Origin); only GET is served.
@@ -83,7 +83,7 @@ OUTPUT_GRACE = 2.0
 _log = logging.getLogger(__name__)
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
-Say = Callable[[str], None]
+LinkTold = Callable[[str], None]
 
 
 def host_name(host: str) -> str:
@@ -171,8 +171,8 @@ class WebFrontEnds(Server):
     `listener` (a socket bound already, so a busy port is reported before anything starts).
 
     `token` is the inbox's (given to each tab's process only); `allowed_hosts` are host names
-    besides this machine's that a browser may use (a reverse proxy's); `say` prints the
-    login links for the person.
+    besides this machine's that a browser may use (a reverse proxy's); `logged_in` is called
+    after each login with the link for the next browser.
     """
 
     def __init__(
@@ -182,7 +182,7 @@ class WebFrontEnds(Server):
         listener: socket.socket,
         *,
         allowed_hosts: frozenset[str] = frozenset(),
-        say: Say = print,
+        logged_in: LinkTold,
         notify_command: str | None = None,
     ) -> None:
         super().__init__(command="elicit-tui attach", title="elicit-tui")
@@ -190,7 +190,7 @@ class WebFrontEnds(Server):
         self.allowed_hosts = LOCAL_NAMES | {name.lower() for name in allowed_hosts}
         self._token = token
         self._notify_command = notify_command
-        self._say = say
+        self._logged_in = logged_in
         self._login_code = secrets.token_urlsafe(24)
         self._sessions: set[str] = set()
         self._tabs = 0
@@ -253,7 +253,7 @@ class WebFrontEnds(Server):
         response.set_cookie(
             self._cookie, session, httponly=True, samesite="Strict", secure=secure, path="/"
         )
-        self._say(f"A browser logged in. The link for another one: {self.login_link()}")
+        self._logged_in(self.login_link())
         return response
 
     # -- textual-serve, adjusted --------------------------------------------------------

@@ -12,7 +12,6 @@ answer then proves the inbox holds it too.
 from __future__ import annotations
 
 import hmac
-import os
 import secrets
 import time
 from collections.abc import Awaitable, Callable, MutableMapping
@@ -21,6 +20,7 @@ from typing import Any
 
 from tui.core.config_folder import TOKEN_FILE
 from tui.core.limits import MAX_BODY
+from tui.core.owner_only_file import write_owner_only
 from tui.core.signed_request import (
     NONCE_HEADER,
     PROOF_HEADER,
@@ -56,13 +56,8 @@ def new_token() -> str:
 
 def save_token(token: str, folder: Path) -> Path:
     """Write `token` to `folder`/serve-token, readable by its owner only; returns the path."""
-    folder.mkdir(parents=True, exist_ok=True)
     path = folder / TOKEN_FILE
-    # Created owner-only, never widened afterwards: no moment where others could read it.
-    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(descriptor, "w", encoding="utf-8") as file:
-        os.fchmod(file.fileno(), 0o600)
-        file.write(token + "\n")
+    write_owner_only(path, token)
     return path
 
 
