@@ -63,7 +63,8 @@ def test_a_wrong_or_missing_token_is_refused_before_any_question(token: str | No
     with running_inbox() as inbox:
         ask(inbox, "Secret plans?")
         front_end = RemoteFrontEnd(inbox.url, token, "intruder")
-        with pytest.raises(InboxRefused, match="refused the token"):
+        said = "no token for the inbox" if token is None else "refused the token given"
+        with pytest.raises(InboxRefused, match=said):
             front_end.connect()
         assert front_end.pending() == []
         assert inbox.refused

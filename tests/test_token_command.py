@@ -98,8 +98,9 @@ def test_wait_gives_up_on_an_inbox_that_refuses_the_token(tmp_path: Path) -> Non
         inbox.stop()
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr == (
-        f"elicit-tui token: the inbox at {inbox.url} refused the token in $ELICIT_TUI_TOKEN"
-        " for 1 s\n"
+        f"elicit-tui token: the inbox at {inbox.url} refused the token given (--token or"
+        " $ELICIT_TUI_TOKEN): a wrong one? `elicit-tui token` prints the inbox's, on its"
+        " machine (for 1 s)\n"
     )
     assert took < 15
 

@@ -295,7 +295,8 @@ def _add_where_flags(parser: argparse.ArgumentParser, default: Any) -> None:
         metavar="URL",
         default=default,
         help="ask in the inbox of `elicit-tui serve` at URL (as it prints it, or its base) "
-        f"instead of on this terminal; default: ${URL_ENV} if set",
+        "instead of on this terminal; the inbox answers only to 127.0.0.1 or localhost, not "
+        f"to this machine's host name; default: ${URL_ENV} if set",
     )
     add_token_option(parser, default)
     add_transcript_option(parser, default)

@@ -81,11 +81,7 @@ def ask_inbox(request: Request, url: str | None, token: str | None) -> Elicitati
             file=sys.stderr,
         )
     elif result.reason == INBOX_REFUSED:
-        print(
-            f"elicit-tui ask: the inbox at {where} refused the request (a wrong token? "
-            "see --token and ELICIT_TUI_TOKEN)",
-            file=sys.stderr,
-        )
+        print(f"elicit-tui ask: {queue.refusal}", file=sys.stderr)
     return result
 
 

@@ -29,8 +29,9 @@ def add_serve_command(commands: argparse._SubParsersAction[argparse.ArgumentPars
         description="Run the TUI with an MCP server (streamable HTTP on "
         f"http://{HOST}:PORT/mcp) whose tools elicit, ask_user and request_secret show each "
         "agent's question here and return your answer, and the inbox's HTTP API on "
-        f"http://{HOST}:PORT/v1/ for askers and front ends in other processes. "
-        "Needs the `mcp` extra.",
+        f"http://{HOST}:PORT/v1/ for askers and front ends in other processes. It answers "
+        "only to the names 127.0.0.1 or localhost (not this machine's host name): reach it "
+        "from elsewhere through `ssh -L`. Needs the `mcp` extra.",
         epilog=KINDS_NOTE,
     )
     serve.add_argument(

@@ -17,6 +17,7 @@ import os
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from tui.cli.inbox_url_option import add_inbox_url_options, inbox_url
 from tui.cli.seconds_type import seconds
@@ -77,7 +78,7 @@ def _run(args: argparse.Namespace) -> int:
     except ValueError as error:
         return _fail(BAD_URL, str(error))
     deadline = time.monotonic() + (args.wait or 0)
-    seen: int | None = None  # the inbox's last answer
+    seen: tuple[int | None, dict[str, Any]] = (None, {})  # the inbox's last answer
     while True:
         token, source = _current_token(path)
         if token is None and args.wait is None:
@@ -89,7 +90,7 @@ def _run(args: argparse.Namespace) -> int:
                 checked_token(token)
             except ValueError as error:  # from the environment: `serve` writes none such
                 return _fail(BAD_URL, f"{error} (in {source})")
-            if args.wait is None or (seen := _answer(base, token)) == 200:
+            if args.wait is None or (seen := _answer(base, token))[0] == 200:
                 print(token)
                 return 0
         if time.monotonic() >= deadline:
@@ -97,28 +98,32 @@ def _run(args: argparse.Namespace) -> int:
         time.sleep(RETRY)
 
 
-def _answer(base: str, token: str) -> int | None:
-    """The HTTP status the inbox at `base` answers a call carrying `token` with; None if
-    nothing answers there."""
+def _answer(base: str, token: str) -> tuple[int | None, dict[str, Any]]:
+    """The HTTP status (None if nothing answers there) and JSON body the inbox at `base`
+    answers a call carrying `token` with."""
     from tui.inbox.discovery import InboxAddress, listening
     from tui.inbox.remote_queue import inbox_call
 
     if not listening(base, timeout=RETRY):
-        return None
+        return None, {}
     try:
-        status, _ = inbox_call(InboxAddress(base, token), "GET", "/v1/requests", timeout=2)
+        return inbox_call(InboxAddress(base, token), "GET", "/v1/requests", timeout=2)
     except OSError:  # not HTTP there (https to a plain inbox), or no answer in time
-        return None
-    return status
+        return None, {}
 
 
-def _why_not(base: str, source: str, token: str | None, status: int | None, wait: float) -> str:
-    from tui.inbox.discovery import listening
+def _why_not(
+    base: str, source: str, token: str | None, seen: tuple[int | None, dict[str, Any]], wait: float
+) -> str:
+    from tui.inbox.discovery import InboxAddress, listening
+    from tui.inbox.door_refusal import DOOR, door_refusal
 
+    status, body = seen
     if token is None:
         return f"no token in {source} after {wait:g} s: is `elicit-tui serve` starting?"
-    if status in (401, 403):
-        return f"the inbox at {base} refused the token in {source} for {wait:g} s"
+    if status in DOOR:
+        address = InboxAddress(base, token, token_saved=not source.startswith("$"))
+        return f"{door_refusal(address, status, body)} (for {wait:g} s)"
     if status is not None:
         return f"what answers at {base} is no inbox (HTTP {status} to /v1/requests)"
     if listening(base):

@@ -12,5 +12,6 @@ def add_token_option(parser: argparse.ArgumentParser, default: object = None) ->
     parser.add_argument(
         "--token",
         default=default,
-        help=f"the inbox's bearer token (default: ${TOKEN_ENV}, else the serve-token file)",
+        help=f"the inbox's bearer token (default: ${TOKEN_ENV}, else, for a 127.0.0.1 or "
+        "localhost URL, the serve-token file)",
     )

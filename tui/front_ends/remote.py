@@ -33,7 +33,9 @@ from tui.core.models import ENDED_UNSEEN, ElicitationResult, Request, flagged, p
 from tui.core.queue import ANSWERS_KEPT, Answered, QueueEvent, Subscriber
 from tui.core.request_base import of_unregistered_kind
 from tui.core.signed_request import PROOF_HEADER, NotProven, SignedRequest
-from tui.inbox.discovery import checked_token
+from tui.inbox.discovery import InboxAddress, checked_token
+from tui.inbox.door_refusal import DOOR, door_refusal
+from tui.inbox.held_call import json_object
 from tui.inbox.wire import request_path, result_json
 
 _log = logging.getLogger(__name__)
@@ -115,6 +117,11 @@ class RemoteFrontEnd:
         self._closed = threading.Event()
         self._reader: threading.Thread | None = None
 
+    @property
+    def _address(self) -> InboxAddress:
+        """The inbox and the token sent to it, as a refusal names them."""
+        return InboxAddress(self.base, self._token, token_saved=self._reread_token is not None)
+
     # -- connection ----------------------------------------------------------------------
 
     def connect(self, timeout: float = HTTP_TIMEOUT) -> None:
@@ -154,7 +161,9 @@ class RemoteFrontEnd:
         try:
             if response.status != 200:
                 body = signed.answer(self.base, response.status, proof, response.read(2000))
-                raise InboxRefused(_refusal_text(response.status, body.decode("utf-8", "replace")))
+                raise InboxRefused(
+                    _refusal_text(self._address, response.status, body.decode("utf-8", "replace"))
+                )
             signed.stream(self.base, response.status, proof)
         except (InboxRefused, NotProven) as error:
             connection.close()
@@ -342,9 +351,11 @@ class RemoteFrontEnd:
         if status == 422 and isinstance(reply, dict) and reply.get("problem") == "exists":
             raise AnswerNeedsConfirming(str(reply.get("error")))
         if status not in (404, 409):
-            raise AnswerNotSent(_refusal_text(status, json.dumps(reply)))
+            raise AnswerNotSent(_refusal_text(self._address, status, json.dumps(reply)))
         with self._lock:
-            _keep(self._refusals, request_id, _refusal_text(status, json.dumps(reply)))
+            _keep(
+                self._refusals, request_id, _refusal_text(self._address, status, json.dumps(reply))
+            )
         return False
 
     def answered(self, request_id: str) -> Answered | None:
@@ -459,15 +470,13 @@ def _messages(
             proof = value.removeprefix(" ")
 
 
-def _refusal_text(status: int, body: str) -> str:
+def _refusal_text(address: InboxAddress, status: int, body: str) -> str:
+    if status in DOOR:
+        return door_refusal(address, status, json_object(body.encode()))
     try:
         error = json.loads(body).get("error")
     except (ValueError, AttributeError):
         error = None
-    if status == 401:
-        return (
-            "the inbox refused the token (wrong or missing): pass --token or set ELICIT_TUI_TOKEN"
-        )
     why = f": {error}" if isinstance(error, str) else ""
     return f"the inbox answered HTTP {status}{why}"
 

@@ -28,6 +28,7 @@ from tui.core.models import ElicitationResult, FormRequest, Request, parse_reque
 from tui.core.request_base import checked_timeout, require_request
 from tui.core.signed_request import PROOF_HEADER, NotProven, SignedRequest
 from tui.inbox.discovery import InboxAddress, find_inbox
+from tui.inbox.door_refusal import DOOR, door_refusal
 from tui.inbox.held_call import Abandoned, held_call, json_object
 from tui.inbox.wire import (
     check_sendable_request,
@@ -78,6 +79,8 @@ class RemoteQueue:
     def __init__(self, url: str | None = None, token: str | None = None):
         self.address: InboxAddress = find_inbox(url, token)
         """The inbox asked, and the token sent."""
+        self.refusal: str | None = None
+        """Why the inbox's door last turned a question away (`INBOX_REFUSED`), for a person."""
 
     def submit(self, request: Request, timeout: float | None = None) -> Future[ElicitationResult]:
         """Send `request` to the inbox and return a future of its result (never blocks).
@@ -192,7 +195,12 @@ class RemoteQueue:
         elif status == 200:  # the inbox went away before its answer was whole
             _settle(future, _cancelled(INBOX_UNREACHABLE))
         elif status in (401, 403):  # the token
+            self.refusal = door_refusal(self.address, status, answer)
             _settle(future, _cancelled(INBOX_REFUSED))
+        elif status in DOOR and future.set_running_or_notify_cancel():
+            future.set_exception(
+                InboxRefusedError(door_refusal(self.address, status, answer), status)
+            )
         elif future.set_running_or_notify_cancel():
             where = self.address.base
             future.set_exception(

@@ -1,0 +1,88 @@
+"""What `ask --to`, `attach`, `web` and `token --wait` say when the inbox's door turns them
+away, or what answers is no inbox: run as real processes beside a real `serve --headless`."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from front_end_processes import REPO, HeadlessInbox, WebServer, environment
+
+NOT_AN_INBOX = "is not an elicit-tui inbox"
+
+
+def elicit(config: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    """`elicit-tui ARGS` with no terminal, run to its end."""
+    return subprocess.run(
+        [sys.executable, "-m", "tui.cli.main", *args],
+        cwd=REPO,
+        env=environment(config, **env),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
+
+
+def front_ends(url: str) -> list[list[str]]:
+    """Each command that reaches the inbox at `url`, as it would be run."""
+    return [
+        ["ask", "--to", url, "--timeout", "5", "text", "hi"],
+        ["attach", url],
+        ["web", "--to", url, "--port", "0"],
+    ]
+
+
+def test_web_s_port_is_said_to_be_no_inbox_not_a_wrong_token(
+    tmp_path: Path, inbox: HeadlessInbox
+) -> None:
+    pytest.importorskip("textual_serve", reason="elicit-tui web needs the `web` extra")
+    web = WebServer(tmp_path / "web-config", inbox)
+    try:
+        wrong = web.url.rstrip("/")
+        for command in [*front_ends(wrong)[1:], ["token", "--wait", "1", wrong]]:
+            done = elicit(tmp_path / "config", *command, ELICIT_TUI_TOKEN=inbox.token)
+            assert done.returncode == 2, (command, done.stderr)
+            assert f"what answers at {wrong} {NOT_AN_INBOX}" in done.stderr, command
+            assert "refused the token" not in done.stderr
+    finally:
+        web.stop()
+
+
+def test_no_token_at_all_is_said_so_naming_where_it_was_looked_for(
+    tmp_path: Path, inbox: HeadlessInbox
+) -> None:
+    empty = tmp_path / "empty"
+    for command in front_ends(inbox.url):
+        done = elicit(empty, *command)
+        assert done.returncode == 2, (command, done.stderr)
+        assert (
+            f"no token for the inbox at {inbox.url}: none given with --token, none in "
+            f"$ELICIT_TUI_TOKEN, none in {empty / 'serve-token'}"
+        ) in done.stderr, command
+        assert "wrong token" not in done.stderr
+
+
+def test_a_host_name_other_than_127_0_0_1_or_localhost_is_told_the_url_to_use(
+    tmp_path: Path, inbox: HeadlessInbox
+) -> None:
+    # 127.1 reaches 127.0.0.1 as the machine's own name would, and is not a name the inbox
+    # answers to either.
+    port = urlsplit(inbox.url).port
+    named = f"http://127.1:{port}"
+    said = f"the inbox answers only to 127.0.0.1 or localhost, not to 127.1: use {inbox.url}"
+    for command in [*front_ends(named), ["token", "--wait", "1", named]]:
+        done = elicit(tmp_path / "config", *command, ELICIT_TUI_TOKEN=inbox.token)
+        assert done.returncode == 2, (command, done.stderr)
+        assert said in done.stderr, command
+
+
+@pytest.mark.parametrize("command", ["serve", "ask"])
+def test_help_says_the_inbox_answers_only_to_127_0_0_1_or_localhost(
+    tmp_path: Path, command: str
+) -> None:
+    done = elicit(tmp_path, command, "--help", COLUMNS="1000")
+    assert "127.0.0.1 or localhost" in " ".join(done.stdout.split())
