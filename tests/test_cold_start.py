@@ -396,7 +396,7 @@ def test_parse_request_builds_the_validator_of_its_own_kind_only() -> None:
         {"kind": "choice", "message": "", "options": ["yes"], "surprise": 1},
         {"kind": "text", "message": "Name?", "min_length": 5, "max_length": 2},
         {"kind": "form", "message": "Deploy", "requested_schema": {"type": "array"}},
-        {"message": "Zebra?"},
+        # (A request without `kind` is refused in words of its own: test_request_spelling_refusals.)
     ],
 )
 def test_a_refused_request_is_refused_as_the_union_of_kinds_refuses_it(

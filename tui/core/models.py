@@ -515,7 +515,10 @@ class Question(BaseModel):
     header: str | None = None
     """A short tab label; without one the tab says "Question n"."""
     options: list[QuestionOption] = Field(min_length=1)
-    multi_select: bool = False
+    multi_select: bool = Field(
+        default=False, validation_alias=AliasChoices("multi_select", "multiSelect")
+    )
+    """Pick several; also read as `multiSelect`, the MCP `ask_user` tool's spelling."""
     allow_other: bool = True
     """Offer an "Other" field whose typed text becomes the answer (or one more item of it)."""
 
@@ -1038,6 +1041,8 @@ def request_adapter() -> TypeAdapter[Any]:
 def parse_request(data: dict[str, Any]) -> Request:
     """Build a request of any registered kind from plain JSON-like data; raises
     `pydantic.ValidationError` naming the field, or the registered kinds for an unknown one."""
+    if isinstance(data, dict) and "kind" not in data:
+        raise _kind_problem("missing_kind", "missing; one of {known}", None)
     name = data.get("kind") if isinstance(data, dict) else None
     found = kind(name) if isinstance(name, str) else None
     if isinstance(name, str) and found is None:
@@ -1073,18 +1078,38 @@ def _validator_failed(name: object, data: object, error: BaseException) -> Valid
     )
 
 
+CLI_KIND_NAMES = {"confirm": "confirmation", "multi": "multi_choice"}
+"""The `ask` command's names of kinds whose names in a request differ."""
+
+
 def _unknown_kind(name: str) -> ValidationError:
-    """The refusal of a request whose kind is not registered in this process, saying how a
-    kind of one's own gets registered (a process that never imported its module: `serve`,
-    `ask`, `replay`)."""
-    known = ", ".join(repr(known) for known in kind_names())
-    problem = PydanticCustomError(
+    """The refusal of a request whose kind is not registered in this process: the kind meant
+    where `name` is the `ask` command's name for it, else how a kind of one's own gets
+    registered (a process that never imported its module: `serve`, `ask`, `replay`)."""
+    if name in CLI_KIND_NAMES:
+        return _kind_problem(
+            "unknown_kind",
+            "{kind} is not a kind registered here: did you mean {meant}? (`ask {command}` is"
+            " the command's name for it)",
+            name,
+            meant=repr(CLI_KIND_NAMES[name]),
+            command=name,
+        )
+    return _kind_problem(
         "unknown_kind",
         "{kind} is not a kind registered here (registered: {known}); a kind of your own is"
         " registered in a process whose ELICIT_TUI_KINDS names the module that registers"
         " it{unloaded}",
-        {"kind": repr(name), "known": known, "unloaded": unloaded_kind_modules()},
+        name,
+        unloaded=unloaded_kind_modules(),
     )
+
+
+def _kind_problem(code: str, text: str, name: str | None, **context: str) -> ValidationError:
+    """A refusal of the request's `kind` (`name`, None if missing): `text` with `{kind}` and
+    `{known}` (the registered kinds) filled in, and `context`."""
+    known = ", ".join(repr(known) for known in kind_names())
+    problem = PydanticCustomError(code, text, {"kind": repr(name), "known": known, **context})
     return ValidationError.from_exception_data(
         "Request", [InitErrorDetails(type=problem, loc=("kind",), input=name)]
     )
