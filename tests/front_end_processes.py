@@ -298,17 +298,25 @@ def attached_to_inbox(folder: Path, **env: str) -> Iterator[tuple[HeadlessInbox,
         inbox.stop()
 
 
-def web_link(config: Path, port: str) -> str:
-    """The login link `elicit-tui web --link --port PORT` prints."""
-    printed = subprocess.run(
-        [sys.executable, "-m", "tui.cli.main", "web", "--link", "--port", port],
+def elicit(
+    config: Path, *args: str, stdin: str = "", **env: str
+) -> subprocess.CompletedProcess[str]:
+    """`elicit-tui ARGS` with no terminal (`stdin` its input), run to its end."""
+    return subprocess.run(
+        [sys.executable, "-m", "tui.cli.main", *args],
+        cwd=REPO,
+        env=environment(config, **env),
         capture_output=True,
         text=True,
-        cwd=REPO,
-        env=environment(config),
-        timeout=30,
-        check=True,
+        timeout=60,
+        input=stdin,
     )
+
+
+def web_link(config: Path, port: str) -> str:
+    """The login link `elicit-tui web --link --port PORT` prints."""
+    printed = elicit(config, "web", "--link", "--port", port)
+    assert printed.returncode == 0, printed.stderr
     return printed.stdout.strip()
 
 

@@ -3,28 +3,13 @@ away, or what answers is no inbox: run as real processes beside a real `serve --
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from front_end_processes import REPO, HeadlessInbox, WebServer, environment
+from front_end_processes import HeadlessInbox, WebServer, elicit
 
 NOT_AN_INBOX = "is not an elicit-tui inbox"
-
-
-def elicit(config: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    """`elicit-tui ARGS` with no terminal, run to its end."""
-    return subprocess.run(
-        [sys.executable, "-m", "tui.cli.main", *args],
-        cwd=REPO,
-        env=environment(config, **env),
-        capture_output=True,
-        text=True,
-        timeout=60,
-        stdin=subprocess.DEVNULL,
-    )
 
 
 def front_ends(url: str) -> list[list[str]]:

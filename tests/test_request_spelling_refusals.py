@@ -6,13 +6,11 @@ stdin and `POST /v1/requests` to a real `serve --headless`); `multiSelect`, the 
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from front_end_processes import REPO, HeadlessInbox, environment
+from front_end_processes import HeadlessInbox, elicit
 from pydantic import ValidationError
 
 from tui import QuestionsRequest, parse_request
@@ -61,25 +59,16 @@ def test_parse_request_names_the_spelling_wanted(data: dict[str, Any], said: str
     assert "discriminator" not in refusal(data)
 
 
-def ask(config: Path, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "tui.cli.main", "ask", *args],
-        cwd=REPO,
-        env=environment(config),
-        capture_output=True,
-        text=True,
-        timeout=60,
-        input=stdin,
-    )
-
-
 @pytest.mark.parametrize(("data", "said"), SPELLINGS)
 def test_every_path_says_the_same(
     tmp_path: Path, inbox: HeadlessInbox, data: dict[str, Any], said: str
 ) -> None:
     text = json.dumps(data)
     to = ["--to", inbox.url, "--token", inbox.token]
-    for done in (ask(tmp_path, *to, "--json", text), ask(tmp_path, *to, stdin=text)):
+    for done in (
+        elicit(tmp_path, "ask", *to, "--json", text),
+        elicit(tmp_path, "ask", *to, stdin=text),
+    ):
         assert done.returncode == 3, done.stderr
         assert said in done.stderr
     status, reply = inbox.call("POST", "/v1/requests", {"request": data})
