@@ -5,7 +5,6 @@ from __future__ import annotations
 import base64
 import http.client
 import os
-import re
 import shutil
 import signal
 import time
