@@ -185,8 +185,8 @@ async def test_the_reason_field_of_a_denial_is_in_view_at_80x24() -> None:
             " ⏎ Choose  1/y Once  2 Session  3 Always  4/n Deny  e Edit  esc Cancel  ^q Quit",
         ),
         (50, " ⏎ Choose  1/y Once  2 Session  3 Always …"),
-        # The dialog opens on the call, the answers under it: Shift+Down scrolls to them.
-        (30, " ⏎ Choose …"),
+        # The call's box takes what the answers leave (their hints under their labels).
+        (30, " ⏎ Choose  1/y Once …"),
     ],
 )
 async def test_the_footer_shows_the_dialogs_own_keys_first_and_says_when_keys_are_cut(
@@ -216,16 +216,14 @@ async def test_a_click_on_the_cut_footers_ellipsis_shows_the_keys_after_it() -> 
             await pilot.click(".more")
             await pilot.pause()
         assert pages == [
-            " ⏎ Choose …",
-            " ⇧↑↓ Scroll question …",
-            " 1/y Once  2 Session …",
-            " 3 Always  4/n Deny  e Edit …",
+            " ⏎ Choose  1/y Once …",
+            " 2 Session  3 Always …",
+            " 4/n Deny  e Edit …",
             " esc Cancel  ^q Quit …",
-            " ⏎ Choose …",
+            " ⏎ Choose  1/y Once …",
+            " 2 Session  3 Always …",
         ]
-        for _ in range(2):  # from the second page to the fourth
-            await pilot.click(".more")
-            await pilot.pause()
+        # The sixth click brought Deny's page back.
         deny = next(key for key in app.screen.query(FooterKey) if key.action == "deny")
         assert deny.display
         await pilot.click(deny)
@@ -342,7 +340,7 @@ async def test_option_descriptions_hang_under_their_label() -> None:
     assert lines[2][:label_at].strip() == "" and lines[2][label_at] != " "
 
 
-async def test_tool_approval_hints_wrap_in_their_column_in_a_narrow_pane() -> None:
+async def test_tool_approval_hints_go_beside_or_under_their_labels_in_a_narrow_pane() -> None:
     app, _ = asking(health_check_edit("call-2", "billing-api"))
     async with app.run_test(size=(45, 24)) as pilot:
         await wait_for(pilot, lambda: shown(app) is not None)
@@ -350,13 +348,14 @@ async def test_tool_approval_hints_wrap_in_their_column_in_a_narrow_pane() -> No
         choices = app.screen.query_one("#choices")
         lines = [choices.render_line(y).text.rstrip() for y in range(choices.size.height)]
 
-    # Each hint wraps under its own start, never back at the list's left edge.
+    # A hint is beside its label where it fits there on one line, else under the label,
+    # starting where the label does: never back at the list's left edge, under the numbers.
     numbered = [n for n, line in enumerate(lines) if line[:2] in ("1 ", "2 ", "3 ", "4 ")]
     assert len(numbered) == 4
-    column = lines[0].index("just this call")
-    wrapped = [line for n, line in enumerate(lines) if n not in numbered and line.strip()]
-    assert wrapped
-    assert all(line[:column].strip() == "" for line in wrapped)
+    assert lines[0].endswith("just this call")
+    under = [line for n, line in enumerate(lines) if n not in numbered and line.strip()]
+    assert under
+    assert all(line[:2] == "  " and line[2] != " " for line in under)
 
 
 async def test_a_long_pick_one_label_in_a_form_wraps_beside_its_mark() -> None:
