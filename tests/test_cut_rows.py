@@ -60,3 +60,11 @@ async def test_a_notice_on_a_narrow_screen_takes_its_width_and_is_read_whole() -
     # Half the width, it was a column of 6 cells: "Press / Ctrl+Q / to / quit;", cut by the
     # screen's bottom edge with nothing to say so.
     assert "Press Ctrl+Q to quit; questions still open are cancelled." in words
+
+
+async def test_a_blank_row_at_the_cut_puts_the_ellipsis_after_the_text_above_it() -> None:
+    # A blank line between paragraphs (a diff's blank line) showed "…" alone at the box's
+    # left edge, a mark that reads as text of its own.
+    spaced = ChoiceRequest(message="Which web\n\nframework should billing-api use?", options=["A"])
+    rows = await _rows(spaced, (20, 10))
+    assert rows[2:4] == ["Which web…", ""]

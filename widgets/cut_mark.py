@@ -19,7 +19,8 @@ ELLIPSIS = "…"
 class CutMark:
     """Mixed into a widget in a box that scrolls (its parent): while more of the box is below
     its bottom edge, the row of this widget that the edge cuts under ends in `…`, after its
-    last character (or in place of the row's last, if full). Without it, a question or an
+    last character (or in place of the row's last, if full); a blank row there, the row of
+    text above it. Without it, a question or an
     argument cut there read as whole: `"command": "uv run pytest` and nothing more.
 
     Not a widget itself: Textual takes a widget's CSS type and component classes from its
@@ -36,6 +37,10 @@ class CutMark:
         last = round(box.scroll_y) + view - 1 - self.virtual_region.y
         if not crop.y <= last < crop.bottom:
             return lines
+        # A blank row there (between paragraphs) takes no mark: the text above it in view does.
+        top = max(crop.y, round(box.scroll_y) - self.virtual_region.y)
+        while last > top and not lines[last - crop.y].text.strip():
+            last -= 1
         right = crop.width - self.styles.gutter.right
         marked = list(lines)
         marked[last - crop.y] = _ending_in_ellipsis(lines[last - crop.y], right)
