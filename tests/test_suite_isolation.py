@@ -46,7 +46,7 @@ def test_an_inbox_at_the_default_address_or_named_by_the_shell_hears_nothing_fro
         monkeypatch.setenv("PYTHONPATH", str(tmp_path))
         monkeypatch.setenv(URL_ENV, url)
         monkeypatch.setenv(TOKEN_ENV, "the-shell's-token")
-        pytest_run = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
+        pytest_run = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "0"]
         run = subprocess.run(
             [*pytest_run, "-p", "default_here", "--basetemp", str(tmp_path / "run"), *SAMPLE],
             capture_output=True,
