@@ -97,12 +97,30 @@ def test_wait_gives_up_on_an_inbox_that_refuses_the_token(tmp_path: Path) -> Non
     finally:
         inbox.stop()
     assert (done.returncode, done.stdout) == (2, "")
+    # It said "the token given (--token or $ELICIT_TUI_TOKEN)", an option `token` has not,
+    # and to run `elicit-tui token`, the command that said it.
     assert done.stderr == (
-        f"elicit-tui token: the inbox at {inbox.url} refused the token given (--token or"
-        " $ELICIT_TUI_TOKEN): a wrong one? `elicit-tui token` prints the inbox's, on its"
-        " machine (for 1 s)\n"
+        f"elicit-tui token: the inbox at {inbox.url} refused the token in $ELICIT_TUI_TOKEN"
+        " (for 1 s): not this inbox's; unset it to read the one `elicit-tui serve` saved in"
+        f" {config / 'serve-token'}\n"
     )
     assert took < 15
+
+
+def test_wait_gives_up_on_an_inbox_that_refuses_the_saved_token(tmp_path: Path) -> None:
+    config = tmp_path / "config"
+    inbox = HeadlessInbox(config, token="the-inbox-token")
+    (config / "serve-token").write_text("an-earlier-inbox-s-token\n")
+    try:
+        done = token_command(config, "--wait", "1", "--to", inbox.url)
+    finally:
+        inbox.stop()
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == (
+        f"elicit-tui token: the inbox at {inbox.url} refused the token in"
+        f" {config / 'serve-token'} (for 1 s): it was started with another"
+        " ($ELICIT_TUI_TOKEN, or another config folder's); set $ELICIT_TUI_TOKEN to that one\n"
+    )
 
 
 def test_wait_says_when_the_url_reaches_no_inbox_though_something_answers(

@@ -115,14 +115,29 @@ def _answer(base: str, token: str) -> tuple[int | None, dict[str, Any]]:
 def _why_not(
     base: str, source: str, token: str | None, seen: tuple[int | None, dict[str, Any]], wait: float
 ) -> str:
+    from tui.core.config_folder import TOKEN_FILE, config_folder
     from tui.inbox.discovery import InboxAddress, listening
     from tui.inbox.door_refusal import DOOR, door_refusal
 
     status, body = seen
     if token is None:
         return f"no token in {source} after {wait:g} s: is `elicit-tui serve` starting?"
+    if status == 401 and isinstance(body.get("error"), str):
+        # The inbox's own refusal of the token (the door's advice names --token, which
+        # this command has not).
+        refused = f"the inbox at {base} refused the token in {source} (for {wait:g} s)"
+        if source.startswith("$"):
+            saved = config_folder() / TOKEN_FILE
+            return (
+                f"{refused}: not this inbox's; unset it to read the one `elicit-tui serve`"
+                f" saved in {saved}"
+            )
+        return (
+            f"{refused}: it was started with another ($ELICIT_TUI_TOKEN, or another config"
+            " folder's); set $ELICIT_TUI_TOKEN to that one"
+        )
     if status in DOOR:
-        address = InboxAddress(base, token, token_saved=not source.startswith("$"))
+        address = InboxAddress(base, token)
         return f"{door_refusal(address, status, body)} (for {wait:g} s)"
     if status is not None:
         return f"what answers at {base} is no inbox (HTTP {status} to /v1/requests)"
