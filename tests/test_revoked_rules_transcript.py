@@ -23,8 +23,6 @@ from tui.secrets.memory_keyring import memory_keyring
 from tui.transcript.reader import read_transcript
 from tui.transcript.timing import Timing
 
-PORT = 9143
-
 CANARY = "sk-canary-8f3a"
 """A secret given in the session: revoking a rule writes none."""
 
@@ -55,7 +53,7 @@ async def test_a_rule_given_then_revoked_in_the_session_is_recorded_and_replayed
     config = tmp_path / "config"
     config.mkdir()
     transcript = tmp_path / "session.jsonl"
-    inbox = HeadlessInbox(config, port=PORT, args=("--transcript", str(transcript)))
+    inbox = HeadlessInbox(config, args=("--transcript", str(transcript)))
     try:
         secret = inbox.submit({"kind": "secret", "message": "API key?"})
         body = {"front_end": "browser", "result": {"action": "accept", "content": CANARY}}
