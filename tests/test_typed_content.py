@@ -16,6 +16,7 @@ import pytest
 from answer_kinds import DueRequest, Slot, SlotRequest, TallyRequest
 from app_driver import SIZE, error_line, wait_for, wait_for_modal
 from inbox_process import running_inbox
+from pydantic import BaseModel, ConfigDict, Field, computed_field
 from test_ask_bursts import ask
 
 from tui import (
@@ -231,3 +232,36 @@ def test_ask_prints_and_records_the_model_as_its_json(tmp_path: Path) -> None:
     assert (code, result["content"]) == (0, AS_JSON)
     (recorded,) = [r for r in read_transcript(transcript).records if isinstance(r, ResultRecord)]
     assert recorded.result["content"] == AS_JSON
+
+
+class Booking(BaseModel):
+    """A model whose JSON does not validate back as itself: a computed field comes out, an
+    excluded one does not, and extra fields are forbidden."""
+
+    model_config = ConfigDict(extra="forbid")
+    room: str
+    internal_note: str = Field(exclude=True)
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def label(self) -> str:
+        return f"room {self.room}"
+
+
+class BookingRequest(RequestBase):
+    kind: Literal["booking_test"] = "booking_test"
+    content_type: ClassVar[Any] = Booking
+
+
+register_kind(BookingRequest)
+
+
+def test_an_instance_of_the_content_type_is_given_as_it_is_though_its_json_is_no_booking() -> None:
+    # Held to its JSON, it was refused ("label: Extra inputs are not permitted"): a dialog
+    # that gave the model itself could never be answered.
+    queue = ElicitationQueue(policy="wait")
+    request = BookingRequest(message="Which room?")
+    asked = queue.submit(request)
+    booking = Booking(room="Ada", internal_note="by the window")
+    queue.respond(request.id, ElicitationResult(action="accept", content=booking))
+    assert asked.result(1) == ElicitationResult(action="accept", content=booking)

@@ -154,9 +154,22 @@ class RequestBase(BaseModel):
         that is no `content_type`."""
         if self.content_type is None:
             return content
+        if _is_model_of(self.content_type, content):
+            # Built and validated by pydantic already: its JSON need not validate back as
+            # the model (a computed field, an excluded one), which a dialog cannot help.
+            return content
         adapter: TypeAdapter[Any] = TypeAdapter(self.content_type)
         check_strictly(adapter, content)
         return adapter.validate_python(content)
+
+
+def _is_model_of(content_type: Any, content: Any) -> bool:
+    """Whether `content_type` is a model class and `content` an instance of it."""
+    return (
+        isinstance(content_type, type)
+        and issubclass(content_type, BaseModel)
+        and isinstance(content, content_type)
+    )
 
 
 def require_request(value: object) -> None:
