@@ -705,3 +705,16 @@ async def test_code_in_a_preview_wraps_at_spaces_and_after_punctuation_not_insid
     joined = [row for row in code if row]
     assert not any(row.startswith(("ct(", "quest)", "ect(")) for row in joined)
     assert "redirect(request)" in " ".join(joined).replace("_ ", "_").replace("( ", "(")
+
+
+def test_code_wrapped_at_a_space_still_breaks_after_punctuation_past_it() -> None:
+    from widgets.code_wrap import _breaks
+
+    # The `.` after "cdefg" was forgotten at the break at the space before it: "cdefg.hijk"
+    # then "lmnopq", cut inside a word.
+    text = "ab cdefg.hijklmnopq"
+    rows = [
+        text[start:end]
+        for start, end in zip([0, *_breaks(text, 10)], [*_breaks(text, 10), None], strict=True)
+    ]
+    assert rows == ["ab ", "cdefg.", "hijklmnopq"]

@@ -65,7 +65,9 @@ def _breaks(text: str, width: int) -> list[int]:
         if cells + size > width and index > start:
             cut = space or punctuation or index
             breaks.append(cut)
-            start, space, punctuation = cut, None, None
+            start, space = cut, None
+            if punctuation is not None and punctuation <= cut:
+                punctuation = None  # behind the break; one past it ends the next row
             cells = sum(get_character_cell_size(c) for c in text[start:index])
         cells += size
         if character == " " and text[start:index].strip():
