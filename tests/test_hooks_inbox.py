@@ -393,7 +393,7 @@ def test_only_a_decided_json_object_from_the_inbox_is_printed(
 def test_a_wrong_token_decides_nothing_and_asks_nobody(inbox: InboxProcess) -> None:
     front = ScriptedFrontEnd(inbox, lambda _: {"action": "accept", "content": {"scope": "once"}})
     done = run_hook("claude-code", BASH, to=inbox.base, token="not-the-token")
-    undecided(done, "the inbox refused the token (wrong or missing")
+    undecided(done, f"no decision: the inbox at {inbox.base} refused the token given")
     assert front.asked == []
     assert "not-the-token" not in done.stderr
 

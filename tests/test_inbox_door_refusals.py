@@ -1,4 +1,4 @@
-"""What `ask --to`, `attach`, `web` and `token --wait` say when the inbox's door turns them
+"""What `ask --to`, `attach`, `web`, `token --wait` and a hook say when the inbox's door turns them
 away, or what answers is no inbox: run as real processes beside a real `serve --headless`."""
 
 from __future__ import annotations
@@ -8,8 +8,11 @@ from urllib.parse import urlsplit
 
 import pytest
 from front_end_processes import HeadlessInbox, WebServer, elicit
+from hook_process import BASH
+from hook_schemas import INPUTS
 
 NOT_AN_INBOX = "is not an elicit-tui inbox"
+BASH_CALL = (INPUTS / BASH).read_text()
 
 
 def front_ends(url: str) -> list[list[str]]:
@@ -63,6 +66,11 @@ def test_a_host_name_other_than_127_0_0_1_or_localhost_is_told_the_url_to_use(
         done = elicit(tmp_path / "config", *command, ELICIT_TUI_TOKEN=inbox.token)
         assert done.returncode == 2, (command, done.stderr)
         assert said in done.stderr, command
+    # A hook decides nothing, exit 0, and says the same: it said "refused the token".
+    hook = ["hook", "claude-code", "--to", named]
+    done = elicit(tmp_path / "config", *hook, ELICIT_TUI_TOKEN=inbox.token, stdin=BASH_CALL)
+    assert (done.returncode, done.stdout) == (0, "")
+    assert f"no decision: {said}" in done.stderr
 
 
 @pytest.mark.parametrize("command", ["serve", "ask"])

@@ -16,6 +16,7 @@ from tui.core.limits import MAX_BODY
 from tui.core.signed_request import NotProven
 from tui.core.terminal_text import literal_line
 from tui.inbox.discovery import InboxAddress
+from tui.inbox.door_refusal import DOOR, door_refusal
 from tui.inbox.held_call import Overdue, held_call, json_object
 
 SILENCE = 5.0
@@ -28,12 +29,6 @@ front end), not implemented (a plain file server)."""
 
 WENT_AWAY = "the inbox went away before it answered (did it exit, or restart?)"
 """Why a hook decides nothing when the inbox's connection ended before its answer."""
-
-TOKEN_REFUSED = (
-    "the inbox refused the token (wrong or missing: pass --token, or set ELICIT_TUI_TOKEN; "
-    "one started before an upgrade needs a restart)"
-)
-
 
 def run_in_inbox(
     name: str, text: str, address: InboxAddress, *, wait: float, give_up: float
@@ -65,8 +60,8 @@ def run_in_inbox(
         return "", f"no decision: {WENT_AWAY}"
     except (OSError, HTTPException) as error:
         return "", f"the inbox did not answer ({type(error).__name__}: {error})"
-    if status in (401, 403):
-        return "", f"no decision: {TOKEN_REFUSED}"
+    if status in DOOR:
+        return "", f"no decision: {door_refusal(address, status, answer)}"
     if status in NO_ENDPOINT:
         return "", (
             f"no decision: no elicit-tui hook endpoint at {address.base}{path} (HTTP"
