@@ -3,14 +3,25 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 from textual.widget import Widget
+
+LONGEST_WAIT = 0.5
+"""Seconds after which the action goes ahead undrawn: an app shutting down drops the call
+that would have said the frame was drawn."""
 
 
 async def frame_drawn(widget: Widget) -> None:
     """Return once the screen of `widget` has drawn what was changed before the call: a row a
     digit highlights, then answers with, is on the terminal (and in a recording of it) before
     the dialog closes."""
-    drawn = asyncio.get_running_loop().create_future()
-    if widget.call_after_refresh(drawn.set_result, None):
-        await drawn
+    drawn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    def said_drawn() -> None:
+        if not drawn.done():  # not given up on
+            drawn.set_result(None)
+
+    if widget.call_after_refresh(said_drawn):
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(drawn, LONGEST_WAIT)
