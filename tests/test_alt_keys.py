@@ -82,7 +82,7 @@ def test_inline_esc_with_keys_and_a_cursor_report_types_nothing_into_the_filter(
         for a in ("-o", p)
     ]
     with AskOnAPty("choice", "Which?", *options) as terminal:
-        terminal.shows(lambda: "Filter: type to filter" in terminal.text)
+        assert terminal.shows(lambda: "Filter: type to filter" in terminal.text)
         time.sleep(0.3)  # past the input grace period
         terminal.child.send("ssh")
         assert "Filter: ssh " in terminal.read(0.5)

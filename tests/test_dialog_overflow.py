@@ -486,7 +486,7 @@ def test_inline_a_dialog_as_tall_as_the_terminal_settles_and_takes_keys() -> Non
         '"c":{"type":"string"}}}'
     )
     with AskOnAPty("form", "Fill it", "--schema", schema) as terminal:
-        terminal.shows(lambda: "Fill it" in terminal.text)
+        assert terminal.shows(lambda: "Fill it" in terminal.text)
         time.sleep(0.5)  # past the input grace period, and time to go back and forth
         terminal.child.send("\x1b")
         terminal.child.expect(pexpect.EOF, timeout=10)
