@@ -30,6 +30,7 @@ front end), not implemented (a plain file server)."""
 WENT_AWAY = "the inbox went away before it answered (did it exit, or restart?)"
 """Why a hook decides nothing when the inbox's connection ended before its answer."""
 
+
 def run_in_inbox(
     name: str, text: str, address: InboxAddress, *, wait: float, give_up: float
 ) -> tuple[str, str]:
