@@ -165,9 +165,38 @@ def test_each_key_is_drawn_in_the_frame_after_it(demo: Rendered) -> None:
 def test_without_show_keys_no_badge_is_drawn(demo: Rendered) -> None:
     frames = compose(demo.script, demo.render.captured, Overlays())
     assert len(frames[0].grid) == 24  # no caption line either
-    screens = set(demo.render.captured.screens)
+    captured = demo.render.captured
+    screens = {*captured.screens, *(screen.grid for screen in captured.later)}
     assert all(frame.grid in screens for frame in frames)  # as captured, nothing drawn over
     assert within_five_percent(sum(frame.duration for frame in frames), demo)
+
+
+def _highlighted(grid: tuple[tuple[Cell, ...], ...], label: str) -> bool:
+    """Whether the row of `grid` that starts with `label` is drawn on another background
+    than the screen's last row of the dialog's answers (`4 Deny`, not highlighted here)."""
+    rows = ["".join(cell.char or "" for cell in row) for row in grid]
+    labels = [i for i, row in enumerate(rows) if row.lstrip("│ ").startswith(label)]
+    denies = [i for i, row in enumerate(rows) if row.lstrip("│ ").startswith("4 Deny")]
+    if not (labels and denies):
+        return False  # no dialog of answers on this screen
+    at, deny = labels[0], denies[0]
+    column = rows[at].index(label)
+    return grid[at][column].bg != grid[deny][column].bg
+
+
+def test_a_digit_s_row_is_shown_highlighted_before_what_the_digit_did(demo: Rendered) -> None:
+    # The demo's shell call is allowed with 2. The render went from the approval with its
+    # first row highlighted straight to the main screen: which row 2 picked, nobody saw.
+    picked = [
+        frame
+        for frame in demo.frames
+        if "Run the test suite" in grid_text(frame.grid)
+        and _highlighted(frame.grid, "2 Allow for this session")
+    ]
+    assert picked
+    assert sum(frame.duration for frame in picked) >= 0.3
+    after = demo.frames[demo.frames.index(picked[-1]) + 1]
+    assert "allowed for this s" in grid_text(after.grid)
 
 
 def test_the_caption_line_names_the_source_and_the_question(demo: Rendered) -> None:

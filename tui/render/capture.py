@@ -24,7 +24,7 @@ from tui.app.replay_app import ReplayApp
 from tui.app.steady_frames import is_quiet, steady_cursors
 from tui.core.queue import QueueEvent
 from tui.render.cells import RGB, Grid, screen_grid
-from tui.render.script import Script
+from tui.render.script import Script, Step
 from tui.secrets.memory_keyring import memory_keyring
 from tui.secrets.redaction import REDACTOR
 from tui.transcript.reader import Transcript
@@ -44,6 +44,10 @@ the session's clock."""
 
 WAIT_SECONDS = 20.0
 """How long a step may wait for the app (a modal to appear, the agent to finish)."""
+
+PICK_SECONDS = 0.4
+"""How long the output shows the row a digit picked, highlighted, before what the digit did
+(live it is on screen for a frame: enough for a terminal recording, not for a viewer)."""
 
 ANSWER_SECONDS = 5.0
 """How long a modal's last recorded key may take to end its request (a recorded last key
@@ -136,6 +140,16 @@ class RenderApp(ReplayApp):
         }
         self._notice_ends: dict[str, tuple[Notification, float]] = {}
         """Each notice shown, by identity, and when its time is up on the session's clock."""
+        self.picked: Grid | None = None
+        """The screen in which a digit's row was last drawn highlighted, before its dialog
+        acted on it (taken by `pick_drawn`; the renderer clears it)."""
+
+    def pick_drawn(self) -> None:
+        """A digit's row is drawn highlighted (see `frame_drawn`): that screen is taken now,
+        as the dialog closes or moves on as soon as this returns."""
+        steady_cursors(self)
+        theme = _theme(self)
+        self.picked = screen_grid(self, REDACTOR, (theme.foreground, theme.background))
 
     def _show_next(self) -> None:
         super()._show_next()
@@ -259,6 +273,15 @@ async def _drive(
         app.show_time(step.recorded)
         screens.append(await _settled(pilot, app, default))
         following = script.steps[index + 1].recorded if index + 1 < len(script.steps) else None
+        picked, app.picked = app.picked, None
+        if picked is not None and following is not None:
+            # A digit's row drawn highlighted before its answer: shown as the key is pressed,
+            # what the answer did a moment later.
+            when = _after_pick(step, script.steps[index + 1])
+            app.end_notices(when)
+            app.show_time(when)
+            later.append(LaterScreen(index, when, await _settled(pilot, app, default)))
+            screens[-1] = picked
         # A notice whose time is up before the next step goes at that time, in a screen of
         # its own. (After the last step, the session had ended: what is shown then stays.)
         while following is not None and (end := app.next_notice_end()) is not None:
@@ -267,6 +290,15 @@ async def _drive(
             app.end_notices(end)
             app.show_time(end)
             later.append(LaterScreen(index, end, await _settled(pilot, app, default)))
+
+
+def _after_pick(step: Step, following: Step) -> float:
+    """When (on the session's clock) the output goes from a digit's highlighted row, pressed
+    at `step`, to what the digit did: `PICK_SECONDS` into the output, at most halfway to the
+    step after."""
+    shown = following.at - step.at
+    share = min(PICK_SECONDS / shown, 0.5) if shown > 0 else 0.5
+    return step.recorded + share * (following.recorded - step.recorded)
 
 
 async def _settled(pilot: Pilot[Any], app: RenderApp, default: tuple[RGB, RGB]) -> Grid:
