@@ -199,6 +199,15 @@ def test_a_digit_s_row_is_shown_highlighted_before_what_the_digit_did(demo: Rend
     assert "allowed for this s" in grid_text(after.grid)
 
 
+def test_a_batch_question_picked_by_digit_shows_itself_answered_before_the_next(
+    demo: Rendered,
+) -> None:
+    # The demo's first batch question is answered with 1. Its frame with the row picked
+    # still said "3 unanswered", its tab unticked: the count came with the next question.
+    texts = [grid_text(frame.grid) for frame in demo.frames]
+    assert any("✔ Auth" in text and "Question 1 of 3 · 2 unanswered" in text for text in texts)
+
+
 def test_the_caption_line_names_the_source_and_the_question(demo: Rendered) -> None:
     first = demo.script.shown_chapters[0]
     frame = next(f for f in demo.frames if f.start >= first.start)

@@ -299,6 +299,9 @@ class QuestionsModal(ElicitationModal[QuestionsRequest]):
     async def action_pick(self, number: int) -> None:
         pane = self.panes[self._page]
         if pane.pick(number) and not pane.question.multi_select:
+            # Its tab ticked and the count down in the frame that shows the row picked: the
+            # pane's Changed reaches this dialog only once this action is over.
+            self._refresh_status()
             await frame_drawn(self)  # the picked row highlighted, before the next question
             await self._move_on()
 
