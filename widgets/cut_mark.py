@@ -20,8 +20,8 @@ class CutMark:
     """Mixed into a widget in a box that scrolls (its parent): while more of the box is below
     its bottom edge, the row of this widget that the edge cuts under ends in `…`, after its
     last character (or in place of the row's last, if full); a blank row there, the row of
-    text above it. Without it, a question or an
-    argument cut there read as whole: `"command": "uv run pytest` and nothing more.
+    text above it. Without it, a question or an argument cut there read as whole:
+    `"command": "uv run pytest` and nothing more.
 
     Not a widget itself: Textual takes a widget's CSS type and component classes from its
     first widget base, which must stay the widget it is mixed into (`Static`, `OptionList`)."""

@@ -36,5 +36,5 @@ async def frame_drawn(widget: Widget) -> None:
     if widget.call_after_refresh(said_drawn):
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(drawn, LONGEST_WAIT)
-            if isinstance(widget.app, PickWatcher):
-                widget.app.pick_drawn()
+        if isinstance(widget.app, PickWatcher):  # a renderer takes its screen as it is now
+            widget.app.pick_drawn()

@@ -271,7 +271,7 @@ async def _drive(
             app.clock.advance(step.recorded)
             await asyncio.wait_for(app.agent_done.wait(), WAIT_SECONDS)
         app.show_time(step.recorded)
-        screens.append(await _settled(pilot, app, default))
+        screen = await _settled(pilot, app, default)
         following = script.steps[index + 1].recorded if index + 1 < len(script.steps) else None
         picked, app.picked = app.picked, None
         if picked is not None and following is not None:
@@ -281,7 +281,8 @@ async def _drive(
             app.end_notices(when)
             app.show_time(when)
             later.append(LaterScreen(index, when, await _settled(pilot, app, default)))
-            screens[-1] = picked
+            screen = picked
+        screens.append(screen)
         # A notice whose time is up before the next step goes at that time, in a screen of
         # its own. (After the last step, the session had ended: what is shown then stays.)
         while following is not None and (end := app.next_notice_end()) is not None:
