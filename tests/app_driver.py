@@ -41,6 +41,19 @@ async def wait_for(pilot: Pilot[Any], condition: Callable[[], bool], timeout: fl
         await pilot.pause(0.02)
 
 
+async def settled_text(pilot: Pilot[Any], timeout: float = 10.0) -> str:
+    """The screen's text once two reads 0.05 s apart agree: a layout that changes its own
+    width (a scrollbar coming as text wraps) is read once it has stopped."""
+    deadline = time.monotonic() + timeout
+    text = screen_text(pilot.app)
+    while True:
+        await pilot.pause(0.05)
+        again = screen_text(pilot.app)
+        if again == text or time.monotonic() > deadline:
+            return again
+        text = again
+
+
 async def wait_for_modal(
     pilot: Pilot[Any], message: str | None = None, timeout: float = 10.0
 ) -> ElicitationModal[Any]:

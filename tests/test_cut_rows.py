@@ -4,7 +4,7 @@ without it, "Which web" or `"command": "uv run pytest` read as all there was."""
 
 from __future__ import annotations
 
-from app_driver import screen_text, wait_for, wait_for_modal
+from app_driver import screen_text, settled_text, wait_for, wait_for_modal
 from secret_session import asking_app
 
 from tui.cli import demo
@@ -25,8 +25,9 @@ async def _rows(request: Request, size: tuple[int, int], *keys: str) -> list[str
         if keys:  # Shift+Down scrolls the question once it is in its box, made as it is laid out
             await wait_for(pilot, lambda: bool(modal.query("#message-box")))
         await pilot.press(*keys)
-        await pilot.pause()
-        return [row.strip("│ ▁▂▃▄▅▆▇█") for row in screen_text(app).splitlines()]
+        # Read once laid out: a loaded run read "framework shoul…", wrapped before the
+        # question's scrollbar took its column.
+        return [row.strip("│ ▁▂▃▄▅▆▇█") for row in (await settled_text(pilot)).splitlines()]
 
 
 async def test_a_question_cut_by_its_box_ends_in_an_ellipsis_until_scrolled_to_its_end() -> None:
