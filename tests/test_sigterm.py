@@ -1,7 +1,8 @@
 """`kill` (SIGTERM) ends `elicit-tui` as quitting does: the terminal is given back as it was
 (off the alternate screen, no mouse reports, the cursor shown, an inline dialog cleared),
 whoever waits for an answer hears why, and the exit status is 143, as a shell reports a
-command it ended. `timeout 60 elicit-tui ask ...` in a script ends so too.
+command it ended. `timeout 60 elicit-tui ask ...` in a script ends so too. `kill -HUP` ends
+it the same way, with 129.
 """
 
 from __future__ import annotations
@@ -37,10 +38,10 @@ def spawn(*args: str) -> pexpect.spawn:
     return python("-m", "tui.cli.main", *args)
 
 
-def terminated(child: pexpect.spawn) -> bytes:
-    """SIGTERM to `child`; what it wrote from then on, once it has exited."""
+def terminated(child: pexpect.spawn, number: int = signal.SIGTERM) -> bytes:
+    """SIGTERM (or signal `number`) to `child`; what it wrote from then on, once it has exited."""
     time.sleep(0.3)  # drawn and settled
-    child.kill(signal.SIGTERM)
+    child.kill(number)
     child.expect(pexpect.EOF)
     child.close()
     assert child.signalstatus is None, "ended by the signal, not by the app"
@@ -55,14 +56,22 @@ def screen(output: bytes) -> list[str]:
 
 
 @pytest.mark.parametrize("mode", [(), ("--fullscreen",)], ids=["inline", "fullscreen"])
-def test_kill_ends_ask_cancelled_and_gives_the_terminal_back(mode: tuple[str, ...]) -> None:
+@pytest.mark.parametrize(
+    ("number", "status", "reason"),
+    [(signal.SIGTERM, 143, "terminated"), (signal.SIGHUP, 129, "hung_up")],
+    ids=["kill", "kill-HUP"],
+)
+def test_kill_ends_ask_cancelled_and_gives_the_terminal_back(
+    mode: tuple[str, ...], number: int, status: int, reason: str
+) -> None:
+    # `kill -HUP` with the terminal still there: ended as SIGTERM ends it (it died of it).
     child = spawn("ask", "choice", "Which DB?", "-o", "Postgres", "-o", "SQLite", *mode)
     child.expect_exact("SQLite")
     before = bytes(child.before + child.after)
-    after = terminated(child)
+    after = terminated(child, number)
 
-    assert child.exitstatus == 143
-    assert b'{"action": "cancel", "content": null, "reason": "terminated"}' in after
+    assert child.exitstatus == status
+    assert b'{"action": "cancel", "content": null, "reason": "%s"}' % reason.encode() in after
     assert MOUSE_OFF in after and CURSOR_SHOWN in after
     if mode:
         assert LEFT_ALTERNATE_SCREEN in after
@@ -133,16 +142,17 @@ print("after run")
 """
 
 
-def test_a_program_that_runs_the_app_keeps_sigterm_as_it_had_it() -> None:
-    # Its own process: SIGTERM ends it at once, as Python's default does, not only the app.
+@pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGHUP], ids=["kill", "kill-HUP"])
+def test_a_program_that_runs_the_app_keeps_sigterm_and_sighup_as_it_had_them(number: int) -> None:
+    # Its own process: the signal ends it at once, as Python's default does, not only the app.
     child = python("-c", PROGRAM)
     child.expect_exact("SQLite")
     time.sleep(0.3)
-    child.kill(signal.SIGTERM)
+    child.kill(number)
     child.expect(pexpect.EOF)
     child.close()
 
-    assert child.signalstatus == signal.SIGTERM
+    assert child.signalstatus == number
     assert b"after run" not in child.before
 
 

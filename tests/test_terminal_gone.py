@@ -8,6 +8,7 @@ import json
 import os
 import pty
 import select
+import socket
 import subprocess
 import sys
 import time
@@ -18,6 +19,7 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
+ELICIT_TUI = [sys.executable, "-m", "tui.cli.main"]
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
 
@@ -34,7 +36,7 @@ def read_until(controller: int, text: bytes, timeout: float = 30) -> None:
 def test_the_app_ends_by_itself_once_its_terminal_has_gone(tmp_path: Path) -> None:
     controller, terminal = pty.openpty()
     app = subprocess.Popen(
-        [sys.executable, "-m", "tui.cli.main", "demo"],
+        [*ELICIT_TUI, "demo"],
         stdin=terminal,
         stdout=terminal,
         stderr=terminal,
@@ -63,23 +65,26 @@ def test_the_app_ends_by_itself_once_its_terminal_has_gone(tmp_path: Path) -> No
 ON_ITS_TERMINAL = """\
 import fcntl, signal, sys, termios
 fcntl.ioctl(2, termios.TIOCSCTTY, 0)  # the pty is its controlling terminal, as in a login
-signal.signal(signal.SIGHUP, signal.SIG_IGN)  # as under nohup: closing it hangs nobody up
-sys.argv[0] = "elicit-tui"
+if sys.argv[1] == "nohup":  # closing it hangs nobody up
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)
+sys.argv[:2] = ["elicit-tui"]
 from tui.cli.entry import main
 main()
 """
-"""`elicit-tui ARGS` as the console script runs it, on a terminal that hangs nobody up."""
+"""`elicit-tui ARGS` as the console script runs it on its controlling terminal, argv[1]
+`nohup` (closing the terminal hangs nobody up) or `hup` (it sends SIGHUP, as a closed
+terminal window or a dropped SSH connection does)."""
 
 
 @contextmanager
 def ask_whose_terminal_goes(
-    *args: str, shown: bytes, answer_on_terminal: bool
+    *args: str, shown: bytes, answer_on_terminal: bool, hang_up: str = "nohup"
 ) -> Iterator[subprocess.Popen[bytes]]:
     """`elicit-tui ask ARGS` on a pty, its answer printed there or to a pipe; the pty is
     closed once `shown` is on it."""
     controller, terminal = pty.openpty()
     ask = subprocess.Popen(
-        [sys.executable, "-c", ON_ITS_TERMINAL, "ask", *args],
+        [sys.executable, "-c", ON_ITS_TERMINAL, hang_up, "ask", *args],
         stdin=terminal,
         stdout=terminal if answer_on_terminal else subprocess.PIPE,
         stderr=terminal,
@@ -100,11 +105,13 @@ def ask_whose_terminal_goes(
             ask.stdout.close()
 
 
-def test_ask_ends_by_itself_when_its_terminal_goes_away_unhung() -> None:
+@pytest.mark.parametrize("hang_up", ["nohup", "hup"])
+def test_ask_ends_by_itself_when_its_terminal_goes_away(hang_up: str) -> None:
     with ask_whose_terminal_goes(
-        "choice", "Zebra?", "-o", "a", shown=b"Zebra?", answer_on_terminal=False
+        "choice", "Zebra?", "-o", "a", shown=b"Zebra?", answer_on_terminal=False, hang_up=hang_up
     ) as ask:
-        # It used to read the closed terminal for ever, a processor core at full load.
+        # Unhung, it used to read the closed terminal for ever, a processor core at full load;
+        # hung up, it died of SIGHUP, its asker told nothing.
         assert ask.wait(timeout=10) == 129
         assert ask.stdout is not None
         assert json.loads(ask.stdout.read()) == {
@@ -120,3 +127,92 @@ def test_ask_printing_its_answer_on_the_terminal_that_went_away_still_says_hung_
         "confirm", "Deploy?", shown=b"Deploy?", answer_on_terminal=True
     ) as ask:
         assert ask.wait(timeout=10) == 129
+
+
+@pytest.mark.parametrize(
+    ("end", "status"), [("close its terminal", 129), ("kill it (SIGTERM)", 143)]
+)
+def test_a_replay_ended_from_outside_says_how_and_leaves_no_folder_behind(
+    tmp_path: Path, end: str, status: int
+) -> None:
+    """SIGHUP (its terminal window closed) and SIGTERM end a replay as quitting does, its
+    keyring folder removed, not left in the temporary folder; its exit status says how it
+    ended, as a shell reports such a command (it said 0, or 1 for a mismatch)."""
+    controller, terminal = pty.openpty()
+    app = subprocess.Popen(
+        [sys.executable, "-c", ON_ITS_TERMINAL, "hup", "demo", "--replay"],
+        stdin=terminal,
+        stdout=terminal,
+        stderr=terminal,
+        cwd=REPO,
+        env={
+            **os.environ,
+            "TERM": "xterm-256color",
+            "ELICIT_TUI_BELL": "0",
+            "TMPDIR": str(tmp_path),
+            "ELICIT_TUI_CONFIG_DIR": str(tmp_path / "config"),
+        },
+        start_new_session=True,
+    )
+    os.close(terminal)
+    try:
+        read_until(controller, b"billing-api")
+        assert [p.name for p in tmp_path.glob("elicit-tui-keyring-*")] != []
+        if end == "close its terminal":
+            os.close(controller)
+        else:
+            app.terminate()
+        assert app.wait(timeout=10) == status
+        assert [p.name for p in tmp_path.glob("elicit-tui-keyring-*")] == []
+    finally:
+        if app.poll() is None:
+            app.kill()
+            app.wait()
+        if end != "close its terminal":
+            os.close(controller)
+
+
+def test_an_inbox_whose_terminal_hangs_up_tells_its_waiting_askers(tmp_path: Path) -> None:
+    """`serve` whose terminal window is closed ends as quitting does: an `ask --to` waiting
+    on it is told its question was closed, not that the inbox cannot be reached."""
+    with socket.create_server(("127.0.0.1", 0)) as probe:
+        port = probe.getsockname()[1]
+    env = {
+        **os.environ,
+        "TERM": "xterm-256color",
+        "ELICIT_TUI_BELL": "0",
+        "ELICIT_TUI_CONFIG_DIR": str(tmp_path / "config"),
+    }
+    controller, terminal = pty.openpty()
+    serve = subprocess.Popen(
+        [sys.executable, "-c", ON_ITS_TERMINAL, "hup", "serve", "--port", str(port)],
+        stdin=terminal,
+        stdout=terminal,
+        stderr=terminal,
+        cwd=REPO,
+        env=env,
+        start_new_session=True,
+    )
+    os.close(terminal)
+    ask = None
+    try:
+        read_until(controller, f"127.0.0.1:{port}".encode())
+        ask = subprocess.Popen(
+            [*ELICIT_TUI, "ask", "--to", f"http://127.0.0.1:{port}", "choice", "Pick?", "-o", "a"],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=REPO,
+            env=env,
+        )
+        read_until(controller, b"Pick?")
+        os.close(controller)
+
+        assert serve.wait(timeout=10) == 129
+        out, err = ask.communicate(timeout=10)
+        assert json.loads(out) == {"action": "cancel", "content": None, "reason": "closed"}, err
+    finally:
+        for process in (serve, ask):
+            if process is not None and process.poll() is None:
+                process.kill()
+                process.wait()

@@ -385,7 +385,9 @@ class ElicitationApp(KeyOrderApp[Any]):
             # A program that runs the app keeps SIGTERM as it had it: it may end the process.
             terminated=self.terminated if is_command_process() else None,
         )
-        self._stop_hang_up_watch = watch_for_hang_up(self, self.hung_up)
+        self._stop_hang_up_watch = watch_for_hang_up(
+            self, self.hung_up, take_sighup=is_command_process()
+        )
         self._update_waiting()
         if self.transcript is not None:
             self._detach_transcript = self.transcript.attach(self.queue)

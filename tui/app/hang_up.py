@@ -1,4 +1,9 @@
-"""Noticing that the app's terminal has gone when no SIGHUP says so, so that the app ends.
+"""Noticing that the app's terminal has gone, so that the app ends as quitting does.
+
+SIGHUP (a terminal window closed, an SSH connection dropped) would end the `elicit-tui`
+command's process on the spot, its askers told nothing, a transcript left without the
+requests' ends, a replay's keyring folder left behind: in the command's process it ends the
+app as a terminal gone unannounced does, below. Ignored (`nohup`), it stays ignored.
 
 A terminal closed while SIGHUP is ignored (`nohup`), or a pseudo-terminal that is not the
 process's controlling one closed by whoever held it, hangs nobody up: Textual's reader of
@@ -20,21 +25,31 @@ import asyncio
 import contextlib
 import os
 import select
+import signal
 import stat
 import threading
 from collections.abc import Awaitable, Callable
+from types import FrameType
 from typing import Any
 
 from textual.app import App
+
+from tui.app.suspend import in_foreground
 
 POLL_MS = 250
 """How long one poll waits before the thread checks whether it is still wanted."""
 
 
-def watch_for_hang_up(app: App[Any], hung_up: Callable[[], Awaitable[None]]) -> Callable[[], None]:
+def watch_for_hang_up(
+    app: App[Any], hung_up: Callable[[], Awaitable[None]], *, take_sighup: bool
+) -> Callable[[], None]:
     """Call `hung_up` in `app`'s loop once the terminal it reads keys from hangs up (for a
     browser tab: once either pipe to `web` is closed at the other end); returns the function
-    that stops watching. Headless, or without `poll()` (Windows), it watches nothing."""
+    that stops watching. Headless, or without `poll()` (Windows), it watches nothing.
+
+    With `take_sighup` (the command's own process, on the main thread), SIGHUP calls
+    `hung_up` too while the app runs, instead of ending the process at once, unless it is
+    ignored."""
     driver = app._driver
     if not hasattr(select, "poll") or driver is None:
         return lambda: None
@@ -90,7 +105,38 @@ def watch_for_hang_up(app: App[Any], hung_up: Callable[[], Awaitable[None]]) -> 
         driver._write = write_or_hang_up  # type: ignore[attr-defined]
 
     threading.Thread(target=watch, name="elicit-hang-up-watch", daemon=True).start()
-    return stopped.set
+    on_main_thread = threading.current_thread() is threading.main_thread()
+    if driver.is_web or not take_sighup or not on_main_thread:
+        return stopped.set
+    if signal.getsignal(signal.SIGHUP) is not signal.SIG_DFL:
+        return stopped.set  # ignored, as under `nohup`, or handled by whoever runs the app
+
+    def on_sighup(_signal: int, _frame: FrameType | None) -> None:
+        if _has_hung_up(watched):
+            hang_up()  # the terminal is gone: what is left to draw goes to the null device
+        elif in_foreground():
+            # `kill -HUP` with the terminal still there: it is given back as it was.
+            loop.call_soon_threadsafe(app.call_later, hung_up)
+        else:
+            # Stopped or in the background, the shell has the terminal: end as SIGHUP ends
+            # a process (see `tui.app.suspend`, for SIGTERM).
+            signal.signal(signal.SIGHUP, signal.SIG_DFL)
+            os.kill(os.getpid(), signal.SIGHUP)
+
+    before = signal.signal(signal.SIGHUP, on_sighup)
+
+    def stop() -> None:
+        stopped.set()
+        signal.signal(signal.SIGHUP, before)
+
+    return stop
+
+
+def _has_hung_up(fds: list[int]) -> bool:
+    poller = select.poll()
+    for fd in fds:
+        poller.register(fd, 0)
+    return bool(poller.poll(0))
 
 
 def _is_pipe(fd: int) -> bool:

@@ -76,7 +76,7 @@ def stop_until_continued(release: Callable[[], None], retake: Callable[[], None]
         # too and the shell sees its job stopped; stopped alone, the shell would wait on the
         # script for ever and keep the terminal from the person, `fg` and Ctrl+C going nowhere.
         os.killpg(os.getpgrp(), signal.SIGTSTP)
-        while not _in_foreground():
+        while not in_foreground():
             os.kill(os.getpid(), signal.SIGSTOP)
     retake()
 
@@ -100,7 +100,7 @@ def _default_signals(*numbers: signal.Signals) -> Iterator[None]:
                 signal.signal(number, handler)
 
 
-def _in_foreground() -> bool:
+def in_foreground() -> bool:
     """Whether this process's group owns the terminal on descriptor 0 (True without one)."""
     try:
         return os.tcgetpgrp(0) == os.getpgrp()
@@ -181,7 +181,7 @@ def _on_terminate(
     """The SIGTERM handler: `terminated` in the app's loop."""
 
     def on_terminate(_signal: int, _frame: FrameType | None) -> None:
-        if not _in_foreground():
+        if not in_foreground():
             # A stopped job killed (`kill %1` continues it to take the signal), or one in the
             # background: the shell has the terminal, and taking it back to leave would stop
             # the process again. It ends as SIGTERM ends a process, the terminal left alone.
@@ -205,7 +205,7 @@ def _continued(app: App[Any]) -> None:
     in order.
     """
     with _default_signals(signal.SIGTERM):
-        while not _in_foreground():
+        while not in_foreground():
             os.kill(os.getpid(), signal.SIGSTOP)
     driver = app._driver
     if driver is None:
