@@ -205,7 +205,9 @@ def test_a_batch_question_picked_by_digit_shows_itself_answered_before_the_next(
     # The demo's first batch question is answered with 1. Its frame with the row picked
     # still said "3 unanswered", its tab unticked: the count came with the next question.
     texts = [grid_text(frame.grid) for frame in demo.frames]
-    assert any("✔ Auth" in text and "Question 1 of 3 · 2 unanswered" in text for text in texts)
+    [picked] = [t for t in texts if "✔ Auth" in t and "Question 1 of 3 · 2 unanswered" in t]
+    # Its footer, too: tab moves on from an answered question ("Next"), skips none.
+    assert " tab Next " in picked and "Skip" not in picked, picked
 
 
 def test_the_caption_line_names_the_source_and_the_question(demo: Rendered) -> None:

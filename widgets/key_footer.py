@@ -170,9 +170,7 @@ class KeyFooter(Footer):
         if self._bindings_ready:
             keys, labels = self._keys_to_show()
             if keys == self._keys_built:
-                if labels != self._labels_built:
-                    self._labels_built = labels
-                    self._relabel(labels)
+                self._relabel(labels)
                 return
             self._keys_built, self._labels_built = keys, labels
             self._first_shown = 0
@@ -186,10 +184,22 @@ class KeyFooter(Footer):
         bound[:] = [(node, callback) for node, callback in bound if node.is_attached]
         self._fit()
 
+    def relabel_now(self) -> None:
+        """Say at once what the keys built do now, not after the next refresh as a change of
+        bindings does: for an action that has its frame drawn before it ends (an answer
+        picked with a digit). A change of keys still waits for that refresh."""
+        if self.is_attached and self._keys_built is not None and not self._covered():
+            keys, labels = self._keys_to_show()
+            if keys == self._keys_built:
+                self._relabel(labels)
+
     def _relabel(self, labels: Labels) -> None:
-        """Say in the keys built what `labels` say, and fit them again: the same keys, only
-        what they say changed (Enter on another button, an answer on its way), so nothing is
-        mounted."""
+        """Say in the keys built what `labels` say, if they changed, and fit them again: the
+        same keys, only what they say changed (Enter on another button, an answer on its
+        way), so nothing is mounted."""
+        if labels == self._labels_built:
+            return
+        self._labels_built = labels
         # As Footer builds them: one key per action, as its first binding says.
         first: dict[str, tuple[str, bool, str]] = {}
         for action, description, enabled, tooltip in labels:

@@ -17,6 +17,7 @@ from textual.widgets import ContentSwitcher, Input, Static
 from tui.core.models import Question, QuestionAnswer, QuestionsRequest
 from widgets.base import ElicitationModal, InvalidAnswer
 from widgets.frame_drawn import frame_drawn
+from widgets.key_footer import KeyFooter
 from widgets.literal import literal, shown_on_one_line
 from widgets.page_strip import PageStrip
 from widgets.question_pane import QuestionPane
@@ -299,9 +300,11 @@ class QuestionsModal(ElicitationModal[QuestionsRequest]):
     async def action_pick(self, number: int) -> None:
         pane = self.panes[self._page]
         if pane.pick(number) and not pane.question.multi_select:
-            # Its tab ticked and the count down in the frame that shows the row picked: the
-            # pane's Changed reaches this dialog only once this action is over.
+            # Its tab ticked, the count down and the footer's keys as for an answered
+            # question in the frame that shows the row picked: the pane's Changed reaches
+            # this dialog only once this action is over.
             self._refresh_status()
+            self.query_one(KeyFooter).relabel_now()  # tab moves on ("Next"), skips none
             await frame_drawn(self)  # the picked row highlighted, before the next question
             await self._move_on()
 
