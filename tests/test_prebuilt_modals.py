@@ -48,6 +48,10 @@ class LateAsker(Asker):
         return super().__call__(queue)
 
 
+BUILT_AHEAD = 9
+"""Modals an idle app builds ahead: one of each common shape (see the first test)."""
+
+
 def modals_of(app: ElicitationApp) -> set[ElicitationModal[Any]]:
     """Every modal the app holds, shown or kept."""
     return {s for s in app._installed_screens.values() if isinstance(s, ElicitationModal)}
@@ -82,6 +86,7 @@ async def test_the_first_question_of_each_common_kind_is_shown_in_a_modal_built_
         ChoiceRequest(message="Zone?", options=[f"zone {n}" for n in range(12)]),
         ToolApprovalRequest(message="Drop it?", tool_name="drop_table", tool_call_id="call-1"),
         BATCH,
+        MultiChoiceRequest(message="Which ports?", options=[str(n) for n in range(8000, 8012)]),
     )
     app = ElicitationApp(ElicitationQueue(), asker, input_grace=0)
     async with app.run_test(size=SIZE) as pilot:
@@ -89,6 +94,7 @@ async def test_the_first_question_of_each_common_kind_is_shown_in_a_modal_built_
         built = modals_of(app)
         asker.go.set()
         shown = []
+        listed = []
         for request, keys in zip(
             asker.requests,
             [
@@ -100,18 +106,19 @@ async def test_the_first_question_of_each_common_kind_is_shown_in_a_modal_built_
                 ["down", "down"],
                 ["4", *"not today"],
                 ["2", "down", "space", "enter", "enter"],
+                ["down", "space"],
             ],
             strict=True,
         ):
             modal = await wait_for_modal(pilot, request.message)
             shown.append(modal)
             if isinstance(modal, MultiChoiceModal):
-                listed = modal.checklist.option_count  # nothing of the modal's first filling
+                listed.append(modal.checklist.option_count)  # nothing of its first filling
             burst(app, *keys, "enter")
         await wait_for(pilot, lambda: len(asker.results) == len(asker.requests))
         after = modals_of(app)
     assert set(shown) == built == after
-    assert listed == 3
+    assert listed == [3, 12]
     contents = [r.content for r in asker.results]
     secret = contents.pop(4)
     assert isinstance(secret, SecretStr) and secret.get_secret_value() == "s3cret"
@@ -130,6 +137,7 @@ async def test_the_first_question_of_each_common_kind_is_shown_in_a_modal_built_
             },
             "notes": {},
         },
+        ["8001"],
     ]
 
 
@@ -153,7 +161,7 @@ async def test_a_question_asked_at_once_is_shown_and_no_modal_is_left_over_once_
     assert [r.content for r in asker.results] == ["eu", ""]
     # One modal per shape, every one of them ready to be reloaded, none forgotten running.
     assert kept == idle
-    assert len(running) == len(kept) == 8
+    assert len(running) == len(kept) == BUILT_AHEAD
 
 
 class FirstFrameHeld(ElicitationApp):
@@ -194,7 +202,7 @@ async def test_a_first_question_answered_before_the_first_frame_s_call_leaves_bu
         await wait_for(pilot, lambda: app._prebuilt)
         kept_once_idle = len(modals_of(app))
     assert asker.results[0].content == "us"
-    assert (building_at_once, kept_meanwhile, kept_once_idle) == (False, 1, 8)
+    assert (building_at_once, kept_meanwhile, kept_once_idle) == (False, 1, BUILT_AHEAD)
 
 
 COMMON = [
@@ -254,7 +262,7 @@ async def test_the_common_modals_are_built_from_the_first_frame_on_without_a_wai
         modal = await wait_for_modal(pilot, "Service name?")
         burst(app, *"api", "enter")
         await wait_for(pilot, lambda: len(asker.results) == 1)
-    assert len(built) == 8
+    assert len(built) == BUILT_AHEAD
     assert modal in built
     assert asker.results[0].content == "api"
 
@@ -312,7 +320,7 @@ async def test_a_question_asked_while_a_modal_is_built_ahead_is_shown_before_the
         kept = modals_of(app)
     assert shown_after == [1]
     assert asker.results[0].content == "api"
-    assert len(kept) == 8
+    assert len(kept) == BUILT_AHEAD
     assert modal in kept  # the one answered is kept for its shape, none built beside it
 
 

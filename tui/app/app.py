@@ -1271,7 +1271,8 @@ def _common_requests() -> Iterator[Request]:
     """A request of each shape most questions have, in the order their modals are built:
     a short choice, a long one (filtered by typing), a line of text, a yes/no, a multiple
     choice, a secret not stored, a tool call without a diff, a batch of questions whose
-    first is a short pick-one with "Other" (its later questions may be of any shape).
+    first is a short pick-one with "Other" (its later questions may be of any shape), and
+    last a long multiple choice (files, ports, checks to run).
 
     Each is made when its turn comes, and made as is (`model_construct`), not validated:
     they are the app's own and never asked, and validating them would build pydantic's
@@ -1295,6 +1296,7 @@ def _common_requests() -> Iterator[Request]:
         question="?", options=[QuestionOption.model_construct(label="-")]
     )
     yield QuestionsRequest.model_construct(message="?", questions=[question, question])
+    yield MultiChoiceRequest.model_construct(message="?", options=options(FILTER_THRESHOLD))
 
 
 def _load_validation() -> None:
