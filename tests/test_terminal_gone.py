@@ -4,6 +4,7 @@ itself, exit status 129, instead of reading the closed terminal for ever."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import pty
@@ -33,33 +34,44 @@ def read_until(controller: int, text: bytes, timeout: float = 30) -> None:
             seen += os.read(controller, 65536)
 
 
-def test_the_app_ends_by_itself_once_its_terminal_has_gone(tmp_path: Path) -> None:
+@contextmanager
+def on_a_pty(
+    argv: list[str], *, env: dict[str, str] | None = None, answer_on_terminal: bool = True
+) -> Iterator[tuple[subprocess.Popen[bytes], int]]:
+    """`argv` in a session of its own on a new pty, and the pty's controlling side; its
+    answer printed on the pty or to a pipe. Killed if still running once the block ends."""
     controller, terminal = pty.openpty()
-    app = subprocess.Popen(
-        [*ELICIT_TUI, "demo"],
+    process = subprocess.Popen(
+        argv,
         stdin=terminal,
-        stdout=terminal,
+        stdout=terminal if answer_on_terminal else subprocess.PIPE,
         stderr=terminal,
         cwd=REPO,
-        env={
-            **os.environ,
-            "TERM": "xterm-256color",
-            "ELICIT_TUI_BELL": "0",
-            "ELICIT_TUI_CONFIG_DIR": str(tmp_path / "config"),
-        },
-        start_new_session=True,  # its own session, the pty not its controlling terminal
+        env={**os.environ, "TERM": "xterm-256color", "ELICIT_TUI_BELL": "0", **(env or {})},
+        start_new_session=True,
     )
     os.close(terminal)
     try:
+        yield process, controller
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        if process.stdout is not None:
+            process.stdout.close()
+        with contextlib.suppress(OSError):  # closed by the test
+            os.close(controller)
+
+
+def test_the_app_ends_by_itself_once_its_terminal_has_gone(tmp_path: Path) -> None:
+    # Its own session, the pty not its controlling terminal.
+    config = {"ELICIT_TUI_CONFIG_DIR": str(tmp_path / "config")}
+    with on_a_pty([*ELICIT_TUI, "demo"], env=config) as (app, controller):
         read_until(controller, b"billing-api")  # the demo's first question is on screen
         os.close(controller)  # the terminal is gone; no SIGHUP comes
 
         # Not a success: ended as a shell reports a command a hangup ended.
         assert app.wait(timeout=10) == 129
-    finally:
-        if app.poll() is None:
-            app.kill()
-            app.wait()
 
 
 ON_ITS_TERMINAL = """\
@@ -76,33 +88,21 @@ main()
 terminal window or a dropped SSH connection does)."""
 
 
+def on_its_terminal(hang_up: str, *args: str) -> list[str]:
+    return [sys.executable, "-c", ON_ITS_TERMINAL, hang_up, *args]
+
+
 @contextmanager
 def ask_whose_terminal_goes(
     *args: str, shown: bytes, answer_on_terminal: bool, hang_up: str = "nohup"
 ) -> Iterator[subprocess.Popen[bytes]]:
     """`elicit-tui ask ARGS` on a pty, its answer printed there or to a pipe; the pty is
     closed once `shown` is on it."""
-    controller, terminal = pty.openpty()
-    ask = subprocess.Popen(
-        [sys.executable, "-c", ON_ITS_TERMINAL, hang_up, "ask", *args],
-        stdin=terminal,
-        stdout=terminal if answer_on_terminal else subprocess.PIPE,
-        stderr=terminal,
-        cwd=REPO,
-        env={**os.environ, "TERM": "xterm-256color", "ELICIT_TUI_BELL": "0"},
-        start_new_session=True,
-    )
-    os.close(terminal)
-    try:
+    command = on_its_terminal(hang_up, "ask", *args)
+    with on_a_pty(command, answer_on_terminal=answer_on_terminal) as (ask, controller):
         read_until(controller, shown)
         os.close(controller)
         yield ask
-    finally:
-        if ask.poll() is None:
-            ask.kill()
-            ask.wait()
-        if ask.stdout is not None:
-            ask.stdout.close()
 
 
 @pytest.mark.parametrize("hang_up", ["nohup", "hup"])
@@ -138,24 +138,9 @@ def test_a_replay_ended_from_outside_says_how_and_leaves_no_folder_behind(
     """SIGHUP (its terminal window closed) and SIGTERM end a replay as quitting does, its
     keyring folder removed, not left in the temporary folder; its exit status says how it
     ended, as a shell reports such a command (it said 0, or 1 for a mismatch)."""
-    controller, terminal = pty.openpty()
-    app = subprocess.Popen(
-        [sys.executable, "-c", ON_ITS_TERMINAL, "hup", "demo", "--replay"],
-        stdin=terminal,
-        stdout=terminal,
-        stderr=terminal,
-        cwd=REPO,
-        env={
-            **os.environ,
-            "TERM": "xterm-256color",
-            "ELICIT_TUI_BELL": "0",
-            "TMPDIR": str(tmp_path),
-            "ELICIT_TUI_CONFIG_DIR": str(tmp_path / "config"),
-        },
-        start_new_session=True,
-    )
-    os.close(terminal)
-    try:
+    env = {"TMPDIR": str(tmp_path), "ELICIT_TUI_CONFIG_DIR": str(tmp_path / "config")}
+    replay = on_its_terminal("hup", "demo", "--replay")
+    with on_a_pty(replay, env=env) as (app, controller):
         read_until(controller, b"billing-api")
         assert [p.name for p in tmp_path.glob("elicit-tui-keyring-*")] != []
         if end == "close its terminal":
@@ -164,12 +149,6 @@ def test_a_replay_ended_from_outside_says_how_and_leaves_no_folder_behind(
             app.terminate()
         assert app.wait(timeout=10) == status
         assert [p.name for p in tmp_path.glob("elicit-tui-keyring-*")] == []
-    finally:
-        if app.poll() is None:
-            app.kill()
-            app.wait()
-        if end != "close its terminal":
-            os.close(controller)
 
 
 def test_an_inbox_whose_terminal_hangs_up_tells_its_waiting_askers(tmp_path: Path) -> None:
@@ -177,42 +156,26 @@ def test_an_inbox_whose_terminal_hangs_up_tells_its_waiting_askers(tmp_path: Pat
     on it is told its question was closed, not that the inbox cannot be reached."""
     with socket.create_server(("127.0.0.1", 0)) as probe:
         port = probe.getsockname()[1]
-    env = {
-        **os.environ,
-        "TERM": "xterm-256color",
-        "ELICIT_TUI_BELL": "0",
-        "ELICIT_TUI_CONFIG_DIR": str(tmp_path / "config"),
-    }
-    controller, terminal = pty.openpty()
-    serve = subprocess.Popen(
-        [sys.executable, "-c", ON_ITS_TERMINAL, "hup", "serve", "--port", str(port)],
-        stdin=terminal,
-        stdout=terminal,
-        stderr=terminal,
-        cwd=REPO,
-        env=env,
-        start_new_session=True,
-    )
-    os.close(terminal)
-    ask = None
-    try:
+    config = {"ELICIT_TUI_CONFIG_DIR": str(tmp_path / "config")}
+    serve = on_its_terminal("hup", "serve", "--port", str(port))
+    with on_a_pty(serve, env=config) as (inbox, controller):
         read_until(controller, f"127.0.0.1:{port}".encode())
-        ask = subprocess.Popen(
+        asking = subprocess.Popen(
             [*ELICIT_TUI, "ask", "--to", f"http://127.0.0.1:{port}", "choice", "Pick?", "-o", "a"],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             cwd=REPO,
-            env=env,
+            env={**os.environ, **config},
         )
-        read_until(controller, b"Pick?")
-        os.close(controller)
+        try:
+            read_until(controller, b"Pick?")
+            os.close(controller)
 
-        assert serve.wait(timeout=10) == 129
-        out, err = ask.communicate(timeout=10)
-        assert json.loads(out) == {"action": "cancel", "content": None, "reason": "closed"}, err
-    finally:
-        for process in (serve, ask):
-            if process is not None and process.poll() is None:
-                process.kill()
-                process.wait()
+            assert inbox.wait(timeout=10) == 129
+            out, err = asking.communicate(timeout=10)
+        finally:
+            if asking.poll() is None:
+                asking.kill()
+                asking.communicate()
+    assert json.loads(out) == {"action": "cancel", "content": None, "reason": "closed"}, err
