@@ -101,12 +101,19 @@ def running_inbox(
         stdin=subprocess.DEVNULL,
         text=True,
         env={**os.environ, **(env or {})},
+        preexec_fn=as_a_shell_starts_it,
     )
     try:
         base = _read_url(process)
         yield InboxProcess(process, base, token)
     finally:
         _kill(process)
+
+
+def as_a_shell_starts_it() -> None:
+    """SIGHUP at its default action, as a shell starts a command, whatever the test runner
+    inherited (under `nohup`, ignored)."""
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
 
 
 def _read_url(process: subprocess.Popen[str]) -> str:

@@ -128,7 +128,9 @@ async def test_a_secret_without_a_keyring_entry_is_refused(inbox: InboxProcess) 
     assert inbox.pending() == []
 
 
-@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+@pytest.mark.parametrize(
+    "stop", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP], ids=["ctrl-c", "sigterm", "hangup"]
+)
 async def test_stopping_the_inbox_answers_agents_on_both_protocols_closed(
     inbox: InboxProcess, stop: signal.Signals
 ) -> None:

@@ -1,16 +1,19 @@
 """`elicit-tui serve --headless`: the inbox without a TUI; front ends attach over `/v1/events`.
 
 Requests wait (queue policy `wait`) until a front end answers them. Approval rules answer
-tool approvals they cover; Ctrl+C or SIGTERM answers every waiting asker `cancel`/`closed`
-before the server stops.
+tool approvals they cover; Ctrl+C, SIGTERM or SIGHUP (its terminal closed) answers every
+waiting asker `cancel`/`closed` before the server stops.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import signal
 import socket
 import sys
+import threading
+from collections.abc import Iterator
 from types import FrameType
 
 import uvicorn
@@ -77,6 +80,33 @@ class _InboxServer(uvicorn.Server):
         self._posts = posts
         self._stopping = False
         self._closing: asyncio.Task[None] | None = None
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        """uvicorn's, and SIGHUP too (a terminal window closed, an SSH connection dropped),
+        unless it is ignored (`nohup`): it ends the process on the spot, the askers told
+        nothing. Raised again once the server has stopped, as uvicorn raises the others."""
+        hangup: signal.Signals | None = getattr(signal, "SIGHUP", None)  # (not on Windows)
+        if (
+            hangup is None
+            or threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(hangup) is not signal.SIG_DFL
+        ):
+            with super().capture_signals():
+                yield
+            return
+        signal.signal(hangup, self._hung_up)
+        try:
+            with super().capture_signals():
+                yield
+        finally:
+            signal.signal(hangup, signal.SIG_DFL)
+
+    def _hung_up(self, sig: int, frame: FrameType | None) -> None:
+        # Its default back first: raised again once stopped, it ends the process as a hangup
+        # does; a second one stops it at once.
+        signal.signal(sig, signal.SIG_DFL)
+        self.handle_exit(sig, frame)
 
     def handle_exit(self, sig: int, frame: FrameType | None) -> None:
         if self._stopping:
