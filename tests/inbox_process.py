@@ -6,7 +6,6 @@ import os
 import re
 import signal
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -15,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx2
+from shell_started import ELICIT_TUI
 
 TOKEN = "inbox-test-token-0123456789"
 
@@ -93,7 +93,7 @@ def running_inbox(
     *arguments: str, env: dict[str, str] | None = None, token: str = TOKEN
 ) -> Iterator[InboxProcess]:
     """Start `elicit-tui serve --headless --port 0 --token TOKEN`; killed however the block ends."""
-    serve = [sys.executable, "-m", "tui.cli.main", "serve", "--headless", "--port", "0"]
+    serve = [*ELICIT_TUI, "serve", "--headless", "--port", "0"]
     process = subprocess.Popen(
         [*serve, "--token", token, *arguments],
         stdout=subprocess.PIPE,
@@ -101,19 +101,12 @@ def running_inbox(
         stdin=subprocess.DEVNULL,
         text=True,
         env={**os.environ, **(env or {})},
-        preexec_fn=as_a_shell_starts_it,
     )
     try:
         base = _read_url(process)
         yield InboxProcess(process, base, token)
     finally:
         _kill(process)
-
-
-def as_a_shell_starts_it() -> None:
-    """SIGHUP at its default action, as a shell starts a command, whatever the test runner
-    inherited (under `nohup`, ignored)."""
-    signal.signal(signal.SIGHUP, signal.SIG_DFL)
 
 
 def _read_url(process: subprocess.Popen[str]) -> str:

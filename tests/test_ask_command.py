@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import datetime
 import io
 import json
@@ -372,6 +373,27 @@ async def test_the_transcript_records_the_reason_ask_ends_with(
     replay = ReplayApp(read_transcript(path), timing=Timing(speed=4, max_pause=0.2))
     await replay.run_async(headless=True, size=SIZE, auto_pilot=replay.player.drive)
     assert replay.replay_agent.summary() == "1 result, all as recorded"
+
+
+@pytest.mark.parametrize("second", ["hung_up", "terminated"])
+async def test_keys_typed_before_an_end_from_outside_stay_in_the_transcript_if_a_second_comes(
+    tmp_path: Path, second: str
+) -> None:
+    # `kill -HUP` and then the terminal closing (or SIGTERM after it): the second end wrote
+    # the shown question's keys again, none left to write, and the empty record replaced them.
+    path = tmp_path / "session.jsonl"
+    app = AskApp(
+        parse_request({"kind": "text", "message": "Name?"}), input_grace=0, transcript=path
+    )
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, ElicitationModal))
+        await pilot.press(*"ada")
+        await asyncio.gather(app.hung_up(), getattr(app, second)())
+        await wait_for(pilot, lambda: not app.is_running)
+
+    assert app.return_value == ElicitationResult(action="cancel", reason="hung_up")
+    [times] = read_transcript(path).key_times().values()
+    assert len(times) == 3
 
 
 async def test_ctrl_c_cancels_as_interrupted() -> None:

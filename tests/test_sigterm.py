@@ -18,6 +18,7 @@ import httpx2
 import pexpect
 import pyte
 import pytest
+from shell_started import hangups_at_default
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -30,7 +31,14 @@ CURSOR_SHOWN = b"\x1b[?25h"
 
 
 def python(*args: str) -> pexpect.spawn:
-    return pexpect.spawn(sys.executable, list(args), dimensions=(24, 80), cwd=str(REPO), timeout=20)
+    return pexpect.spawn(
+        sys.executable,
+        list(args),
+        dimensions=(24, 80),
+        cwd=str(REPO),
+        timeout=20,
+        preexec_fn=hangups_at_default,  # as a shell starts it
+    )
 
 
 def spawn(*args: str) -> pexpect.spawn:

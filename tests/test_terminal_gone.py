@@ -4,20 +4,23 @@ itself, exit status 129, instead of reading the closed terminal for ever."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import pty
+import re
 import select
-import socket
+import signal
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
+import httpx2
 import pytest
+from inbox_process import TOKEN
 
 REPO = Path(__file__).resolve().parent.parent
 ELICIT_TUI = [sys.executable, "-m", "tui.cli.main"]
@@ -25,21 +28,38 @@ ELICIT_TUI = [sys.executable, "-m", "tui.cli.main"]
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
 
 
-def read_until(controller: int, text: bytes, timeout: float = 30) -> None:
+def read_until(controller: int, text: bytes, timeout: float = 30) -> bytes:
+    """What the pty showed until `text` was among it."""
     seen = b""
     deadline = time.monotonic() + timeout
     while text not in seen:
         assert time.monotonic() < deadline, f"never saw {text!r}"
         if select.select([controller], [], [], 0.5)[0]:
             seen += os.read(controller, 65536)
+    return seen
+
+
+@dataclass
+class OnAPty:
+    """A process on a pty, and the pty's controlling side."""
+
+    process: subprocess.Popen[bytes]
+    controller: int
+    closed: bool = False
+
+    def close(self) -> None:
+        """Close the pty's controlling side (once): the terminal is gone."""
+        if not self.closed:
+            self.closed = True
+            os.close(self.controller)
 
 
 @contextmanager
 def on_a_pty(
     argv: list[str], *, env: dict[str, str] | None = None, answer_on_terminal: bool = True
-) -> Iterator[tuple[subprocess.Popen[bytes], int]]:
-    """`argv` in a session of its own on a new pty, and the pty's controlling side; its
-    answer printed on the pty or to a pipe. Killed if still running once the block ends."""
+) -> Iterator[OnAPty]:
+    """`argv` in a session of its own on a new pty; its answer printed on the pty or to a
+    pipe. Killed if still running once the block ends."""
     controller, terminal = pty.openpty()
     process = subprocess.Popen(
         argv,
@@ -51,34 +71,34 @@ def on_a_pty(
         start_new_session=True,
     )
     os.close(terminal)
+    started = OnAPty(process, controller)
     try:
-        yield process, controller
+        yield started
     finally:
         if process.poll() is None:
             process.kill()
             process.wait()
         if process.stdout is not None:
             process.stdout.close()
-        with contextlib.suppress(OSError):  # closed by the test
-            os.close(controller)
+        started.close()
 
 
 def test_the_app_ends_by_itself_once_its_terminal_has_gone(tmp_path: Path) -> None:
     # Its own session, the pty not its controlling terminal.
     config = {"ELICIT_TUI_CONFIG_DIR": str(tmp_path / "config")}
-    with on_a_pty([*ELICIT_TUI, "demo"], env=config) as (app, controller):
-        read_until(controller, b"billing-api")  # the demo's first question is on screen
-        os.close(controller)  # the terminal is gone; no SIGHUP comes
+    with on_a_pty([*ELICIT_TUI, "demo"], env=config) as app:
+        read_until(app.controller, b"billing-api")  # the demo's first question is on screen
+        app.close()  # the terminal is gone; no SIGHUP comes
 
         # Not a success: ended as a shell reports a command a hangup ended.
-        assert app.wait(timeout=10) == 129
+        assert app.process.wait(timeout=10) == 129
 
 
 ON_ITS_TERMINAL = """\
 import fcntl, signal, sys, termios
 fcntl.ioctl(2, termios.TIOCSCTTY, 0)  # the pty is its controlling terminal, as in a login
-if sys.argv[1] == "nohup":  # closing it hangs nobody up
-    signal.signal(signal.SIGHUP, signal.SIG_IGN)
+# `nohup`: closing it hangs nobody up; `hup`: SIGHUP at its default, whatever pytest inherited
+signal.signal(signal.SIGHUP, signal.SIG_IGN if sys.argv[1] == "nohup" else signal.SIG_DFL)
 sys.argv[:2] = ["elicit-tui"]
 from tui.cli.entry import main
 main()
@@ -99,10 +119,10 @@ def ask_whose_terminal_goes(
     """`elicit-tui ask ARGS` on a pty, its answer printed there or to a pipe; the pty is
     closed once `shown` is on it."""
     command = on_its_terminal(hang_up, "ask", *args)
-    with on_a_pty(command, answer_on_terminal=answer_on_terminal) as (ask, controller):
-        read_until(controller, shown)
-        os.close(controller)
-        yield ask
+    with on_a_pty(command, answer_on_terminal=answer_on_terminal) as ask:
+        read_until(ask.controller, shown)
+        ask.close()
+        yield ask.process
 
 
 @pytest.mark.parametrize("hang_up", ["nohup", "hup"])
@@ -140,28 +160,35 @@ def test_a_replay_ended_from_outside_says_how_and_leaves_no_folder_behind(
     ended, as a shell reports such a command (it said 0, or 1 for a mismatch)."""
     env = {"TMPDIR": str(tmp_path), "ELICIT_TUI_CONFIG_DIR": str(tmp_path / "config")}
     replay = on_its_terminal("hup", "demo", "--replay")
-    with on_a_pty(replay, env=env) as (app, controller):
-        read_until(controller, b"billing-api")
+    with on_a_pty(replay, env=env) as app:
+        read_until(app.controller, b"billing-api")
         assert [p.name for p in tmp_path.glob("elicit-tui-keyring-*")] != []
         if end == "close its terminal":
-            os.close(controller)
+            app.close()
         else:
-            app.terminate()
-        assert app.wait(timeout=10) == status
+            app.process.terminate()
+        assert app.process.wait(timeout=10) == status
         assert [p.name for p in tmp_path.glob("elicit-tui-keyring-*")] == []
 
 
-def test_an_inbox_whose_terminal_hangs_up_tells_its_waiting_askers(tmp_path: Path) -> None:
-    """`serve` whose terminal window is closed ends as quitting does: an `ask --to` waiting
-    on it is told its question was closed, not that the inbox cannot be reached."""
-    with socket.create_server(("127.0.0.1", 0)) as probe:
-        port = probe.getsockname()[1]
-    config = {"ELICIT_TUI_CONFIG_DIR": str(tmp_path / "config")}
-    serve = on_its_terminal("hup", "serve", "--port", str(port))
-    with on_a_pty(serve, env=config) as (inbox, controller):
-        read_until(controller, f"127.0.0.1:{port}".encode())
+@pytest.mark.parametrize(
+    ("headless", "status"), [((), 129), (("--headless",), -signal.SIGHUP)], ids=["tui", "headless"]
+)
+def test_an_inbox_whose_terminal_hangs_up_tells_its_waiting_askers(
+    tmp_path: Path, headless: tuple[str, ...], status: int
+) -> None:
+    """`serve` whose terminal window is closed ends as quitting does (headless: as Ctrl+C
+    does, then as a hangup ends a process): an `ask --to` waiting on it is told its question
+    was closed, not that the inbox cannot be reached."""
+    config = {"ELICIT_TUI_CONFIG_DIR": str(tmp_path / "config"), "ELICIT_TUI_TOKEN": TOKEN}
+    serve = on_its_terminal("hup", "serve", "--port", "0", "--token", TOKEN, *headless)
+    with on_a_pty(serve, env=config) as inbox:
+        said = read_until(inbox.controller, b"/mcp")
+        found = re.search(rb"elicit-tui serve on (http://127\.0\.0\.1:\d+)/mcp", said)
+        assert found, said
+        url = found.group(1).decode()
         asking = subprocess.Popen(
-            [*ELICIT_TUI, "ask", "--to", f"http://127.0.0.1:{port}", "choice", "Pick?", "-o", "a"],
+            [*ELICIT_TUI, "ask", "--to", url, "choice", "Pick?", "-o", "a"],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -169,13 +196,25 @@ def test_an_inbox_whose_terminal_hangs_up_tells_its_waiting_askers(tmp_path: Pat
             env={**os.environ, **config},
         )
         try:
-            read_until(controller, b"Pick?")
-            os.close(controller)
+            waiting(url, inbox.controller)
+            inbox.close()
 
-            assert inbox.wait(timeout=10) == 129
+            assert inbox.process.wait(timeout=10) == status
             out, err = asking.communicate(timeout=10)
         finally:
             if asking.poll() is None:
                 asking.kill()
                 asking.communicate()
     assert json.loads(out) == {"action": "cancel", "content": None, "reason": "closed"}, err
+
+
+def waiting(url: str, controller: int, timeout: float = 15) -> None:
+    """Return once the inbox at `url` has a question waiting, reading what its terminal
+    shows meanwhile (unread, a full pty would stop it drawing, and so answering)."""
+    deadline = time.monotonic() + timeout
+    headers = {"Authorization": f"Bearer {TOKEN}"}
+    with httpx2.Client(base_url=url, headers=headers, timeout=10) as http:
+        while not http.get("/v1/requests").json()["pending"]:
+            assert time.monotonic() < deadline, "the question never reached the inbox"
+            if select.select([controller], [], [], 0.05)[0]:
+                os.read(controller, 65536)

@@ -291,6 +291,8 @@ class ElicitationApp(KeyOrderApp[Any]):
         self._uninstall_log_redaction: Callable[[], None] | None = None
         self._restore_signal_handlers: Callable[[], None] | None = None
         self._stop_hang_up_watch: Callable[[], None] | None = None
+        self._asking_stopped = False
+        """Whether `_stop_asking` has run: the app is ending."""
         self.ring_bell = bell_wanted() if bell is None else bell
         """Whether a question arriving rings the terminal bell."""
         self.notify_command = notify_command
@@ -474,10 +476,12 @@ class ElicitationApp(KeyOrderApp[Any]):
     async def _stop_asking(self, reason: str = "closed") -> None:
         """End every waiting request with `cancel`/`reason` (a request from elsewhere, with
         `closed`), ready for the app to exit."""
-        if self._shown is not None:
+        if self._shown is not None and not self._asking_stopped:
             # Shown when the app quit: its keys are written as an answered one's are, so that
-            # a replay, a render and its chapters show it too.
+            # a replay, a render and its chapters show it too. Once: a second end (SIGHUP,
+            # then the terminal gone) has none left, and its empty record would replace them.
             self._write_keys(self._shown.request, quitting=True)
+        self._asking_stopped = True
         # Close first, so every waiting agent thread wakes before the UI goes away.
         self._close_queue(reason)
         shown = self._shown

@@ -3,7 +3,10 @@
 SIGHUP (a terminal window closed, an SSH connection dropped) would end the `elicit-tui`
 command's process on the spot, its askers told nothing, a transcript left without the
 requests' ends, a replay's keyring folder left behind: in the command's process it ends the
-app as a terminal gone unannounced does, below. Ignored (`nohup`), it stays ignored.
+app as a terminal gone unannounced does, below; `kill -HUP` with the terminal still there,
+as SIGTERM does (the terminal given back as it was). Stopped or in the background, the
+process still ends on the spot, as for SIGTERM (see `tui.app.suspend`). Ignored (`nohup`),
+it stays ignored.
 
 A terminal closed while SIGHUP is ignored (`nohup`), or a pseudo-terminal that is not the
 process's controlling one closed by whoever held it, hangs nobody up: Textual's reader of
@@ -22,7 +25,6 @@ and the app ends the same way once `web` has closed either.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
 import select
 import signal
@@ -34,7 +36,8 @@ from typing import Any
 
 from textual.app import App
 
-from tui.app.suspend import in_foreground
+from tui.app.suspend import end_as_by_default, in_foreground
+from tui.core.hung_up import drop_output, has_hung_up
 
 POLL_MS = 250
 """How long one poll waits before the thread checks whether it is still wanted."""
@@ -47,15 +50,18 @@ def watch_for_hang_up(
     browser tab: once either pipe to `web` is closed at the other end); returns the function
     that stops watching. Headless, or without `poll()` (Windows), it watches nothing.
 
-    With `take_sighup` (the command's own process, on the main thread), SIGHUP calls
-    `hung_up` too while the app runs, instead of ending the process at once, unless it is
-    ignored."""
+    With `take_sighup` (the command's own process, on the main thread), SIGHUP in the
+    terminal's foreground calls `hung_up` too while the app runs, instead of ending the
+    process at once, unless it is ignored."""
     driver = app._driver
     if not hasattr(select, "poll") or driver is None:
         return lambda: None
     if driver.is_web:
         watched = [fd for fd in (0, 1) if _is_pipe(fd)]
-        drop: Callable[[], None] = _drop_pipes
+
+        def drop() -> None:
+            drop_output(fd for fd in (1, 2) if _is_pipe(fd))
+
     else:
         fileno = getattr(driver, "fileno", None)
         if not isinstance(fileno, int) or not os.isatty(fileno):
@@ -63,7 +69,10 @@ def watch_for_hang_up(
         watched = [fileno]
 
         def drop() -> None:
-            _drop_what_is_drawn(fileno)
+            # Nothing can be drawn any more, and a failed write (EIO) would stop the app's
+            # exit half way, the reader of keys never told to end.
+            terminal = os.fstat(fileno).st_rdev
+            drop_output(fd for fd in (1, 2) if _device(fd) == terminal)
 
     if not watched:
         return lambda: None
@@ -74,7 +83,11 @@ def watch_for_hang_up(
 
     def hang_up() -> None:
         nonlocal gone
-        with lock:  # once; a second caller waits until the output goes to the null device
+        # Once; a second caller waits until the output goes to the null device. Taken by this
+        # module's thread, or in the main thread by SIGHUP's handler, which the main thread
+        # never holds it under (only a browser tab's writes take it there, and its app has
+        # no such handler).
+        with lock:
             if gone or stopped.is_set():
                 return
             gone = True
@@ -82,13 +95,10 @@ def watch_for_hang_up(
         loop.call_soon_threadsafe(app.call_later, hung_up)
 
     def watch() -> None:
-        poller = select.poll()
-        for fd in watched:
-            # No events asked: only a hang-up or an error is reported (a pipe's reading end
-            # hangs up once no one can write to it, its writing end errs once no one reads).
-            poller.register(fd, 0)
+        # A pipe's reading end hangs up once no one can write to it, its writing end errs
+        # once no one reads.
         while not stopped.is_set():
-            if poller.poll(POLL_MS):
+            if has_hung_up(watched, POLL_MS):
                 hang_up()
                 return
 
@@ -112,16 +122,13 @@ def watch_for_hang_up(
         return stopped.set  # ignored, as under `nohup`, or handled by whoever runs the app
 
     def on_sighup(_signal: int, _frame: FrameType | None) -> None:
-        if _has_hung_up(watched):
+        if has_hung_up(watched):
             hang_up()  # the terminal is gone: what is left to draw goes to the null device
         elif in_foreground():
             # `kill -HUP` with the terminal still there: it is given back as it was.
             loop.call_soon_threadsafe(app.call_later, hung_up)
         else:
-            # Stopped or in the background, the shell has the terminal: end as SIGHUP ends
-            # a process (see `tui.app.suspend`, for SIGTERM).
-            signal.signal(signal.SIGHUP, signal.SIG_DFL)
-            os.kill(os.getpid(), signal.SIGHUP)
+            end_as_by_default(signal.SIGHUP)  # the shell has the terminal
 
     before = signal.signal(signal.SIGHUP, on_sighup)
 
@@ -132,13 +139,6 @@ def watch_for_hang_up(
     return stop
 
 
-def _has_hung_up(fds: list[int]) -> bool:
-    poller = select.poll()
-    for fd in fds:
-        poller.register(fd, 0)
-    return bool(poller.poll(0))
-
-
 def _is_pipe(fd: int) -> bool:
     try:
         return stat.S_ISFIFO(os.fstat(fd).st_mode)
@@ -146,28 +146,9 @@ def _is_pipe(fd: int) -> bool:
         return False
 
 
-def _drop_pipes() -> None:
-    """Point standard output and error, where they are pipes (to `web`), at the null device:
-    a write to a pipe no one reads fails (EPIPE) and would stop the app's exit half way."""
-    null = os.open(os.devnull, os.O_WRONLY)
+def _device(fd: int) -> int | None:
+    """The device `fd` is open on (None: closed)."""
     try:
-        for fd in (1, 2):
-            if _is_pipe(fd):
-                os.dup2(null, fd)
-    finally:
-        os.close(null)
-
-
-def _drop_what_is_drawn(fileno: int) -> None:
-    """Point standard output and error, where they are the terminal read at `fileno`, at the
-    null device: nothing can be drawn any more, and a failed write (EIO) would stop the app's
-    exit half way, the reader of keys never told to end."""
-    terminal = os.fstat(fileno).st_rdev
-    null = os.open(os.devnull, os.O_WRONLY)
-    try:
-        for fd in (1, 2):
-            with contextlib.suppress(OSError):  # closed, or not a file at all
-                if os.fstat(fd).st_rdev == terminal:
-                    os.dup2(null, fd)
-    finally:
-        os.close(null)
+        return os.fstat(fd).st_rdev
+    except OSError:
+        return None

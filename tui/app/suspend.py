@@ -175,6 +175,14 @@ def handle_signals_from_outside(
     return restore
 
 
+def end_as_by_default(number: signal.Signals) -> None:
+    """End the process as signal `number` ends one by default, the terminal left alone: for a
+    stopped job killed (`kill %1` continues it to take the signal), or one in the background.
+    The shell has the terminal, and taking it back to leave would stop the process again."""
+    signal.signal(number, signal.SIG_DFL)
+    os.kill(os.getpid(), number)
+
+
 def _on_terminate(
     app: App[Any], loop: asyncio.AbstractEventLoop, terminated: Callable[[], Awaitable[None]]
 ) -> Callable[[int, FrameType | None], None]:
@@ -182,11 +190,7 @@ def _on_terminate(
 
     def on_terminate(_signal: int, _frame: FrameType | None) -> None:
         if not in_foreground():
-            # A stopped job killed (`kill %1` continues it to take the signal), or one in the
-            # background: the shell has the terminal, and taking it back to leave would stop
-            # the process again. It ends as SIGTERM ends a process, the terminal left alone.
-            signal.signal(signal.SIGTERM, signal.SIG_DFL)
-            os.kill(os.getpid(), signal.SIGTERM)
+            end_as_by_default(signal.SIGTERM)
             return
         loop.call_soon_threadsafe(app.call_later, terminated)
 

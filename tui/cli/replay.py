@@ -173,7 +173,8 @@ def _replay(args: argparse.Namespace, transcript: object) -> tuple[list[str], in
     if transcript.stopped:
         lines.append(f"stopped early: {transcript.stopped}")
     lines += [f"wrote {path}" for path in app.player.svgs]
-    # Ended by SIGTERM or a hang-up (143, 129): said so, as a shell reports such a command.
+    # Ended by SIGTERM or a hang-up (143, 129, as a shell reports such a command) or by a
+    # crash (1): said so, whatever was replayed before.
     code = app.return_code or (EXIT_MISMATCH if agent.mismatches else 0)
     if args.report is not None:
         args.report.write_text(json.dumps({"lines": lines, "code": code}), encoding="utf-8")

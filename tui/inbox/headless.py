@@ -18,6 +18,7 @@ from types import FrameType
 
 import uvicorn
 
+from tui.core.hung_up import drop_hung_up_output
 from tui.core.waiting_questions import the_questions
 from tui.inbox.asgi import answer_without_delay, inbox_app
 from tui.inbox.inbox import Inbox
@@ -103,9 +104,9 @@ class _InboxServer(uvicorn.Server):
             signal.signal(hangup, signal.SIG_DFL)
 
     def _hung_up(self, sig: int, frame: FrameType | None) -> None:
-        # Its default back first: raised again once stopped, it ends the process as a hangup
-        # does; a second one stops it at once.
-        signal.signal(sig, signal.SIG_DFL)
+        # A terminal closed: what is still said (below, and uvicorn's log) goes to the null
+        # device, as a write to it fails (EIO) and would stop the server half way.
+        drop_hung_up_output()
         self.handle_exit(sig, frame)
 
     def handle_exit(self, sig: int, frame: FrameType | None) -> None:
@@ -122,17 +123,23 @@ class _InboxServer(uvicorn.Server):
     async def _close_then_exit(self, sig: int) -> None:
         waiting = len(self.inbox.queue.pending())
         self.inbox.close()
-        if waiting:
-            print(
-                f"elicit-tui serve: stopped; cancelled {the_questions(waiting)} waiting "
-                "(reason `closed`)",
-                file=sys.stderr,
-                flush=True,
-            )
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._posts.quiet(QUIET), SHUTDOWN_GRACE)
-        if not self.should_exit:
-            super().handle_exit(sig, None)
+        try:
+            if waiting:
+                print(
+                    f"elicit-tui serve: stopped; cancelled {the_questions(waiting)} waiting "
+                    "(reason `closed`)",
+                    file=sys.stderr,
+                    flush=True,
+                )
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._posts.quiet(QUIET), SHUTDOWN_GRACE)
+        finally:
+            if sig == getattr(signal, "SIGHUP", None):
+                # Raised again once stopped (uvicorn's way), it ends the process as a hangup
+                # does; from now on a second one ends it at once, as a second Ctrl+C does.
+                signal.signal(sig, signal.SIG_DFL)
+            if not self.should_exit:
+                super().handle_exit(sig, None)
 
 
 def run_headless(listener: socket.socket, inbox: Inbox, *, token: str | None) -> int:
