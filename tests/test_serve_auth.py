@@ -282,6 +282,16 @@ def test_a_token_that_can_be_neither_saved_nor_shown_stops_serve_saying_why(
     )
 
 
+def test_a_token_that_cannot_be_saved_says_where_it_was_to_go(tmp_path: Path) -> None:
+    # The config folder under a file: it said only "(Not a directory)", not which.
+    (tmp_path / "a-file").write_text("")
+    config = tmp_path / "a-file" / "elicit-tui"
+
+    output = serve_without_a_terminal(config, ELICIT_TUI_TOKEN="given-token")
+
+    assert f"(the token could not be saved for scripts: {config}: Not a directory)" in output
+
+
 def test_no_auth_is_an_explicit_choice_and_says_so(tmp_path: Path) -> None:
     output = serve_without_a_terminal(tmp_path, "--no-auth")
 

@@ -11,6 +11,7 @@ import sys
 from tui.cli.kinds_note import KINDS_NOTE
 from tui.cli.notify_option import add_notify_option
 from tui.cli.transcript_option import add_transcript_option
+from tui.core.error_text import os_error_text
 from tui.core.loading import loading_modules
 from tui.inbox.discovery import checked_token
 from tui.inbox.env_names import TOKEN_ENV
@@ -222,7 +223,7 @@ def _drop_saved_token() -> str | None:
     try:
         drop_token(config_folder())
     except OSError as error:
-        return str(error.strerror)
+        return os_error_text(error)
     return None
 
 
@@ -238,5 +239,5 @@ def _claim_token(wanted: str | None) -> tuple[str, str, str | None]:
     try:
         return (*claim_token(folder, wanted), None)
     except OSError as error:
-        why = f"{folder} is a file, not a folder" if folder.is_file() else str(error.strerror)
+        why = f"{folder} is a file, not a folder" if folder.is_file() else os_error_text(error)
         return wanted or new_token(), f"(the token could not be saved for scripts: {why})", why

@@ -28,3 +28,10 @@ def error_text(error: BaseException) -> str:
         return error.text
     message = error_message(error)
     return f"{type(error).__name__}: {message}" if message else type(error).__name__
+
+
+def os_error_text(error: OSError) -> str:
+    """What went wrong, and where: `PATH: No such file or directory` (the reason alone for an
+    error of no file)."""
+    reason = error.strerror or error_message(error)
+    return f"{error.filename}: {reason}" if error.filename else reason
