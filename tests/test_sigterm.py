@@ -124,18 +124,23 @@ def test_kill_ends_the_full_app_and_gives_the_terminal_back() -> None:
     assert LEFT_ALTERNATE_SCREEN in after and MOUSE_OFF in after and CURSOR_SHOWN in after
 
 
-def test_kill_ends_mcp_during_a_call_with_143_saying_so() -> None:
+@pytest.mark.parametrize(
+    ("number", "status", "said"),
+    [(signal.SIGTERM, 143, b"SIGTERM"), (signal.SIGHUP, 129, b"SIGHUP")],
+    ids=["kill", "kill-HUP"],
+)
+def test_kill_ends_mcp_during_a_call_saying_so(number: int, status: int, said: bytes) -> None:
     server = [sys.executable, "-m", "tui.examples.mcp_elicit_server"]
     child = spawn("mcp", "--call", "book_table", "--", *server)
     child.expect_exact("Party size")  # the server's question, in the middle of the call
-    after = terminated(child)
+    after = terminated(child, number)
 
-    assert child.exitstatus == 143
+    assert child.exitstatus == status
     # The question is cancelled as the app ends: the call may return first (the server says
     # so), or the command says it ended before the call returned. Never exit 1, as if a tool
-    # had failed.
+    # had failed (after SIGHUP it said "the TUI was closed").
     returned = b"No table booked: the person chose to cancel." in after
-    assert returned or b"ended by SIGTERM before 'book_table' returned" in after
+    assert returned or b"ended by " + said + b" before 'book_table' returned" in after
     assert LEFT_ALTERNATE_SCREEN in after and MOUSE_OFF in after and CURSOR_SHOWN in after
 
 

@@ -19,7 +19,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tui.cli.ask import EXIT_TERMINATED
+from tui.cli.ask import EXIT_HUNG_UP, EXIT_TERMINATED
 from tui.cli.transcript_option import add_transcript_option
 from tui.core.loading import loading_modules
 from tui.core.terminal_text import literal_line
@@ -140,25 +140,25 @@ def run(args: argparse.Namespace) -> int:
             # nobody is looking at a screen: the server's stderr goes to ours
             with _recording(queue, args.transcript), _log_in_one_line():
                 results = asyncio.run(run_session(queue, options))
-            terminated = False
+            ended: int | None = None
         else:
-            results, terminated = _run_in_tui(options, secrets, args.transcript)
+            results, ended = _run_in_tui(options, secrets, args.transcript)
     except UsageError as error:
         print(f"elicit-tui mcp: error: {secrets.scrub(str(error))}", file=sys.stderr)
         return EXIT_USAGE
     except (CommandFailed, OSError) as error:
         print(f"elicit-tui mcp: {secrets.scrub(str(error))}", file=sys.stderr)
         return EXIT_FAILED
-    except Terminated as ended:
-        print(f"elicit-tui mcp: {ended}", file=sys.stderr)
-        return EXIT_TERMINATED
+    except Terminated as outside:
+        print(f"elicit-tui mcp: {outside}", file=sys.stderr)
+        return outside.status
     for result in results:
         print(secrets.scrub(json.dumps(result, ensure_ascii=False)), flush=True)
         if "error" in result:
             said = refusal(result["error"]["code"], str(result["error"]["message"]))
             print(f"elicit-tui mcp: {literal_line(secrets.scrub(said))}", file=sys.stderr)
-    if terminated:
-        return EXIT_TERMINATED  # what the calls gave back is printed; the kill decides
+    if ended is not None:
+        return ended  # what the calls gave back is printed; the signal decides
     failed = any(result.get("isError") or "error" in result for result in results)
     return EXIT_FAILED if failed else 0
 
@@ -269,10 +269,11 @@ def _say_how_it_was_answered(auto: str) -> Callable[[QueueEvent], None]:
 
 def _run_in_tui(
     options: McpOptions, secrets: Redactor, transcript: Path | None = None
-) -> tuple[Results, bool]:
+) -> tuple[Results, int | None]:
     """Talk to the server from the app's agent thread; the results once the app has exited,
-    and whether SIGTERM ended it (the calls may have returned as it did, their questions
-    cancelled). Every secret answered is registered in `secrets`."""
+    and, if SIGTERM or SIGHUP ended it, the exit status that says so (the calls may have
+    returned as it did, their questions cancelled). Every secret answered is registered in
+    `secrets`."""
     import asyncio
 
     with loading_modules():
@@ -315,14 +316,24 @@ def _run_in_tui(
             app.run()
     if failures:
         raise failures[0]
-    terminated = app.return_code == EXIT_TERMINATED
-    if terminated and not finished:
+    ended_by = _ENDED_BY.get(app.return_code or 0)
+    if ended_by is not None and not finished:
         call = f" before {options.call!r} returned" if options.call is not None else ""
-        raise Terminated(f"ended by SIGTERM{call}")
+        raise Terminated(f"ended by {ended_by}{call}", app.return_code or 0)
     if not finished and options.call is not None:
         raise CommandFailed(f"the TUI was closed before {options.call!r} returned")
-    return (finished[0] if finished else []), terminated
+    return (finished[0] if finished else []), app.return_code if ended_by else None
+
+
+_ENDED_BY = {EXIT_TERMINATED: "SIGTERM", EXIT_HUNG_UP: "SIGHUP"}
+"""The exit statuses of an app ended from outside, and what ended it (SIGHUP: its terminal
+gone, or `kill -HUP`)."""
 
 
 class Terminated(Exception):
-    """SIGTERM (`kill`) ended the command while the server's tools were still at work."""
+    """SIGTERM (`kill`) or SIGHUP ended the command while the server's tools were still at
+    work; `status` is the command's exit status (143, 129)."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.status = status
