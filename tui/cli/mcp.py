@@ -62,7 +62,8 @@ examples:
 Each call's result is printed on stdout as one line of JSON (the MCP CallToolResult, or
 {"error": {"code", "message"}} for a call the server refused).
 exit status: 0 done, 1 a tool reported an error, a call was refused or the server failed,
-2 usage error, 143 ended by SIGTERM (kill; what the calls returned meanwhile is printed).
+2 usage error, 143 ended by SIGTERM (kill), 129 by SIGHUP (its terminal gone); what the
+calls returned meanwhile is printed.
 """
 
 
