@@ -1197,3 +1197,21 @@ async def test_a_kind_not_registered_here_that_the_recording_answered_is_refused
     assert run.stderr.startswith(
         f"elicit-tui replay: {path}:2: kind: 'never_registered' is not a kind registered here"
     )
+
+
+async def test_a_replay_ended_while_a_question_is_typed_presses_no_more_keys() -> None:
+    # Quit, SIGTERM or its terminal gone mid-typing: the app waited for its key player, which
+    # went on typing the question (and waiting for the next ones) for seconds before it ended.
+    app = ReplayApp(read_transcript(DEMO), timing=Timing(speed=1, max_pause=0.3))
+    with memory_keyring():
+        running = asyncio.create_task(
+            app.run_async(headless=True, size=(80, 24), auto_pilot=app.player.drive)
+        )
+        while len(app.player.errors) < 2:  # the demo's first answer is being typed
+            assert not running.done()
+            await asyncio.sleep(0.01)
+        pressed = len(app.player.errors)
+        app.exit()
+        await asyncio.wait_for(running, 30)
+
+    assert len(app.player.errors) == pressed

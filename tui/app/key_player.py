@@ -88,7 +88,27 @@ class KeyPlayer:
     """For each key: replayed minus planned time after its modal appeared, in seconds."""
     svgs: list[Path] = field(default_factory=list)
 
+    _driving: asyncio.Task[Any] | None = field(default=None, init=False, repr=False)
+    _stopped: bool = field(default=False, init=False, repr=False)
+
     async def drive(self, pilot: Pilot[Any]) -> None:
+        self._driving = asyncio.current_task()
+        try:
+            await self._drive(pilot)
+        except asyncio.CancelledError:
+            if not self._stopped:
+                raise
+        finally:
+            self._driving = None
+
+    def stop(self) -> None:
+        """Press no more keys and wait for no more modals: the app is ending (quit, SIGTERM,
+        its terminal gone), and it waits for its auto pilot to end before it does."""
+        self._stopped = True
+        if self._driving is not None:
+            self._driving.cancel()
+
+    async def _drive(self, pilot: Pilot[Any]) -> None:
         app = pilot.app
         plans = {r.id: r for r in self.transcript.records if isinstance(r, KeysRecord)}
         for number, request_id in enumerate(self.transcript.shown_order(), start=1):

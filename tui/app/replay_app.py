@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, ClassVar
 
+from rich.console import RenderableType
 from textual.screen import Screen
 
 from tui.app.app import ElicitationApp
@@ -112,6 +113,14 @@ class ReplayApp(ElicitationApp):
             None,
         )
         return recorded is not False
+
+    def exit(
+        self, result: Any = None, return_code: int = 0, message: RenderableType | None = None
+    ) -> None:
+        # Quit, SIGTERM, a hang-up: the keys still to come are not pressed, nor their modals
+        # waited for (the app waits for its auto pilot before it ends: seconds, mid-typing).
+        super().exit(result, return_code, message)
+        self.player.stop()
 
     def on_unmount(self) -> None:
         # Whatever is still waiting ends with the app; the agent must not outlive it.
