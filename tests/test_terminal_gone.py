@@ -12,6 +12,7 @@ import select
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -196,7 +197,8 @@ def test_an_inbox_whose_terminal_hangs_up_tells_its_waiting_askers(
             env={**os.environ, **config},
         )
         try:
-            waiting(url, inbox.controller)
+            with drained(inbox.controller):
+                waiting(url)
             inbox.close()
 
             assert inbox.process.wait(timeout=10) == status
@@ -208,13 +210,34 @@ def test_an_inbox_whose_terminal_hangs_up_tells_its_waiting_askers(
     assert json.loads(out) == {"action": "cancel", "content": None, "reason": "closed"}, err
 
 
-def waiting(url: str, controller: int, timeout: float = 15) -> None:
-    """Return once the inbox at `url` has a question waiting, reading what its terminal
-    shows meanwhile (unread, a full pty would stop it drawing, and so answering)."""
+def waiting(url: str, timeout: float = 15) -> None:
+    """Return once the inbox at `url` has a question waiting."""
     deadline = time.monotonic() + timeout
     headers = {"Authorization": f"Bearer {TOKEN}"}
     with httpx2.Client(base_url=url, headers=headers, timeout=10) as http:
         while not http.get("/v1/requests").json()["pending"]:
             assert time.monotonic() < deadline, "the question never reached the inbox"
+            time.sleep(0.05)
+
+
+@contextmanager
+def drained(controller: int) -> Iterator[None]:
+    """Read what the pty shows, in a thread, while the block runs: unread, a full pty stops
+    the app drawing, and then answering (the test's requests time out)."""
+    stop = threading.Event()
+
+    def drain() -> None:
+        while not stop.is_set():
             if select.select([controller], [], [], 0.05)[0]:
-                os.read(controller, 65536)
+                try:
+                    os.read(controller, 65536)
+                except OSError:
+                    return
+
+    reader = threading.Thread(target=drain, daemon=True)
+    reader.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        reader.join()
