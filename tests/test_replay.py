@@ -1207,8 +1207,9 @@ async def test_a_replay_ended_while_a_question_is_typed_presses_no_more_keys() -
         running = asyncio.create_task(
             app.run_async(headless=True, size=(80, 24), auto_pilot=app.player.drive)
         )
+        deadline = time.monotonic() + 30
         while len(app.player.errors) < 2:  # the demo's first answer is being typed
-            assert not running.done()
+            assert not running.done() and time.monotonic() < deadline
             await asyncio.sleep(0.01)
         pressed = len(app.player.errors)
         app.exit()

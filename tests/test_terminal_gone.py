@@ -230,7 +230,8 @@ def drained(controller: int) -> Iterator[None]:
         while not stop.is_set():
             if select.select([controller], [], [], 0.05)[0]:
                 try:
-                    os.read(controller, 65536)
+                    if not os.read(controller, 65536):
+                        return
                 except OSError:
                     return
 

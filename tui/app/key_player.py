@@ -92,18 +92,22 @@ class KeyPlayer:
     _stopped: bool = field(default=False, init=False, repr=False)
 
     async def drive(self, pilot: Pilot[Any]) -> None:
-        self._driving = asyncio.current_task()
+        self._driving = task = asyncio.current_task()
         try:
             await self._drive(pilot)
         except asyncio.CancelledError:
             if not self._stopped:
                 raise
+            if task is not None:
+                task.uncancel()  # asked for by `stop()`: the task ends as if it had returned
         finally:
             self._driving = None
 
     def stop(self) -> None:
         """Press no more keys and wait for no more modals: the app is ending (quit, SIGTERM,
-        its terminal gone), and it waits for its auto pilot to end before it does."""
+        its terminal gone), and it waits for its auto pilot to end before it does. The
+        running drive is cancelled; a cancel that a wait inside it absorbs (a worker's),
+        or one before it began, is caught by the checks of `_stopped` between steps."""
         self._stopped = True
         if self._driving is not None:
             self._driving.cancel()
@@ -113,6 +117,8 @@ class KeyPlayer:
         plans = {r.id: r for r in self.transcript.records if isinstance(r, KeysRecord)}
         for number, request_id in enumerate(self.transcript.shown_order(), start=1):
             modal = await self._wait_for_modal(app, request_id)
+            if self._stopped:
+                return
             if modal is None:
                 continue
             if request_id in plans:
@@ -132,7 +138,7 @@ class KeyPlayer:
         )
 
     async def _wait_for_modal(self, app: App[Any], request_id: str) -> ElicitationModal[Any] | None:
-        while not self.resolved(request_id):
+        while not (self.resolved(request_id) or self._stopped):
             screen = app.screen
             if (
                 isinstance(screen, ElicitationModal)
@@ -157,6 +163,8 @@ class KeyPlayer:
         # the field yet); None after any other key (Backspace, ←): the field must say.
         held: dict[str, int] | None = {}
         for index, (press, at) in enumerate(zip(record.keys, planned, strict=True)):
+            if self._stopped:
+                return
             if self.svg_dir is not None and index == len(record.keys) - 1:
                 await self._screenshot(pilot, modal, number)
             if index and press.t - record.keys[index - 1].t >= REACTION_SECONDS:
@@ -169,7 +177,7 @@ class KeyPlayer:
             delay = modal.shown_at + at - time.monotonic()
             if delay > 0:
                 await asyncio.sleep(delay)
-            if not modal.is_current:
+            if not modal.is_current or self._stopped:
                 return
             if not replays(modal, record, press):
                 # Its key not recorded (a sensitive answer), or its keys typing the mask for

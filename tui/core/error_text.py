@@ -31,7 +31,9 @@ def error_text(error: BaseException) -> str:
 
 
 def os_error_text(error: OSError) -> str:
-    """What went wrong, and where: `PATH: No such file or directory` (the reason alone for an
-    error of no file)."""
+    """What went wrong, and where: `PATH: No such file or directory`, `FROM -> TO: Is a
+    directory` for a rename (the reason alone for an error of no file)."""
     reason = error.strerror or error_message(error)
+    if error.filename and error.filename2:
+        return f"{error.filename} -> {error.filename2}: {reason}"
     return f"{error.filename}: {reason}" if error.filename else reason
