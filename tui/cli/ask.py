@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -24,10 +25,10 @@ from tui.cli.kinds_note import KINDS_NOTE
 from tui.cli.passthrough import add_passthrough_command
 from tui.cli.plain import PlainPrompter, plain_wanted
 from tui.cli.plain_terminal import discard_typed, plain_streams
-from tui.cli.sigterm import Terminated, sigterm_raises
 from tui.cli.timed_out import TimedOut, timed_out_after
 from tui.cli.token_option import add_token_option
 from tui.cli.transcript_option import add_transcript_option
+from tui.core.ended_from_outside import EndedFromOutside, signals_raise
 from tui.core.json_names import fields_by_json_name
 from tui.core.json_type import json_type
 from tui.core.loading import loading_modules
@@ -461,11 +462,11 @@ def _ask_here(request: Request, args: argparse.Namespace) -> ElicitationResult:
 def _ask_plainly(request: Request) -> ElicitationResult:
     with plain_streams(sys.stdin, sys.stderr) as (inp, out):
         try:
-            with sigterm_raises(), timed_out_after(request.timeout):
+            with signals_raise((signal.SIGTERM,)), timed_out_after(request.timeout):
                 return PlainPrompter(inp, out).ask(request)
         except KeyboardInterrupt:
             reason = "interrupted"
-        except Terminated:
+        except EndedFromOutside:
             reason = "terminated"
         except TimedOut:
             reason = "timeout"

@@ -5,10 +5,11 @@ Nothing is drawn here, so no terminal is needed: a hook, a CI job or a container
 
 from __future__ import annotations
 
+import signal
 import sys
 from typing import TYPE_CHECKING
 
-from tui.cli.sigterm import Terminated, sigterm_raises
+from tui.core.ended_from_outside import EndedFromOutside, signals_raise
 from tui.core.models import KEYRING_UNAVAILABLE, ElicitationResult, Request
 
 if TYPE_CHECKING:
@@ -43,11 +44,11 @@ def ask_inbox(request: Request, url: str | None, token: str | None) -> Elicitati
 
     queue = RemoteQueue(url, token)
     try:
-        with sigterm_raises():
+        with signals_raise((signal.SIGTERM,)):
             result = _answer(queue, request)
     except KeyboardInterrupt:
         return ElicitationResult(action="cancel", reason="interrupted")
-    except Terminated:
+    except EndedFromOutside:
         return ElicitationResult(action="cancel", reason="terminated")
     except SecretInRequest as secret:
         raise InvalidInInbox(str(secret)) from None

@@ -15,14 +15,15 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import signal
 import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
 from tui.cli.entry import to_null_device
 from tui.cli.hook_input import INPUT_WITHIN, read_hook_input
-from tui.cli.sigterm import Terminated, sigterm_raises
 from tui.cli.token_option import add_token_option
+from tui.core.ended_from_outside import EndedFromOutside, signals_raise
 from tui.core.limits import MAX_TIMEOUT
 from tui.inbox.discovery import find_inbox, inbox_base, listening
 from tui.integrations.hooks.clis import CLI_NAMES
@@ -96,9 +97,9 @@ def main(argv: Sequence[str]) -> int:
     try:
         # The CLI's own timeout ends a hook with SIGTERM: it hangs up (the question is
         # withdrawn) and decides nothing, in the CLI's words, as for any other end.
-        with sigterm_raises():
+        with signals_raise((signal.SIGTERM,)):
             decided = _run(args, cli, prog)
-    except Terminated:
+    except EndedFromOutside:
         _say(prog, f"no decision: ended by SIGTERM (the CLI's own timeout?); {cli} asks as usual")
         decided = False
     except BaseException as error:  # a fault (or Ctrl+C) decides nothing and blocks nothing
