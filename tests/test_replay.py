@@ -580,6 +580,8 @@ def test_a_cast_being_recorded_ends_its_replay_when_the_recorder_is_killed(
     recorder = subprocess.Popen(
         [sys.executable, *slow_cast(recorded, tmp_path / "demo.cast")],
         cwd=REPO,
+        # Killed outright, it cannot remove its folder: left here, not in /tmp.
+        env={**os.environ, "TMPDIR": str(tmp_path)},
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,

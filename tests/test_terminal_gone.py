@@ -100,6 +100,7 @@ import fcntl, signal, sys, termios
 fcntl.ioctl(2, termios.TIOCSCTTY, 0)  # the pty is its controlling terminal, as in a login
 # `nohup`: closing it hangs nobody up; `hup`: SIGHUP at its default, whatever pytest inherited
 signal.signal(signal.SIGHUP, signal.SIG_IGN if sys.argv[1] == "nohup" else signal.SIG_DFL)
+signal.signal(signal.SIGINT, signal.default_int_handler)  # as a shell starts a foreground job
 sys.argv[:2] = ["elicit-tui"]
 from tui.cli.entry import main
 main()

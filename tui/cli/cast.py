@@ -21,11 +21,17 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from tui.core.replaced_file import replacing
+
 LEAVE_ALTERNATE_SCREEN = "\x1b[?1049l"
 """What a full-screen app writes as it exits; the cast ends just before it, on the last frame."""
 
 TICK = 1.0
 """Seconds between calls of `record_cast`'s `progress`."""
+
+HUNG_UP_GRACE = 5.0
+"""Seconds a recorded command may take to end once its terminal is gone (a replay takes a
+fraction of one)."""
 
 INPUT_MODES = re.compile(
     r"\x1b\[\?(?:100[0-7]|101[56]|2004|2048)[hl]"  # reports of the mouse, focus, pastes, resizes
@@ -55,8 +61,8 @@ def record_cast(
 
     Returns the command's exit code and the cast's length in seconds. `progress`, if given, is
     called with the seconds recorded so far every `TICK` while the command runs. The cast is
-    written once the command ends; if this is interrupted (KeyboardInterrupt), the command is
-    hung up and nothing is written.
+    written once the command ends; if this is interrupted (Ctrl+C, or an exception raised for
+    SIGTERM), the command is hung up, waited for, and nothing is written.
     """
     columns, rows = size
     environment = dict(os.environ if env is None else env)
@@ -79,8 +85,8 @@ def record_cast(
     try:
         output = _read_all(controller, started, progress)
     finally:
-        os.close(controller)  # hangs the command up, if Ctrl+C stopped this while it ran
-    code = process.wait()
+        os.close(controller)  # hangs the command up, if this was ended while it ran
+        code = _ended(process)
     header = {
         "version": 2,
         "width": columns,
@@ -94,8 +100,20 @@ def record_cast(
     frames = _for_viewers(_until_exit(output))
     first = frames[0][0] if frames else 0.0  # the cast starts with the first output
     lines += [json.dumps([round(at - first, 6), "o", text]) for at, text in frames]
-    out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with replacing(out) as draft:
+        draft.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return code, frames[-1][0] - first if frames else 0.0
+
+
+def _ended(process: subprocess.Popen[bytes]) -> int:
+    """`process`'s exit status once it has ended: killed if it outlives its terminal by
+    `HUNG_UP_GRACE` seconds. Waited for however this ends, so that nothing the command
+    still writes (a replay's report) lands in a folder being removed."""
+    try:
+        return process.wait(HUNG_UP_GRACE)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        return process.wait()
 
 
 def _own_terminal() -> None:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from tui.cli.report import print_report
 
 if TYPE_CHECKING:
-    from tui.render.outputs import Render
+    from tui.render.outputs import Render, Written
 
 EXIT_DRIFT = 1
 EXIT_USAGE = 2
@@ -102,11 +102,30 @@ def render_only(args: argparse.Namespace) -> list[str]:
 
 
 def run_render(args: argparse.Namespace) -> int:
-    """Render `args.file` as asked; print each output's size; 1 on drift or a mismatch."""
+    """Render `args.file` as asked; print each output's size; 1 on drift or a mismatch.
+    Ended by Ctrl+C, SIGTERM or SIGHUP, it says which outputs it wrote and which not (those
+    are left as they were), and exits 130, 143 or 129."""
     refusal = _refusal(args)
     if refusal is not None:
         print(f"elicit-tui replay: {refusal}", file=sys.stderr)
         return EXIT_USAGE
+    from tui.core.ended_from_outside import EndedFromOutside, signals_raise
+
+    written: list[Written] = []
+    try:
+        with signals_raise():
+            return _render(args, written)
+    except EndedFromOutside as ended:
+        done = {item.path for item in written}
+        left = [str(path) for path in dict.fromkeys(args.output or []) if path not in done]
+        unwritten = f"; {', '.join(left)} not written" if left else ""
+        said = [item.describe() for item in written]
+        print_report([*said, f"elicit-tui replay: {ended.says}{unwritten}"], 1)
+        return ended.status
+
+
+def _render(args: argparse.Namespace, written: list[Written]) -> int:
+    """`run_render`'s work; each output is added to `written` once it is complete."""
     from tui.render.capture import capture
     from tui.render.frames import Overlays
     from tui.render.outputs import Render, write_outputs
@@ -143,8 +162,9 @@ def run_render(args: argparse.Namespace) -> int:
     title = plan.transcript.title or "elicit-tui"
     render = Render(plan.script, captured, overlays, title, args.fps, args.max_size)
     try:
-        written = write_outputs(render, args.output or [])
+        write_outputs(render, args.output or [], written)
     except VideoError as error:
+        print_report([item.describe() for item in written], EXIT_USAGE)
         print(f"elicit-tui replay: {error}", file=sys.stderr)
         return EXIT_USAGE
     lines += [item.describe() for item in written]

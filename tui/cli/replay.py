@@ -11,10 +11,10 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from tui.cli.ask import EXIT_INTERRUPTED
 from tui.cli.kinds_note import KINDS_NOTE
 from tui.cli.render import add_render_options, positive, render_only, run_render, wants_render
 from tui.cli.report import print_report
+from tui.core.ended_from_outside import EndedFromOutside, signals_raise
 from tui.core.loading import loading_modules
 
 EXIT_MISMATCH = 1
@@ -203,7 +203,7 @@ def _replay_into_cast(args: argparse.Namespace) -> int:
             "({}x{}); it plays in the cast, not on this screen".format(*size)
         )
         try:
-            with _saying(says, live=not args.headless) as progress:
+            with signals_raise(), _saying(says, live=not args.headless) as progress:
                 code, seconds = record_cast(
                     command,
                     args.cast,
@@ -211,9 +211,9 @@ def _replay_into_cast(args: argparse.Namespace) -> int:
                     title=f"elicit-tui: {args.file.name}",
                     progress=progress,
                 )
-        except KeyboardInterrupt:
-            print(f"elicit-tui replay: interrupted; {args.cast} not written", file=sys.stderr)
-            return EXIT_INTERRUPTED
+        except EndedFromOutside as ended:
+            print(f"elicit-tui replay: {ended.says}; {args.cast} not written", file=sys.stderr)
+            return ended.status
         if not report.exists():
             print(f"elicit-tui replay: the replay failed (exit code {code})", file=sys.stderr)
             return code or EXIT_MISMATCH

@@ -22,6 +22,7 @@ from textual.worker import WorkerFailed
 from tui.app.key_player import KeyPlayer, replays
 from tui.app.replay_app import ReplayApp
 from tui.app.steady_frames import is_quiet, steady_cursors
+from tui.core.ended_from_outside import EndedFromOutside, signals_raise
 from tui.core.queue import QueueEvent
 from tui.render.cells import RGB, Grid, screen_grid
 from tui.render.script import Script, Step
@@ -208,22 +209,47 @@ def capture(
     edited: bool = False,
 ) -> Capture:
     """Replay `transcript` headless at `size` in `theme`; one screen per step of `script`,
-    and one for each notice that goes between steps. `edited`: an edit file changed its results, and its summary says so."""
+    and one for each notice that goes between steps. Ended by Ctrl+C, SIGTERM or SIGHUP, the
+    replay stops where it is and this raises `EndedFromOutside`. `edited`: an edit file
+    changed its results, and its summary says so."""
     clock = SteppedClock()
     app = RenderApp(transcript, clock, theme)
     screens: list[Grid] = []
     later: list[LaterScreen] = []
     colours: list[Theme] = []
 
+    ended: list[int] = []
+    driving: list[asyncio.Task[Any]] = []
+
+    def end(number: int) -> None:
+        """Ctrl+C, SIGTERM or SIGHUP, in the main thread: the drive is cancelled in the app's
+        loop (or never starts) and the app exits; `EndedFromOutside` is raised once it has."""
+        ended.append(number)
+        for task in driving:
+            task.get_loop().call_soon_threadsafe(task.cancel)
+
     async def drive(pilot: Pilot[Any]) -> None:
+        task = asyncio.current_task()
+        assert task is not None
+        driving.append(task)
         try:
-            await _drive(pilot, app, script, screens, later, colours)
+            if not ended:
+                await _drive(pilot, app, script, screens, later, colours)
+        except asyncio.CancelledError:
+            if not ended:
+                raise
+            task.uncancel()  # ended as asked: the app exits as after the last step
         finally:
             clock.stop()
             app.exit()
 
-    with memory_keyring(usable=not transcript.keyring_was_unusable):
+    with (
+        memory_keyring(usable=not transcript.keyring_was_unusable),
+        signals_raise(instead=end),
+    ):
         app.run(headless=True, size=size, auto_pilot=drive)
+    if ended:
+        raise EndedFromOutside(ended[0])
     if len(screens) != len(script.steps):
         raise RuntimeError(
             f"the replay stopped after {len(screens)} of {len(script.steps)} steps; "

@@ -7,6 +7,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from tui.core.replaced_file import replacing
 from tui.render.capture import Capture
 from tui.render.cast import cast_text
 from tui.render.chapters import webvtt_chapters
@@ -78,15 +79,30 @@ class Render:
         return self._frames[fps]
 
 
-def write_outputs(render: Render, paths: Sequence[Path]) -> list[Written]:
-    """Write every path (its extension picks the format); raises `VideoError` without ffmpeg."""
-    written: list[Written] = []
+def write_outputs(
+    render: Render, paths: Sequence[Path], written: list[Written] | None = None
+) -> list[Written]:
+    """Write every path (its extension picks the format); raises `VideoError` without
+    ffmpeg. What was written is added to `written` (a new list by default) as each file is
+    complete, and returned. A file whose writing is ended midway (an error, Ctrl+C, SIGTERM)
+    is left as it was."""
+    written = [] if written is None else written
     for path in dict.fromkeys(paths):  # a path named twice is written once
-        written += _write(render, path, path.suffix.lower())
+        with replacing(path) as draft:
+            done, frames = _write(render, draft, path.suffix.lower())
+        written.append(replace(done, path=path))
+        vtt = path.with_suffix(".chapters.vtt")
+        if path.suffix.lower() in (".mp4", ".webm") and vtt not in render.chapter_files:
+            render.chapter_files.add(vtt)  # demo.mp4 and demo.webm share one
+            chapters = _to_the_end(render.script.shown_chapters, frames)
+            with replacing(vtt) as draft:
+                draft.write_text(webvtt_chapters(chapters), encoding="utf-8")
+            written.append(Written(vtt, vtt.stat().st_size, 0, _counted(len(chapters), "chapter")))
     return written
 
 
-def _write(render: Render, path: Path, suffix: str) -> list[Written]:
+def _write(render: Render, path: Path, suffix: str) -> tuple[Written, list[Frame]]:
+    """Write `path` as `suffix` says; what was written, and the frames it holds."""
     chapters = render.script.shown_chapters
     if suffix == ".png":
         from tui.render.gif import png_bytes
@@ -94,15 +110,16 @@ def _write(render: Render, path: Path, suffix: str) -> list[Written]:
         frames = render.frames(render.fps)
         data = png_bytes(poster(frames, render.script), render.drawings)
         path.write_bytes(data)
-        return [Written(path, len(data), 1)]
+        return Written(path, len(data), 1), frames
     if suffix == ".svg":
         frames = render.frames(render.fps)
         path.write_text(svg_text(frames), encoding="utf-8")
-        return [Written(path, path.stat().st_size, len(frames))]
+        return Written(path, path.stat().st_size, len(frames)), frames
     if suffix == ".cast":
         frames = render.frames(render.fps)
         path.write_text(cast_text(frames, chapters, render.title), encoding="utf-8")
-        return [Written(path, path.stat().st_size, len(frames), _counted(len(chapters), "marker"))]
+        marks = _counted(len(chapters), "marker")
+        return Written(path, path.stat().st_size, len(frames), marks), frames
     fits = None
     for fps in _fps_steps(render.fps):
         frames = render.frames(fps)
@@ -113,8 +130,7 @@ def _write(render: Render, path: Path, suffix: str) -> list[Written]:
         else:
             from tui.render.video import write_video
 
-            chapters = _to_the_end(chapters, frames)
-            write_video(path, frames, chapters, render.title, render.drawings)
+            write_video(path, frames, _to_the_end(chapters, frames), render.title, render.drawings)
         size = path.stat().st_size
         fits = render.max_size is None or size <= render.max_size
         if fits:
@@ -122,13 +138,7 @@ def _write(render: Render, path: Path, suffix: str) -> list[Written]:
     note = f"capped at {fps:g} fps" if fps != render.fps else ""
     if not fits:
         note = f"over the {_size(render.max_size or 0)} budget even at {fps:g} fps"
-    result = [Written(path, path.stat().st_size, len(frames), note, over_budget=not fits)]
-    vtt = path.with_suffix(".chapters.vtt")
-    if suffix in (".mp4", ".webm") and vtt not in render.chapter_files:
-        render.chapter_files.add(vtt)  # demo.mp4 and demo.webm share one
-        vtt.write_text(webvtt_chapters(chapters), encoding="utf-8")
-        result.append(Written(vtt, vtt.stat().st_size, 0, _counted(len(chapters), "chapter")))
-    return result
+    return Written(path, path.stat().st_size, len(frames), note, over_budget=not fits), frames
 
 
 def _to_the_end(chapters: Sequence[Chapter], frames: Sequence[Frame]) -> list[Chapter]:

@@ -87,5 +87,5 @@ def write_video(
         done = subprocess.run(command, cwd=work, capture_output=True, text=True, check=False)
         if done.returncode != 0:
             last = (done.stderr.strip().splitlines() or ["no message"])[-1]
-            raise VideoError(f"ffmpeg failed making {out.name}: {last}")
+            raise VideoError(f"ffmpeg failed making the {suffix[1:].upper()}: {last}")
         shutil.move(work / ("out" + suffix), out)
