@@ -11,8 +11,10 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 from shell_started import ELICIT_TUI
@@ -31,15 +33,17 @@ def as_a_shell_starts_it() -> None:
     signal.signal(signal.SIGHUP, signal.SIG_DFL)
 
 
-def started(tmp_path: Path, *args: str) -> subprocess.Popen[str]:
-    """`elicit-tui ARGS`, its temporary files in `tmp_path/tmp`, no terminal."""
+@contextmanager
+def started(tmp_path: Path, *args: str) -> Iterator[subprocess.Popen[str]]:
+    """`elicit-tui ARGS`, its temporary files in `tmp_path/tmp`, no terminal; killed if
+    still running once the block ends."""
     (tmp_path / "tmp").mkdir(exist_ok=True)
     env = {
         **os.environ,
         "TMPDIR": str(tmp_path / "tmp"),
         "ELICIT_TUI_CONFIG_DIR": str(tmp_path / "config"),
     }
-    return subprocess.Popen(
+    with subprocess.Popen(
         [*ELICIT_TUI, *args],
         cwd=REPO,
         env=env,
@@ -48,10 +52,14 @@ def started(tmp_path: Path, *args: str) -> subprocess.Popen[str]:
         stderr=subprocess.PIPE,
         text=True,
         preexec_fn=as_a_shell_starts_it,
-    )
+    ) as process:
+        try:
+            yield process
+        finally:
+            process.kill()
 
 
-def once(found: Callable[[], bool], process: subprocess.Popen[str], what: str) -> None:
+def once(found: Callable[[], bool], process: subprocess.Popen[Any], what: str) -> None:
     """Wait until `found()`; fails if `process` ends first or 60 s pass."""
     deadline = time.monotonic() + 60
     while not found():
@@ -68,6 +76,10 @@ def drafts(folder: Path) -> list[Path]:
     return sorted(folder.glob(".*.draft*"))
 
 
+def keyring_folders(folder: Path) -> list[Path]:
+    return sorted(folder.glob("elicit-tui-keyring-*"))
+
+
 @pytest.mark.parametrize(
     ("number", "says"), [(signal.SIGINT, "interrupted"), (signal.SIGTERM, "ended by SIGTERM")]
 )
@@ -76,13 +88,13 @@ def test_a_render_ended_while_the_replay_runs_writes_nothing(
 ) -> None:
     gif = tmp_path / "demo.gif"
     gif.write_bytes(OLD)
-    render = started(tmp_path, "demo", "--replay", "-o", str(gif))
-    # The replay runs headless, secrets going to a keyring in a temporary folder.
-    once(lambda: leftovers(tmp_path) != [], render, "began its replay")
+    with started(tmp_path, "demo", "--replay", "-o", str(gif)) as render:
+        # The replay runs headless, secrets going to a keyring in a temporary folder.
+        once(lambda: leftovers(tmp_path) != [], render, "began its replay")
 
-    render.send_signal(number)
+        render.send_signal(number)
 
-    out, err = render.communicate(timeout=20)
+        out, err = render.communicate(timeout=20)
     assert render.returncode == 128 + number
     assert err == f"elicit-tui replay: {says}; {gif} not written\n"  # not a traceback
     assert out == ""
@@ -95,12 +107,12 @@ def test_a_render_ended_while_a_gif_is_written_leaves_the_last_one_whole(
 ) -> None:
     gif, poster = tmp_path / "demo.gif", tmp_path / "demo.png"
     gif.write_bytes(OLD)
-    render = started(tmp_path, "demo", "--replay", "-o", str(poster), "-o", str(gif))
-    once(lambda: drafts(tmp_path) != [] and poster.exists(), render, "began writing the GIF")
+    with started(tmp_path, "demo", "--replay", "-o", str(poster), "-o", str(gif)) as render:
+        once(lambda: drafts(tmp_path) != [] and poster.exists(), render, "began writing the GIF")
 
-    render.terminate()
+        render.terminate()
 
-    _, err = render.communicate(timeout=20)
+        _, err = render.communicate(timeout=20)
     assert render.returncode == 143
     # What it finished is said, as a render that ends well says it.
     assert err.splitlines() == [
@@ -119,16 +131,13 @@ def test_a_render_whose_terminal_is_closed_ends_as_hung_up_and_leaves_nothing(
     command = on_its_terminal("hup", "demo", "--replay", "-o", str(gif))
     with on_a_pty(command, env=env) as render:
         # It says it renders only once done; the replay is under way once its keyring is.
-        deadline = time.monotonic() + 60
-        while not list(tmp_path.glob("elicit-tui-keyring-*")):
-            assert time.monotonic() < deadline and render.process.poll() is None
-            time.sleep(0.01)
+        once(lambda: keyring_folders(tmp_path) != [], render.process, "began its replay")
 
         render.close()
 
         assert render.process.wait(timeout=20) == 129
     assert not gif.exists()
-    assert [path.name for path in tmp_path.iterdir() if path.name.startswith("elicit-tui")] == []
+    assert sorted(tmp_path.glob("elicit-tui-*")) == []
 
 
 def test_a_cast_recording_ended_by_sigterm_says_so_and_leaves_no_folder(
@@ -136,13 +145,13 @@ def test_a_cast_recording_ended_by_sigterm_says_so_and_leaves_no_folder(
 ) -> None:
     cast = tmp_path / "demo.cast"
     transcript = REPO / "tui" / "cli" / "demo_session.jsonl"
-    recorder = started(tmp_path, "replay", str(transcript), "--cast", str(cast))
-    once(lambda: leftovers(tmp_path) != [], recorder, "began recording")
-    time.sleep(1)  # the replay under way on the recorder's terminal
+    with started(tmp_path, "replay", str(transcript), "--cast", str(cast)) as recorder:
+        once(lambda: leftovers(tmp_path) != [], recorder, "began recording")
+        time.sleep(1)  # the replay under way on the recorder's terminal
 
-    recorder.terminate()
+        recorder.terminate()
 
-    _, err = recorder.communicate(timeout=20)
+        _, err = recorder.communicate(timeout=20)
     assert recorder.returncode == 143
     assert err.splitlines()[-1] == f"elicit-tui replay: ended by SIGTERM; {cast} not written"
     assert not cast.exists()
@@ -154,10 +163,7 @@ def test_a_render_interrupted_on_a_terminal_says_so_there(tmp_path: Path) -> Non
     gif = tmp_path / "demo.gif"
     command = on_its_terminal("hup", "demo", "--replay", "-o", str(gif))
     with on_a_pty(command, env=env) as render:
-        deadline = time.monotonic() + 60
-        while not list(tmp_path.glob("elicit-tui-keyring-*")):
-            assert time.monotonic() < deadline and render.process.poll() is None
-            time.sleep(0.01)
+        once(lambda: keyring_folders(tmp_path) != [], render.process, "began its replay")
         os.write(render.controller, b"\x03")  # Ctrl+C: the terminal sends SIGINT
 
         read_until(render.controller, f"interrupted; {gif} not written".encode())
