@@ -1218,3 +1218,26 @@ async def test_a_replay_ended_while_a_question_is_typed_presses_no_more_keys() -
         await asyncio.wait_for(running, 30)
 
     assert len(app.player.errors) == pressed
+
+
+async def test_quitting_a_replay_stops_its_agent_at_once() -> None:
+    # Quitting gives an agent a grace (a second) to return once its questions are closed; the
+    # replayed agent slept on until its next recorded request, so every quit used all of it.
+    app = ReplayApp(read_transcript(DEMO), timing=Timing(speed=1, max_pause=0.3))
+    with memory_keyring():
+        running = asyncio.create_task(
+            app.run_async(headless=True, size=(80, 24), auto_pilot=app.player.drive)
+        )
+        deadline = time.monotonic() + 30
+        while len(app.player.errors) < 2:  # the demo's first answer is being typed
+            assert not running.done() and time.monotonic() < deadline
+            await asyncio.sleep(0.01)
+
+        await app.run_action("quit")
+
+        assert app.replay_agent.stop.is_set()  # it was set as the app unmounted, after the grace
+        agent = app._agent_thread
+        assert agent is not None
+        await asyncio.to_thread(agent.join, 30)
+        await asyncio.wait_for(running, 30)
+    assert app.return_value is not None  # the agent's: it returned before the app exited

@@ -122,6 +122,12 @@ class ReplayApp(ElicitationApp):
         super().exit(result, return_code, message)
         self.player.stop()
 
+    async def _stop_asking(self, reason: str = "closed") -> None:
+        await super()._stop_asking(reason)
+        # Quitting: the replayed agent stops waiting for the next recorded request and
+        # returns now, not once quitting's grace for an agent has passed (a second, each time).
+        self.replay_agent.stop.set()
+
     def on_unmount(self) -> None:
         # Whatever is still waiting ends with the app; the agent must not outlive it.
         self.replay_agent.stop.set()
