@@ -1201,18 +1201,25 @@ async def test_a_kind_not_registered_here_that_the_recording_answered_is_refused
     )
 
 
+async def typing_the_demo_s_first_answer(app: ReplayApp) -> asyncio.Task[Any]:
+    """`app` (the demo's replay) run headless until its first answer is being typed; the
+    task that runs it."""
+    running = asyncio.create_task(
+        app.run_async(headless=True, size=(80, 24), auto_pilot=app.player.drive)
+    )
+    deadline = time.monotonic() + 30
+    while len(app.player.errors) < 2:
+        assert not running.done() and time.monotonic() < deadline
+        await asyncio.sleep(0.01)
+    return running
+
+
 async def test_a_replay_ended_while_a_question_is_typed_presses_no_more_keys() -> None:
     # Quit, SIGTERM or its terminal gone mid-typing: the app waited for its key player, which
     # went on typing the question (and waiting for the next ones) for seconds before it ended.
     app = ReplayApp(read_transcript(DEMO), timing=Timing(speed=1, max_pause=0.3))
     with memory_keyring():
-        running = asyncio.create_task(
-            app.run_async(headless=True, size=(80, 24), auto_pilot=app.player.drive)
-        )
-        deadline = time.monotonic() + 30
-        while len(app.player.errors) < 2:  # the demo's first answer is being typed
-            assert not running.done() and time.monotonic() < deadline
-            await asyncio.sleep(0.01)
+        running = await typing_the_demo_s_first_answer(app)
         pressed = len(app.player.errors)
         app.exit()
         await asyncio.wait_for(running, 30)
@@ -1225,13 +1232,7 @@ async def test_quitting_a_replay_stops_its_agent_at_once() -> None:
     # replayed agent slept on until its next recorded request, so every quit used all of it.
     app = ReplayApp(read_transcript(DEMO), timing=Timing(speed=1, max_pause=0.3))
     with memory_keyring():
-        running = asyncio.create_task(
-            app.run_async(headless=True, size=(80, 24), auto_pilot=app.player.drive)
-        )
-        deadline = time.monotonic() + 30
-        while len(app.player.errors) < 2:  # the demo's first answer is being typed
-            assert not running.done() and time.monotonic() < deadline
-            await asyncio.sleep(0.01)
+        running = await typing_the_demo_s_first_answer(app)
 
         await app.run_action("quit")
 
