@@ -150,7 +150,7 @@ class Browser:
         from playwright.sync_api import sync_playwright
 
         self.server = subprocess.Popen(
-            [sys.executable, "-m", "tui.cli.main", "web", base, "--port", "0"],
+            [sys.executable, "-m", "tui.cli", "web", base, "--port", "0"],
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             cwd=REPO,

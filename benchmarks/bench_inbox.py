@@ -30,7 +30,7 @@ _URL = re.compile(r"elicit-tui serve on (http://127\.0\.0\.1:\d+)/mcp")
 
 def run(askers: int, questions: int) -> dict[str, Any]:
     """Run the load once; returns the figures and the checks (`ok` says whether all held)."""
-    serve = [sys.executable, "-m", "tui.cli.main", "serve", "--headless", "--port", "0"]
+    serve = [sys.executable, "-m", "tui.cli", "serve", "--headless", "--port", "0"]
     inbox = subprocess.Popen(
         [*serve, "--token", TOKEN],
         stdout=subprocess.PIPE,

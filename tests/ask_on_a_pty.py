@@ -23,7 +23,7 @@ class AskOnAPty:
     def __init__(self, *args: str, rows: int = 24) -> None:
         self.child = pexpect.spawn(
             sys.executable,
-            ["-m", "tui.cli.main", "ask", *args],
+            ["-m", "tui.cli", "ask", *args],
             dimensions=(rows, 80),
             cwd=str(REPO),
             env={

@@ -117,7 +117,7 @@ class HeadlessInbox:
             env["ELICIT_TUI_TOKEN"] = token
         serve = ["serve", "--headless", "--port", str(port), *args]
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "tui.cli.main", *serve],
+            [sys.executable, "-m", "tui.cli", *serve],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             cwd=REPO,
@@ -303,7 +303,7 @@ def elicit(
 ) -> subprocess.CompletedProcess[str]:
     """`elicit-tui ARGS` with no terminal (`stdin` its input), run to its end."""
     return subprocess.run(
-        [sys.executable, "-m", "tui.cli.main", *args],
+        [sys.executable, "-m", "tui.cli", *args],
         cwd=REPO,
         env=environment(config, **env),
         capture_output=True,
@@ -339,7 +339,7 @@ class WebServer:
         if not token_file:
             env["ELICIT_TUI_TOKEN"] = inbox.token
         self.config = config
-        command = [sys.executable, "-m", "tui.cli.main", "web", inbox.url, "--port", "0"]
+        command = [sys.executable, "-m", "tui.cli", "web", inbox.url, "--port", "0"]
         if sigint_ignored:
             # As a shell without job control starts a command in the background (`web &` in
             # a script): SIGINT ignored from the start.

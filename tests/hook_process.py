@@ -72,7 +72,7 @@ def run_hook(
         [
             sys.executable,
             "-m",
-            "tui.cli.main",
+            "tui.cli",
             "hook",
             cli,
             "--to",
@@ -93,7 +93,7 @@ def started_hook(cli: str, stdin: str, inbox: InboxProcess, *options: str) -> su
     """`elicit-tui hook CLI` started on `stdin` (then closed), asking `inbox`; see `ended`."""
     to = ["--to", inbox.base, "--token", inbox.token]
     hook = subprocess.Popen(
-        [sys.executable, "-m", "tui.cli.main", "hook", cli, *to, *options],
+        [sys.executable, "-m", "tui.cli", "hook", cli, *to, *options],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

@@ -104,7 +104,7 @@ async def record_session(path: Path, secret: str = CANARY) -> list[ElicitationRe
 def run_cli(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
     """`elicit-tui ARGS` as a separate process without a terminal."""
     return subprocess.run(
-        [sys.executable, "-m", "tui.cli.main", *args],
+        [sys.executable, "-m", "tui.cli", *args],
         capture_output=True,
         text=True,
         cwd=REPO,

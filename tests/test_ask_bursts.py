@@ -68,7 +68,7 @@ def ask(
         ERRORS=str(errors),
         **extra_env,
     )
-    command = [sys.executable, "-m", "tui.cli.main", "ask", *args]
+    command = [sys.executable, "-m", "tui.cli", "ask", *args]
     child = pexpect.spawn(
         "/bin/sh",
         ["-c", 'exec "$@" > "$ANSWER"' + (' 2> "$ERRORS"' if errors else ""), "sh", *command],
@@ -95,7 +95,7 @@ def screen_after(tmp_path: Path, *args: str, shown: str, burst: str) -> list[str
     the screen a second later, as a terminal emulator shows it."""
     env = {k: v for k, v in os.environ.items() if k not in {"COLUMNS", "LINES"}}
     env.update(TERM="xterm-256color", ELICIT_TUI_CONFIG_DIR=str(tmp_path / "config"))
-    command = [sys.executable, "-m", "tui.cli.main", "ask", *args]
+    command = [sys.executable, "-m", "tui.cli", "ask", *args]
     child = pexpect.spawn(command[0], command[1:], cwd=str(REPO), env=env, dimensions=(24, 80))
     screen = pyte.Screen(80, 24)
     stream = pyte.ByteStream(screen)

@@ -29,7 +29,7 @@ def run_plain(
     tmp_path: Path, typed: str, *args: str, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "tui.cli.main", "ask", *args],
+        [sys.executable, "-m", "tui.cli", "ask", *args],
         input=typed,
         capture_output=True,
         text=True,
@@ -44,7 +44,7 @@ def run_plain(
 def asking_plainly(tmp_path: Path, *args: str) -> subprocess.Popen[str]:
     """`elicit-tui ask ARGS` without a terminal, its stdin a pipe kept open: nobody answers."""
     return subprocess.Popen(
-        [sys.executable, "-m", "tui.cli.main", "ask", *args],
+        [sys.executable, "-m", "tui.cli", "ask", *args],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

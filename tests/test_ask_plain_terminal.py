@@ -37,7 +37,7 @@ class PlainOnTerminal:
         env.update(ERR=str(self.err), **({"TERM": "dumb"} if dumb else {}))
         self.child = pexpect.spawn(
             "/bin/sh",
-            ["-c", SHELL, "sh", sys.executable, "-m", "tui.cli.main", "ask", *args],
+            ["-c", SHELL, "sh", sys.executable, "-m", "tui.cli", "ask", *args],
             env=env,
             cwd=str(REPO),
             dimensions=(24, 80),

@@ -248,7 +248,7 @@ def test_a_secret_is_redacted_unless_revealed(tmp_path: Path) -> None:
 def run_without_terminal(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
     # A new session without a controlling terminal, every stream a pipe: as in CI or cron.
     return subprocess.run(
-        [sys.executable, "-m", "tui.cli.main", "ask", *args],
+        [sys.executable, "-m", "tui.cli", "ask", *args],
         stdin=subprocess.DEVNULL,
         capture_output=True,
         text=True,

@@ -29,7 +29,7 @@ def choice(message: str) -> dict[str, object]:
 def attach_once(config: Path, *args: str) -> subprocess.CompletedProcess[str]:
     """`elicit-tui attach ARGS` with no terminal, run to its end (for the cases that refuse)."""
     return subprocess.run(
-        [sys.executable, "-m", "tui.cli.main", "attach", *args],
+        [sys.executable, "-m", "tui.cli", "attach", *args],
         cwd=REPO,
         env=environment(config),
         capture_output=True,
@@ -295,7 +295,7 @@ def test_keys_typed_on_as_a_question_is_withdrawn_never_allow_the_call_shown_nex
     # next, a hook's: past its 0.2 s grace, the `3` of "3 times" allowed the call always.
     to = ["--to", inbox.url, "--token", inbox.token]
     asker = subprocess.Popen(
-        [sys.executable, "-m", "tui.cli.main", "ask", *to, "text", "How many retries?"],
+        [sys.executable, "-m", "tui.cli", "ask", *to, "text", "How many retries?"],
         cwd=REPO,
         env=environment(tmp_path / "asker"),
         stdin=subprocess.DEVNULL,
@@ -303,7 +303,7 @@ def test_keys_typed_on_as_a_question_is_withdrawn_never_allow_the_call_shown_nex
         stderr=subprocess.PIPE,
     )
     hook = subprocess.Popen(
-        [sys.executable, "-m", "tui.cli.main", "hook", "claude-code", *to],
+        [sys.executable, "-m", "tui.cli", "hook", "claude-code", *to],
         cwd=REPO,
         env=environment(tmp_path / "hook"),
         stdin=subprocess.PIPE,

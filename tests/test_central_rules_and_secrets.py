@@ -73,7 +73,7 @@ def test_rules_made_for_one_asker_answer_every_asker_for_as_long_as_their_scope(
         assert '"deny"' in _claude_code("npm test", "toolu_b1", restarted)  # the session ended
         assert '"allow"' in _claude_code("make lint", "toolu_b2", restarted)  # always is kept
     listed = subprocess.run(
-        [sys.executable, "-m", "tui.cli.main", "approvals", "list"],
+        [sys.executable, "-m", "tui.cli", "approvals", "list"],
         capture_output=True,
         text=True,
         timeout=60,
@@ -95,7 +95,7 @@ def test_a_secret_asked_from_the_shell_is_stored_by_the_inbox_and_only_reference
         answered.start()
         asking = ["--to", inbox.base, "--token", TOKEN, "secret", "GitHub token?"]
         asked = subprocess.run(
-            [sys.executable, "-m", "tui.cli.main", "ask", *asking, "--store", "github/ada"],
+            [sys.executable, "-m", "tui.cli", "ask", *asking, "--store", "github/ada"],
             capture_output=True,
             text=True,
             timeout=60,

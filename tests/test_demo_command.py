@@ -31,7 +31,7 @@ def test_no_pause_at_all_is_a_pause() -> None:
 def test_the_demo_without_a_terminal_to_answer_on_ends_at_once_saying_why() -> None:
     # Under nohup, setsid or in CI it drew into its log and spun a core, for ever.
     done = subprocess.run(
-        [sys.executable, "-m", "tui.cli.main", "demo"],
+        [sys.executable, "-m", "tui.cli", "demo"],
         stdin=subprocess.DEVNULL,
         capture_output=True,
         text=True,

@@ -18,7 +18,7 @@ def run_on_dumb_terminal(config: Path, *args: str, **env: str) -> tuple[int, str
     it wrote."""
     child = pexpect.spawn(
         sys.executable,
-        ["-m", "tui.cli.main", *args],
+        ["-m", "tui.cli", *args],
         env={**environment(config, **env), "TERM": "dumb"},
         cwd=str(REPO),
         dimensions=(24, 80),

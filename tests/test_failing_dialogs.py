@@ -499,7 +499,7 @@ def test_ask_on_a_pty_says_why_a_kind_had_no_dialog_as_it_exits(tmp_path: Path) 
     request = {"kind": "misplaced_test", "message": "Where?"}
     env = {**os.environ, **KINDS, "TERM": "xterm-256color"}
     env["ELICIT_TUI_CONFIG_DIR"] = str(tmp_path)
-    command = ["-m", "tui.cli.main", "ask", "--json", json.dumps(request)]
+    command = ["-m", "tui.cli", "ask", "--json", json.dumps(request)]
     child = pexpect.spawn(sys.executable, command, cwd=str(REPO), env=env, dimensions=(24, 80))
     child.expect(pexpect.EOF, timeout=30)
     child.close()
@@ -608,7 +608,7 @@ def test_a_validator_that_raises_any_error_refuses_the_request_at_every_boundary
         parse_request(data)
     assert bug in str(refused.value)
     done = subprocess.run(
-        [sys.executable, "-m", "tui.cli.main", "ask", "--json", json.dumps(data)],
+        [sys.executable, "-m", "tui.cli", "ask", "--json", json.dumps(data)],
         cwd=REPO,
         env={**os.environ, **KINDS},
         capture_output=True,

@@ -68,7 +68,7 @@ def inbox() -> Iterator[InboxProcess]:
 def listed_rules(inbox: InboxProcess) -> str:
     """What `elicit-tui approvals list` prints of the rules `inbox` keeps and remembers."""
     return subprocess.run(
-        [sys.executable, "-m", "tui.cli.main", "approvals", "list", *_to(inbox)],
+        [sys.executable, "-m", "tui.cli", "approvals", "list", *_to(inbox)],
         capture_output=True,
         text=True,
         timeout=60,
@@ -265,7 +265,7 @@ def test_with_an_inbox_the_hook_is_answered_without_loading_pydantic(
 def test_a_hook_killed_while_its_question_waits_withdraws_it(inbox: InboxProcess) -> None:
     front = ScriptedFrontEnd(inbox, lambda _: None)
     hook = subprocess.Popen(
-        [sys.executable, "-m", "tui.cli.main", "hook", "codex", *_to(inbox)],
+        [sys.executable, "-m", "tui.cli", "hook", "codex", *_to(inbox)],
         stdin=subprocess.PIPE,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -476,7 +476,7 @@ def _closing(fd: int) -> subprocess.CompletedProcess[str]:
         [
             sys.executable,
             "-m",
-            "tui.cli.main",
+            "tui.cli",
             "hook",
             "claude-code",
             "--to",
@@ -505,7 +505,7 @@ def test_a_cli_gone_before_the_verdict_is_printed_leaves_the_hook_exiting_0(
 ) -> None:
     ScriptedFrontEnd(inbox, lambda _: {"action": "accept", "content": {"scope": "once"}})
     hook = subprocess.Popen(
-        [sys.executable, "-m", "tui.cli.main", "hook", "claude-code", *_to(inbox)],
+        [sys.executable, "-m", "tui.cli", "hook", "claude-code", *_to(inbox)],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -523,7 +523,7 @@ def _kept_open(cli: str, sent: bytes, *options: str) -> tuple[subprocess.Popen[b
     """The hook started on `sent`, its stdin left open as some CLIs and wrappers leave it;
     its run and the seconds it took to end. Stdin is closed only once it has ended."""
     hook = subprocess.Popen(
-        [sys.executable, "-m", "tui.cli.main", "hook", cli, *options],
+        [sys.executable, "-m", "tui.cli", "hook", cli, *options],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

@@ -177,7 +177,7 @@ def test_an_inbox_that_never_answers_cannot_hold_the_hook() -> None:
         url = f"http://127.0.0.1:{silent.getsockname()[1]}"
         started = time.monotonic()
         done = subprocess.run(
-            [sys.executable, "-m", "tui.cli.main", "hook", "gemini", "--to", url, "--wait", "1"],
+            [sys.executable, "-m", "tui.cli", "hook", "gemini", "--to", url, "--wait", "1"],
             input=(INPUTS / "gemini_before_tool_shell.json").read_text(),
             capture_output=True,
             text=True,

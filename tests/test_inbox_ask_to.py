@@ -18,7 +18,7 @@ from inbox_process import InboxProcess, running_inbox
 
 from tui.inbox.env_names import TOKEN_ENV, URL_ENV
 
-ASK = [sys.executable, "-m", "tui.cli.main", "ask"]
+ASK = [sys.executable, "-m", "tui.cli", "ask"]
 
 
 @pytest.fixture

@@ -351,7 +351,7 @@ def approvals_list(inbox: InboxProcess, *arguments: str) -> subprocess.Completed
     found by its URL."""
     env = {**os.environ, URL_ENV: inbox.base, TOKEN_ENV: inbox.token}
     return subprocess.run(
-        [sys.executable, "-m", "tui.cli.main", "approvals", *(arguments or ["list"])],
+        [sys.executable, "-m", "tui.cli", "approvals", *(arguments or ["list"])],
         capture_output=True,
         text=True,
         env=env,

@@ -435,7 +435,7 @@ def test_ask_to_exits_3_for_a_request_holding_a_secret_naming_the_field() -> Non
     request = {"kind": "token_check_test", "message": "Right token?", "token": "sk-canary-77"}
     to = ("--to", "http://127.0.0.1:9221", "--token", "x")
     done = subprocess.run(
-        [sys.executable, "-m", "tui.cli.main", "ask", *to, "--json", json.dumps(request)],
+        [sys.executable, "-m", "tui.cli", "ask", *to, "--json", json.dumps(request)],
         capture_output=True,
         text=True,
         stdin=subprocess.DEVNULL,

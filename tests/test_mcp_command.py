@@ -43,7 +43,7 @@ BOOKING_DEFAULTS = {
 def elicit_tui(*args: str) -> subprocess.CompletedProcess[str]:
     """Run `elicit-tui` in a process of its own, as a script would."""
     return subprocess.run(
-        [sys.executable, "-m", "tui.cli.main", *args],
+        [sys.executable, "-m", "tui.cli", *args],
         capture_output=True,
         text=True,
         timeout=120,

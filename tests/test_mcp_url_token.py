@@ -28,7 +28,7 @@ def mcp(
     """`elicit-tui mcp --url URL --call elicit ... --auto decline`, as a script runs it."""
     base_env = {k: v for k, v in os.environ.items() if k not in (TOKEN_ENV, URL_ENV)}
     return subprocess.run(
-        [sys.executable, "-m", "tui.cli.main", "mcp", "--url", url, *args, *_CALL],
+        [sys.executable, "-m", "tui.cli", "mcp", "--url", url, *args, *_CALL],
         capture_output=True,
         text=True,
         timeout=120,
@@ -102,7 +102,7 @@ def test_the_inbox_token_goes_to_no_other_server() -> None:
 
 def test_a_token_with_a_stdio_server_is_a_usage_error() -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "tui.cli.main", "mcp", "--token", "t", "--", "srv"],
+        [sys.executable, "-m", "tui.cli", "mcp", "--token", "t", "--", "srv"],
         capture_output=True,
         text=True,
         timeout=60,

@@ -522,7 +522,7 @@ def test_elicit_tui_kinds_imports_the_modules_that_register_kinds() -> None:
 def asked_with_kinds(request: dict[str, Any], kinds: str) -> subprocess.CompletedProcess[str]:
     """`elicit-tui ask --json REQUEST` run with `ELICIT_TUI_KINDS=kinds`, without a terminal."""
     return subprocess.run(
-        [sys.executable, "-m", "tui.cli.main", "ask", "--json", json.dumps(request)],
+        [sys.executable, "-m", "tui.cli", "ask", "--json", json.dumps(request)],
         cwd=REPO,
         env={**os.environ, "ELICIT_TUI_KINDS": kinds},
         capture_output=True,
@@ -581,7 +581,7 @@ def test_every_command_that_learns_kinds_says_how_elicit_tui_kinds_lists_them(
     command: str,
 ) -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "tui.cli.main", command, "--help"],
+        [sys.executable, "-m", "tui.cli", command, "--help"],
         cwd=REPO,
         env={**os.environ, "COLUMNS": "100"},
         capture_output=True,

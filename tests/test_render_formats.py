@@ -493,7 +493,7 @@ def test_without_pillow_a_render_is_refused_in_one_line_naming_the_install(
     # with a traceback, the check for Pillow coming after a module that imports it.
     (tmp_path / "PIL.py").write_text("raise ImportError(\"No module named 'PIL'\")\n")
     done = subprocess.run(
-        [sys.executable, "-m", "tui.cli.main", "replay", str(DEMO), "-o", str(tmp_path / "x.gif")],
+        [sys.executable, "-m", "tui.cli", "replay", str(DEMO), "-o", str(tmp_path / "x.gif")],
         capture_output=True,
         text=True,
         env={**os.environ, "PYTHONPATH": str(tmp_path)},
@@ -514,7 +514,7 @@ def test_without_pillow_the_text_outputs_and_screen_checks_still_render(tmp_path
     out.mkdir()
     outputs = ["--update", str(out / "s"), "-o", str(out / "x.svg"), "-o", str(out / "x.cast")]
     done = subprocess.run(
-        [sys.executable, "-m", "tui.cli.main", "replay", str(DEMO), *outputs],
+        [sys.executable, "-m", "tui.cli", "replay", str(DEMO), *outputs],
         capture_output=True,
         text=True,
         env={**os.environ, "PYTHONPATH": str(tmp_path)},

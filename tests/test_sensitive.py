@@ -144,7 +144,7 @@ async def test_the_keys_that_answer_a_sensitive_choice_are_not_recorded_and_it_r
     cast = tmp_path / "demo.cast"
     command = ["replay", str(transcript), "--show-keys", "-o", str(cast)]
     rendered = subprocess.run(
-        [sys.executable, "-m", "tui.cli.main", *command],
+        [sys.executable, "-m", "tui.cli", *command],
         capture_output=True,
         text=True,
         timeout=120,

@@ -681,7 +681,7 @@ def test_a_token_no_header_can_carry_is_a_usage_error_naming_where_it_came_from_
 def test_without_a_terminal_serve_says_so(tmp_path: Path) -> None:
     env = {**os.environ, "ELICIT_TUI_CONFIG_DIR": str(tmp_path)}
     finished = subprocess.run(
-        [sys.executable, "-m", "tui.cli.main", "serve", "--port", "0"],
+        [sys.executable, "-m", "tui.cli", "serve", "--port", "0"],
         stdin=subprocess.DEVNULL,
         capture_output=True,
         text=True,

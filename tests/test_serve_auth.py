@@ -199,7 +199,7 @@ def serve_without_a_terminal(tmp_path: Path, *arguments: str, **env: str) -> str
     """Run `serve --headless` as a process printing to a pipe, until it listens: what it
     printed. It is then killed."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "tui.cli.main", "serve", "--headless", "--port", "0", *arguments],
+        [sys.executable, "-m", "tui.cli", "serve", "--headless", "--port", "0", *arguments],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
@@ -261,7 +261,7 @@ def test_a_token_that_can_be_neither_saved_nor_shown_stops_serve_saying_why(
     config = tmp_path / "not-a-folder"
     config.write_text("")
     finished = subprocess.run(
-        [sys.executable, "-m", "tui.cli.main", "serve", "--headless", "--port", "0"],
+        [sys.executable, "-m", "tui.cli", "serve", "--headless", "--port", "0"],
         stdin=subprocess.DEVNULL,
         capture_output=True,
         text=True,
@@ -340,7 +340,7 @@ def test_a_new_token_never_starts_with_a_dash(monkeypatch: pytest.MonkeyPatch) -
 def test_on_a_terminal_the_config_shows_the_token_to_paste(tmp_path: Path) -> None:
     controller, terminal = pty.openpty()
     serve = subprocess.Popen(
-        [sys.executable, "-m", "tui.cli.main", "serve", "--headless", "--port", "0"],
+        [sys.executable, "-m", "tui.cli", "serve", "--headless", "--port", "0"],
         stdin=subprocess.DEVNULL,
         stdout=terminal,
         stderr=terminal,
@@ -372,7 +372,7 @@ def test_an_inbox_without_a_token_drops_the_token_an_earlier_one_saved(tmp_path:
     env = {**os.environ, "ELICIT_TUI_CONFIG_DIR": str(tmp_path)}
     env.pop("ELICIT_TUI_TOKEN", None)
     repo = Path(__file__).resolve().parent.parent
-    cli = [sys.executable, "-m", "tui.cli.main"]
+    cli = [sys.executable, "-m", "tui.cli"]
     inbox = subprocess.Popen(
         [*cli, "serve", "--headless", "--no-auth", "--port", str(port)],
         stdin=subprocess.DEVNULL,

@@ -26,7 +26,7 @@ from tui.inbox.env_names import TOKEN_ENV, URL_ENV
 from tui.mcp.auth import save_token
 
 HERE = Path(__file__).parent
-CLI = [sys.executable, "-m", "tui.cli.main"]
+CLI = [sys.executable, "-m", "tui.cli"]
 
 
 @pytest.fixture

@@ -43,7 +43,7 @@ def python(*args: str) -> pexpect.spawn:
 
 def spawn(*args: str) -> pexpect.spawn:
     """`elicit-tui ARGS` on an 80x24 pty."""
-    return python("-m", "tui.cli.main", *args)
+    return python("-m", "tui.cli", *args)
 
 
 def terminated(child: pexpect.spawn, number: int = signal.SIGTERM) -> bytes:

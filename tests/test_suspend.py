@@ -35,7 +35,7 @@ pid = os.fork()
 if pid == 0:
     os.setpgid(0, 0)
     os.tcsetpgrp(0, os.getpgrp())
-    command = [sys.executable, "-m", "tui.cli.main", *sys.argv[1:]]
+    command = [sys.executable, "-m", "tui.cli", *sys.argv[1:]]
     if sys.argv[1:2] == ["--in-script"]:
         command[3:4] = []
         command[:0] = ["/bin/sh", "-c", '"$@"; echo "SCRIPT GOES ON $?"', "sh"]
@@ -266,7 +266,7 @@ def test_paused_and_continued_it_reads_the_keys_typed_meanwhile_in_order(
     # No shell takes the terminal: the process is only paused, as a debugger or a tool does.
     child = pexpect.spawn(
         sys.executable,
-        ["-m", "tui.cli.main", "ask", "text", "Which DB?", *mode],
+        ["-m", "tui.cli", "ask", "text", "Which DB?", *mode],
         dimensions=(24, 80),
         cwd=str(REPO),
         timeout=20,

@@ -24,7 +24,7 @@ import pytest
 from inbox_process import TOKEN
 
 REPO = Path(__file__).resolve().parent.parent
-ELICIT_TUI = [sys.executable, "-m", "tui.cli.main"]
+ELICIT_TUI = [sys.executable, "-m", "tui.cli"]
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
 

@@ -15,7 +15,7 @@ from front_end_processes import REPO, HeadlessInbox, environment
 
 def token_command(config: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "tui.cli.main", "token", *args],
+        [sys.executable, "-m", "tui.cli", "token", *args],
         capture_output=True,
         text=True,
         cwd=REPO,
@@ -69,7 +69,7 @@ def test_wait_skips_the_stale_token_of_an_earlier_run(tmp_path: Path) -> None:
     port = free_port()
     url = f"http://127.0.0.1:{port}/mcp"
     waiting = subprocess.Popen(
-        [sys.executable, "-m", "tui.cli.main", "token", "--wait", "30", url],
+        [sys.executable, "-m", "tui.cli", "token", "--wait", "30", url],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

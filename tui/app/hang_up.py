@@ -36,7 +36,8 @@ from typing import Any
 
 from textual.app import App
 
-from tui.app.suspend import end_as_by_default, in_foreground
+from tui.app.suspend import in_foreground
+from tui.core.ended_from_outside import end_as_by_default
 from tui.core.hung_up import drop_output, has_hung_up
 
 POLL_MS = 250

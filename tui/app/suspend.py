@@ -17,6 +17,8 @@ from rich.control import Control
 from textual.app import App
 from textual.geometry import Offset
 
+from tui.core.ended_from_outside import end_as_by_default
+
 
 def suspend(app: App[Any]) -> None:
     """Give the terminal back to the shell and stop the process until it is continued in the
@@ -173,14 +175,6 @@ def handle_signals_from_outside(
             signal.signal(number, handler)
 
     return restore
-
-
-def end_as_by_default(number: signal.Signals) -> None:
-    """End the process as signal `number` ends one by default, the terminal left alone: for a
-    stopped job killed (`kill %1` continues it to take the signal), or one in the background.
-    The shell has the terminal, and taking it back to leave would stop the process again."""
-    signal.signal(number, signal.SIG_DFL)
-    os.kill(os.getpid(), number)
 
 
 def _on_terminate(

@@ -3,6 +3,7 @@ process marked as the command's own (its app's objects are set aside once it is 
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import signal
@@ -12,6 +13,7 @@ from importlib import import_module
 from typing import NoReturn, TextIO
 
 from tui.cli.pydantic_plugins import skip_pydantic_plugins
+from tui.core.ended_from_outside import EndedFromOutside, end_as_by_default
 from tui.core.loading import loading_modules, mark_command_process
 
 
@@ -19,11 +21,17 @@ def main() -> NoReturn:
     """Entry point of the `elicit-tui` console script."""
     mark_command_process()
     skip_pydantic_plugins()
-    with loading_modules():
-        run_command = _command(sys.argv[1:2])
     try:
+        with loading_modules():
+            run_command = _command(sys.argv[1:2])
         status = run_command()
         sys.stdout.flush()
+    except (KeyboardInterrupt, EndedFromOutside) as ended:
+        # Ctrl+C, SIGTERM or SIGHUP that the command did not answer for (it has said what it
+        # left undone, if anything): the process ends as that signal ends one, so a shell
+        # sees what ended it, and a script's loop stops at Ctrl+C. No traceback.
+        _flush_quietly(sys.stdout, sys.stderr)
+        end_as_by_default(ended.number if isinstance(ended, EndedFromOutside) else signal.SIGINT)
     except BrokenPipeError:
         # Whoever read the output has gone (`elicit-tui secrets list | head -1`): stop with
         # the status a shell gives a command ended by SIGPIPE, not with a traceback, and
@@ -39,6 +47,13 @@ def main() -> NoReturn:
         to_null_device(sys.stdout, sys.stderr)
         status = 128 + signal.SIGHUP
     sys.exit(status)
+
+
+def _flush_quietly(*streams: TextIO) -> None:
+    """Write out what `streams` hold, if they still can be (a terminal gone cannot)."""
+    for stream in streams:
+        with contextlib.suppress(OSError):
+            stream.flush()
 
 
 def to_null_device(*streams: TextIO) -> None:

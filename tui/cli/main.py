@@ -121,10 +121,3 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `elicit-tui` console script; returns the exit code."""
     args = build_parser().parse_args(argv)
     return int(args.handler(args))
-
-
-if __name__ == "__main__":
-    from tui.core.loading import mark_command_process
-
-    mark_command_process()  # `python -m tui.cli.main` is the command too
-    sys.exit(main())

@@ -104,7 +104,8 @@ def render_only(args: argparse.Namespace) -> list[str]:
 def run_render(args: argparse.Namespace) -> int:
     """Render `args.file` as asked; print each output's size; 1 on drift or a mismatch.
     Ended by Ctrl+C, SIGTERM or SIGHUP, it says which outputs it wrote and which not (those
-    are left as they were), and exits 130, 143 or 129."""
+    are left as they were), and raises `EndedFromOutside` again: the process ends as the
+    signal ends one."""
     refusal = _refusal(args)
     if refusal is not None:
         print(f"elicit-tui replay: {refusal}", file=sys.stderr)
@@ -114,18 +115,21 @@ def run_render(args: argparse.Namespace) -> int:
     written: list[Written] = []
     try:
         with signals_raise():
-            return _render(args, written)
+            lines, code = _render(args, written)
     except EndedFromOutside as ended:
         done = {item.path for item in written}
         left = [str(path) for path in dict.fromkeys(args.output or []) if path not in done]
         unwritten = f"; {', '.join(left)} not written" if left else ""
         said = [item.describe() for item in written]
         print_report([*said, f"elicit-tui replay: {ended.says}{unwritten}"], 1)
-        return ended.status
+        raise
+    print_report(lines, code)
+    return code
 
 
-def _render(args: argparse.Namespace, written: list[Written]) -> int:
-    """`run_render`'s work; each output is added to `written` once it is complete."""
+def _render(args: argparse.Namespace, written: list[Written]) -> tuple[list[str], int]:
+    """`run_render`'s work: the lines to report and the exit code. Each output is added to
+    `written` once it is complete."""
     from tui.render.capture import capture
     from tui.render.frames import Overlays
     from tui.render.outputs import Render, write_outputs
@@ -136,8 +140,7 @@ def _render(args: argparse.Namespace, written: list[Written]) -> int:
         plan = plan_render(args.file, args.edits, args.redact, args.speed, args.max_pause)
         cues = plan.cues(args.captions)
     except PlanError as error:
-        print(f"elicit-tui replay: {error}", file=sys.stderr)
-        return EXIT_USAGE
+        return [f"elicit-tui replay: {error}"], EXIT_USAGE
     try:
         captured = capture(
             plan.transcript,
@@ -147,8 +150,7 @@ def _render(args: argparse.Namespace, written: list[Written]) -> int:
             edited=plan.changes_results,
         )
     except (RuntimeError, TimeoutError) as error:
-        print(f"elicit-tui replay: {error}", file=sys.stderr)
-        return EXIT_DRIFT
+        return [f"elicit-tui replay: {error}"], EXIT_DRIFT
     changed = plan.changes_results
     lines = [
         f"{'edited' if changed else 'mismatch'}: {mismatch.describe()}"
@@ -164,17 +166,14 @@ def _render(args: argparse.Namespace, written: list[Written]) -> int:
     try:
         write_outputs(render, args.output or [], written)
     except VideoError as error:
-        print_report([item.describe() for item in written], EXIT_USAGE)
-        print(f"elicit-tui replay: {error}", file=sys.stderr)
-        return EXIT_USAGE
+        return [*(item.describe() for item in written), f"elicit-tui replay: {error}"], EXIT_USAGE
     lines += [item.describe() for item in written]
     if render.missing_glyphs:
         lines.append(_missing_glyphs(render.missing_glyphs))
     if any(item.over_budget for item in written):
         code = EXIT_DRIFT
     screen_lines, screen_code = _chapter_screens(args, render)
-    print_report(lines + screen_lines, code or screen_code)
-    return code or screen_code
+    return lines + screen_lines, code or screen_code
 
 
 MISSING_SHOWN = 20

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 import tempfile
@@ -182,42 +183,46 @@ def _replay(args: argparse.Namespace, transcript: object) -> tuple[list[str], in
 
 
 def _replay_into_cast(args: argparse.Namespace) -> int:
-    """Run this replay again under a pseudo-terminal of `--size`, recording it as a cast."""
+    """Run this replay again under a pseudo-terminal of `--size`, recording it as a cast.
+    Ended by Ctrl+C, SIGTERM or SIGHUP, it says the cast was not written and raises
+    `EndedFromOutside` again, once the replay has ended and its folder is gone."""
     from tui.cli.cast import record_cast
 
     size = args.size or DEFAULT_SIZE
-
-    with tempfile.TemporaryDirectory(prefix="elicit-tui-replay-") as folder:
-        report = Path(folder) / "report.json"
-        command = [sys.executable, "-m", "tui.cli.main", "replay", str(args.file)]
-        command += ["--speed", str(args.speed), "--theme", args.theme, "--report", str(report)]
-        command += ["--size", "{}x{}".format(*size)]
-        if args.max_pause is not None:
-            command += ["--max-pause", str(args.max_pause)]
-        if args.show_keys:
-            command.append("--show-keys")
-        if args.svg is not None:
-            command += ["--svg", str(args.svg)]
-        says = (
-            f"elicit-tui replay: recording the replay of {args.file} into {args.cast} "
-            "({}x{}); it plays in the cast, not on this screen".format(*size)
-        )
-        try:
-            with signals_raise(), _saying(says, live=not args.headless) as progress:
+    try:
+        with signals_raise(), tempfile.TemporaryDirectory(prefix="elicit-tui-replay-") as folder:
+            report = Path(folder) / "report.json"
+            command = [sys.executable, "-m", "tui.cli", "replay", str(args.file)]
+            command += ["--speed", str(args.speed), "--theme", args.theme]
+            command += ["--report", str(report), "--size", "{}x{}".format(*size)]
+            if args.max_pause is not None:
+                command += ["--max-pause", str(args.max_pause)]
+            if args.show_keys:
+                command.append("--show-keys")
+            if args.svg is not None:
+                command += ["--svg", str(args.svg)]
+            says = (
+                f"elicit-tui replay: recording the replay of {args.file} into {args.cast} "
+                "({}x{}); it plays in the cast, not on this screen".format(*size)
+            )
+            with _saying(says, live=not args.headless) as progress:
                 code, seconds = record_cast(
                     command,
                     args.cast,
                     size,
                     title=f"elicit-tui: {args.file.name}",
+                    # What the replay leaves in a temporary folder goes with this one, even
+                    # where a hang-up ended it before it could remove it.
+                    env={**os.environ, "TMPDIR": folder},
                     progress=progress,
                 )
-        except EndedFromOutside as ended:
-            print(f"elicit-tui replay: {ended.says}; {args.cast} not written", file=sys.stderr)
-            return ended.status
-        if not report.exists():
-            print(f"elicit-tui replay: the replay failed (exit code {code})", file=sys.stderr)
-            return code or EXIT_MISMATCH
-        outcome = json.loads(report.read_text(encoding="utf-8"))
+            if not report.exists():
+                print(f"elicit-tui replay: the replay failed (exit code {code})", file=sys.stderr)
+                return code or EXIT_MISMATCH
+            outcome = json.loads(report.read_text(encoding="utf-8"))
+    except EndedFromOutside as ended:
+        print(f"elicit-tui replay: {ended.says}; {args.cast} not written", file=sys.stderr)
+        raise
     lines = [*outcome["lines"], f"wrote {args.cast} ({seconds:.1f} s)"]
     print_report(lines, int(outcome["code"]))
     return int(outcome["code"])

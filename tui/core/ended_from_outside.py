@@ -1,12 +1,13 @@
 """Ctrl+C (SIGINT), SIGTERM (`kill`, `timeout`) and SIGHUP (a terminal window closed) while
 a command works with no app of its own on the terminal: a render, a recording, a wait for an
 answer. Each raises `EndedFromOutside` in the main thread, so the command unwinds as for an
-error (its temporary folders removed, no file left half written), says so, and exits as a
-shell reports a command that signal ended (130, 143, 129). By default SIGTERM and SIGHUP end
-the process on the spot, leaving its temporary folders behind, and Ctrl+C a traceback."""
+error (its temporary folders removed, no file left half written) and says so. By default
+SIGTERM and SIGHUP end the process on the spot, leaving its temporary folders behind, and
+Ctrl+C a traceback."""
 
 from __future__ import annotations
 
+import os
 import signal
 import threading
 from collections.abc import Callable, Iterator
@@ -28,14 +29,16 @@ class EndedFromOutside(BaseException):
         self.number = number
 
     @property
-    def status(self) -> int:
-        """The exit status a shell gives a command this signal ended (128 + its number)."""
-        return 128 + self.number
-
-    @property
     def says(self) -> str:
         """How the command says it ended: "interrupted" (Ctrl+C), "ended by SIGTERM"."""
         return "interrupted" if self.number == signal.SIGINT else str(self)
+
+
+_ending: list[int] = []
+"""The signal that the blocks in force took, once one came: the command is ending."""
+
+_blocks = 0
+"""How many `signals_raise` blocks are in force (one may run within another)."""
 
 
 @contextmanager
@@ -46,26 +49,41 @@ def signals_raise(
     thread; or, with `instead`, calls it with the signal's number (for a block that runs an
     event loop, which an exception raised at any point would leave half stopped).
 
-    A signal the process ignores stays ignored: `nohup` (SIGHUP), a job a script started in
-    the background (SIGINT). Off the main thread, where no handler can be set, it changes
-    nothing."""
+    Only the first signal is taken: those after it, until the outermost block ends, are
+    ignored, so that a second Ctrl+C does not cut short what the first one cleans up (a
+    temporary folder being removed, a child process waited for). A signal the process
+    ignores stays ignored: `nohup` (SIGHUP), a job a script started in the background
+    (SIGINT). Off the main thread, where no handler can be set, it changes nothing."""
+    global _blocks
     if threading.current_thread() is not threading.main_thread():
         yield
         return
 
     def handle(number: int, _frame: FrameType | None) -> None:
+        if _ending:
+            return
+        _ending.append(number)
         if instead is None:
-            _raise(number)
+            raise EndedFromOutside(number)
         instead(number)
 
     taken = [number for number in numbers if signal.getsignal(number) is not signal.SIG_IGN]
     before = {number: signal.signal(number, handle) for number in taken}
+    _blocks += 1
     try:
         yield
     finally:
+        _blocks -= 1
         for number, handler in before.items():
             signal.signal(number, handler)
+        if not _blocks:
+            _ending.clear()
 
 
-def _raise(number: int) -> NoReturn:
-    raise EndedFromOutside(number)
+def end_as_by_default(number: int) -> NoReturn:
+    """End the process as signal `number` ends one by default: a shell then sees a command
+    that signal ended, and a script's loop stops at Ctrl+C (one that exits 130 instead has,
+    to the shell, handled it, and the loop goes on)."""
+    signal.signal(number, signal.SIG_DFL)
+    os.kill(os.getpid(), number)
+    raise SystemExit(128 + number)  # (where a signal sent to itself does not end a process)

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
-
-from tui.core.replaced_file import replacing
 
 
 def write_owner_only(path: Path, text: str) -> None:
@@ -13,9 +12,15 @@ def write_owner_only(path: Path, text: str) -> None:
     owner only, from the moment it exists. The file is replaced whole: a reader finds the
     text before or the text after, never an empty or half-written file."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    with replacing(path) as draft:
-        # Created owner-only, never widened afterwards: no moment where others could read it.
-        descriptor = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    draft = path.with_name(f".{path.name}.{os.getpid()}.draft")
+    # Created owner-only, never widened afterwards: no moment where others could read it.
+    descriptor = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
         with os.fdopen(descriptor, "w", encoding="utf-8") as file:
             os.fchmod(file.fileno(), 0o600)
             file.write(text + "\n")
+        os.replace(draft, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            draft.unlink()
+        raise

@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+
+STEM_KEPT = 64
+"""The most characters of the file's name a draft's name repeats: a name near the longest a
+folder takes would not fit with the rest."""
 
 
 @contextmanager
@@ -14,12 +19,21 @@ def replacing(path: Path) -> Iterator[Path]:
     """The draft to write `path`'s new content into. Once the block ends, the draft replaces
     `path` in one step; if the block raises (an error, Ctrl+C, SIGTERM), the draft is removed
     and `path` is left as it was. A reader finds the file before or the file after, never an
-    empty or half-written one. The draft keeps `path`'s extension, which may pick its
-    format."""
-    draft = path.with_name(f".{path.stem}.{os.getpid()}.draft{path.suffix}")
+    empty or half-written one. The draft keeps `path`'s extension, which may pick its format.
+
+    A symbolic link's target is what is replaced, the link kept, and the file keeps its
+    permissions. Something that is not a file (`/dev/stdout`, a named pipe) is
+    written to as it is."""
+    if path.exists() and not path.is_file():
+        yield path
+        return
+    target = Path(os.path.realpath(path))
+    draft = target.with_name(f".{target.stem[:STEM_KEPT]}.{os.getpid()}.draft{path.suffix}")
     try:
         yield draft
-        os.replace(draft, path)
+        if target.exists():
+            shutil.copymode(target, draft)
+        os.replace(draft, target)
     except BaseException:
         with contextlib.suppress(OSError):
             draft.unlink()

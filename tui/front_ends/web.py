@@ -277,7 +277,7 @@ class WebFrontEnds(Server):
 
     def _tab_command(self) -> tuple[list[str], dict[str, str]]:
         self._tabs += 1
-        args = [sys.executable, "-m", "tui.cli.main", "attach", self.inbox_url]
+        args = [sys.executable, "-m", "tui.cli", "attach", self.inbox_url]
         args += ["--name", f"browser {self._tabs}"]
         if self._notify_command:
             args += ["--notify", self._notify_command]

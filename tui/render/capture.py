@@ -8,6 +8,7 @@ frame is the same on every run.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -17,7 +18,7 @@ from typing import Any
 from textual.color import Color
 from textual.notifications import Notification, Notify
 from textual.pilot import Pilot
-from textual.worker import WorkerFailed
+from textual.worker import WorkerCancelled, WorkerFailed
 
 from tui.app.key_player import KeyPlayer, replays
 from tui.app.replay_app import ReplayApp
@@ -226,20 +227,23 @@ def capture(
         loop (or never starts) and the app exits; `EndedFromOutside` is raised once it has."""
         ended.append(number)
         for task in driving:
-            task.get_loop().call_soon_threadsafe(task.cancel)
+            with contextlib.suppress(RuntimeError):  # its loop closed meanwhile
+                task.get_loop().call_soon_threadsafe(task.cancel)
 
     async def drive(pilot: Pilot[Any]) -> None:
         task = asyncio.current_task()
         assert task is not None
         driving.append(task)
         try:
-            if not ended:
-                await _drive(pilot, app, script, screens, later, colours)
-        except asyncio.CancelledError:
+            await _drive(pilot, app, script, screens, later, colours, ended)
+        except (asyncio.CancelledError, WorkerCancelled):
+            # (A worker's wait takes the cancel and raises WorkerCancelled instead.)
             if not ended:
                 raise
-            task.uncancel()  # ended as asked: the app exits as after the last step
+            if task.cancelling():
+                task.uncancel()  # ended as asked: the app exits as after the last step
         finally:
+            driving.remove(task)
             clock.stop()
             app.exit()
 
@@ -267,12 +271,17 @@ async def _drive(
     screens: list[Grid],
     later: list[LaterScreen],
     colours: list[Theme],
+    ended: list[int],
 ) -> None:
+    """Play `script`'s steps, capturing the screen after each, until they are done or a
+    signal is in `ended`."""
     player = KeyPlayer(app.replay_agent.transcript, app._resolved, answer=app.answer_as_recorded)
     theme = _theme(app)
     colours.append(theme)
     default = (theme.foreground, theme.background)
     for index, step in enumerate(script.steps):
+        if ended:
+            return
         app.now = step.recorded
         app.end_notices(step.recorded)
         if step.kind == "request":

@@ -1,0 +1,74 @@
+"""Ctrl+C, SIGTERM and SIGHUP raised as `EndedFromOutside` while a command works; the first
+taken, those after it ignored while it cleans up; an ignored one left ignored."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import pytest
+
+from tui.core.ended_from_outside import EndedFromOutside, signals_raise
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+
+
+def sent(number: int) -> None:
+    """Signal `number` sent to this process, its handler run before this returns."""
+    os.kill(os.getpid(), number)
+    time.sleep(0.5)  # (the handler runs at the first check for signals, long before)
+
+
+def test_a_signal_raises_naming_it() -> None:
+    with pytest.raises(EndedFromOutside) as ended, signals_raise():
+        sent(signal.SIGTERM)
+    assert (ended.value.number, ended.value.says) == (signal.SIGTERM, "ended by SIGTERM")
+
+
+def test_a_second_signal_does_not_cut_short_what_the_first_cleans_up() -> None:
+    cleaned = False
+    with pytest.raises(EndedFromOutside) as ended, signals_raise():
+        try:
+            sent(signal.SIGINT)
+        finally:
+            sent(signal.SIGTERM)  # a second Ctrl+C, or a kill, while a folder is removed
+            cleaned = True
+    assert cleaned and ended.value.says == "interrupted"
+
+
+def test_a_signal_in_an_inner_block_is_the_one_taken() -> None:
+    taken: list[int] = []
+    with pytest.raises(EndedFromOutside), signals_raise():
+        with signals_raise(instead=taken.append):
+            sent(signal.SIGHUP)
+        sent(signal.SIGTERM)  # the outer block: the command is already ending
+        raise EndedFromOutside(taken[0])
+    assert taken == [signal.SIGHUP]
+    with pytest.raises(EndedFromOutside), signals_raise():  # a new command's block: taken
+        sent(signal.SIGTERM)
+
+
+@contextmanager
+def ignoring(number: int) -> Iterator[None]:
+    before = signal.signal(number, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(number, before)
+
+
+def test_an_ignored_signal_stays_ignored() -> None:
+    with ignoring(signal.SIGHUP), signals_raise():  # `nohup`
+        assert signal.getsignal(signal.SIGHUP) is signal.SIG_IGN
+        sent(signal.SIGHUP)
+
+
+def test_the_handlers_before_come_back_after_the_block() -> None:
+    before = [signal.getsignal(number) for number in (signal.SIGINT, signal.SIGTERM)]
+    with signals_raise():
+        pass
+    assert [signal.getsignal(number) for number in (signal.SIGINT, signal.SIGTERM)] == before
