@@ -12,6 +12,7 @@ from contextlib import contextmanager
 
 import pytest
 
+from tui.core import ended_from_outside
 from tui.core.ended_from_outside import EndedFromOutside, signals_raise
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
@@ -72,3 +73,13 @@ def test_the_handlers_before_come_back_after_the_block() -> None:
     with signals_raise():
         pass
     assert [signal.getsignal(number) for number in (signal.SIGINT, signal.SIGTERM)] == before
+
+
+def test_a_signal_left_taken_by_an_earlier_command_does_not_mute_the_next(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A second signal raised while the first block put its handlers back left the first
+    # one recorded as ending, and every later block in the process ignored its signals.
+    monkeypatch.setattr(ended_from_outside, "_ending", [signal.SIGTERM])
+    with pytest.raises(EndedFromOutside), signals_raise():
+        sent(signal.SIGTERM)

@@ -45,10 +45,18 @@ def test_a_link_is_kept_and_its_target_replaced_keeping_its_permissions(
     assert stat.S_IMODE(target.stat().st_mode) == 0o664
 
 
-def test_what_is_not_a_file_is_written_as_it_is() -> None:
+def test_what_is_not_a_file_is_written_as_it_is(tmp_path: Path) -> None:
     with replacing(Path(os.devnull)) as draft:
         assert draft == Path(os.devnull)
         draft.write_text("gone")
+    # `/dev/stdout` redirected to a file: renamed over, the file lost what it held before.
+    log = tmp_path / "log.txt"
+    with log.open("w") as out:
+        out.write("before\n")
+        out.flush()
+        stdout = Path(f"/dev/fd/{out.fileno()}")
+        with replacing(stdout) as draft:
+            assert draft == stdout
 
 
 def test_a_name_as_long_as_a_folder_takes_still_has_a_draft(tmp_path: Path) -> None:

@@ -25,13 +25,17 @@ def main() -> NoReturn:
         with loading_modules():
             run_command = _command(sys.argv[1:2])
         status = run_command()
-        sys.stdout.flush()
+        if sys.stdout is not None:  # (closed: `elicit-tui hook ... >&-`)
+            sys.stdout.flush()
     except (KeyboardInterrupt, EndedFromOutside) as ended:
         # Ctrl+C, SIGTERM or SIGHUP that the command did not answer for (it has said what it
         # left undone, if anything): the process ends as that signal ends one, so a shell
         # sees what ended it, and a script's loop stops at Ctrl+C. No traceback.
+        number = ended.number if isinstance(ended, EndedFromOutside) else signal.SIGINT
+        signal.signal(number, signal.SIG_DFL)  # a second one, while output is written out
         _flush_quietly(sys.stdout, sys.stderr)
-        end_as_by_default(ended.number if isinstance(ended, EndedFromOutside) else signal.SIGINT)
+        end_as_by_default(number)
+        status = 128 + number
     except BrokenPipeError:
         # Whoever read the output has gone (`elicit-tui secrets list | head -1`): stop with
         # the status a shell gives a command ended by SIGPIPE, not with a traceback, and
@@ -49,11 +53,13 @@ def main() -> NoReturn:
     sys.exit(status)
 
 
-def _flush_quietly(*streams: TextIO) -> None:
-    """Write out what `streams` hold, if they still can be (a terminal gone cannot)."""
+def _flush_quietly(*streams: TextIO | None) -> None:
+    """Write out what `streams` hold, if they still can be (a terminal gone cannot; a closed
+    descriptor has no stream)."""
     for stream in streams:
-        with contextlib.suppress(OSError):
-            stream.flush()
+        if stream is not None:
+            with contextlib.suppress(OSError):
+                stream.flush()
 
 
 def to_null_device(*streams: TextIO) -> None:

@@ -121,3 +121,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `elicit-tui` console script; returns the exit code."""
     args = build_parser().parse_args(argv)
     return int(args.handler(args))
+
+
+if __name__ == "__main__":
+    # Not the command (`python -m tui.cli` is): a run that did nothing must not read as an
+    # answer (0 is `ask`'s "accepted").
+    print("elicit-tui: run `elicit-tui` or `python -m tui.cli`", file=sys.stderr)
+    sys.exit(2)

@@ -130,6 +130,7 @@ def run_render(args: argparse.Namespace) -> int:
 def _render(args: argparse.Namespace, written: list[Written]) -> tuple[list[str], int]:
     """`run_render`'s work: the lines to report and the exit code. Each output is added to
     `written` once it is complete."""
+    from tui.core.error_text import os_error_text
     from tui.render.capture import capture
     from tui.render.frames import Overlays
     from tui.render.outputs import Render, write_outputs
@@ -167,6 +168,9 @@ def _render(args: argparse.Namespace, written: list[Written]) -> tuple[list[str]
         write_outputs(render, args.output or [], written)
     except VideoError as error:
         return [*(item.describe() for item in written), f"elicit-tui replay: {error}"], EXIT_USAGE
+    except OSError as error:  # (a folder of outputs made read-only, a disk full)
+        said = [item.describe() for item in written]
+        return [*said, f"elicit-tui replay: cannot write {os_error_text(error)}"], EXIT_USAGE
     lines += [item.describe() for item in written]
     if render.missing_glyphs:
         lines.append(_missing_glyphs(render.missing_glyphs))

@@ -189,6 +189,7 @@ def _replay_into_cast(args: argparse.Namespace) -> int:
     from tui.cli.cast import record_cast
 
     size = args.size or DEFAULT_SIZE
+    recorded = False
     try:
         with signals_raise(), tempfile.TemporaryDirectory(prefix="elicit-tui-replay-") as folder:
             report = Path(folder) / "report.json"
@@ -216,12 +217,14 @@ def _replay_into_cast(args: argparse.Namespace) -> int:
                     env={**os.environ, "TMPDIR": folder},
                     progress=progress,
                 )
+            recorded = True
             if not report.exists():
                 print(f"elicit-tui replay: the replay failed (exit code {code})", file=sys.stderr)
-                return code or EXIT_MISMATCH
+                return code if code > 0 else EXIT_MISMATCH  # (killed: a negative code)
             outcome = json.loads(report.read_text(encoding="utf-8"))
     except EndedFromOutside as ended:
-        print(f"elicit-tui replay: {ended.says}; {args.cast} not written", file=sys.stderr)
+        cast = f" after writing {args.cast}" if recorded else f"; {args.cast} not written"
+        print(f"elicit-tui replay: {ended.says}{cast}", file=sys.stderr)
         raise
     lines = [*outcome["lines"], f"wrote {args.cast} ({seconds:.1f} s)"]
     print_report(lines, int(outcome["code"]))

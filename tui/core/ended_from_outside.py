@@ -13,7 +13,7 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from types import FrameType
-from typing import NoReturn
+from typing import Any
 
 ENDING = tuple(
     getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
@@ -67,23 +67,42 @@ def signals_raise(
             raise EndedFromOutside(number)
         instead(number)
 
-    taken = [number for number in numbers if signal.getsignal(number) is not signal.SIG_IGN]
-    before = {number: signal.signal(number, handle) for number in taken}
+    if not _blocks:
+        _ending.clear()  # a new command's first block: nothing is ending yet
     _blocks += 1
+    before: dict[int, Any] = {}
     try:
+        for number in numbers:
+            if signal.getsignal(number) is not signal.SIG_IGN:
+                before[number] = signal.signal(number, handle)
         yield
     finally:
         _blocks -= 1
-        for number, handler in before.items():
-            signal.signal(number, handler)
-        if not _blocks:
-            _ending.clear()
+        with _held(numbers):  # (one arriving meanwhile goes to the handler put back)
+            for number, handler in before.items():
+                signal.signal(number, handler)
 
 
-def end_as_by_default(number: int) -> NoReturn:
+@contextmanager
+def _held(numbers: tuple[int, ...]) -> Iterator[None]:
+    """Signals `numbers` held back while the block runs, then delivered (where the platform
+    can hold them)."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    signal.pthread_sigmask(signal.SIG_BLOCK, numbers)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, numbers)
+
+
+def end_as_by_default(number: int) -> None:
     """End the process as signal `number` ends one by default: a shell then sees a command
     that signal ended, and a script's loop stops at Ctrl+C (one that exits 130 instead has,
-    to the shell, handled it, and the loop goes on)."""
+    to the shell, handled it, and the loop goes on). Returns where that does not end it
+    (Windows, which has no such signals to send; a container's first process)."""
+    if os.name == "nt":
+        return
     signal.signal(number, signal.SIG_DFL)
     os.kill(os.getpid(), number)
-    raise SystemExit(128 + number)  # (where a signal sent to itself does not end a process)

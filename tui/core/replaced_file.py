@@ -9,9 +9,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-STEM_KEPT = 64
-"""The most characters of the file's name a draft's name repeats: a name near the longest a
-folder takes would not fit with the rest."""
+STEM_KEPT = 48
+"""The most characters of the file's name a draft's name repeats (up to four bytes each): a
+name near the longest a folder takes would not fit with the rest."""
 
 
 @contextmanager
@@ -22,12 +22,17 @@ def replacing(path: Path) -> Iterator[Path]:
     empty or half-written one. The draft keeps `path`'s extension, which may pick its format.
 
     A symbolic link's target is what is replaced, the link kept, and the file keeps its
-    permissions. Something that is not a file (`/dev/stdout`, a named pipe) is
-    written to as it is."""
-    if path.exists() and not path.is_file():
+    permissions. What is not a file of its own folder is written to as it is: a device, a
+    named pipe, `/dev/stdout` (even redirected to a file, whose other content stays), a file
+    in a folder this process may not write to."""
+    target = Path(os.path.realpath(path))
+    if (
+        (path.exists() and not path.is_file())
+        or path.absolute().parts[1:2] in (("dev",), ("proc",))
+        or not os.access(target.parent, os.W_OK)
+    ):
         yield path
         return
-    target = Path(os.path.realpath(path))
     draft = target.with_name(f".{target.stem[:STEM_KEPT]}.{os.getpid()}.draft{path.suffix}")
     try:
         yield draft
