@@ -18,6 +18,23 @@ from tui.core.ended_from_outside import EndedFromOutside, signals_raise
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 
 
+@pytest.fixture(autouse=True)
+def signals_as_a_shell_starts_a_command() -> Iterator[None]:
+    """Ctrl+C, SIGTERM and SIGHUP at their defaults, whatever the test run inherited (started
+    in the background, Ctrl+C is ignored; under `nohup`, SIGHUP), and as they were after."""
+    defaults = {
+        signal.SIGINT: signal.default_int_handler,
+        signal.SIGTERM: signal.SIG_DFL,
+        signal.SIGHUP: signal.SIG_DFL,
+    }
+    before = {number: signal.signal(number, handler) for number, handler in defaults.items()}
+    try:
+        yield
+    finally:
+        for number, handler in before.items():
+            signal.signal(number, handler)
+
+
 def sent(number: int) -> None:
     """Signal `number` sent to this process, its handler run before this returns."""
     os.kill(os.getpid(), number)
