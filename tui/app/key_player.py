@@ -21,6 +21,7 @@ from textual.worker import WorkerCancelled, WorkerFailed
 from tui.app.key_order import KeyOrderApp
 from tui.app.key_recorder import find_field
 from tui.app.steady_frames import is_quiet, steady_cursors
+from tui.app.stoppable_pilot import StoppablePilot
 from tui.core.models import ElicitationResult, FormRequest, SecretRequest, flagged
 from tui.transcript.reader import Transcript
 from tui.transcript.records import KeyPress, KeysRecord, ResultRecord
@@ -88,36 +89,22 @@ class KeyPlayer:
     """For each key: replayed minus planned time after its modal appeared, in seconds."""
     svgs: list[Path] = field(default_factory=list)
 
-    _driving: asyncio.Task[Any] | None = field(default=None, init=False, repr=False)
-    _stopped: bool = field(default=False, init=False, repr=False)
+    _pilot: StoppablePilot = field(default_factory=StoppablePilot, init=False, repr=False)
 
     async def drive(self, pilot: Pilot[Any]) -> None:
-        self._driving = task = asyncio.current_task()
-        try:
-            await self._drive(pilot)
-        except asyncio.CancelledError:
-            if not self._stopped:
-                raise
-            if task is not None:
-                task.uncancel()  # asked for by `stop()`: the task ends as if it had returned
-        finally:
-            self._driving = None
+        await self._pilot.run(self._drive(pilot))
 
     def stop(self) -> None:
-        """Press no more keys and wait for no more modals: the app is ending (quit, SIGTERM,
-        its terminal gone), and it waits for its auto pilot to end before it does. The
-        running drive is cancelled; a cancel that a wait inside it absorbs (a worker's),
-        or one before it began, is caught by the checks of `_stopped` between steps."""
-        self._stopped = True
-        if self._driving is not None:
-            self._driving.cancel()
+        """Press no more keys and wait for no more modals: the app is ending (see
+        `StoppablePilot`)."""
+        self._pilot.stop()
 
     async def _drive(self, pilot: Pilot[Any]) -> None:
         app = pilot.app
         plans = {r.id: r for r in self.transcript.records if isinstance(r, KeysRecord)}
         for number, request_id in enumerate(self.transcript.shown_order(), start=1):
             modal = await self._wait_for_modal(app, request_id)
-            if self._stopped:
+            if self._pilot.stopped:
                 return
             if modal is None:
                 continue
@@ -138,7 +125,7 @@ class KeyPlayer:
         )
 
     async def _wait_for_modal(self, app: App[Any], request_id: str) -> ElicitationModal[Any] | None:
-        while not (self.resolved(request_id) or self._stopped):
+        while not (self.resolved(request_id) or self._pilot.stopped):
             screen = app.screen
             if (
                 isinstance(screen, ElicitationModal)
@@ -163,7 +150,7 @@ class KeyPlayer:
         # the field yet); None after any other key (Backspace, ←): the field must say.
         held: dict[str, int] | None = {}
         for index, (press, at) in enumerate(zip(record.keys, planned, strict=True)):
-            if self._stopped:
+            if self._pilot.stopped:
                 return
             if self.svg_dir is not None and index == len(record.keys) - 1:
                 await self._screenshot(pilot, modal, number)
@@ -177,7 +164,7 @@ class KeyPlayer:
             delay = modal.shown_at + at - time.monotonic()
             if delay > 0:
                 await asyncio.sleep(delay)
-            if not modal.is_current or self._stopped:
+            if not modal.is_current or self._pilot.stopped:
                 return
             if not replays(modal, record, press):
                 # Its key not recorded (a sensitive answer), or its keys typing the mask for

@@ -8,7 +8,6 @@ frame is the same on every run.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -18,11 +17,12 @@ from typing import Any
 from textual.color import Color
 from textual.notifications import Notification, Notify
 from textual.pilot import Pilot
-from textual.worker import WorkerCancelled, WorkerFailed
+from textual.worker import WorkerFailed
 
 from tui.app.key_player import KeyPlayer, replays
 from tui.app.replay_app import ReplayApp
 from tui.app.steady_frames import is_quiet, steady_cursors
+from tui.app.stoppable_pilot import StoppablePilot
 from tui.core.ended_from_outside import EndedFromOutside, signals_raise
 from tui.core.queue import QueueEvent
 from tui.render.cells import RGB, Grid, screen_grid
@@ -220,32 +220,20 @@ def capture(
     colours: list[Theme] = []
 
     ended: list[int] = []
-    driving: list[asyncio.Task[Any]] = []
+    pilot_steps = StoppablePilot()
 
     def end(number: int) -> None:
-        """Ctrl+C, SIGTERM or SIGHUP, in the main thread: the drive is cancelled in the app's
-        loop (or never starts) and the app exits; `EndedFromOutside` is raised once it has."""
+        """Ctrl+C, SIGTERM or SIGHUP, in the main thread: the steps stop (or never start)
+        and the app exits; `EndedFromOutside` is raised once it has."""
         ended.append(number)
-        for task in driving:
-            with contextlib.suppress(RuntimeError):  # its loop closed meanwhile
-                task.get_loop().call_soon_threadsafe(task.cancel)
+        pilot_steps.stop()
 
     async def drive(pilot: Pilot[Any]) -> None:
-        task = asyncio.current_task()
-        assert task is not None
-        driving.append(task)
         try:
-            await _drive(pilot, app, script, screens, later, colours, ended)
-        except (asyncio.CancelledError, WorkerCancelled):
-            # (A worker's wait takes the cancel and raises WorkerCancelled instead.)
-            if not ended:
-                raise
-            if task.cancelling():
-                task.uncancel()  # ended as asked: the app exits as after the last step
+            await pilot_steps.run(_drive(pilot, app, script, screens, later, colours, pilot_steps))
         finally:
-            driving.remove(task)
             clock.stop()
-            app.exit()
+            app.exit()  # as after the last step
 
     with (
         memory_keyring(usable=not transcript.keyring_was_unusable),
@@ -271,16 +259,16 @@ async def _drive(
     screens: list[Grid],
     later: list[LaterScreen],
     colours: list[Theme],
-    ended: list[int],
+    pilot_steps: StoppablePilot,
 ) -> None:
-    """Play `script`'s steps, capturing the screen after each, until they are done or a
-    signal is in `ended`."""
+    """Play `script`'s steps, capturing the screen after each, until they are done or
+    `pilot_steps` is stopped."""
     player = KeyPlayer(app.replay_agent.transcript, app._resolved, answer=app.answer_as_recorded)
     theme = _theme(app)
     colours.append(theme)
     default = (theme.foreground, theme.background)
     for index, step in enumerate(script.steps):
-        if ended:
+        if pilot_steps.stopped:
             return
         app.now = step.recorded
         app.end_notices(step.recorded)

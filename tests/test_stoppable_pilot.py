@@ -1,0 +1,76 @@
+"""An auto pilot stopped midway ends as if it had returned; any other cancel still cancels."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+import pytest
+from textual.worker import WorkerCancelled
+
+from tui.app.stoppable_pilot import StoppablePilot
+
+
+async def _steps(pilot: StoppablePilot, taken: list[int], wait: asyncio.Event) -> None:
+    for step in range(3):
+        if pilot.stopped:
+            return
+        taken.append(step)
+        await wait.wait()
+
+
+async def test_a_stopped_pilot_ends_as_if_it_had_returned() -> None:
+    pilot = StoppablePilot()
+    taken: list[int] = []
+    task = asyncio.create_task(pilot.run(_steps(pilot, taken, asyncio.Event())))
+    await asyncio.sleep(0.01)
+    pilot.stop()
+    await asyncio.wait_for(task, 1)
+    assert taken == [0]
+    assert not task.cancelled()
+    assert task.cancelling() == 0
+
+
+async def test_a_pilot_stopped_from_another_thread_ends() -> None:
+    pilot = StoppablePilot()
+    taken: list[int] = []
+    task = asyncio.create_task(pilot.run(_steps(pilot, taken, asyncio.Event())))
+    await asyncio.sleep(0.01)
+    threading.Thread(target=pilot.stop).start()
+    await asyncio.wait_for(task, 1)
+    assert taken == [0] and not task.cancelled()
+
+
+async def test_a_pilot_stopped_before_it_began_takes_no_step() -> None:
+    pilot = StoppablePilot()
+    pilot.stop()
+    taken: list[int] = []
+    await asyncio.wait_for(pilot.run(_steps(pilot, taken, asyncio.Event())), 1)
+    assert taken == []
+
+
+async def test_a_cancel_absorbed_by_a_worker_s_wait_ends_a_stopped_pilot() -> None:
+    pilot = StoppablePilot()
+
+    async def steps() -> None:
+        try:
+            await asyncio.sleep(10)
+        except asyncio.CancelledError:
+            raise WorkerCancelled("the worker's wait took the cancel") from None
+
+    task = asyncio.create_task(pilot.run(steps()))
+    await asyncio.sleep(0.01)
+    pilot.stop()
+    await asyncio.wait_for(task, 1)
+    assert not task.cancelled()
+
+
+async def test_a_cancel_from_elsewhere_still_cancels() -> None:
+    pilot = StoppablePilot()
+    taken: list[int] = []
+    task = asyncio.create_task(pilot.run(_steps(pilot, taken, asyncio.Event())))
+    await asyncio.sleep(0.01)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert not pilot.stopped

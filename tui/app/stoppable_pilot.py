@@ -1,0 +1,44 @@
+"""An auto pilot that can be stopped midway: the app is ending (quit, a signal, its terminal
+gone), and it waits for its auto pilot to end before it does."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Coroutine
+from typing import Any
+
+from textual.worker import WorkerCancelled
+
+
+class StoppablePilot:
+    """Runs an auto pilot's steps until they end or `stop()` is called. Stopped, the running
+    step is cancelled and the pilot ends as if it had returned. A cancel that a wait inside
+    it absorbs, or one before it began, is caught by the steps' own checks of `stopped`
+    between them."""
+
+    def __init__(self) -> None:
+        self.stopped = False
+        self._task: asyncio.Task[Any] | None = None
+
+    async def run(self, steps: Coroutine[Any, Any, None]) -> None:
+        self._task = task = asyncio.current_task()
+        try:
+            await steps
+        except (asyncio.CancelledError, WorkerCancelled):
+            # (A worker's wait takes the cancel and raises WorkerCancelled instead.)
+            if not self.stopped:
+                raise
+            if task is not None and task.cancelling():
+                task.uncancel()  # stopped as asked: the task ends as if it had returned
+        finally:
+            self._task = None
+
+    def stop(self) -> None:
+        """Take no more steps. Safe in a signal handler or another thread: the cancel is
+        handed to the pilot's loop."""
+        self.stopped = True
+        task = self._task
+        if task is not None:
+            with contextlib.suppress(RuntimeError):  # its loop closed meanwhile
+                task.get_loop().call_soon_threadsafe(task.cancel)
