@@ -97,6 +97,6 @@ def test_a_signal_left_taken_by_an_earlier_command_does_not_mute_the_next(
 ) -> None:
     # A second signal raised while the first block put its handlers back left the first
     # one recorded as ending, and every later block in the process ignored its signals.
-    monkeypatch.setattr(ended_from_outside, "_ending", [signal.SIGTERM])
+    monkeypatch.setattr(ended_from_outside._COMMAND, "ending", signal.SIGTERM)
     with pytest.raises(EndedFromOutside), signals_raise():
         sent(signal.SIGTERM)

@@ -12,6 +12,7 @@ import signal
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from types import FrameType
 from typing import Any
 
@@ -34,11 +35,17 @@ class EndedFromOutside(BaseException):
         return "interrupted" if self.number == signal.SIGINT else str(self)
 
 
-_ending: list[int] = []
-"""The signal that the blocks in force took, once one came: the command is ending."""
+@dataclass
+class _Command:
+    """What the `signals_raise` blocks of the command running share."""
 
-_blocks = 0
-"""How many `signals_raise` blocks are in force (one may run within another)."""
+    blocks: int = 0
+    """How many blocks are in force (one may run within another)."""
+    ending: int | None = None
+    """The signal that the blocks took, once one came: the command is ending."""
+
+
+_COMMAND = _Command()
 
 
 @contextmanager
@@ -54,22 +61,21 @@ def signals_raise(
     temporary folder being removed, a child process waited for). A signal the process
     ignores stays ignored: `nohup` (SIGHUP), a job a script started in the background
     (SIGINT). Off the main thread, where no handler can be set, it changes nothing."""
-    global _blocks
     if threading.current_thread() is not threading.main_thread():
         yield
         return
 
     def handle(number: int, _frame: FrameType | None) -> None:
-        if _ending:
+        if _COMMAND.ending is not None:
             return
-        _ending.append(number)
+        _COMMAND.ending = number
         if instead is None:
             raise EndedFromOutside(number)
         instead(number)
 
-    if not _blocks:
-        _ending.clear()  # a new command's first block: nothing is ending yet
-    _blocks += 1
+    if not _COMMAND.blocks:
+        _COMMAND.ending = None  # a new command's first block: nothing is ending yet
+    _COMMAND.blocks += 1
     before: dict[int, Any] = {}
     try:
         for number in numbers:
@@ -77,7 +83,7 @@ def signals_raise(
                 before[number] = signal.signal(number, handle)
         yield
     finally:
-        _blocks -= 1
+        _COMMAND.blocks -= 1
         with _held(numbers):  # (one arriving meanwhile goes to the handler put back)
             for number, handler in before.items():
                 signal.signal(number, handler)

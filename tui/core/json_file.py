@@ -16,6 +16,8 @@ from typing import TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from tui.core.replaced_file import renamed_into_place
+
 ModelT = TypeVar("ModelT", bound=BaseModel)
 
 
@@ -43,14 +45,13 @@ def write_model(path: Path, content: BaseModel) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         # Written beside the file and renamed over it, so a reader never sees half a file.
-        handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-        try:
-            with os.fdopen(handle, "w", encoding="utf-8") as file:
-                file.write(content.model_dump_json(indent=2, exclude_none=True))
-            os.replace(temporary, path)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
+        # (A draft of its own per writer: threads of one process may write it at once.)
+        handle, draft = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+        with (
+            renamed_into_place(Path(draft), path),
+            os.fdopen(handle, "w", encoding="utf-8") as file,
+        ):
+            file.write(content.model_dump_json(indent=2, exclude_none=True))
     except OSError as exc:
         raise JsonFileError(f"{type(exc).__name__}: {exc}") from None
 

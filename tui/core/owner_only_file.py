@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import contextlib
 import os
 from pathlib import Path
+
+from tui.core.replaced_file import renamed_into_place
 
 
 def write_owner_only(path: Path, text: str) -> None:
@@ -15,12 +16,6 @@ def write_owner_only(path: Path, text: str) -> None:
     draft = path.with_name(f".{path.name}.{os.getpid()}.draft")
     # Created owner-only, never widened afterwards: no moment where others could read it.
     descriptor = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    try:
-        with os.fdopen(descriptor, "w", encoding="utf-8") as file:
-            os.fchmod(file.fileno(), 0o600)
-            file.write(text + "\n")
-        os.replace(draft, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            draft.unlink()
-        raise
+    with renamed_into_place(draft, path), os.fdopen(descriptor, "w", encoding="utf-8") as file:
+        os.fchmod(file.fileno(), 0o600)
+        file.write(text + "\n")

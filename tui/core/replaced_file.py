@@ -34,11 +34,19 @@ def replacing(path: Path) -> Iterator[Path]:
         yield path
         return
     draft = target.with_name(f".{target.stem[:STEM_KEPT]}.{os.getpid()}.draft{path.suffix}")
-    try:
+    with renamed_into_place(draft, target):
         yield draft
         if target.exists():
             shutil.copymode(target, draft)
-        os.replace(draft, target)
+
+
+@contextmanager
+def renamed_into_place(draft: Path, path: Path) -> Iterator[None]:
+    """Once the block, which writes `draft`, ends, `draft` replaces `path` in one step; if
+    the block raises, `draft` is removed and `path` is left as it was."""
+    try:
+        yield
+        os.replace(draft, path)
     except BaseException:
         with contextlib.suppress(OSError):
             draft.unlink()
