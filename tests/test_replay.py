@@ -492,6 +492,18 @@ def test_cast_is_asciicast_v2_of_the_given_size_ending_on_the_final_screen(
     assert "\x1b[?1049h" in written and "\x1b[?25l" in written  # what draws is kept
 
 
+def test_a_cast_written_to_standard_output_is_all_it_prints_there(recorded: Path) -> None:
+    # `--cast /dev/stdout > demo.cast` ended the cast with "wrote /dev/stdout (… s)", a line
+    # no player reads.
+    run = run_cli("replay", str(recorded), "--cast", "/dev/stdout", "--max-pause", "100ms")
+
+    assert run.returncode == 0, run.stderr
+    header, *events = run.stdout.splitlines()
+    assert json.loads(header)["version"] == 2
+    assert all(json.loads(event)[1] == "o" for event in events)
+    assert "\nreplayed " in run.stderr and "\nwrote /dev/stdout (" in run.stderr
+
+
 INPUT_MODES = re.compile(
     r"\x1b\[\?(?:100[0-7]|101[56]|2004|2048)[hl]|\x1b\[[<>=?][\d;]*u|\x1b\[\?[\d;]*\$p|\x1b\]22;"
 )

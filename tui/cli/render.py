@@ -123,7 +123,7 @@ def run_render(args: argparse.Namespace) -> int:
         said = [item.describe() for item in written]
         print_report([*said, f"elicit-tui replay: {ended.says}{unwritten}"], 1)
         raise
-    print_report(lines, code)
+    print_report(lines, code, args.output or [])
     return code
 
 

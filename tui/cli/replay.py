@@ -227,7 +227,7 @@ def _replay_into_cast(args: argparse.Namespace) -> int:
         print(f"elicit-tui replay: {ended.says}{cast}", file=sys.stderr)
         raise
     lines = [*outcome["lines"], f"wrote {args.cast} ({seconds:.1f} s)"]
-    print_report(lines, int(outcome["code"]))
+    print_report(lines, int(outcome["code"]), [args.cast])
     return int(outcome["code"])
 
 
