@@ -19,11 +19,17 @@ async def _steps(pilot: StoppablePilot, taken: list[int], wait: asyncio.Event) -
         await wait.wait()
 
 
+async def _running(pilot: StoppablePilot, taken: list[int]) -> asyncio.Task[None]:
+    """`pilot` running `_steps`, waiting in its first step."""
+    task = asyncio.create_task(pilot.run(_steps(pilot, taken, asyncio.Event())))
+    await asyncio.sleep(0.01)
+    return task
+
+
 async def test_a_stopped_pilot_ends_as_if_it_had_returned() -> None:
     pilot = StoppablePilot()
     taken: list[int] = []
-    task = asyncio.create_task(pilot.run(_steps(pilot, taken, asyncio.Event())))
-    await asyncio.sleep(0.01)
+    task = await _running(pilot, taken)
     pilot.stop()
     await asyncio.wait_for(task, 1)
     assert taken == [0]
@@ -34,8 +40,7 @@ async def test_a_stopped_pilot_ends_as_if_it_had_returned() -> None:
 async def test_a_pilot_stopped_from_another_thread_ends() -> None:
     pilot = StoppablePilot()
     taken: list[int] = []
-    task = asyncio.create_task(pilot.run(_steps(pilot, taken, asyncio.Event())))
-    await asyncio.sleep(0.01)
+    task = await _running(pilot, taken)
     threading.Thread(target=pilot.stop).start()
     await asyncio.wait_for(task, 1)
     assert taken == [0] and not task.cancelled()
@@ -67,9 +72,7 @@ async def test_a_cancel_absorbed_by_a_worker_s_wait_ends_a_stopped_pilot() -> No
 
 async def test_a_cancel_from_elsewhere_still_cancels() -> None:
     pilot = StoppablePilot()
-    taken: list[int] = []
-    task = asyncio.create_task(pilot.run(_steps(pilot, taken, asyncio.Event())))
-    await asyncio.sleep(0.01)
+    task = await _running(pilot, [])
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
