@@ -37,6 +37,26 @@ async def test_a_stopped_pilot_ends_as_if_it_had_returned() -> None:
     assert task.cancelling() == 0
 
 
+async def test_a_pilot_stopped_as_its_wait_ends_takes_no_further_step() -> None:
+    # The app's exit comes in the step that ends what the pilot waited for: handed to the
+    # loop, the cancel came after the pilot's wake-up, which pressed one more key.
+    pilot = StoppablePilot()
+    settled = asyncio.get_running_loop().create_future()
+    pressed: list[str] = []
+
+    async def steps() -> None:
+        await settled
+        pressed.append("enter")
+
+    task = asyncio.create_task(pilot.run(steps()))
+    await asyncio.sleep(0.01)
+    settled.set_result(None)
+    pilot.stop()
+    await asyncio.wait_for(task, 1)
+    assert pressed == []
+    assert not task.cancelled()
+
+
 async def test_a_pilot_stopped_from_another_thread_ends() -> None:
     pilot = StoppablePilot()
     taken: list[int] = []

@@ -186,6 +186,8 @@ class KeyPlayer:
                     typed = self._held(modal, name)
                 event = self.event_for(modal, record, press, typed)
                 held[name] = typed + press.masked
+            if self._pilot.stopped:  # while it waited for the app to settle
+                return
             self.errors.append(event.time - modal.shown_at - at)
             app.post_message(event)
             if index + 1 == len(planned):
@@ -280,7 +282,7 @@ class KeyPlayer:
         await pilot.pause()
         while isinstance(app, KeyOrderApp) and not is_quiet(app):
             await pilot.pause()
-        if not modal.is_current:
+        if not modal.is_current or self._pilot.stopped:
             return
         # A kind may be named anything (`acme/card`): a file name holds it made safe.
         kind = re.sub(r"[^\w.-]", "_", modal.request.kind, flags=re.ASCII)

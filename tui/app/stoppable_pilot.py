@@ -35,10 +35,24 @@ class StoppablePilot:
             self._task = None
 
     def stop(self) -> None:
-        """Take no more steps. Safe in a signal handler or another thread: the cancel is
-        handed to the pilot's loop."""
+        """Take no more steps. Called from a task on the pilot's loop (an app's exit), the
+        running step is cancelled at once: a wake-up already due to it turns into the cancel,
+        and no key is pressed after the app began to exit. From a signal handler while the
+        loop waits, or from another thread, the cancel is handed to the loop (which wakes)."""
         self.stopped = True
         task = self._task
-        if task is not None:
-            with contextlib.suppress(RuntimeError):  # its loop closed meanwhile
-                task.get_loop().call_soon_threadsafe(task.cancel)
+        if task is None:
+            return
+        loop = task.get_loop()
+        if _running_loop() is loop and asyncio.current_task(loop) is not None:
+            task.cancel()
+            return
+        with contextlib.suppress(RuntimeError):  # its loop closed meanwhile
+            loop.call_soon_threadsafe(task.cancel)
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
