@@ -14,8 +14,8 @@ from tui.core.terminal_text import literal_text
 
 def print_report(lines: list[str], code: int, outputs: Iterable[Path] = ()) -> None:
     """Print `lines`; on standard error if `code` says something went wrong, or if one of
-    `outputs` is standard output (`--cast /dev/stdout > demo.cast`, `-o /dev/stdout | …`),
-    which a line after it would spoil."""
+    `outputs` is the file standard output goes to (`--cast /dev/stdout > demo.cast`), which
+    a line after it would spoil."""
     stream = (
         sys.stderr if code or any(_is_standard_output(path) for path in outputs) else sys.stdout
     )
