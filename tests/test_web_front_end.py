@@ -703,7 +703,7 @@ def test_web_stopped_ends_every_tab_s_front_end(
             processes |= descendants(server.process.pid)
             # To `web` only, as `kill` sends it (Ctrl+C reaches its group: see stop()).
             server.process.send_signal(number)
-            assert server.process.wait(15) == 0
+            assert server.process.wait(15) == -number  # ended as that signal ends a process
             used = wait_ended(processes, timeout=5)
             assert sum(used.values()) < 3, f"processor time used while ending: {used}"
     finally:

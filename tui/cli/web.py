@@ -13,6 +13,7 @@ from tui.cli.inbox_url_option import add_inbox_url_options, inbox_url
 from tui.cli.kinds_note import KINDS_NOTE
 from tui.cli.notify_option import add_notify_option
 from tui.cli.token_option import add_token_option
+from tui.core.ended_from_outside import EndedFromOutside
 
 if TYPE_CHECKING:
     from tui.front_ends.web import WebFrontEnds
@@ -131,11 +132,12 @@ def _run(args: argparse.Namespace) -> int:
         if args.host != HOST:
             print("  (not on loopback: plain HTTP on the network; put TLS in front)", flush=True)
         print(doorman.first(server.login_link(), server.address), flush=True)
-        with contextlib.suppress(KeyboardInterrupt):
-            asyncio.run(_serve_until_stopped(server))
+        stopped_by = asyncio.run(_serve_until_stopped(server))
     finally:
         doorman.leave()
-    return 0
+    # Its tabs' front ends ended, the process ends as that signal ends one (exit status
+    # 128 + its number to a shell, as `serve`), not as if it had finished its work.
+    raise EndedFromOutside(stopped_by)
 
 
 class _Doorman:
@@ -193,13 +195,19 @@ STOP_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP")
 """What stops `web`, every tab's front end with it: Ctrl+C, `kill`, its terminal closing."""
 
 
-async def _serve_until_stopped(server: WebFrontEnds) -> None:
+async def _serve_until_stopped(server: WebFrontEnds) -> int:
     """Serve until one of `STOP_SIGNALS` arrives, also where SIGINT was ignored (started in
     the background by a shell without job control): the tabs' processes do not get it from
-    the terminal, as they run in process groups of their own."""
+    the terminal, as they run in process groups of their own. Returns the signal's number."""
     import asyncio
 
     stop = asyncio.Event()
+    stopped_by: list[int] = []
+
+    def stopping(number: int) -> None:
+        stopped_by.append(number)
+        stop.set()
+
     loop = asyncio.get_running_loop()
     for name in STOP_SIGNALS:
         number = getattr(signal, name, None)
@@ -207,5 +215,6 @@ async def _serve_until_stopped(server: WebFrontEnds) -> None:
             with contextlib.suppress(
                 NotImplementedError
             ):  # Windows: Ctrl+C stays KeyboardInterrupt
-                loop.add_signal_handler(number, stop.set)
+                loop.add_signal_handler(number, stopping, number)
     await server.run(stop)
+    return stopped_by[0]
