@@ -67,10 +67,16 @@ async def test_a_pilot_stopped_from_another_thread_ends() -> None:
 
 
 async def test_a_pilot_stopped_before_it_began_takes_no_step() -> None:
+    # Steps that never look at `stopped`: the pilot itself takes none of them, and ends.
     pilot = StoppablePilot()
     pilot.stop()
-    taken: list[int] = []
-    await asyncio.wait_for(pilot.run(_steps(pilot, taken, asyncio.Event())), 1)
+    taken: list[str] = []
+
+    async def steps() -> None:
+        taken.append("enter")
+        await asyncio.Event().wait()
+
+    await asyncio.wait_for(pilot.run(steps()), 1)
     assert taken == []
 
 

@@ -13,15 +13,18 @@ from textual.worker import WorkerCancelled
 
 class StoppablePilot:
     """Runs an auto pilot's steps until they end or `stop()` is called. Stopped, the running
-    step is cancelled and the pilot ends as if it had returned. A cancel that a wait inside
-    it absorbs, or one before it began, is caught by the steps' own checks of `stopped`
-    between them."""
+    step is cancelled and the pilot ends as if it had returned; stopped before it began, it
+    takes no step. A cancel that a wait inside it absorbs is caught by the steps' own checks
+    of `stopped` between them."""
 
     def __init__(self) -> None:
         self.stopped = False
         self._task: asyncio.Task[Any] | None = None
 
     async def run(self, steps: Coroutine[Any, Any, None]) -> None:
+        if self.stopped:  # (the app began to exit before its pilot began)
+            steps.close()  # never started: no step taken
+            return
         self._task = task = asyncio.current_task()
         try:
             await steps
