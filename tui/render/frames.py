@@ -3,6 +3,7 @@ captions drawn over it, frames shorter than the fps cap merged into the next."""
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass
 from itertools import pairwise
 
@@ -97,20 +98,24 @@ def _screens_in_time(script: Script, captured: Capture) -> list[tuple[float, Gri
 
 
 def _screen_at(shown: list[tuple[float, Grid]], at: float) -> Grid:
-    """The last screen of `shown` whose time has come at `at`."""
-    grid = shown[0][1]
-    for start, screen in shown:
-        if start <= at:
-            grid = screen
-    return grid
+    """The last screen of `shown` (in time order) whose time has come at `at`, else the
+    first."""
+    come = bisect_right(shown, at, key=_time)
+    return shown[max(come - 1, 0)][1]
 
 
 def _key_at(keys: list[tuple[float, str]], at: float) -> str | None:
-    shown = None
-    for pressed, label in keys:
-        if pressed <= at:
-            shown = label if at < pressed + KEY_SECONDS else None
-    return shown
+    """The label of the last key of `keys` (in time order) pressed by `at`, while its badge
+    shows."""
+    pressed = bisect_right(keys, at, key=_time)
+    if not pressed:
+        return None
+    when, label = keys[pressed - 1]
+    return label if at < when + KEY_SECONDS else None
+
+
+def _time(timed: tuple[float, object]) -> float:
+    return timed[0]
 
 
 def _with_badge(grid: Grid, label: str, theme: Theme) -> Grid:
