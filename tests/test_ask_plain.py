@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -57,6 +58,17 @@ def asking_plainly(tmp_path: Path, *args: str) -> subprocess.Popen[str]:
 
 def accepted(content: Any) -> dict[str, Any]:
     return {"action": "accept", "content": content, "reason": None}
+
+
+def shell_approval(command: str, pattern: str) -> dict[str, Any]:
+    """A tool approval of a shell `command`, "always" remembering the commands `pattern` matches."""
+    return {
+        "kind": "tool_approval",
+        "tool_name": "shell",
+        "arguments": {"command": command},
+        "tool_call_id": "c1",
+        "remember": {"argument": "command", "pattern": pattern},
+    }
 
 
 def test_choice_numbered_and_a_wrong_number_asked_again(tmp_path: Path) -> None:
@@ -331,6 +343,17 @@ def test_a_tool_approval_says_what_each_answer_allows(tmp_path: Path) -> None:
     assert "2) Allow for this session — not this call again (it has &&): shell in" in prompts
 
 
+def test_a_tool_calls_other_spaces_show_as_their_code_points_as_in_the_dialog(
+    tmp_path: Path,
+) -> None:
+    # `rm -rf a<NBSP>b` names one file; printed as it is, it read as two.
+    approval = shell_approval("rm -rf a\u00a0b\u3000c", "rm -rf a\u00a0b*")
+    _, _, prompts = plain(tmp_path, "1\n", "--json", json.dumps(approval), "--plain")
+    assert '  command = "rm -rf a\\xa0b\\u3000c"' in prompts
+    assert "command ~ rm -rf a\\xa0b*" in prompts
+    assert "\u00a0" not in prompts and "\u3000" not in prompts
+
+
 def test_a_question_times_out_as_in_the_dialog(tmp_path: Path) -> None:
     # Plain mode waited for a line however long the question's timeout.
     for timeout in (["--timeout", "1"], []):
@@ -356,13 +379,7 @@ def test_always_in_plain_text_is_remembered_and_a_rule_answers_with_or_without_a
 ) -> None:
     """The dialog remembered "always" and allowed what a rule covered; plain text and a
     process without a terminal asked again (or cancelled) every time."""
-    approval = {
-        "kind": "tool_approval",
-        "tool_name": "shell",
-        "arguments": {"command": "pytest"},
-        "tool_call_id": "c1",
-        "remember": {"argument": "command", "pattern": "pytest*"},
-    }
+    approval = shell_approval("pytest", "pytest*")
     code, result, _ = plain(tmp_path, "3\n", "--json", json.dumps(approval), "--plain")
     assert (code, result) == (0, accepted({"scope": "always"}))
 
@@ -439,15 +456,23 @@ def test_a_transcript_with_no_dialog_to_record_is_refused_before_asking(
     assert not transcript.exists()
 
 
-def test_kill_while_a_plain_question_waits_exits_143_saying_terminated(tmp_path: Path) -> None:
-    # As `ask` on a terminal ends on SIGTERM; in plain text it ended printing nothing.
+@pytest.mark.parametrize(
+    ("number", "status", "reason"),
+    [(signal.SIGTERM, 143, "terminated"), (signal.SIGHUP, 129, "hung_up")],
+    ids=["SIGTERM", "SIGHUP"],
+)
+def test_kill_while_a_plain_question_waits_exits_as_the_dialog_saying_why(
+    tmp_path: Path, number: int, status: int, reason: str
+) -> None:
+    # As `ask` on a terminal ends on SIGTERM and SIGHUP; in plain text it ended printing
+    # nothing (SIGHUP: killed by it, a secret's prompt leaving the terminal's echo off).
     asking = asking_plainly(tmp_path, "text", "Name?", "--plain")
     assert asking.stderr is not None
     assert "Name?" in asking.stderr.readline()  # asked, and reading the answer
-    out = ended_by(asking, asking.terminate)
+    out = ended_by(asking, lambda: asking.send_signal(number))
 
-    assert asking.returncode == 143
-    assert json.loads(out) == {"action": "cancel", "content": None, "reason": "terminated"}
+    assert asking.returncode == status
+    assert json.loads(out) == {"action": "cancel", "content": None, "reason": reason}
 
 
 def test_a_call_holding_a_secret_given_earlier_is_offered_once_or_deny_only() -> None:

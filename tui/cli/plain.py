@@ -37,7 +37,7 @@ from tui.core.models import (
 )
 from tui.core.options import Option
 from tui.core.schema import FieldSpec, parse_schema, parse_value
-from tui.core.terminal_text import literal_text
+from tui.core.terminal_text import literal_spaces, literal_text
 
 PLAIN_VARIABLE = "ELICIT_TUI_PLAIN"
 """Set to 1 to ask with plain line prompts instead of the full-screen UI."""
@@ -159,7 +159,10 @@ class PlainPrompter:
         parts = [request.source or "agent"]
         if request.title:
             parts.append(request.title)
-        self.say(f"[{' · '.join(parts)}] {request.message}")
+        message = request.message
+        if isinstance(request, ToolApprovalRequest):
+            message = literal_spaces(message)  # (the call, as the dialog shows it)
+        self.say(f"[{' · '.join(parts)}] {message}")
         if request.description:
             self.say(request.description)
         self.say(f"(Ctrl+D cancels; type {DECLINE_WORD} to refuse to answer)")
@@ -397,11 +400,13 @@ class PlainPrompter:
         return _accept({"answers": answers, "notes": notes})
 
     def _tool_approval(self, request: ToolApprovalRequest) -> ElicitationResult:
-        self.say(f"Tool: {request.tool_name}")
+        # As the dialog shows a call: a space other than the ASCII one as its code point
+        # (`rm -rf a\xa0b` names one file, which would read as two).
+        self.say(literal_spaces(f"Tool: {request.tool_name}"))
         for name, value in request.arguments.items():
-            self.say(f"  {name} = {json.dumps(value, ensure_ascii=False)}")
+            self.say(literal_spaces(f"  {name} = {json.dumps(value, ensure_ascii=False)}"))
         if request.diff:
-            self.say(request.diff.rstrip("\n"))
+            self.say(literal_spaces(request.diff.rstrip("\n")))
         from tui.approvals.offered import why_not_covered, why_not_remembered
 
         # As the dialog words them: what 2 and 3 allow from now on, or that they are not offered.
@@ -411,7 +416,10 @@ class PlainPrompter:
             not_covered=why_not_covered(request),
         )
         self._numbered(
-            [Option(label=row.label, value=row.value, description=row.hint) for row in rows]
+            [
+                Option(label=row.label, value=row.value, description=literal_spaces(row.hint))
+                for row in rows
+            ]
         )
 
         def parse(typed: str) -> int:
