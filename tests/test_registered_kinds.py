@@ -556,6 +556,15 @@ def test_a_module_elicit_tui_kinds_names_that_cannot_load_is_named_and_the_rest_
     )
 
 
+def test_a_kinds_module_that_fails_is_named_on_stderr_its_control_characters_shown() -> None:
+    # The warning printed the setting and the module's error as they were: ESC [2J cleared
+    # the terminal it was read on (the refusal's reason under it showed ␛[2J).
+    done = asked_with_kinds({"kind": "card", "message": "Pick"}, "a\x1b[2Jb")
+    assert done.returncode == 3
+    assert "\x1b" not in done.stderr
+    assert "ELICIT_TUI_KINDS names a␛[2Jb, which is no module name" in done.stderr
+
+
 @pytest.mark.parametrize(
     ("value", "separator"),
     [

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import TypeVar, get_args
 
 from tui.core.request_base import RequestBase
+from tui.core.terminal_text import literal_text
 
 ModelT = TypeVar("ModelT", bound=RequestBase)
 
@@ -138,7 +139,8 @@ def _load_kind_modules() -> bool:
         except Exception as error:  # a program's module: its failure must not end this process
             _import_failures[name] = f"which cannot be imported ({type(error).__name__}: {error})"
     for name, why in _import_failures.items():
-        _log.warning("%s names %s, %s", KINDS_VARIABLE, name, why)
+        # (Its words are the module's and the setting's: shown, not acted on, on a terminal.)
+        _log.warning("%s names %s, %s", KINDS_VARIABLE, literal_text(name), literal_text(why))
     return True
 
 
