@@ -10,6 +10,7 @@ The result is one line of JSON on stdout, `{"action": ..., "content": ..., "reas
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import signal
@@ -462,18 +463,27 @@ def _ask_here(request: Request, args: argparse.Namespace) -> ElicitationResult:
 def _ask_plainly(request: Request) -> ElicitationResult:
     with plain_streams(sys.stdin, sys.stderr) as (inp, out):
         try:
-            with signals_raise((signal.SIGTERM,)), timed_out_after(request.timeout):
+            with signals_raise(_ENDING_PLAINLY), timed_out_after(request.timeout):
                 return PlainPrompter(inp, out).ask(request)
         except KeyboardInterrupt:
             reason = "interrupted"
-        except EndedFromOutside:
-            reason = "terminated"
+        except EndedFromOutside as ended:
+            # (SIGHUP: its terminal went away, or `kill -HUP`, as the dialog says it.)
+            reason = "terminated" if ended.number == signal.SIGTERM else "hung_up"
         except TimedOut:
             reason = "timeout"
-        # Ended with a line half typed: it is not left on the terminal for the shell to run.
-        discard_typed(inp)
-        out.write("\n")
+        # Ended with a line half typed: it is not left on the terminal for the shell to run
+        # (a terminal gone takes neither; the answer still goes to standard output).
+        with contextlib.suppress(OSError):
+            discard_typed(inp)
+            out.write("\n")
         return ElicitationResult(action="cancel", reason=reason)
+
+
+_ENDING_PLAINLY = tuple(
+    getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
+"""The signals that end a plain question as the dialog's: Ctrl+C comes as KeyboardInterrupt."""
 
 
 def _ask_on_terminal(
