@@ -122,6 +122,17 @@ class ColourRequest(RequestBase):
     content_type: ClassVar[Any] = "Colour"
 
 
+class ColoursRequest(RequestBase):
+    """A kind whose content type names a type inside a list, as an annotation may."""
+
+    kind: Literal["colours_by_name"] = "colours_by_name"
+    content_type: ClassVar[Any] = list["Colour"]
+
+
+def colour_of(name: str) -> Colour:
+    return Colour(name=name)
+
+
 class PathRequest(RequestBase):
     """A kind whose content type is a class pydantic has no validator for."""
 
@@ -137,8 +148,30 @@ def test_a_content_type_pydantic_cannot_validate_is_refused_as_the_kind_is_regis
         register_kind(ColourRequest)
     assert str(by_name.value) == (
         "ColourRequest (kind 'colour_by_name'): content_type 'Colour' cannot type an answer"
-        f" (PydanticUndefinedAnnotation: name 'Colour' is not defined){fix}"
+        f" (a type's name, not the type){fix}"
     )
+    with pytest.raises(ValueError) as inside:
+        register_kind(ColoursRequest)
+    assert str(inside.value) == (
+        "ColoursRequest (kind 'colours_by_name'): content_type list['Colour'] cannot type an"
+        f" answer (PydanticUndefinedAnnotation: name 'Colour' is not defined){fix}"
+    )
+    # Taken, each typed answers by something else than a type: "int" by whatever the
+    # module reading it calls int, a function by calling it with the answer's fields,
+    # BaseModel by an empty model whatever the dialog gave.
+    for content_type, problem in [
+        ("int", "a type's name, not the type"),
+        (colour_of, "a function, which pydantic would call with the answer"),
+        (BaseModel, "BaseModel itself, which keeps no field of an answer"),
+    ]:
+
+        class Misread(RequestBase):
+            kind: Literal["misread"] = "misread"
+
+        Misread.content_type = content_type
+        with pytest.raises(ValueError) as misread:
+            register_kind(Misread)
+        assert f"cannot type an answer ({problem}){fix}" in str(misread.value)
     with pytest.raises(ValueError) as unknown:
         register_kind(PathRequest)
     assert str(unknown.value).startswith(

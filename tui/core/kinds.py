@@ -61,7 +61,8 @@ def register_kind(model: type[ModelT], *, modal: str | None = None) -> type[Mode
 
     `model` subclasses `RequestBase` and declares `kind: Literal["name"] = "name"`, and its
     `content_type`, if any, as a class variable holding a type pydantic validates (a field, a
-    name that resolves to nothing, a class pydantic cannot validate raise ValueError). `modal`
+    type's name, a function, `BaseModel` itself, a class pydantic cannot validate raise
+    ValueError). `modal`
     is the import path of its `ElicitationModal` subclass, `"package.module:ClassName"`;
     without one, front ends cancel such requests with the reason `unsupported_kind: name`.
     Registering the same model again replaces its modal; another model of a taken kind raises

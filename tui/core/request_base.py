@@ -3,8 +3,10 @@ what its answer's content is (pydantic v2, no Textual)."""
 
 from __future__ import annotations
 
+import functools
+import inspect
 import uuid
-from typing import Annotated, Any, ClassVar
+from typing import Annotated, Any, ClassVar, ForwardRef
 
 from pydantic import (
     AfterValidator,
@@ -140,6 +142,8 @@ class RequestBase(BaseModel):
         None: asked as the kind is registered, not first when the person answers."""
         if cls.content_type is None:
             return None
+        if (misread := _misread_as_type(cls.content_type)) is not None:
+            return misread
         try:
             # Built as `delivered_content` builds it: a name is looked up where it would be.
             TypeAdapter(cls.content_type).rebuild(raise_errors=True)
@@ -161,6 +165,20 @@ class RequestBase(BaseModel):
         adapter: TypeAdapter[Any] = TypeAdapter(self.content_type)
         check_strictly(adapter, content)
         return adapter.validate_python(content)
+
+
+def _misread_as_type(content_type: Any) -> str | None:
+    """What `content_type` is that pydantic would take without typing an answer by it: a
+    name ("int" resolves, so the kind would depend on the module it is read in), a function
+    (pydantic would call it with the answer's fields), `BaseModel` itself (every answer would
+    come back as an empty model); None for anything else."""
+    if isinstance(content_type, str | ForwardRef):
+        return "a type's name, not the type"
+    if inspect.isroutine(content_type) or isinstance(content_type, functools.partial):
+        return "a function, which pydantic would call with the answer"
+    if content_type is BaseModel:
+        return "BaseModel itself, which keeps no field of an answer"
+    return None
 
 
 def _is_model_of(content_type: Any, content: Any) -> bool:
