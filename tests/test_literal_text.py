@@ -281,3 +281,34 @@ async def test_a_tab_is_shown_as_the_room_it_takes_never_as_nothing(kind: str) -
     for text in TABBED_SHOWN[kind]:
         assert text in shown, f"{text!r} is not on the screen"
     assert "m1m2" not in shown and "d1d2" not in shown
+
+
+HTML = "Run cp <src> <dst>, then <b>check</b> it."
+"""Markdown's inline HTML: a terminal draws none, and Textual dropped it ("Run cp , then")."""
+
+HTML_BLOCK = "<details>\nopen <kbd>Enter</kbd>\n</details>"
+"""An HTML block, which Textual dropped whole."""
+
+
+async def test_html_in_markdown_is_shown_as_written() -> None:
+    queue = ElicitationQueue()
+    app = ElicitationApp(queue, input_grace=0)
+    async with app.run_test(size=BIG) as pilot:
+        queue.submit(parse_request({"kind": "text", "message": "m", "description": HTML}))
+        await wait_for_modal(pilot)
+        await pilot.pause(0.1)
+        described = screen_text(app)
+        await pilot.press("escape")
+        preview = {"label": "a", "preview": f"{HTML}\n\n{HTML_BLOCK}"}
+        queue.submit(
+            parse_request(
+                {"kind": "questions", "questions": [{"question": "q", "options": [preview, "b"]}]}
+            )
+        )
+        await wait_for(pilot, lambda: "Run cp" in screen_text(app))
+        await pilot.pause(0.1)
+        previewed = screen_text(app)
+    assert HTML in described
+    assert HTML in previewed
+    for line in HTML_BLOCK.splitlines():
+        assert line in previewed

@@ -384,9 +384,9 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         if self._message_box is not None:
             self._message_box.scroll_home(animate=False, immediate=True)
         if request.description:
-            from textual.widgets import Markdown  # loaded with the first description
+            from widgets.literal_markdown import LiteralMarkdown  # with the first description
 
-            self.query_one("#description", Markdown).update(shown(request.description))
+            self.query_one("#description", LiteralMarkdown).update(shown(request.description))
         self.query_one("#body", VerticalScroll).scroll_home(animate=False, immediate=True)
         self.show_error("")
         self._start()
@@ -415,9 +415,9 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
             with self._body:
                 if request.description:
                     # Markdown and its parser load only for a request with a description.
-                    from textual.widgets import Markdown
+                    from widgets.literal_markdown import LiteralMarkdown
 
-                    yield Markdown(shown(request.description), id="description")
+                    yield LiteralMarkdown(shown(request.description), id="description")
                 yield from self.compose_body()
             yield from self.compose_pinned()
             if self.ERROR_LINE_AHEAD:

@@ -11,6 +11,7 @@ from textual.widgets import Label, Markdown
 from textual.widgets.markdown import MarkdownBlock, MarkdownFence
 
 from widgets.code_wrap import CodeWrap
+from widgets.literal_markdown import LiteralMarkdown
 
 
 class _Fence(MarkdownFence):
@@ -26,8 +27,8 @@ class _Fence(MarkdownFence):
         yield Label(CodeWrap(self._highlighted_code), id="code-content", expand=True)
 
 
-class PreviewMarkdown(Markdown):
-    """Markdown whose code blocks wrap as `CodeWrap` does."""
+class PreviewMarkdown(LiteralMarkdown):
+    """Markdown whose code blocks wrap as `CodeWrap` does, its HTML shown as text."""
 
     BLOCKS: dict[str, type[MarkdownBlock]] = {  # noqa: RUF012 (declared so by Markdown)
         **Markdown.BLOCKS,
