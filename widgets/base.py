@@ -506,7 +506,7 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
             if self._answer_to_show:
                 # The body shrank as it began to scroll, after the answer was shown in it: a
                 # long description then pushed the answer out of view, to be typed blind.
-                self.call_after_refresh(self._show_focused)
+                self.call_after_refresh(self._show_answer_unless_moved)
         elif dialog.max_scroll_y > 0:
             # Its list, if it has one, most often fits in the room left: fitted at once, the
             # list is not first drawn cut by the body's edge (`_fit_part` then decides).
@@ -514,7 +514,7 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
             self.set_class(self._fitted_part() is not None, "-fit-part")
             # Focused before the body could scroll, the answer widget may now be cut by its
             # edge (buttons that appeared under a long text): bring it back into view.
-            self.call_after_refresh(self._show_focused)
+            self.call_after_refresh(self._show_answer_unless_moved)
 
     def _fitted_part(self) -> Widget | None:
         parts = self._body.query_children(f".{FITTED}")
@@ -638,6 +638,13 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
     def action_scroll_message(self, lines: int) -> None:
         if (scrolled := self._question_scroll()) is not None:
             scrolled.scroll_relative(y=lines, animate=False, immediate=True)
+
+    def _show_answer_unless_moved(self) -> None:
+        """`_show_focused()`, unless the person has moved the view since this was asked for
+        after a layout: keys of a burst read before it ran scrolled back to the answer, Up five
+        times moving the question two lines, or none."""
+        if self._answer_to_show:
+            self._show_focused()
 
     def _show_focused(self) -> None:
         """Scroll the body to the focused answer and, where they fit with it, all the rows
