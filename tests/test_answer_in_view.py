@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from app_driver import SIZE, wait_for
+from app_driver import SIZE, screen_text, wait_for
+from asking import burst
 from textual import events
 from textual.widget import Widget
 from textual.widgets import Static
@@ -121,3 +122,41 @@ async def test_the_answer_scrolled_away_to_read_comes_back_as_it_is_typed_into(
             for _ in range(3):
                 await pilot.pause()
             assert not _visible(focused)
+
+
+async def _scrolled_after(keys: tuple[str, ...]) -> float:
+    """Where the body of a batch with a long description stands once `keys`, sent at once
+    as it opens, have been read and the dialog has settled on the second question."""
+    description = "\n".join(f"- line {n} of the plan" for n in range(1, 31))
+    request = parse_request(
+        {
+            "kind": "questions",
+            "message": "Two questions about the plan.",
+            "description": description,
+            "questions": [
+                {"question": "Which region?", "options": ["eu", "us", "asia"]},
+                {"question": "Which size?", "options": ["small", "large"]},
+            ],
+        }
+    )
+    queue = ElicitationQueue()
+    app = ElicitationApp(queue, input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        queue.submit(request)
+        await wait_for(pilot, lambda: isinstance(app.screen, ElicitationModal))
+        body = app.screen.query_one("#body")
+        await wait_for(pilot, lambda: "Which region?" in screen_text(app))
+        for _ in range(5):
+            await pilot.pause()  # laid out, its later questions mounted: the person answers
+        burst(app, *keys)
+        await wait_for(pilot, lambda: "Which size?" in screen_text(app))
+        for _ in range(10):
+            await pilot.pause()
+        return body.scroll_y
+
+
+async def test_shift_up_typed_behind_a_pick_scrolls_the_next_question_of_a_batch() -> None:
+    # Picking moves on to the next question, which brings its answers into view once laid
+    # out: Shift+Up typed right behind the pick was read first, and so undone.
+    settled = await _scrolled_after(("1",))
+    assert await _scrolled_after(("1", "shift+up", "shift+up", "shift+up")) == settled - 3
