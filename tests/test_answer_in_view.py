@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from app_driver import SIZE, screen_text, wait_for
+from app_driver import SIZE, wait_for
 from asking import burst
 from textual import events
 from textual.widget import Widget
@@ -124,39 +124,58 @@ async def test_the_answer_scrolled_away_to_read_comes_back_as_it_is_typed_into(
             assert not _visible(focused)
 
 
-async def _scrolled_after(keys: tuple[str, ...]) -> float:
-    """Where the body of a batch with a long description stands once `keys`, sent at once
-    as it opens, have been read and the dialog has settled on the second question."""
-    description = "\n".join(f"- line {n} of the plan" for n in range(1, 31))
-    request = parse_request(
-        {
-            "kind": "questions",
-            "message": "Two questions about the plan.",
-            "description": description,
-            "questions": [
-                {"question": "Which region?", "options": ["eu", "us", "asia"]},
-                {"question": "Which size?", "options": ["small", "large"]},
-            ],
-        }
-    )
+PLAN = "\n".join(f"- line {n} of the plan" for n in range(1, 31))
+"""A description of 30 lines: the body scrolls under it at 80x24."""
+
+
+async def _scrolled_after(request_data: dict[str, Any], keys: tuple[str, ...]) -> float:
+    """Where the body of a question with a long description stands once `keys`, sent at once
+    when it has opened, have moved the focus on and the dialog has settled."""
+    request = parse_request({**request_data, "message": "About the plan.", "description": PLAN})
     queue = ElicitationQueue()
     app = ElicitationApp(queue, input_grace=0)
     async with app.run_test(size=SIZE) as pilot:
         queue.submit(request)
         await wait_for(pilot, lambda: isinstance(app.screen, ElicitationModal))
         body = app.screen.query_one("#body")
-        await wait_for(pilot, lambda: "Which region?" in screen_text(app))
         for _ in range(5):
-            await pilot.pause()  # laid out, its later questions mounted: the person answers
+            await pilot.pause()  # laid out, a batch's later questions mounted: the person answers
+        first = app.focused
         burst(app, *keys)
-        await wait_for(pilot, lambda: "Which size?" in screen_text(app))
+        await wait_for(pilot, lambda: app.focused is not first)
         for _ in range(10):
             await pilot.pause()
         return body.scroll_y
 
 
-async def test_shift_up_typed_behind_a_pick_scrolls_the_next_question_of_a_batch() -> None:
-    # Picking moves on to the next question, which brings its answers into view once laid
-    # out: Shift+Up typed right behind the pick was read first, and so undone.
-    settled = await _scrolled_after(("1",))
-    assert await _scrolled_after(("1", "shift+up", "shift+up", "shift+up")) == settled - 3
+BATCH = {
+    "kind": "questions",
+    "questions": [
+        {"question": "Which region?", "options": ["eu", "us", "asia"]},
+        {"question": "Which size?", "options": ["small", "large"]},
+    ],
+}
+FORM = {
+    "kind": "form",
+    "schema": {
+        "type": "object",
+        "properties": {
+            "name": {"type": "string", "title": "Name"},
+            "size": {"type": "string", "title": "Size"},
+        },
+    },
+}
+
+
+@pytest.mark.parametrize(
+    ("request_data", "moving_on"), [(BATCH, "1"), (FORM, "tab")], ids=["batch-pick", "form-tab"]
+)
+async def test_shift_up_typed_behind_a_key_that_moves_on_scrolls_from_where_it_went(
+    request_data: dict[str, Any], moving_on: str
+) -> None:
+    # A key that moves on (a pick to the batch's next question, Tab to the next field) brings
+    # what it moved to into view once laid out: Shift+Up typed right behind it was read
+    # first, and so undone.
+    settled = await _scrolled_after(request_data, (moving_on,))
+    keys = (moving_on, "shift+up", "shift+up", "shift+up")
+    assert await _scrolled_after(request_data, keys) == settled - 3

@@ -280,6 +280,8 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         self._answer_to_show = True
         """Whether each layout brings the focused answer back into view: from the question's
         start until the person scrolls the question themselves."""
+        self._key_show: Callable[[], None] | None = None
+        """What a key asked to bring into view once laid out (see `show_in_order`)."""
         self._left_overflow: tuple[Size, int] | None = None
         """The screen's size and the rows the dialog's content took when it last stopped
         filling the screen (see `_fit_to_screen`)."""
@@ -624,7 +626,24 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         if control is not None and control is self.focused and self._body in control.ancestors:
             self._body.scroll_to_widget(control, animate=False, immediate=True)
 
+    def show_in_order(self, show: Callable[[], None]) -> None:
+        """Run `show`, which brings into view what a key brought up (a field it focused, a
+        batch's next question), once the layout is up to date: after the next refresh, or
+        before the next key the dialog does not take, if that comes first. A scroll key
+        typed right behind then scrolls on from there, as typed slowly: run after it, `show`
+        undid it."""
+        self._key_show = show
+        self.call_after_refresh(self._run_key_show)
+
+    def _run_key_show(self) -> None:
+        show, self._key_show = self._key_show, None
+        if show is not None and self.is_attached:
+            if self._layout_required:
+                self._refresh_layout(self.app.size)  # what the key changed, laid out now
+            show()
+
     def on_key(self, event: events.Key) -> None:
+        self._run_key_show()
         # A key the answer does not take (Shift+Up, or Up over buttons, scrolls the question):
         # from now on the person moves the view, and the dialog leaves it where they put it.
         self._answer_to_show = False

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Hashable
+from functools import partial
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, ValidationError
@@ -215,20 +216,22 @@ class FormModal(ElicitationModal[FormRequest]):
         # Once laid out: scrolled to where it is before, as the focus first goes to a field
         # (in an inline `ask`, while the dialog is still a row high), the body would keep that
         # offset, the first field's top cut off.
-        self.call_after_refresh(self._show_field_of, event.widget)
+        self.show_in_order(partial(self._show_field_of, event.widget, immediate=True))
 
     def show_error(self, message: str) -> None:
         super().show_error(message)
         # The error line takes a row from the body once laid out: keep the focused field in view.
         self.call_after_refresh(lambda: self._show_field_of(self.focused))
 
-    def _show_field_of(self, widget: Widget | None) -> None:
+    def _show_field_of(self, widget: Widget | None, *, immediate: bool = False) -> None:
+        """Scroll the field `widget` is part of into view: `immediate`, as laid out now, else
+        once laid out again."""
         form_field = self.field_of(widget) if widget is not None else None
         if form_field is not None:
             # the whole box with its title and hint or error, and the help line if there is room
             if form_field.help is not None:
-                form_field.help.scroll_visible(animate=False)
-            form_field.box.scroll_visible(animate=False)
+                form_field.help.scroll_visible(animate=False, immediate=immediate)
+            form_field.box.scroll_visible(animate=False, immediate=immediate)
 
     # -- keys ----------------------------------------------------------------------------
 

@@ -230,9 +230,8 @@ class QuestionsModal(ElicitationModal[QuestionsRequest]):
         else:
             self.panes[self._page].focus_options()
             # Focusing the list scrolls to it alone: its question may be left above the view.
-            # (Not over keys read after this one: Shift+Up typed behind it scrolls from there.)
             self._answer_to_show = True
-            self.call_after_refresh(self._show_answer_unless_moved)
+            self.show_in_order(self._show_focused)
         self._refresh_status()
         self.refresh_bindings()
 
