@@ -160,7 +160,9 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
       mostly one list (or other part that scrolls) gives it the class `FITTED`, and the list
       scrolls in its own frame instead. A kind whose body holds what the answer is about (a
       tool's call, a link) returns it from `asked()`: the dialog opens with its top in view,
-      the answers under it, and Shift+Up/Down scroll the body.
+      the answers under it, and Shift+Up/Down scroll the body. A key that brings another
+      part into view once laid out (a page, a field further down) does it with
+      `show_in_order()`, so that a scroll key typed right behind it is not undone.
     - Accepting calls `content()`: return the answer's content (what the request's
       `check_content` accepts), or raise `InvalidAnswer` to keep the modal open with the
       message shown and the focus on its widget. Every accepted answer, however the modal
