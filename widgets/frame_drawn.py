@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
+import time
 from typing import Protocol, runtime_checkable
 
 from textual.widget import Widget
 
-LONGEST_WAIT = 0.5
-"""Seconds after which the action goes ahead undrawn: an app shutting down drops the call
-that would have said the frame was drawn."""
+LONGEST_WAIT = 2.0
+"""Seconds after which the action goes ahead undrawn however busy the machine: a frame that
+slow is not coming."""
+
+_CHECK_EVERY = 0.05
+"""Seconds between checks, while it waits, that a frame may still come (`_may_draw`)."""
 
 
 @runtime_checkable
@@ -34,7 +37,17 @@ async def frame_drawn(widget: Widget) -> None:
             drawn.set_result(None)
 
     if widget.call_after_refresh(said_drawn):
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(drawn, LONGEST_WAIT)
+        give_up = time.monotonic() + LONGEST_WAIT
+        # On a busy machine a frame can take more than a few tenths of a second: the row
+        # is still to be seen before the dialog closes.
+        while not drawn.done() and _may_draw(widget) and time.monotonic() < give_up:
+            await asyncio.wait({drawn}, timeout=_CHECK_EVERY)
         if isinstance(widget.app, PickWatcher):  # a renderer takes its screen as it is now
             widget.app.pick_drawn()
+
+
+def _may_draw(widget: Widget) -> bool:
+    """False once the app is exiting or the screen of `widget` is closing: the call that would
+    say the frame was drawn is then dropped."""
+    app = widget.app
+    return widget.is_running and not (widget._closing or app._closing or app._exit)
