@@ -282,8 +282,9 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         self._answer_to_show = True
         """Whether each layout brings the focused answer back into view: from the question's
         start until the person scrolls the question themselves."""
-        self._key_show: Callable[[], None] | None = None
-        """What a key asked to bring into view once laid out (see `show_in_order`)."""
+        self._shows: list[Callable[[], None]] = []
+        """What a key or a layout asked to bring into view once laid out, in the order asked
+        (see `show_in_order`)."""
         self._left_overflow: tuple[Size, int] | None = None
         """The screen's size and the rows the dialog's content took when it last stopped
         filling the screen (see `_fit_to_screen`)."""
@@ -510,7 +511,7 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
             if self._answer_to_show:
                 # The body shrank as it began to scroll, after the answer was shown in it: a
                 # long description then pushed the answer out of view, to be typed blind.
-                self.call_after_refresh(self._show_answer_unless_moved)
+                self.show_in_order(self._show_answer_unless_moved)
         elif dialog.max_scroll_y > 0:
             # Its list, if it has one, most often fits in the room left: fitted at once, the
             # list is not first drawn cut by the body's edge (`_fit_part` then decides).
@@ -518,7 +519,7 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
             self.set_class(self._fitted_part() is not None, "-fit-part")
             # Focused before the body could scroll, the answer widget may now be cut by its
             # edge (buttons that appeared under a long text): bring it back into view.
-            self.call_after_refresh(self._show_answer_unless_moved)
+            self.show_in_order(self._show_answer_unless_moved)
 
     def _fitted_part(self) -> Widget | None:
         parts = self._body.query_children(f".{FITTED}")
@@ -629,23 +630,30 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
             self._body.scroll_to_widget(control, animate=False, immediate=True)
 
     def show_in_order(self, show: Callable[[], None]) -> None:
-        """Run `show`, which brings into view what a key brought up (a field it focused, a
-        batch's next question), once the layout is up to date: after the next refresh, or
-        before the next key the dialog does not take, if that comes first. A scroll key
-        typed right behind then scrolls on from there, as typed slowly: run after it, `show`
-        undid it."""
-        self._key_show = show
-        self.call_after_refresh(self._run_key_show)
+        """Run `show`, which brings into view what a key or a layout brought up (a field it
+        focused, a batch's next question, an answer a long description pushed down), once
+        the layout is up to date: after the next refresh, or before the next key the dialog
+        does not take, if that comes first. A scroll key typed right behind then scrolls on
+        from there, as typed slowly: run after it, `show` undid it. Shows asked for before
+        either run in the order asked."""
+        if not self._shows:
+            self.call_after_refresh(self._run_shows)
+        self._shows.append(show)
 
-    def _run_key_show(self) -> None:
-        show, self._key_show = self._key_show, None
-        if show is not None and self.is_attached:
-            if self._layout_required:
-                self._refresh_layout(self.app.size)  # what the key changed, laid out now
+    def _run_shows(self, *, lay_out: bool = False) -> None:
+        """Run the shows asked for; `lay_out` (before a key): first lay out what the keys
+        before it changed. (After a refresh the layout is done: laid out again there, each
+        layout would ask for a show, and each show for a layout, for ever.)"""
+        shows, self._shows = self._shows, []
+        if not shows or not self.is_attached:
+            return
+        if lay_out and self._layout_required:
+            self._refresh_layout(self.app.size)
+        for show in shows:
             show()
 
     def on_key(self, event: events.Key) -> None:
-        self._run_key_show()
+        self._run_shows(lay_out=True)
         # A key the answer does not take (Shift+Up, or Up over buttons, scrolls the question):
         # from now on the person moves the view, and the dialog leaves it where they put it.
         self._answer_to_show = False
@@ -661,9 +669,8 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
             scrolled.scroll_relative(y=lines, animate=False, immediate=True)
 
     def _show_answer_unless_moved(self) -> None:
-        """`_show_focused()`, unless the person has moved the view since this was asked for
-        after a layout: keys of a burst read before it ran scrolled back to the answer, Up five
-        times moving the question two lines, or none."""
+        """`_show_focused()`, unless the person has moved the view since the question was
+        shown (Shift+Up, the mouse wheel): a layout then leaves the view where they put it."""
         if self._answer_to_show:
             self._show_focused()
 
