@@ -100,6 +100,38 @@ class VaultModal(ElicitationModal[VaultRequest]):
 register_kind(VaultRequest, modal="answer_kinds:VaultModal")
 
 
+DERIVED: dict[str, Any] = {
+    "trimmed": lambda token: token.strip(),
+    "bearer": lambda token: f"Bearer {token.strip()}",
+    "upper": lambda token: token.strip().upper(),
+    "first characters": lambda token: token.strip()[:8],
+}
+"""What a `HeaderRequest`'s dialog makes of the token typed into it, by `how`."""
+
+
+class HeaderRequest(RequestBase):
+    """A token typed masked; the content is text made from it (see `DERIVED`), not the token
+    as typed, and the request says nothing of it being secret."""
+
+    kind: Literal["header_test"] = "header_test"
+    how: str
+    content_type: ClassVar[Any] = dict[str, str]
+
+
+class HeaderModal(ElicitationModal[HeaderRequest]):
+    def compose_body(self) -> ComposeResult:
+        yield Input(password=True, id="token")
+
+    def fill(self) -> None:
+        self.query_one(Input).focus()
+
+    def content(self) -> dict[str, str]:
+        return {"header": DERIVED[self.request.how](self.query_one(Input).value)}
+
+
+register_kind(HeaderRequest, modal="answer_kinds:HeaderModal")
+
+
 ODD_CONTENT: dict[str, object] = {
     "object": object(),
     "bytes": b"\xff\x00",

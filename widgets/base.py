@@ -906,12 +906,14 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         return AwaitComplete()  # complete already: the modal does not close now
 
     def _typed_masked(self, content: Any) -> bool:
-        """Whether `content` holds, as plain text, what a masked field here holds (a
-        `SecretStr` keeps itself hidden: no need)."""
-        typed = self._masked_values()
-        return bool(typed) and bool(
-            typed & {text for text in strings_in(content) if isinstance(text, str)}
-        )
+        """Whether `content` holds, as plain text, what a masked field here holds, or text
+        made from it: the value trimmed, in another case, within a longer text ("Bearer …"),
+        or a part of it (its first characters). A `SecretStr` keeps itself hidden: no need."""
+        typed = {value.strip().casefold() for value in self._masked_values()} - {""}
+        if not typed:
+            return False
+        texts = {text.strip().casefold() for text in strings_in(content) if isinstance(text, str)}
+        return any(secret in text or text in secret for secret in typed for text in texts - {""})
 
     def hide_typed_secrets(self) -> None:
         """Scrub what the masked fields here hold (`Input(password=True)`) from every text the
