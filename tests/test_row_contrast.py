@@ -77,3 +77,19 @@ async def test_every_mark_and_label_of_a_row_reads_on_it(
             and contrast_ratio(style.color, style.bgcolor) < READABLE
         ]
         assert faint == []
+
+
+async def test_a_list_with_a_highlighted_row_draws_in_every_theme() -> None:
+    # Made readable on the highlight, the dim parts were measured in colours an ANSI theme
+    # does not have (the terminal's own): drawing the list raised TypeError.
+    app, _ = asking_app(FEATURES)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for_modal(pilot)
+        await pilot.press("down")
+        for theme in app.available_themes:
+            app.theme = theme
+            await pilot.pause()
+            options = app.screen.focused
+            assert isinstance(options, OptionList)
+            drawn = [segment.text.strip() for row, segment in _row_glyphs(app, options) if row == 1]
+            assert drawn == ["☐", "2", "Redis"], theme

@@ -79,14 +79,14 @@ class Hanging(Visual):
         return [Strip.join([mark_line if n == 0 else under, row]) for n, row in enumerate(lines)]
 
     def _parts_on(self, style: Style) -> tuple[Content, Content, Callable[[], Content]]:
-        """The mark, the body and (made when asked for) the two as one line, as drawn in
-        `style`: dim parts in a colour that reads where dim would not."""
-        rich = style.rich_style
-        colour = (
-            None
-            if rich.color is None or rich.bgcolor is None
-            else _readable_dim(rich.bgcolor, rich.color)
-        )
+        """The mark, the body and the two as one line (made when first asked for, where
+        dim reads), as drawn in `style`: dim parts in a colour that reads where dim would
+        not."""
+        fg, bg = style.rich_style.color, style.rich_style.bgcolor
+        # An ANSI theme's colours are the terminal's, unknown here: dim as the terminal does.
+        colour = None
+        if fg is not None and bg is not None and None not in (fg.triplet, bg.triplet):
+            colour = _readable_dim(bg, fg)
         if colour is None:
             return self.mark, self.body, self._one_line_prompt
         if self._brighter is None or self._brighter[0] != colour:
