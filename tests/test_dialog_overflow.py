@@ -24,6 +24,7 @@ from tui import (
     TextRequest,
     ToolApprovalRequest,
 )
+from tui.cli.demo import scaffold_questions
 from tui.core.models import ElicitationResult
 from tui.core.options import Option
 from widgets.base import ElicitationModal
@@ -495,3 +496,45 @@ def test_inline_a_dialog_as_tall_as_the_terminal_settles_and_takes_keys() -> Non
         terminal.child.expect(pexpect.EOF, timeout=10)
         terminal.child.close()
     assert terminal.child.exitstatus == 2
+
+
+@pytest.mark.parametrize(
+    ("request_", "size"),
+    [
+        (ConfirmationRequest(message="Deploy?", description=LONG_DESCRIPTION), SIZE),
+        (TALL_CHOICE, SIZE),
+        (TextRequest(message="Which file?", description=LONG_DESCRIPTION), SIZE),
+        (scaffold_questions("billing-api"), (60, 20)),
+    ],
+    ids=["confirmation", "tall choice", "text", "batch with a preview at 60x20"],
+)
+async def test_a_dialog_taller_than_the_screen_comes_to_rest(
+    request_: Request, size: tuple[int, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Laid out again before each scroll back to the answer, the batch asked for a scroll
+    # after each layout and a layout before each scroll: it never rested, at full CPU, and
+    # never took a key.
+    runs = 0
+    run_shows = ElicitationModal._run_shows
+
+    def counted(modal: ElicitationModal[Any], *, lay_out: bool = False) -> None:
+        nonlocal runs
+        runs += 1
+        if runs > 500:
+            raise RuntimeError("the dialog never comes to rest")  # else the test hangs
+        run_shows(modal, lay_out=lay_out)
+
+    monkeypatch.setattr(ElicitationModal, "_run_shows", counted)
+    results: list[ElicitationResult] = []
+    app = ElicitationApp(ElicitationQueue(), asking(request_, results), input_grace=0)
+    async with app.run_test(size=size) as pilot:
+        modal = await wait_for_modal(pilot)
+        await wait_for(pilot, lambda: modal.has_class("-overflow"))
+        await pilot.pause(0.3)
+        settled = runs
+        await pilot.pause(0.3)
+        assert settled < 20
+        assert runs == settled
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: bool(results))
+    assert results[0].action == "cancel"
