@@ -17,6 +17,7 @@ from keyring_backends import FailingKeyring, MemoryKeyring
 
 from tui.core.config_folder import CONFIG_DIR_ENV
 from tui.inbox.env_names import URL_ENV
+from tui.secrets.redaction import REDACTOR
 
 SETTINGS_PREFIX = "ELICIT_TUI_"
 """What the names of elicit-tui's environment settings start with."""
@@ -87,6 +88,17 @@ def isolated_keyring(
     # Set, not swapped with the previous one: reading that would make keyring probe the system.
     keyring.set_keyring(backend)
     return backend
+
+
+@pytest.fixture(autouse=True)
+def forgotten_secrets() -> Iterator[None]:
+    """Every test starts with no secret registered with the redactor, and leaves none: a
+    secret one test registered outside an app run (which forgets them as it ends) would scrub
+    the next test's text wherever it occurs, depending on which tests ran before in that
+    worker (a session recorded with "done" registered is a different session)."""
+    REDACTOR.clear()
+    yield
+    REDACTOR.clear()
 
 
 @pytest.fixture
