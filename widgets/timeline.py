@@ -201,9 +201,14 @@ class Timeline(DataTable[Text]):
             self._schedule()
 
     def _add_columns(self) -> None:
+        """The columns, each as wide as its widest cell as `_draw` fits it (its name's width
+        before the first draw). A width DataTable measured from the cells would change only
+        once the table was next idle: a frame drawn before that showed the rows just added
+        cut to the width of the columns' names."""
         for column in COLUMNS:
+            width = min(self._widths.get(column, len(column)), self._needed[column])
             # The outcome before the question: questions are long, the outcome must stay in view.
-            self.add_column(column, key=column)
+            self.add_column(column, key=column, width=width)
 
     def add_request(self, request: Request, at: float) -> None:
         """Add a row for a request that has just arrived (none if its row still waits: a
@@ -331,7 +336,7 @@ class Timeline(DataTable[Text]):
         if widths != self._widths:
             self._widths = widths
             self._drawn.clear()
-            # Columns too: a column keeps the widest cell it ever had, even once it is gone.
+            # Columns too: a column's width is given as it is added.
             self.clear(columns=True)
             self._add_columns()
         for key in [key for key in self._drawn if key not in self._cells]:
