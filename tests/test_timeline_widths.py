@@ -42,3 +42,17 @@ async def test_rows_are_drawn_at_the_columns_widths_before_the_table_is_idle() -
     assert "outcome" in lines[0] and "…" not in lines[0], lines
     assert "12:00:00  text" in lines[1] and "Ada" in lines[1] and "Name?" in lines[1], lines
     assert "choice" in lines[2] and "FastAPI" in lines[2] and "Framework?" in lines[2], lines
+
+
+async def test_a_longer_question_than_any_before_is_drawn_whole_where_it_fits() -> None:
+    app = TimelineApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        timeline = app.query_one(Timeline)
+        await pilot.pause()
+        for n, message in enumerate(["Name?", "Which framework shall I scaffold?"]):
+            request = TextRequest(id=str(n), message=message)
+            timeline.add_request(request, at=n)
+            timeline.resolve(request, ElicitationResult(action="accept", content="Ada"))
+            await pilot.pause()
+        line = row_text(timeline, 2)
+    assert "Which framework shall I scaffold?" in line, line

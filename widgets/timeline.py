@@ -201,14 +201,13 @@ class Timeline(DataTable[Text]):
             self._schedule()
 
     def _add_columns(self) -> None:
-        """The columns, each as wide as its widest cell as `_draw` fits it (its name's width
-        before the first draw). A width DataTable measured from the cells would change only
+        """The columns, as wide as `_fitting_widths` said at the last draw (their names'
+        widths before the first). A width DataTable measured from the cells would change only
         once the table was next idle: a frame drawn before that showed the rows just added
         cut to the width of the columns' names."""
         for column in COLUMNS:
-            width = min(self._widths.get(column, len(column)), self._needed[column])
             # The outcome before the question: questions are long, the outcome must stay in view.
-            self.add_column(column, key=column, width=width)
+            self.add_column(column, key=column, width=self._widths.get(column, len(column)))
 
     def add_request(self, request: Request, at: float) -> None:
         """Add a row for a request that has just arrived (none if its row still waits: a
@@ -400,6 +399,8 @@ class Timeline(DataTable[Text]):
             self._needed[column] = max(self._needed.get(column, len(column)), width)
 
     def _fitting_widths(self) -> dict[str, int]:
+        """Each column's width: its widest cell, up to its share of the room. A cell wider
+        than any before it widens its column (all rows are drawn again), until the share."""
         needed = self._needed
         # Each column has a cell of padding either side; a vertical scrollbar may take 2 more.
         room = self.size.width - 2 * len(COLUMNS) - 2
@@ -412,4 +413,4 @@ class Timeline(DataTable[Text]):
             # the screen's edge.
             widths["outcome"] = max(1, left // 2)
             widths["question"] = max(1, left - widths["outcome"])
-        return widths
+        return {column: min(width, needed[column]) for column, width in widths.items()}
