@@ -43,7 +43,8 @@ class FooterApp(App[None]):
 
 
 def descriptions(footer: KeyFooter) -> list[str]:
-    return [key.description for key in footer.query(FooterKey)]
+    """What the keys shown say."""
+    return [key.description for key in footer.query(FooterKey) if key.display]
 
 
 async def test_each_key_is_styled_once_as_it_mounts(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -71,7 +72,9 @@ async def test_each_key_is_styled_once_as_it_mounts(monkeypatch: pytest.MonkeyPa
     assert all(description == "palette" for description in restyled), restyled
 
 
-async def test_a_covered_screen_rebuilds_its_keys_once_it_is_back_in_view() -> None:
+async def test_a_key_no_longer_offered_is_hidden_once_in_view_and_shown_when_offered_again() -> (
+    None
+):
     app = FooterApp()
     async with app.run_test(size=(60, 6)) as pilot:
         footer = app.query_one(KeyFooter)
@@ -83,10 +86,18 @@ async def test_a_covered_screen_rebuilds_its_keys_once_it_is_back_in_view() -> N
         main.refresh_bindings()
         for _ in range(5):
             await pilot.pause()
-        assert list(footer.query(FooterKey)) == built  # covered: nothing rebuilt
+        covered = descriptions(footer)  # covered: nothing changes
         app.pop_screen()
         await wait_for(pilot, lambda: "Offered" not in descriptions(footer))
-        assert "Always" in descriptions(footer)
+        hidden = descriptions(footer)
+        app.offered = True
+        main.refresh_bindings()
+        await wait_for(pilot, lambda: "Offered" in descriptions(footer))
+        shown_again = descriptions(footer)
+        kept = list(footer.query(FooterKey))
+    assert covered == shown_again == ["Always", "Offered", "palette"]
+    assert hidden == ["Always", "palette"]
+    assert kept == built  # no key built anew at any step
 
 
 async def test_a_question_shown_while_the_app_is_not_focused_lists_its_keys() -> None:

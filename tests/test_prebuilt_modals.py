@@ -349,9 +349,9 @@ async def test_a_question_that_arrives_while_a_modal_mounts_is_taken_up_and_show
         mounting_when_taken.append(pool.building is not None and not pool.building.is_mounted)
         return take(pool, request, **kwargs)
 
-    def drawing(pool: ModalPool, modal: ElicitationModal[Any]) -> None:
+    async def drawing(pool: ModalPool, modal: ElicitationModal[Any]) -> None:
         events.append(("drawn", modal))
-        draw_ahead(pool, modal)
+        await draw_ahead(pool, modal)
 
     monkeypatch.setattr(ModalPool, "prebuild", ask_meanwhile)
     monkeypatch.setattr(ModalPool, "take", taking)

@@ -12,6 +12,14 @@ from textual.widget import Widget
 from textual.widgets import Footer, Label
 from textual.widgets._footer import FooterKey
 
+KeyEntry = tuple[str, str, str | None, Hashable]
+"""A key a binding offers, as the footer's key for it shows it: the key, its action, how
+the key is displayed, and its group."""
+
+Keys = tuple[bool, tuple[KeyEntry, ...]]
+"""Which keys the footer shows: whether the command palette's key is among them, and the
+keys the bindings offer, in order."""
+
 Labels = tuple[tuple[str, str, bool, str], ...]
 """What the footer's keys say: each key's action, description, whether it is enabled, and
 its tooltip."""
@@ -50,7 +58,9 @@ class KeyFooter(Footer):
     opens or closes, the focus moves, a modal is reloaded with the next question. Most of
     the time the keys are the same, and rebuilding them (mounting and styling a widget per
     key) is the largest cost of showing a question. Where only what the keys say differs (a
-    button's name on Enter, a key disabled for now), the keys built are relabelled instead.
+    button's name on Enter, a key disabled for now), the keys built are relabelled instead;
+    where only fewer of them are offered (the digits of a list whose labels hold digits),
+    the others are hidden, and shown again when they are offered again.
     Each key built also binds itself to the footer's `compact` setting, and Textual drops
     such a binding only when `compact` changes: without pruning, every key ever shown would
     stay alive through the footer.
@@ -66,16 +76,22 @@ class KeyFooter(Footer):
     _first_shown = 0
     """Which of the keys is shown first: past 0 once "…" was clicked."""
 
-    _keys_built: Hashable = None
+    _keys_built: Keys | None = None
     """Which keys are now in the footer (None: none yet), as `_keys_to_show` says."""
 
-    _labels_built: Labels | None = None
-    """What those keys say, as `_keys_to_show` says."""
+    _keys_shown: Keys | None = None
+    """Which of them are offered now: those built but for `_hidden`."""
 
-    def _keys_to_show(self) -> tuple[Hashable, Labels]:
+    _hidden: frozenset[str] = frozenset()
+    """The actions of the keys built that are not offered now, hidden."""
+
+    _labels_built: Labels | None = None
+    """What the keys say, as `_keys_to_show` says."""
+
+    def _keys_to_show(self) -> tuple[Keys, Labels]:
         """Everything `compose()` builds the keys from: which keys, and what each says (its
         description, whether it is enabled, its tooltip)."""
-        keys = []
+        keys: list[KeyEntry] = []
         labels = []
         for _, binding, enabled, tooltip in self.screen.active_bindings.values():
             if binding.show:
@@ -136,6 +152,8 @@ class KeyFooter(Footer):
             if isinstance(child, FooterKey):
                 if child.has_class("-command-palette"):
                     room -= _width(child)  # docked at the right
+                elif child.action in self._hidden:
+                    _show(child, False)
                 else:
                     keys.append(child)
         widths = [_width(key) for key in keys]
@@ -146,16 +164,18 @@ class KeyFooter(Footer):
             self._first_shown = 0
         first = self._first_shown if self._first_shown < len(keys) else 0
         for index, (key, width) in enumerate(zip(keys, widths, strict=True)):
-            key.display = index >= first and width <= room
+            _show(key, index >= first and width <= room)
             if index >= first:
                 room = room - width if key.display else -1
         for more in self.query_children(".more"):
-            more.display = cut
+            _show(more, cut)
 
     def show_more(self) -> None:
         """Show the keys after those in view, or after the last, the first again."""
         keys = [
-            key for key in self.query_children(FooterKey) if not key.has_class("-command-palette")
+            key
+            for key in self.query_children(FooterKey)
+            if not key.has_class("-command-palette") and key.action not in self._hidden
         ]
         shown = [index for index, key in enumerate(keys) if key.display]
         following = shown[-1] + 1 if shown else 0
@@ -168,14 +188,15 @@ class KeyFooter(Footer):
         if self._covered():
             return  # rebuilt as its screen comes back into view
         if self._bindings_ready:
-            keys, labels = self._keys_to_show()
-            if keys == self._keys_built:
-                self._relabel(labels)
+            if self._shown_in_place():
                 return
-            self._keys_built, self._labels_built = keys, labels
-            self._first_shown = 0
+            keys, labels = self._keys_to_show()
+            self._keys_built = self._keys_shown = keys
+            self._labels_built = labels
         else:
-            self._keys_built = self._labels_built = None
+            self._keys_built = self._keys_shown = self._labels_built = None
+        self._hidden = frozenset()
+        self._first_shown = 0
         await super().recompose()
         # Textual keeps each binding as a watcher in the watched node's "__watchers" map;
         # drop those of keys no longer in the footer (without re-running the others).
@@ -184,14 +205,36 @@ class KeyFooter(Footer):
         bound[:] = [(node, callback) for node, callback in bound if node.is_attached]
         self._fit()
 
+    async def catch_up(self) -> None:
+        """Build the keys for the screen's bindings as they are now, or relabel them: not
+        after the next refresh, as a change of bindings does, nor only once the screen has
+        said its bindings are ready (a modal built ahead, not shown yet, may not have).
+        Callable from another task: run as the footer's own, as Textual runs the callbacks
+        it holds until after a refresh (each key binds itself to the footer that runs)."""
+        self._bindings_ready = True
+        with self._context():
+            await self.recompose()
+
     def relabel_now(self) -> None:
-        """Say at once what the keys built do now, not after the next refresh as a change of
-        bindings does: for an action that has its frame drawn before it ends (an answer
-        picked with a digit). A change of keys still waits for that refresh."""
+        """Say at once what the keys built do now, and hide those not offered, not after
+        the next refresh as a change of bindings does: for an action that has its frame
+        drawn before it ends (an answer picked with a digit). Keys to build still wait for
+        that refresh."""
         if self.is_attached and self._keys_built is not None and not self._covered():
-            keys, labels = self._keys_to_show()
-            if keys == self._keys_built:
-                self._relabel(labels)
+            self._shown_in_place()
+
+    def _shown_in_place(self) -> bool:
+        """Show the keys the bindings offer now with the keys built, relabelled or some of
+        them hidden (or shown again), if they are all built; whether they were."""
+        keys, labels = self._keys_to_show()
+        if keys != self._keys_shown:
+            hidden = _hidden_to_show(self._keys_built, keys)
+            if hidden is None:
+                return False
+            self._keys_shown, self._hidden, self._first_shown = keys, hidden, 0
+            self._labels_built = None  # fitted again below, the keys shown having changed
+        self._relabel(labels)
+        return True
 
     def _relabel(self, labels: Labels) -> None:
         """Say in the keys built what `labels` say, if they changed, and fit them again: the
@@ -208,6 +251,12 @@ class KeyFooter(Footer):
             if key.action not in first or key.has_class("-command-palette"):
                 continue
             description, enabled, tooltip = first[key.action]
+            if (key.description, key._disabled, key.tooltip or None) == (
+                description,
+                not enabled,
+                tooltip or None,
+            ):
+                continue  # a key redrawn is drawn anew: its first frame again
             key.description = description
             key._disabled = not enabled  # what a click on it checks
             key.set_class(not enabled, "-disabled")
@@ -222,6 +271,35 @@ class _MoreKeys(Label):
     def on_click(self) -> None:
         if isinstance(self.parent, KeyFooter):
             self.parent.show_more()
+
+
+def _hidden_to_show(built: Keys | None, wanted: Keys) -> frozenset[str] | None:
+    """The actions of the keys `built` to hide so that the footer shows the keys `wanted`
+    as a rebuild would, in the same order; None where it cannot (a key wanted is not
+    built, or built for another binding, or keys are grouped)."""
+    if built is None or built[0] != wanted[0]:
+        return None
+    built_keys, wanted_keys = _key_per_action(built[1]), _key_per_action(wanted[1])
+    if any(entry[3] is not None for entry in built_keys):
+        return None  # grouped keys are built in groups of their own
+    if [entry for entry in built_keys if entry in wanted_keys] != wanted_keys:
+        return None
+    return frozenset(entry[1] for entry in built_keys if entry not in wanted_keys)
+
+
+def _key_per_action(entries: tuple[KeyEntry, ...]) -> list[KeyEntry]:
+    """The key the footer builds for each action, as Footer does: its first binding's."""
+    first: dict[str, KeyEntry] = {}
+    for entry in entries:
+        first.setdefault(entry[1], entry)
+    return list(first.values())
+
+
+def _show(widget: Widget, shown: bool) -> None:
+    """Show or hide `widget`, leaving it be if it is so already: setting `display` redraws
+    it even unchanged, and each key's first frame then comes again with the next question."""
+    if widget.display != shown:
+        widget.display = shown
 
 
 def _width(key: FooterKey) -> int:

@@ -11,6 +11,7 @@ from textual.app import App
 from styles import add_sheets
 from tui.core.models import Request
 from widgets.base import ElicitationModal
+from widgets.key_footer import KeyFooter
 from widgets.registry import modal_class_for, modal_for
 
 
@@ -131,16 +132,29 @@ class ModalPool:
         self._undrawn.add(shape)
         return modal
 
-    def draw_ahead(self, modal: ElicitationModal[Any]) -> None:
+    async def draw_ahead(self, modal: ElicitationModal[Any]) -> None:
         """Lay `modal`, kept idle, out at the app's size and draw it once, unseen (nothing
         reaches the terminal): a widget's first frame costs more than its next ones (render
         caches, styles resolved), even once the next request's text is in it. A step apart
-        from `prebuild()`, so that a question arriving meanwhile is not kept waiting for it."""
+        from `prebuild()`, so that a question arriving meanwhile is not kept waiting for it.
+
+        Its footer first builds the keys the modal offers as set aside: until then it may
+        have none (its screen, never shown, has not said its bindings are ready) or those
+        offered as it was built, and it would build them only after the next refresh, too
+        late to be drawn here: they were drawn for the first time with the first question."""
+        if not self._undrawn_idle(modal):
+            return
+        await modal.query_one(KeyFooter).catch_up()
+        if not self._undrawn_idle(modal):
+            return  # taken meanwhile by a question of its shape, or the app is ending
+        self._undrawn.discard(modal.shape(modal.request))
+        modal._refresh_layout(self._app.size)
+        modal._compositor.render_full_update()
+
+    def _undrawn_idle(self, modal: ElicitationModal[Any]) -> bool:
+        """Whether `modal` is kept idle, not drawn yet, and the app still runs."""
         shape = modal.shape(modal.request)
-        if self._idle.get(shape) is modal and shape in self._undrawn and self._app.is_running:
-            self._undrawn.discard(shape)
-            modal._refresh_layout(self._app.size)
-            modal._compositor.render_full_update()
+        return self._idle.get(shape) is modal and shape in self._undrawn and self._app.is_running
 
 
 def _shape_of(request: Request) -> Hashable | None:

@@ -763,7 +763,7 @@ class ElicitationApp(KeyOrderApp[Any]):
                 if not await self._may_build():
                     return
                 if modal is not None:
-                    self._modals.draw_ahead(modal)
+                    await self._modals.draw_ahead(modal)
             self._prebuilt = True
             set_aside_once_set_up()
         finally:
@@ -1285,7 +1285,10 @@ def _common_requests() -> Iterator[Request]:
     from widgets.list_filter import FILTER_THRESHOLD
 
     def options(count: int) -> list[Option]:
-        return [Option.model_construct(label=str(n), value=str(n)) for n in range(count)]
+        # Letters: a long list whose labels hold no digit offers the digit keys, and its
+        # footer, built with them, only hides them for a list whose digits go to its filter.
+        letters = [chr(ord("a") + n) for n in range(count)]
+        return [Option.model_construct(label=letter, value=letter) for letter in letters]
 
     yield ChoiceRequest.model_construct(message="?", options=options(1))
     yield ChoiceRequest.model_construct(message="?", options=options(FILTER_THRESHOLD))
