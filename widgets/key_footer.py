@@ -188,9 +188,9 @@ class KeyFooter(Footer):
         if self._covered():
             return  # rebuilt as its screen comes back into view
         if self._bindings_ready:
-            if self._shown_in_place():
-                return
             keys, labels = self._keys_to_show()
+            if self._shown_in_place(keys, labels):
+                return
             self._keys_built = self._keys_shown = keys
             self._labels_built = labels
         else:
@@ -221,12 +221,11 @@ class KeyFooter(Footer):
         drawn before it ends (an answer picked with a digit). Keys to build still wait for
         that refresh."""
         if self.is_attached and self._keys_built is not None and not self._covered():
-            self._shown_in_place()
+            self._shown_in_place(*self._keys_to_show())
 
-    def _shown_in_place(self) -> bool:
-        """Show the keys the bindings offer now with the keys built, relabelled or some of
+    def _shown_in_place(self, keys: Keys, labels: Labels) -> bool:
+        """Show `keys`, saying what `labels` say, with the keys built, relabelled or some of
         them hidden (or shown again), if they are all built; whether they were."""
-        keys, labels = self._keys_to_show()
         if keys != self._keys_shown:
             hidden = _hidden_to_show(self._keys_built, keys)
             if hidden is None:
