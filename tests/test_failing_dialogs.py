@@ -45,7 +45,7 @@ from test_ask_bursts import ask
 from test_prebuilt_modals import LateAsker
 from textual.notifications import Notification
 from textual.pilot import Pilot
-from textual.widgets import Input
+from textual.widgets import Button, Input
 from textual.widgets._toast import Toast
 
 from tui import (
@@ -121,6 +121,22 @@ async def test_a_dialog_that_raises_cancels_its_question_and_the_next_one_is_ask
         assert asker.results[1] == ElicitationResult(action="accept", content="ok")
         assert app.is_running
     assert app.return_code is None  # not set: no error ended the app
+
+
+async def test_what_a_failing_dialog_was_sent_next_is_run_or_dropped_not_left_waiting() -> None:
+    # The loop holds the message after the one it handles (to merge them) outside its queue:
+    # a callback there was never run, and whoever waited on it (a Pilot's pause) waited 30 s.
+    asker = Asker(BrokenRequest(message="Broken?", where="handler"), BrokenRequest(message="Next?"))
+    app = ElicitationApp(ElicitationQueue(), asker, input_grace=0)
+    async with app.run_test(size=SIZE, notifications=True):
+        await until(lambda: showing(app, "Broken?"))
+        broken = app.screen
+        ran = asyncio.Event()
+        broken.post_message(Button.Pressed(broken.query_one(Button)))
+        assert broken.call_later(ran.set)
+        await asyncio.wait_for(ran.wait(), timeout=5)
+        await until(lambda: showing(app, "Next?"))
+        assert asker.results == [FAILED]
 
 
 async def test_a_dialog_that_calls_sys_exit_ends_its_question_not_the_app() -> None:

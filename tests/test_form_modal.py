@@ -19,6 +19,7 @@ from textual.pilot import Pilot
 from textual.widgets import Footer, Input, OptionList, Select, Static, Switch
 from textual.widgets._footer import FooterKey
 from textual.widgets._select import SelectCurrent, SelectOverlay
+from textual.widgets.option_list import Option
 
 from tui.app.app import ElicitationApp
 from tui.cli.demo import DEPLOY_SCHEMA
@@ -635,6 +636,27 @@ async def test_picks_typed_in_a_burst_land_in_their_lists() -> None:
             s.app.post_message(events.Key(key, character))
         result = await s.answered()
     assert result.content == {"region": "us", "tier": "pro"}
+
+
+async def test_a_pick_reported_after_the_answer_leaves_the_form_working() -> None:
+    # The last pick of a burst can reach the form after Enter answered and cleared its lists.
+    async with showing(form(TWO_PICK_LISTS)) as s:
+        modal = s.modal
+        region = modal.fields[0].control
+        assert isinstance(region, OptionList)
+        await s.pilot.press("2", "ctrl+s")
+        assert (await s.answered()).content == {"region": "us"}
+        assert region.option_count == 0  # the answer cleared it
+        modal.post_message(OptionList.OptionHighlighted(region, Option("us"), 1))
+        await s.pilot.pause()
+        assert modal.failed is None and "failed" not in screen_text(s.app)
+        # the form, kept for the next question of its shape, still answers it
+        again: list[ElicitationResult] = []
+        threading.Thread(target=lambda: again.append(form(TWO_PICK_LISTS)(s.app.queue))).start()
+        await wait_for(s.pilot, lambda: s.app.screen is modal and modal.complete, timeout=10)
+        await s.pilot.press("3", "ctrl+s")
+        await wait_for(s.pilot, lambda: bool(again), timeout=10)
+        assert again[0].content == {"region": "ap"}
 
 
 async def test_a_form_withdrawn_while_it_mounts_does_not_break_the_app() -> None:

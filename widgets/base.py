@@ -324,8 +324,13 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         waiting; the other messages are dropped. (An error in its mount ends the loop before
         it begins: the app calls this then.)"""
         queue: asyncio.Queue[Message | None] = self._message_queue
+        # The loop takes the message after the one it handles out of the queue, to merge the
+        # two where they allow it, and holds it aside: that one comes first.
+        held, self._pending_message = self._pending_message, None
+        unhandled: list[Message | None] = [held]
         while not queue.empty():
-            message = queue.get_nowait()
+            unhandled.append(queue.get_nowait())
+        for message in unhandled:
             if isinstance(message, events.Callback):
                 with contextlib.suppress(Exception):  # the modal's own, on a dead modal
                     message.callback()

@@ -205,7 +205,9 @@ class FormModal(ElicitationModal[FormRequest]):
         if isinstance(event.option_list, SelectOverlay | SelectionList):
             return
         form_field = self.field_of(event.option_list)
-        if form_field is not None:
+        # A list the answer cleared has nothing to show: the last pick of a burst can be
+        # reported after the Enter that answered.
+        if form_field is not None and event.option_list.option_count:
             # The option highlighted now, not the message's: a list made with options
             # highlights its first, and that message comes after its highlight was cleared.
             form_field.show_choice(event.option_list.highlighted)
