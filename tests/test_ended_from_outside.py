@@ -6,14 +6,18 @@ from __future__ import annotations
 import os
 import signal
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
 
 import pytest
 
 from tui.core import ended_from_outside
 from tui.core.ended_from_outside import EndedFromOutside, signals_raise
+from tui.secrets.memory_keyring import memory_keyring
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 
@@ -100,3 +104,24 @@ def test_a_signal_left_taken_by_an_earlier_command_does_not_mute_the_next(
     monkeypatch.setattr(ended_from_outside._COMMAND, "ending", signal.SIGTERM)
     with pytest.raises(EndedFromOutside), signals_raise():
         sent(signal.SIGTERM)
+
+
+@pytest.mark.parametrize("number", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
+def test_a_signal_as_a_temporary_folder_is_made_leaves_no_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, number: int
+) -> None:
+    # The keyring folder of a render: Ctrl+C the moment it appeared left it behind, raised
+    # after the folder was made and before its removal was set up.
+    made = tempfile.mkdtemp
+
+    def made_then_signalled(*args: Any, **kwargs: Any) -> str:
+        folder = made(*args, **kwargs)
+        sent(number)
+        return folder
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    monkeypatch.setattr(tempfile, "mkdtemp", made_then_signalled)
+    with pytest.raises(EndedFromOutside) as ended, signals_raise(), memory_keyring():
+        pytest.fail("the block ran: the signal was not raised")
+    assert ended.value.number == number
+    assert list(tmp_path.iterdir()) == []

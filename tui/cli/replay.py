@@ -7,7 +7,6 @@ import json
 import os
 import re
 import sys
-import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -15,7 +14,7 @@ from pathlib import Path
 from tui.cli.kinds_note import KINDS_NOTE
 from tui.cli.render import add_render_options, positive, render_only, run_render, wants_render
 from tui.cli.report import print_report
-from tui.core.ended_from_outside import EndedFromOutside, signals_raise
+from tui.core.ended_from_outside import EndedFromOutside, signals_raise, temporary_folder
 from tui.core.loading import loading_modules
 
 EXIT_MISMATCH = 1
@@ -191,7 +190,7 @@ def _replay_into_cast(args: argparse.Namespace) -> int:
     size = args.size or DEFAULT_SIZE
     recorded = False
     try:
-        with signals_raise(), tempfile.TemporaryDirectory(prefix="elicit-tui-replay-") as folder:
+        with signals_raise(), temporary_folder("elicit-tui-replay-") as folder:
             report = Path(folder) / "report.json"
             command = [sys.executable, "-m", "tui.cli", "replay", str(args.file)]
             command += ["--speed", str(args.speed), "--theme", args.theme]

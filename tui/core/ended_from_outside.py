@@ -7,6 +7,8 @@ Ctrl+C a traceback."""
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import os
 import signal
 import threading
@@ -43,6 +45,10 @@ class _Command:
     """How many blocks are in force (one may run within another)."""
     ending: int | None = None
     """The signal that the blocks took, once one came: the command is ending."""
+    holding: bool = False
+    """True while a step no signal may cut runs (`_uncut`)."""
+    held: Callable[[], None] | None = None
+    """What the signal that came during that step does, once the step is done."""
 
 
 _COMMAND = _Command()
@@ -66,6 +72,10 @@ def signals_raise(
         return
 
     def handle(number: int, _frame: FrameType | None) -> None:
+        if _COMMAND.holding:
+            if _COMMAND.held is None:
+                _COMMAND.held = functools.partial(handle, number, None)
+            return
         if _COMMAND.ending is not None:
             return
         _COMMAND.ending = number
@@ -87,6 +97,34 @@ def signals_raise(
         with _held(numbers):  # (one arriving meanwhile goes to the handler put back)
             for number, handler in before.items():
                 signal.signal(number, handler)
+
+
+@contextmanager
+def temporary_folder(prefix: str) -> Iterator[str]:
+    """A new temporary folder named `prefix`..., removed with what it holds as the block ends,
+    also where one of `ENDING` arrives as it is made: raised between the folder made and its
+    removal set up, `EndedFromOutside` would leave it behind. Held back until then."""
+    import tempfile  # with the first command that needs a folder
+
+    with contextlib.ExitStack() as removal:
+        with _uncut():
+            folder = removal.enter_context(tempfile.TemporaryDirectory(prefix=prefix))
+        yield folder
+
+
+@contextmanager
+def _uncut() -> Iterator[None]:
+    """Run the block whole: a signal a `signals_raise` block takes while it runs acts once it
+    is done. (Holding the signal back in the process would not do: another thread, whose
+    mask is its own, takes it, and Python runs its handler in the main thread at once.)"""
+    _COMMAND.holding = True
+    try:
+        yield
+    finally:
+        _COMMAND.holding = False
+        held, _COMMAND.held = _COMMAND.held, None
+        if held is not None:
+            held()
 
 
 @contextmanager

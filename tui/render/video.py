@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from tui.core.ended_from_outside import temporary_folder
 from tui.render.cells import Grid
 from tui.render.chapters import ffmetadata
 from tui.render.frames import Frame
@@ -60,7 +60,7 @@ def write_video(
     """Encode `frames` (each held for its duration) into `out`, `.mp4` or `.webm`."""
     ffmpeg = find_ffmpeg()
     suffix = out.suffix.lower()
-    with tempfile.TemporaryDirectory(prefix="elicit-tui-video-") as folder:
+    with temporary_folder("elicit-tui-video-") as folder:
         work = Path(folder)
         names: dict[Grid, str] = {}
         entries = []

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -13,6 +12,7 @@ from keyring.backends import fail
 from keyring.errors import PasswordDeleteError
 
 from tui.core.config_folder import CONFIG_DIR_ENV
+from tui.core.ended_from_outside import temporary_folder
 
 
 class MemoryKeyring(KeyringBackend):
@@ -46,7 +46,7 @@ def memory_keyring(*, usable: bool = True) -> Iterator[MemoryKeyring]:
     previous_backend = keyring.get_keyring()
     previous_dir = os.environ.get(CONFIG_DIR_ENV)
     backend = MemoryKeyring()
-    with tempfile.TemporaryDirectory(prefix="elicit-tui-keyring-") as folder:
+    with temporary_folder("elicit-tui-keyring-") as folder:
         unusable = fail.Keyring()  # type: ignore[no-untyped-call]
         keyring.set_keyring(backend if usable else unusable)
         os.environ[CONFIG_DIR_ENV] = folder
