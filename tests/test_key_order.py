@@ -7,7 +7,15 @@ terminal delivers keys pasted, typed by tmux or expect, or sent over a slow link
 
 from __future__ import annotations
 
-from asking import SENDERS, Send, answer
+import asyncio
+
+from app_driver import SIZE, wait_for_modal
+from asking import SENDERS, Asker, Send, answer
+from textual import events
+
+from tui.app.app import ElicitationApp
+from tui.core.models import parse_request
+from tui.core.queue import ElicitationQueue
 
 TEXT = {"kind": "text", "message": "Service name?", "default": "billing-api"}
 
@@ -101,3 +109,18 @@ async def test_space_toggles_the_option_the_arrows_moved_to(send: Send) -> None:
     result = await answer(CHECKLIST, ("down", "down", "space", "enter"), send)
 
     assert result.content == ["metrics"]
+
+
+async def test_a_key_passed_up_as_the_app_closes_its_screens_is_dropped() -> None:
+    # As `run_test` ends an app, Textual closes every screen while the app still handles
+    # what it was sent: a key a widget passed up then crashed the app (ScreenStackError).
+    app = ElicitationApp(ElicitationQueue(), Asker(parse_request(CHECKLIST)), input_grace=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_modal(pilot)
+        app._running = False  # what Textual's shutdown does first, then:
+        await app._close_all()
+        key = events.Key("x", "x")
+        key._set_forwarded()  # as a widget that had it passes it up
+        assert app.post_message(key)
+        await asyncio.sleep(0.05)
+    assert app._exception is None

@@ -169,7 +169,11 @@ class KeyOrderApp(App[ResultT], Generic[ResultT]):
         # changed meanwhile (a dialog answered by the key before it), what is in front now
         # never saw the key: its binding must not act on it (answer a question unread).
         handed_to = self._handed_to.pop(event, None)
-        if handed_to is not None and handed_to != self.showing():
+        if not self._screen_stack:
+            # Passed up to the app once it has closed its screens, as it ends (an app under
+            # `run_test` still handles messages then): nothing is left for it to act on.
+            event.prevent_default()
+        elif handed_to is not None and handed_to != self.showing():
             event.prevent_default()  # App's own handler, after this one, would run them
 
     async def on_key_order_app_key_handled(self, message: KeyOrderApp.KeyHandled) -> None:
