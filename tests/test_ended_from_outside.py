@@ -7,6 +7,7 @@ import os
 import signal
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -125,3 +126,35 @@ def test_a_signal_as_a_temporary_folder_is_made_leaves_no_folder(
         pytest.fail("the block ran: the signal was not raised")
     assert ended.value.number == number
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_signal_as_the_block_puts_its_handlers_back_goes_to_the_handler_put_back(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Sent between two handlers put back, and taken by another thread (a process's signal
+    # goes to any thread not holding it back): the block's own handler ran it, raising out
+    # of the block's end instead of reaching the handler the block put back.
+    taken: list[int] = []
+    signal.signal(signal.SIGTERM, lambda number, _frame: taken.append(number))
+    other_thread_ends = threading.Event()
+    other_thread = threading.Thread(target=other_thread_ends.wait)
+    other_thread.start()
+    put_back = signal.signal
+    ending = False
+
+    def put_back_then_signalled(number: int, handler: Any) -> Any:
+        nonlocal ending
+        previous = put_back(number, handler)
+        if ending:
+            ending = False
+            sent(signal.SIGTERM)  # SIGINT's handler is back, SIGTERM's not yet
+        return previous
+
+    monkeypatch.setattr(signal, "signal", put_back_then_signalled)
+    try:
+        with signals_raise():
+            ending = True
+    finally:
+        other_thread_ends.set()
+        other_thread.join()
+    assert taken == [signal.SIGTERM]

@@ -8,7 +8,6 @@ Ctrl+C a traceback."""
 from __future__ import annotations
 
 import contextlib
-import functools
 import os
 import signal
 import threading
@@ -47,8 +46,8 @@ class _Command:
     """The signal that the blocks took, once one came: the command is ending."""
     holding: bool = False
     """True while a step no signal may cut runs (`_uncut`)."""
-    held: Callable[[], None] | None = None
-    """What the signal that came during that step does, once the step is done."""
+    held: int | None = None
+    """The signal that came during that step: sent again once the step is done."""
 
 
 _COMMAND = _Command()
@@ -74,7 +73,7 @@ def signals_raise(
     def handle(number: int, _frame: FrameType | None) -> None:
         if _COMMAND.holding:
             if _COMMAND.held is None:
-                _COMMAND.held = functools.partial(handle, number, None)
+                _COMMAND.held = number
             return
         if _COMMAND.ending is not None:
             return
@@ -94,7 +93,7 @@ def signals_raise(
         yield
     finally:
         _COMMAND.blocks -= 1
-        with _held(numbers):  # (one arriving meanwhile goes to the handler put back)
+        with _uncut():  # (one arriving meanwhile goes to the handler put back)
             for number, handler in before.items():
                 signal.signal(number, handler)
 
@@ -114,9 +113,10 @@ def temporary_folder(prefix: str) -> Iterator[str]:
 
 @contextmanager
 def _uncut() -> Iterator[None]:
-    """Run the block whole: a signal a `signals_raise` block takes while it runs acts once it
-    is done. (Holding the signal back in the process would not do: another thread, whose
-    mask is its own, takes it, and Python runs its handler in the main thread at once.)"""
+    """Run the block whole: a signal a `signals_raise` block takes while it runs is sent
+    again once it is done, to the handler then in force (the block's, or the one a block
+    ending put back). (Holding the signal back in the process would not do: another thread,
+    whose mask is its own, takes it, and Python runs its handler in the main thread at once.)"""
     _COMMAND.holding = True
     try:
         yield
@@ -124,21 +124,7 @@ def _uncut() -> Iterator[None]:
         _COMMAND.holding = False
         held, _COMMAND.held = _COMMAND.held, None
         if held is not None:
-            held()
-
-
-@contextmanager
-def _held(numbers: tuple[int, ...]) -> Iterator[None]:
-    """Signals `numbers` held back while the block runs, then delivered (where the platform
-    can hold them)."""
-    if not hasattr(signal, "pthread_sigmask"):
-        yield
-        return
-    signal.pthread_sigmask(signal.SIG_BLOCK, numbers)
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, numbers)
+            signal.raise_signal(held)
 
 
 def end_as_by_default(number: int) -> None:
