@@ -32,7 +32,9 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
     `PYTEST_XDIST_AUTO_NUM_WORKERS` still names a number of its own."""
     if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
         return None
-    return len(os.sched_getaffinity(0)) + 1
+    if hasattr(os, "sched_getaffinity"):  # the cores this process may run on (Linux)
+        return len(os.sched_getaffinity(0)) + 1
+    return (os.cpu_count() or 1) + 1  # macOS, Windows
 
 
 def pytest_configure(config: pytest.Config) -> None:
