@@ -4,11 +4,14 @@ screen."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
 from app_driver import wait_for, wait_for_modal
 from secret_session import asking_app
+from textual.app import App
+from textual.pilot import Pilot
 from textual.widgets import OptionList
 
 from tui.core.models import (
@@ -29,7 +32,7 @@ BATCH = QuestionsRequest(
 )
 
 
-@pytest.mark.parametrize(
+PICKS = pytest.mark.parametrize(
     ("request_", "digit", "row", "content"),
     [
         (CHOICE, "3", 2, "ap-south-1"),
@@ -38,25 +41,60 @@ BATCH = QuestionsRequest(
     ],
     ids=["choice", "tool approval", "question batch"],
 )
+
+
+async def rows_drawn(app: App[Any], pilot: Pilot[Any]) -> list[int | None]:
+    """The row each frame sent to the terminal shows highlighted, while the dialog is up."""
+    modal = await wait_for_modal(pilot)
+    options = modal.query_one(OptionList)
+    display = app._display
+    drawn: list[int | None] = []
+
+    def record(screen: Any, renderable: Any) -> None:
+        if renderable is not None and screen is modal:
+            drawn.append(options.highlighted)
+        display(screen, renderable)
+
+    app._display = record  # type: ignore[method-assign]
+    return drawn
+
+
+@PICKS
 async def test_the_picked_row_is_drawn_highlighted_before_the_dialog_closes(
     request_: Request, digit: str, row: int, content: Any
 ) -> None:
     app, results = asking_app(request_)
-    drawn: list[int | None] = []
     async with app.run_test(size=(80, 24)) as pilot:
-        modal = await wait_for_modal(pilot)
-        options = modal.query_one(OptionList)
-        display = app._display
-
-        def record(screen: Any, renderable: Any) -> None:
-            # What each frame sent to the terminal shows highlighted, while the dialog is up.
-            if renderable is not None and screen is modal:
-                drawn.append(options.highlighted)
-            display(screen, renderable)
-
-        app._display = record  # type: ignore[method-assign]
+        drawn = await rows_drawn(app, pilot)
         await pilot.press(digit)
         await wait_for(pilot, lambda: bool(results))
+
+    assert [result.content for result in results] == [content]
+    assert row in drawn
+
+
+@PICKS
+async def test_the_picked_row_is_drawn_also_when_an_update_batch_is_open_as_the_digit_comes(
+    request_: Request, digit: str, row: int, content: Any
+) -> None:
+    # The footer builds its keys after the dialog's first frame, in a batch held across its
+    # mounts: a digit typed at once came while Textual drew nothing and ran at once what
+    # waits for a refresh, so the dialog closed without the row drawn.
+    app, results = asking_app(request_)
+    async with app.run_test(size=(80, 24)) as pilot:
+        drawn = await rows_drawn(app, pilot)
+        batch_open = asyncio.Event()
+
+        async def hold_a_batch() -> None:
+            with app.batch_update():
+                batch_open.set()
+                await asyncio.sleep(0.3)
+
+        holder = asyncio.create_task(hold_a_batch())
+        await batch_open.wait()
+        await pilot.press(digit)
+        await wait_for(pilot, lambda: bool(results))
+        await holder
 
     assert [result.content for result in results] == [content]
     assert row in drawn
