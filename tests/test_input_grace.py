@@ -374,3 +374,20 @@ async def test_attached_a_key_typed_while_the_answer_is_sent_holds_what_follows_
                 ]
         finally:
             front_end.close()
+
+
+async def test_no_key_is_for_a_question_taken_to_show_until_it_has_appeared() -> None:
+    # Taken from the modals built ahead, a question appears as its screen resumes; a busy
+    # machine can put that off for longer than the grace, and a key read meanwhile, at a
+    # question not on screen yet, was taken for it.
+    question = ChoiceRequest(message="Keep?", options=["a", "b"])
+    app = ElicitationApp(ElicitationQueue(), input_grace=0.2)
+    async with app.run_test(size=SIZE) as pilot:
+        modal = app._modals.take(question)
+        assert not modal.appeared
+        assert not modal.armed_for(time.monotonic() + 10)
+        app.push_screen(modal)
+        await wait_for(pilot, lambda: modal.appeared)
+        assert not modal.armed  # then the grace
+        await wait_for(pilot, lambda: modal.armed)
+        assert not modal.armed_for(modal.shown_at - 0.01)  # read before it appeared

@@ -272,6 +272,9 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         which draws the time left as it was at each moment of the recording (`count_down`)."""
         self.input_grace = input_grace
         self._shown_at = time.monotonic()
+        self._appeared = False
+        """Whether the modal has appeared with its request (its ScreenResume since it was
+        made or reloaded): no key read before that is for it, however long it took."""
         self._countdown: Timer | None = None
         self._reloaded = False
         """True from a `reload()` until the modal is shown with it."""
@@ -386,6 +389,7 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         # Unarmed from now, not from its ScreenResume: a key read before that runs (typed for
         # the request answered, held up by a stopped process) must not answer this one.
         self._shown_at = time.monotonic()
+        self._appeared = False
         self.waiting = 0
         self.remaining = None
         self._render_meta()
@@ -719,6 +723,7 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
 
     def on_screen_resume(self, event: events.ScreenResume) -> None:
         self._shown_at = time.monotonic()
+        self._appeared = True
         # Its widgets were styled as they mounted, or when it was last shown.
         self._styled_for = skip_needless_restyle(event, self.app, self._styled_for)
         if self._reloaded:
@@ -744,15 +749,24 @@ class ElicitationModal(ModalScreen[ElicitationResult], Generic[RequestT]):
         return self._shown_at
 
     @property
+    def appeared(self) -> bool:
+        """Whether the modal has appeared with its request: taken to show it, it appears as
+        its screen resumes, which a busy machine can put off for longer than the grace."""
+        return self._appeared
+
+    @property
     def armed(self) -> bool:
-        """False during the grace period after the modal appears, when keys are ignored."""
+        """False until the modal appears and during the grace period after it, when keys
+        are ignored."""
         return self.armed_for()
 
     def armed_for(self, at: float | None = None) -> bool:
         """Whether what came at `at` (monotonic; default: now) came after the grace period
-        (with none, whenever it came)."""
+        (with none, whenever it came); never before the modal appeared."""
         if self.input_grace <= 0:
             return True
+        if not self._appeared:
+            return False
         return (time.monotonic() if at is None else at) - self._shown_at >= self.input_grace
 
     def tick(self) -> None:

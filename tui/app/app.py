@@ -1237,7 +1237,11 @@ class ElicitationApp(KeyOrderApp[Any]):
             return False
         at = time.monotonic() if typed_at is None else typed_at
         if self._grace_from is not None and screen is self._shown:
-            return at < screen.shown_at or at - self._grace_from < self.input_grace
+            return (
+                not screen.appeared
+                or at < screen.shown_at
+                or at - self._grace_from < self.input_grace
+            )
         return not screen.armed_for(at)
 
     # -- keys, for transcripts and recordings ---------------------------------------------
