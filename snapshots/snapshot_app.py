@@ -33,21 +33,36 @@ def modal_app(*requests: Request, theme: str = "textual-dark") -> tuple[Elicitat
         app.animation_level = "none"
         for request in requests:
             queue.submit(request)
-        for _ in range(50):
-            await pilot.pause()
-            if isinstance(app.screen, ElicitationModal) or not requests:
-                break
-        # A long form mounts its fields after the first screenful: keys go to the whole form.
-        for _ in range(100):
-            if not isinstance(app.screen, FormModal) or app.screen.complete:
-                break
-            await pilot.pause(0.01)
-        await pilot.pause()
-        for widget in app.screen.query(Input).results():
-            widget.cursor_blink = False
-        for area in app.screen.query(TextArea).results():
-            area.cursor_blink = False
+        if requests:
+            await modal_settled(pilot)
         await pilot.wait_for_scheduled_animations()
         await pilot.pause()
 
     return app, ready
+
+
+async def modal_settled(pilot: Pilot[Any]) -> None:
+    """Return once a modal is in front, built whole, its answer field focused and its cursor
+    pinned: on a busy machine each of these comes a few messages after the modal is."""
+    app = pilot.app
+    for _ in range(100):
+        await pilot.pause(0.01)
+        if isinstance(app.screen, ElicitationModal):
+            break
+    # A long form mounts its fields after the first screenful: keys go to the whole form.
+    for _ in range(100):
+        if not isinstance(app.screen, FormModal) or app.screen.complete:
+            break
+        await pilot.pause(0.01)
+    # The answer's field is mounted with a modal made for its request, and draws its cursor
+    # once it has handled its Focus event: both can come after a screenshot taken at once.
+    for _ in range(100):
+        focused = app.screen.focused
+        if focused is not None and focused.has_focus:
+            break
+        await pilot.pause(0.01)
+    await pilot.pause()
+    for field in app.screen.query(Input).results():
+        field.cursor_blink = False
+    for area in app.screen.query(TextArea).results():
+        area.cursor_blink = False

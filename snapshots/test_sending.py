@@ -6,9 +6,8 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from snapshot_app import FIXED_TIME
+from snapshot_app import FIXED_TIME, modal_settled
 from textual.pilot import Pilot
-from textual.widgets import Input
 
 from tui.app.app import ElicitationApp
 from tui.core.front_end import AnswerNotSent
@@ -64,12 +63,7 @@ def sending_app(replied: bool) -> tuple[ElicitationApp, Callable[[Pilot[Any]], A
     async def ready(pilot: Pilot[Any]) -> None:
         app.animation_level = "none"
         inbox.queue.submit(TAG)
-        for _ in range(100):
-            await pilot.pause(0.01)
-            if app.screen.query(Input):
-                break
-        for field in app.screen.query(Input).results():
-            field.cursor_blink = False
+        await modal_settled(pilot)
         await pilot.press(*"v1.2", "enter")
         for _ in range(200):
             await pilot.pause(0.01)

@@ -11,10 +11,9 @@ from typing import Any
 import keyring
 import pytest
 from keyring.backends import fail
-from snapshot_app import modal_app
+from snapshot_app import modal_app, modal_settled
 from test_modals import FEATURES
 from textual.pilot import Pilot
-from textual.widgets import Input
 
 from tui.app.ask_app import AskApp
 from tui.cli.demo import DEPLOY_SCHEMA, health_check_edit, scaffold_questions
@@ -30,7 +29,6 @@ from tui.core.models import (
     SecretRequest,
     TextRequest,
 )
-from widgets.base import ElicitationModal
 
 SIZE = (80, 24)
 
@@ -177,12 +175,7 @@ def test_ask_offers_only_cancel_when_the_keyring_refuses(
     )
 
     async def ready(pilot: Pilot[Any]) -> None:
-        for _ in range(50):
-            await pilot.pause()
-            if isinstance(app.screen, ElicitationModal):
-                break
-        for field in app.screen.query(Input).results():
-            field.cursor_blink = False
+        await modal_settled(pilot)
         await pilot.press(*"ghp_example_token", "enter")
         for _ in range(50):
             await pilot.pause()
