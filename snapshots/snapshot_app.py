@@ -1,4 +1,4 @@
-"""Builds apps for snapshot tests, with the clock, theme and cursor blink pinned."""
+"""Builds apps for snapshot tests, with the clock, countdown, theme and cursor blink pinned."""
 
 from __future__ import annotations
 
@@ -19,13 +19,27 @@ FIXED_TIME = "12:00:00"
 Ready = Callable[[Pilot[Any]], Awaitable[None]]
 
 
+class PinnedCountdownApp(ElicitationApp):
+    """An app whose questions count down from their whole timeout and stay there: a
+    screenshot taken more than a second after a question was asked (a busy machine, a
+    question shown after another) reads the same."""
+
+    def _show_next(self) -> None:
+        super()._show_next()
+        shown = self._shown
+        if shown is not None and shown.deadline is not None and shown.request.timeout is not None:
+            asked_at = shown.deadline - shown.request.timeout
+            shown.count_down(shown.deadline, lambda: asked_at)
+
+
 def modal_app(*requests: Request, theme: str = "textual-dark") -> tuple[ElicitationApp, Ready]:
     """An app that will show `requests` (the first as a modal), and a `run_before` that queues them.
 
-    The clock, the theme, the cursor blink and animations are pinned so the SVG is the same on every run.
+    The clock, the countdown, the theme, the cursor blink and animations are pinned so the
+    SVG is the same on every run.
     """
     queue = ElicitationQueue()
-    app = ElicitationApp(queue, input_grace=0, time_label=lambda _at: FIXED_TIME)
+    app = PinnedCountdownApp(queue, input_grace=0, time_label=lambda _at: FIXED_TIME)
 
     async def ready(pilot: Pilot[Any]) -> None:
         app.theme = theme
