@@ -51,8 +51,9 @@ async def frame_drawn(widget: Widget) -> None:
 
 async def _after_refresh(widget: Widget, give_up: float) -> bool | None:
     """Refresh the screen of `widget` and wait for Textual's call after it: True if a frame
-    was drawn before the call, False if an update batch kept it from being drawn, None if
-    the screen can no longer be refreshed."""
+    was drawn before the call (or the wait is over: `give_up` passed, the screen closing),
+    False if an update batch kept it from being drawn, None if the screen can no longer be
+    refreshed."""
     called: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
 
     def said_drawn() -> None:
